@@ -1,0 +1,216 @@
+// Package store opens latchd's database, SQLite (embedded default) or
+// Postgres, and applies the embedded migrations of its dialect.
+//
+// Queries are written once with ? placeholders; DB.Rebind turns them into
+// $1, $2, ... for Postgres. Anything that must differ between the dialects
+// lives in the per-dialect migrations, not in Go code.
+package store
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
+	_ "modernc.org/sqlite"             // registers the "sqlite" driver
+)
+
+// Dialect names the SQL dialect of a DB.
+type Dialect string
+
+// The dialects latchd supports.
+const (
+	SQLite   Dialect = "sqlite"
+	Postgres Dialect = "postgres"
+)
+
+//go:embed migrations
+var migrations embed.FS
+
+// DB is an open database with its dialect.
+type DB struct {
+	*sql.DB
+	Dialect Dialect
+	// Now is the clock used for timestamps written by store users; tests replace it.
+	Now func() time.Time
+}
+
+// Open opens the database. An empty databaseURL means SQLite in
+// dataDir/latch.db (or in memory when dataDir is ""). It applies pending
+// migrations before returning.
+func Open(ctx context.Context, databaseURL, dataDir string) (*DB, error) {
+	var db *DB
+	var err error
+	if databaseURL == "" {
+		db, err = openSQLite(dataDir)
+	} else {
+		db, err = openPostgres(databaseURL)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := db.PingContext(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("reach database: %w", err)
+	}
+	if err := db.migrate(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
+func openSQLite(dataDir string) (*DB, error) {
+	dsn := "file::memory:?cache=shared"
+	if dataDir != "" {
+		if err := os.MkdirAll(dataDir, 0o700); err != nil {
+			return nil, fmt.Errorf("create data dir: %w", err)
+		}
+		dsn = "file:" + filepath.Join(dataDir, "latch.db")
+	}
+	// busy_timeout lets concurrent writers wait instead of failing with SQLITE_BUSY;
+	// the pragmas are applied by the driver to every new connection.
+	dsn += sep(dsn) + "_pragma=journal_mode(WAL)&_pragma=foreign_keys(1)&_pragma=busy_timeout(5000)&_pragma=synchronous(NORMAL)&_txlock=immediate"
+	sqlDB, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("open sqlite: %w", err)
+	}
+	if dataDir == "" {
+		// An in-memory database exists only as long as one connection is open.
+		sqlDB.SetMaxOpenConns(1)
+	}
+	return &DB{DB: sqlDB, Dialect: SQLite, Now: time.Now}, nil
+}
+
+func sep(dsn string) string {
+	if strings.Contains(dsn, "?") {
+		return "&"
+	}
+	return "?"
+}
+
+func openPostgres(url string) (*DB, error) {
+	sqlDB, err := sql.Open("pgx", url)
+	if err != nil {
+		return nil, fmt.Errorf("open postgres: %w", err)
+	}
+	sqlDB.SetMaxOpenConns(20)
+	sqlDB.SetConnMaxIdleTime(5 * time.Minute)
+	return &DB{DB: sqlDB, Dialect: Postgres, Now: time.Now}, nil
+}
+
+// Rebind rewrites ? placeholders for the DB's dialect.
+func (db *DB) Rebind(query string) string {
+	if db.Dialect != Postgres {
+		return query
+	}
+	var b strings.Builder
+	b.Grow(len(query) + 8)
+	n := 0
+	for i := 0; i < len(query); i++ {
+		if query[i] == '?' {
+			n++
+			b.WriteByte('$')
+			b.WriteString(strconv.Itoa(n))
+			continue
+		}
+		b.WriteByte(query[i])
+	}
+	return b.String()
+}
+
+// Exec runs a statement written with ? placeholders.
+func (db *DB) Exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	return db.ExecContext(ctx, db.Rebind(query), args...)
+}
+
+// Query runs a query written with ? placeholders.
+func (db *DB) Query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	return db.QueryContext(ctx, db.Rebind(query), args...)
+}
+
+// QueryRow runs a single-row query written with ? placeholders.
+func (db *DB) QueryRow(ctx context.Context, query string, args ...any) *sql.Row {
+	return db.QueryRowContext(ctx, db.Rebind(query), args...)
+}
+
+// InTx runs fn in a transaction, committing when it returns nil.
+func (db *DB) InTx(ctx context.Context, fn func(*sql.Tx) error) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	if err := fn(tx); err != nil {
+		tx.Rollback()
+		return err
+	}
+	return tx.Commit()
+}
+
+// migrate applies, in order and each in its own transaction, the migrations of
+// the dialect that are not yet recorded in schema_migrations.
+func (db *DB) migrate(ctx context.Context) error {
+	if _, err := db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (version TEXT PRIMARY KEY, applied_at BIGINT NOT NULL)`); err != nil {
+		return fmt.Errorf("create schema_migrations: %w", err)
+	}
+	dir := "migrations/" + string(db.Dialect)
+	entries, err := fs.ReadDir(migrations, dir)
+	if err != nil {
+		return err
+	}
+	names := make([]string, 0, len(entries))
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".sql") {
+			names = append(names, e.Name())
+		}
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		var n int
+		if err := db.QueryRow(ctx, `SELECT COUNT(*) FROM schema_migrations WHERE version = ?`, name).Scan(&n); err != nil {
+			return fmt.Errorf("read schema_migrations: %w", err)
+		}
+		if n > 0 {
+			continue
+		}
+		body, err := migrations.ReadFile(dir + "/" + name)
+		if err != nil {
+			return err
+		}
+		err = db.InTx(ctx, func(tx *sql.Tx) error {
+			if _, err := tx.ExecContext(ctx, string(body)); err != nil {
+				return err
+			}
+			_, err := tx.ExecContext(ctx, db.Rebind(`INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)`), name, time.Now().Unix())
+			return err
+		})
+		if err != nil {
+			return fmt.Errorf("migration %s: %w", name, err)
+		}
+	}
+	return nil
+}
+
+// IsUniqueViolation reports whether err is a unique-constraint violation in either dialect.
+func IsUniqueViolation(err error) bool {
+	if err == nil {
+		return false
+	}
+	msg := err.Error()
+	return strings.Contains(msg, "UNIQUE constraint failed") || strings.Contains(msg, "SQLSTATE 23505")
+}
+
+// ErrNoRows is sql.ErrNoRows, re-exported so callers need not import database/sql.
+var ErrNoRows = sql.ErrNoRows
+
+// IsNoRows reports whether err means a query found no row.
+func IsNoRows(err error) bool { return errors.Is(err, sql.ErrNoRows) }
