@@ -1,0 +1,84 @@
+package contracts
+
+import (
+	"encoding/hex"
+	"testing"
+)
+
+func TestNames(t *testing.T) {
+	got := Names()
+	want := []string{"DevToken", "Multicall3", "WETH"}
+	if len(got) != len(want) {
+		t.Fatalf("Names() = %v, want %v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("Names() = %v, want %v", got, want)
+		}
+	}
+}
+
+func TestLoad(t *testing.T) {
+	t.Run("ErrUnknown", func(t *testing.T) {
+		if _, err := Load("Nope"); err == nil {
+			t.Fatal("Load(Nope) succeeded")
+		}
+	})
+	t.Run("DevTokenConstructor", func(t *testing.T) {
+		a := MustLoad("DevToken")
+		data, err := a.DeployData("USD Coin", "USDC", uint8(6))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(data) <= len(a.Bytecode) {
+			t.Fatal("constructor arguments not appended")
+		}
+		if _, err := a.DeployData("only one"); err == nil {
+			t.Fatal("DeployData with wrong arguments succeeded")
+		}
+	})
+}
+
+// The selectors below are those of the well-known ERC-20, WETH9 and Multicall3
+// ABIs; wallets and libraries call them by selector, so they must not drift.
+func TestSelectors(t *testing.T) {
+	tests := []struct {
+		contract, method, selector string
+	}{
+		{"DevToken", "transfer", "a9059cbb"},
+		{"DevToken", "approve", "095ea7b3"},
+		{"DevToken", "transferFrom", "23b872dd"},
+		{"DevToken", "balanceOf", "70a08231"},
+		{"DevToken", "allowance", "dd62ed3e"},
+		{"DevToken", "totalSupply", "18160ddd"},
+		{"DevToken", "decimals", "313ce567"},
+		{"DevToken", "mint", "40c10f19"},
+		{"WETH", "deposit", "d0e30db0"},
+		{"WETH", "withdraw", "2e1a7d4d"},
+		{"WETH", "transfer", "a9059cbb"},
+		{"Multicall3", "aggregate", "252dba42"},
+		{"Multicall3", "tryAggregate", "bce38bd7"},
+		{"Multicall3", "aggregate3", "82ad56cb"},
+		{"Multicall3", "aggregate3Value", "174dea71"},
+		{"Multicall3", "blockAndAggregate", "c3077fa9"},
+		{"Multicall3", "tryBlockAndAggregate", "399542e9"},
+		{"Multicall3", "getEthBalance", "4d2301cc"},
+		{"Multicall3", "getBlockNumber", "42cbb15c"},
+		{"Multicall3", "getCurrentBlockTimestamp", "0f28c97d"},
+		{"Multicall3", "getChainId", "3408e470"},
+		{"Multicall3", "getBasefee", "3e64a696"},
+		{"Multicall3", "getBlockHash", "ee82ac5e"},
+		{"Multicall3", "getLastBlockHash", "27e86d6e"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.contract+"."+tt.method, func(t *testing.T) {
+			m, ok := MustLoad(tt.contract).ABI.Methods[tt.method]
+			if !ok {
+				t.Fatalf("%s has no method %s", tt.contract, tt.method)
+			}
+			if got := hex.EncodeToString(m.ID); got != tt.selector {
+				t.Errorf("%s selector = %s (%s), want %s", tt.method, got, m.Sig, tt.selector)
+			}
+		})
+	}
+}

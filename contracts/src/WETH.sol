@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.28;
+
+/// @title WETH
+/// @notice Wrapped Ether with the WETH9 interface (deposit, withdraw, receive and
+/// ERC-20), so code written against canonical WETH works unchanged on dev chains.
+contract WETH {
+    string public constant name = "Wrapped Ether";
+    string public constant symbol = "WETH";
+    uint8 public constant decimals = 18;
+
+    mapping(address => uint256) public balanceOf;
+    mapping(address => mapping(address => uint256)) public allowance;
+
+    event Approval(address indexed src, address indexed guy, uint256 wad);
+    event Transfer(address indexed src, address indexed dst, uint256 wad);
+    event Deposit(address indexed dst, uint256 wad);
+    event Withdrawal(address indexed src, uint256 wad);
+
+    receive() external payable {
+        deposit();
+    }
+
+    // WETH9 also wraps ether sent with unknown calldata; keep that behaviour.
+    fallback() external payable {
+        deposit();
+    }
+
+    function deposit() public payable {
+        balanceOf[msg.sender] += msg.value;
+        emit Deposit(msg.sender, msg.value);
+    }
+
+    function withdraw(uint256 wad) external {
+        require(balanceOf[msg.sender] >= wad, "WETH: insufficient balance");
+        // Effects before the external call, so a re-entering recipient sees the
+        // reduced balance.
+        balanceOf[msg.sender] -= wad;
+        emit Withdrawal(msg.sender, wad);
+        (bool ok,) = msg.sender.call{value: wad}("");
+        require(ok, "WETH: ether transfer failed");
+    }
+
+    /// @notice The supply is exactly the ether held, as in WETH9.
+    function totalSupply() external view returns (uint256) {
+        return address(this).balance;
+    }
+
+    function approve(address guy, uint256 wad) external returns (bool) {
+        allowance[msg.sender][guy] = wad;
+        emit Approval(msg.sender, guy, wad);
+        return true;
+    }
+
+    function transfer(address dst, uint256 wad) external returns (bool) {
+        return transferFrom(msg.sender, dst, wad);
+    }
+
+    function transferFrom(address src, address dst, uint256 wad) public returns (bool) {
+        require(balanceOf[src] >= wad, "WETH: insufficient balance");
+        if (src != msg.sender && allowance[src][msg.sender] != type(uint256).max) {
+            require(allowance[src][msg.sender] >= wad, "WETH: insufficient allowance");
+            allowance[src][msg.sender] -= wad;
+        }
+        balanceOf[src] -= wad;
+        balanceOf[dst] += wad;
+        emit Transfer(src, dst, wad);
+        return true;
+    }
+}
