@@ -1,0 +1,102 @@
+package explorer
+
+import (
+	"log/slog"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/latchkit/latch/internal/httpx"
+)
+
+// Cache lifetimes of the explorer responses.
+const (
+	walletsCacheControl  = "public, max-age=300"                 // the registry changes with a deploy, not per request
+	storedCacheControl   = "public, max-age=31536000, immutable" // a stored logo is fixed for its id
+	monogramCacheControl = "public, max-age=86400"               // short, so a logo stored later takes over
+)
+
+// Handler serves the explorer routes.
+type Handler struct {
+	svc   *Service
+	names Names
+}
+
+// NewHandler returns the explorer's HTTP handlers. names resolves asset image
+// ids to display names for monograms; it may be nil.
+func NewHandler(svc *Service, names Names) *Handler {
+	return &Handler{svc: svc, names: names}
+}
+
+// Register adds GET /getWallets and the four image routes to mux, each
+// wrapped by mw (the app's project-id and CORS check); mw may be nil.
+func (h *Handler) Register(mux *http.ServeMux, mw func(http.Handler) http.Handler) {
+	if mw == nil {
+		mw = func(next http.Handler) http.Handler { return next }
+	}
+	mux.Handle("GET /getWallets", mw(http.HandlerFunc(h.getWallets)))
+	mux.Handle("GET /getWalletImage/{id}", mw(h.image(KindWallet)))
+	mux.Handle("GET /public/getAssetImage/{id}", mw(h.image(KindAsset)))
+	mux.Handle("GET /public/getCurrencyImage/{id}", mw(h.image(KindCurrency)))
+	mux.Handle("GET /public/getTokenImage/{id}", mw(h.image(KindToken)))
+}
+
+func (h *Handler) getWallets(w http.ResponseWriter, r *http.Request) {
+	f, err := ParseFilter(r.URL.Query())
+	if err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	page, err := h.svc.Search(f)
+	if err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	hdr := w.Header()
+	hdr.Set("Content-Type", "application/json")
+	hdr.Set("Cache-Control", walletsCacheControl)
+	hdr.Set("Content-Length", strconv.Itoa(page.JSONLen()))
+	if _, err := page.WriteTo(w); err != nil {
+		slog.DebugContext(r.Context(), "write response", "err", err)
+	}
+}
+
+func (h *Handler) image(kind string) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		img, err := h.svc.Image(r.Context(), kind, r.PathValue("id"), h.names)
+		if err != nil {
+			httpx.Error(w, r, err)
+			return
+		}
+		hdr := w.Header()
+		hdr.Set("ETag", img.ETag)
+		hdr.Set("Cache-Control", monogramCacheControl)
+		if img.Stored {
+			hdr.Set("Cache-Control", storedCacheControl)
+		}
+		// Images come from latchd's origin: never let a browser treat one as
+		// a page, nor run anything an SVG might carry when opened directly.
+		hdr.Set("X-Content-Type-Options", "nosniff")
+		hdr.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; sandbox")
+		if etagMatches(r.Header.Get("If-None-Match"), img.ETag) {
+			w.WriteHeader(http.StatusNotModified)
+			return
+		}
+		hdr.Set("Content-Type", img.ContentType)
+		if _, err := w.Write(img.Data); err != nil {
+			slog.DebugContext(r.Context(), "write image", "err", err)
+		}
+	})
+}
+
+// etagMatches applies If-None-Match with the weak comparison RFC 9110 §13.1.2
+// prescribes for it: a W/ prefix is ignored, and * matches any image.
+func etagMatches(header, etag string) bool {
+	for _, t := range strings.Split(header, ",") {
+		t = strings.TrimSpace(t)
+		if t == "*" || strings.TrimPrefix(t, "W/") == etag {
+			return true
+		}
+	}
+	return false
+}
