@@ -1,0 +1,183 @@
+package telemetry
+
+import (
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/latchkit/latch/internal/apperr"
+	"github.com/latchkit/latch/internal/httpx"
+	"github.com/latchkit/latch/internal/project"
+)
+
+// DroppedHeader tells a client how many of its error events the error cap
+// dropped; the request still succeeds because AppKit never reads the answer.
+const DroppedHeader = "X-Latch-Dropped"
+
+// Register adds the telemetry routes to mux, each wrapped by mw, the app's
+// project-id and CORS middleware that puts the *project.Project in the
+// request context.
+func (s *Service) Register(mux *http.ServeMux, mw func(http.Handler) http.Handler) {
+	mux.Handle("POST /e", mw(http.HandlerFunc(s.handleEvent)))
+	mux.Handle("POST /batch", mw(http.HandlerFunc(s.handleBatch)))
+	mux.Handle("GET /v1/analytics/summary", mw(http.HandlerFunc(s.handleSummary)))
+}
+
+// handleEvent serves POST /e: one TelemetryController error event with an
+// ISO timestamp.
+func (s *Service) handleEvent(w http.ResponseWriter, r *http.Request) {
+	s.ingest(w, r, maxEventBody, func(body json.RawMessage, now time.Time) ([]Event, error) {
+		e, err := parseEvent(body, "", timestampISO, now)
+		if err != nil {
+			return nil, err
+		}
+		return []Event{e}, nil
+	})
+}
+
+// handleBatch serves POST /batch: an EventsController array of PendingEvent
+// with millisecond timestamps, sent by navigator.sendBeacon.
+func (s *Service) handleBatch(w http.ResponseWriter, r *http.Request) {
+	s.ingest(w, r, maxBatchBody, parseBatch)
+}
+
+func (s *Service) ingest(w http.ResponseWriter, r *http.Request, maxBody int64, parse func(json.RawMessage, time.Time) ([]Event, error)) {
+	ctx := r.Context()
+	p := project.FromContext(ctx)
+	if p == nil {
+		httpx.Error(w, r, errors.New("telemetry: no project in request context; route not wrapped by the project middleware"))
+		return
+	}
+	ip := s.cfg.ClientIP(r)
+	if d, err := s.cfg.RequestLimiter.Allow(ctx, ip); err != nil {
+		// Fail open: the body limits bound what one request costs, and
+		// losing telemetry because the limiter is down helps no one.
+		slog.WarnContext(ctx, "telemetry request limiter failed; allowing", "err", err)
+	} else if !d.Allowed {
+		httpx.RateLimited(w, r, d.RetryAfter, "telemetry")
+		return
+	}
+	clientKey, err := httpx.Query(r, "clientId", maxClientIDBytes)
+	if err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	if clientKey == "" {
+		clientKey = ip
+	}
+	var body json.RawMessage
+	if err := httpx.DecodeJSON(w, r, maxBody, &body); err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	events, err := parse(body, s.cfg.Now())
+	if err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	stored, dropped, err := s.Ingest(ctx, p, clientKey, events)
+	if err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	// Counts only: event contents may hold addresses and URLs.
+	slog.DebugContext(ctx, "telemetry ingested", "project", p.ID, "received", len(events), "stored", stored, "dropped", dropped)
+	if dropped > 0 {
+		w.Header().Set(DroppedHeader, strconv.Itoa(dropped))
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// Messages of the summary endpoint's auth failures.
+const (
+	msgSummaryDisabled = "analytics summary is disabled: no admin token configured"
+	msgSummaryAuth     = "A valid admin token is required: Authorization: Bearer <token>"
+)
+
+// handleSummary serves GET /v1/analytics/summary?projectId&from&to to operators.
+func (s *Service) handleSummary(w http.ResponseWriter, r *http.Request) {
+	if s.cfg.AdminToken == "" {
+		httpx.Error(w, r, apperr.Fieldf(apperr.Forbidden, "Authorization", msgSummaryDisabled))
+		return
+	}
+	if !s.validAdminToken(r) {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="latchd"`)
+		httpx.Error(w, r, apperr.Fieldf(apperr.Unauthorized, "Authorization", msgSummaryAuth))
+		return
+	}
+	projectID, err := summaryProjectID(r)
+	if err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	from, to, err := summaryRange(r, s.cfg.Now())
+	if err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	sum, err := s.Summary(r.Context(), projectID, from, to)
+	if err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	httpx.JSON(w, http.StatusOK, sum)
+}
+
+// validAdminToken compares the bearer token with the configured one in
+// constant time. Both are hashed first so that the comparison does not leak
+// the token's length either.
+func (s *Service) validAdminToken(r *http.Request) bool {
+	scheme, token, ok := strings.Cut(r.Header.Get("Authorization"), " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return false
+	}
+	got := sha256.Sum256([]byte(strings.TrimSpace(token)))
+	want := sha256.Sum256([]byte(s.cfg.AdminToken))
+	return subtle.ConstantTimeCompare(got[:], want[:]) == 1
+}
+
+// summaryProjectID prefers the project the middleware resolved, and falls
+// back to the query parameter if the route is mounted without one.
+func summaryProjectID(r *http.Request) (string, error) {
+	if p := project.FromContext(r.Context()); p != nil {
+		return p.ID, nil
+	}
+	id := r.URL.Query().Get("projectId")
+	if !project.ValidID(id) {
+		return "", apperr.Fieldf(apperr.Invalid, "projectId", "projectId is required: 32 hexadecimal characters")
+	}
+	return id, nil
+}
+
+// summaryRange reads from and to (YYYY-MM-DD, UTC). Without them the range
+// is the DefaultSummaryDays days ending today, or ending at to.
+func summaryRange(r *http.Request, now time.Time) (from, to time.Time, err error) {
+	to = truncDay(now)
+	if v := r.URL.Query().Get("to"); v != "" {
+		if to, err = parseDay("to", v); err != nil {
+			return
+		}
+	}
+	from = to.AddDate(0, 0, -(DefaultSummaryDays - 1))
+	if v := r.URL.Query().Get("from"); v != "" {
+		if from, err = parseDay("from", v); err != nil {
+			return
+		}
+	}
+	return from, to, nil
+}
+
+func parseDay(field, v string) (time.Time, error) {
+	t, err := time.Parse(dayLayout, v)
+	if err != nil {
+		return time.Time{}, apperr.Fieldf(apperr.Invalid, field, "%s must be a date like 2026-01-31", field)
+	}
+	return t, nil
+}
