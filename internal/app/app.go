@@ -1,0 +1,269 @@
+// Package app wires every latchd service from a Config. Main{Run, Close} is
+// what cmd/latchd and the end-to-end tests start.
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/latchkit/latch/data"
+	"github.com/latchkit/latch/internal/devnet"
+	"github.com/latchkit/latch/internal/explorer"
+	"github.com/latchkit/latch/internal/httpx"
+	"github.com/latchkit/latch/internal/metrics"
+	"github.com/latchkit/latch/internal/network"
+	"github.com/latchkit/latch/internal/project"
+	"github.com/latchkit/latch/internal/ratelimit"
+	"github.com/latchkit/latch/internal/store"
+	"github.com/latchkit/latch/internal/telemetry"
+)
+
+// Main is a running latchd: its storage, services and listeners.
+type Main struct {
+	Config Config
+	Logger *slog.Logger
+
+	DB       *store.DB
+	Projects *project.Service
+	Networks *network.Registry
+	Explorer *explorer.Service
+	Devnet   *devnet.Devnet // nil unless Config.Dev
+	Metrics  *metrics.Registry
+
+	// DevProjectID is the project latchd dev created or found.
+	DevProjectID string
+	// StartupTime is how long Run took.
+	StartupTime time.Duration
+
+	api, frame     *http.Server
+	apiLn, frameLn net.Listener
+	closeOnce      sync.Once
+	closeErr       error
+}
+
+// NewMain returns a Main for cfg; Run starts it.
+func NewMain(cfg Config, logger *slog.Logger) *Main {
+	if logger == nil {
+		logger = slog.Default()
+	}
+	return &Main{Config: cfg, Logger: logger, Metrics: metrics.NewRegistry()}
+}
+
+// Run opens storage, starts the dev networks (dev mode), loads the registries
+// and starts both listeners. It returns once latchd serves; Close stops it.
+func (m *Main) Run(ctx context.Context) (err error) {
+	start := time.Now()
+	defer func() {
+		if err != nil {
+			m.Close()
+		}
+	}()
+	cfg := m.Config
+
+	// The dev chains take the longest to start; start them while storage opens.
+	type devResult struct {
+		d   *devnet.Devnet
+		err error
+	}
+	devCh := make(chan devResult, 1)
+	if cfg.Dev {
+		go func() {
+			d, err := devnet.Start(ctx, devnet.Config{ChainIDs: cfg.DevChains, Logger: m.Logger.With("component", "devnet")})
+			devCh <- devResult{d, err}
+		}()
+	}
+
+	if m.DB, err = store.Open(ctx, cfg.DatabaseURL, cfg.DataDir); err != nil {
+		if cfg.Dev {
+			if r := <-devCh; r.d != nil {
+				r.d.Close()
+			}
+		}
+		return fmt.Errorf("open storage: %w", err)
+	}
+	m.Projects = project.NewService(m.DB)
+	if m.Networks, err = network.Load(data.Networks); err != nil {
+		return err
+	}
+	for _, u := range cfg.RPCUpstreams {
+		id, urls, _ := network.ParseUpstreamFlag(u)
+		if err := m.Networks.SetUpstreams(id, urls); err != nil {
+			return err
+		}
+	}
+	m.Explorer = explorer.New(m.DB)
+	if err := m.Explorer.Load(ctx, data.Wallets); err != nil {
+		return fmt.Errorf("load wallet registry: %w", err)
+	}
+
+	if cfg.Dev {
+		r := <-devCh
+		if r.err != nil {
+			return fmt.Errorf("start dev networks: %w", r.err)
+		}
+		m.Devnet = r.d
+		if err := m.addDevNetworks(); err != nil {
+			return err
+		}
+		if m.DevProjectID, err = m.ensureDevProject(ctx); err != nil {
+			return err
+		}
+	}
+
+	if m.apiLn, err = net.Listen("tcp", cfg.Addr); err != nil {
+		return fmt.Errorf("listen on --addr: %w", err)
+	}
+	if m.frameLn, err = net.Listen("tcp", cfg.FrameAddr); err != nil {
+		return fmt.Errorf("listen on --frame-addr: %w", err)
+	}
+	m.api = m.newServer(m.apiHandler())
+	m.frame = m.newServer(frameHandler())
+	go m.serve(m.api, m.apiLn, "api")
+	go m.serve(m.frame, m.frameLn, "frame")
+	m.StartupTime = time.Since(start)
+	return nil
+}
+
+func (m *Main) newServer(h http.Handler) *http.Server {
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      60 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(m.Logger.Handler(), slog.LevelWarn),
+	}
+}
+
+func (m *Main) serve(s *http.Server, ln net.Listener, name string) {
+	if err := s.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		m.Logger.Error("server stopped", "server", name, "err", err)
+	}
+}
+
+// APIURL is the base URL of the API listener.
+func (m *Main) APIURL() string { return "http://" + m.apiLn.Addr().String() }
+
+// FrameURL is the public URL of the frame origin.
+func (m *Main) FrameURL() string {
+	if m.Config.FrameURL != "" {
+		return strings.TrimRight(m.Config.FrameURL, "/")
+	}
+	return "http://" + m.frameLn.Addr().String()
+}
+
+// Close stops accepting connections, lets in-flight requests finish (up to
+// Config.ShutdownTimeout), then stops the dev networks and closes storage.
+func (m *Main) Close() error {
+	m.closeOnce.Do(func() {
+		timeout := m.Config.ShutdownTimeout
+		if timeout <= 0 {
+			timeout = 15 * time.Second
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), timeout)
+		defer cancel()
+		var errs []error
+		for _, s := range []*http.Server{m.api, m.frame} {
+			if s != nil {
+				errs = append(errs, s.Shutdown(ctx))
+			}
+		}
+		if m.api == nil && m.apiLn != nil {
+			m.apiLn.Close()
+		}
+		if m.frame == nil && m.frameLn != nil {
+			m.frameLn.Close()
+		}
+		if m.Devnet != nil {
+			errs = append(errs, m.Devnet.Close())
+		}
+		if m.DB != nil {
+			errs = append(errs, m.DB.Close())
+		}
+		m.closeErr = errors.Join(errs...)
+	})
+	return m.closeErr
+}
+
+// clientIP is the rate-limit key of a request.
+func (m *Main) clientIP(r *http.Request) string {
+	return httpx.ClientIP(r, func(ip net.IP) bool {
+		for _, n := range m.Config.TrustedProxies {
+			if n.Contains(ip) {
+				return true
+			}
+		}
+		return false
+	})
+}
+
+// apiHandler builds the API mux: every domain registers its routes, wrapped by
+// the project guard where the route takes a projectId.
+func (m *Main) apiHandler() http.Handler {
+	mux := http.NewServeMux()
+	guard := &project.Guard{Projects: m.Projects, DevOrigins: m.Config.Dev}
+	requireProject := guard.Require
+
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
+		httpx.JSON(w, http.StatusOK, map[string]string{"status": "ok"})
+	})
+	mux.HandleFunc("GET /readyz", m.handleReady)
+	mux.Handle("GET /metrics", m.Metrics)
+
+	project.ConfigHandler{}.Register(mux, requireProject)
+	explorer.NewHandler(m.Explorer, m.assetName).Register(mux, requireProject)
+	telemetry.New(m.DB, telemetry.Config{AdminToken: m.Config.AdminToken, ClientIP: m.clientIP}).Register(mux, requireProject)
+	mux.Handle("GET /v1/supported-chains", requireProject(http.HandlerFunc(m.Networks.HandleSupportedChains)))
+	mux.Handle("GET /v1/networks", requireProject(http.HandlerFunc(m.Networks.HandleNetworks)))
+
+	if m.Devnet != nil {
+		mux.Handle("GET /dev/info", guard.LocalOnly(http.HandlerFunc(m.handleDevInfo)))
+		mux.Handle("POST /dev/faucet", guard.LocalOnly(http.HandlerFunc(m.Devnet.HandleFaucet)))
+	}
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		httpx.Error(w, r, notFound(r))
+	})
+
+	requests := m.Metrics.Counter("latch_http_requests_total", "HTTP requests by route and status.", "route", "status")
+	latency := m.Metrics.Histogram("latch_http_request_duration_seconds", "HTTP request latency by route.", metrics.DefaultLatencyBuckets, "route")
+	var h http.Handler = guard.Preflight(mux)
+	if m.Config.IPRateLimit > 0 {
+		h = limitIP(h, ratelimit.NewMemory(m.Config.IPRateLimit, time.Minute), m.clientIP)
+	}
+	return observe(h, m.Logger, requests, latency)
+}
+
+func (m *Main) handleReady(w http.ResponseWriter, r *http.Request) {
+	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+	defer cancel()
+	if err := m.DB.PingContext(ctx); err != nil {
+		m.Logger.Warn("readiness: storage unreachable", "err", err)
+		httpx.JSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "storage": "unreachable"})
+		return
+	}
+	httpx.JSON(w, http.StatusOK, map[string]string{"status": "ready", "storage": string(m.DB.Dialect)})
+}
+
+// assetName names network assets for image monograms.
+func (m *Main) assetName(kind, id string) (string, bool) {
+	if kind != "asset" {
+		return "", false
+	}
+	if n := m.Networks.Get(id); n != nil {
+		return n.Name, true
+	}
+	for _, n := range m.Networks.All() {
+		if string(n.ID) == id || string(n.ID) == `"`+id+`"` {
+			return n.Name, true
+		}
+	}
+	return "", false
+}

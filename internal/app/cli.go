@@ -1,0 +1,271 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/latchkit/latch/internal/project"
+	"github.com/latchkit/latch/internal/store"
+)
+
+const usage = `latchd — the Latch server: wallet explorer, config, telemetry and dev networks.
+
+Usage:
+  latchd dev     [options]   start with in-process dev networks and a dev project (for laptops)
+  latchd serve   [options]   start for production
+  latchd project create --name NAME [--origin URL]… [--feature key=value]… [--analytics=false]
+  latchd project list   [--json]
+  latchd project update --id ID [--name NAME] [--origin URL]… [--add-origin URL]… [--remove-origin URL]…
+                        [--feature key=value]… [--analytics=true|false]
+  latchd help
+
+Every option can also be set with an environment variable LATCH_<OPTION> (e.g. LATCH_DATABASE_URL)
+or in a config file (--config) of "option = value" lines; the command line wins, then the environment.
+Features: %s.
+
+Options:
+`
+
+// CLI runs latchd with args (without the program name) and returns the exit code.
+// ctx is cancelled on SIGINT/SIGTERM; a running server then shuts down gracefully.
+func CLI(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	cmd := "help"
+	if len(args) > 0 {
+		cmd, args = args[0], args[1:]
+	}
+	var err error
+	switch cmd {
+	case "dev", "serve":
+		err = runServer(ctx, cmd == "dev", args, stdout, stderr)
+	case "project":
+		err = runProject(ctx, args, stdout, stderr)
+	case "help", "-h", "-help", "--help":
+		printUsage(stdout)
+		return 0
+	default:
+		fmt.Fprintf(stderr, "latchd: unknown command %q\n\n", cmd)
+		printUsage(stderr)
+		return 2
+	}
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "latchd %s: %v\n", cmd, err)
+		return 1
+	}
+	return 0
+}
+
+func printUsage(w io.Writer) {
+	fmt.Fprintf(w, usage, strings.Join(project.FeatureKeys, ", "))
+	fs, _ := flagSet("latchd", &Config{}, w)
+	fs.VisitAll(func(f *flag.Flag) {
+		name, help := flag.UnquoteUsage(f)
+		fmt.Fprintf(w, "  --%s %s\n    \t%s", f.Name, name, help)
+		if f.DefValue != "" && f.DefValue != "[]" {
+			fmt.Fprintf(w, " (default %q)", f.DefValue)
+		}
+		fmt.Fprintf(w, " [%s]\n", EnvName(f.Name))
+	})
+}
+
+func parseConfig(name string, args []string, stderr io.Writer) (Config, error) {
+	var cfg Config
+	fs, finish := flagSet(name, &cfg, stderr)
+	fs.Usage = func() { printUsage(stderr) }
+	if err := parseFlags(fs, args, os.Getenv); err != nil {
+		return cfg, err
+	}
+	return cfg, finish()
+}
+
+func newLogger(cfg Config, w io.Writer) *slog.Logger {
+	var level slog.Level
+	level.UnmarshalText([]byte(cfg.LogLevel))
+	opts := &slog.HandlerOptions{Level: level}
+	if cfg.LogFormat == "text" {
+		return slog.New(slog.NewTextHandler(w, opts))
+	}
+	return slog.New(slog.NewJSONHandler(w, opts))
+}
+
+func runServer(ctx context.Context, dev bool, args []string, stdout, stderr io.Writer) error {
+	name := "latchd serve"
+	if dev {
+		name = "latchd dev"
+	}
+	cfg, err := parseConfig(name, args, stderr)
+	if err != nil {
+		return err
+	}
+	cfg.Dev = dev
+	logger := newLogger(cfg, stderr)
+	slog.SetDefault(logger)
+	m := NewMain(cfg, logger)
+	if err := m.Run(ctx); err != nil {
+		return err
+	}
+	logger.Info("latchd ready", "mode", map[bool]string{true: "dev", false: "serve"}[dev], "api", m.APIURL(),
+		"frame", m.FrameURL(), "storage", string(m.DB.Dialect), "startup_ms", m.StartupTime.Milliseconds())
+	if dev {
+		fmt.Fprintf(stdout, "latchd dev ready in %d ms\n  API:        %s\n  frame:      %s\n  project id: %s\n",
+			m.StartupTime.Milliseconds(), m.APIURL(), m.FrameURL(), m.DevProjectID)
+		for _, n := range m.Info().Networks {
+			fmt.Fprintf(stdout, "  %-12s%s  %s\n", n.Name+":", n.CAIPNetworkID, n.RPCURL)
+		}
+		fmt.Fprintf(stdout, "  dev info:   %s/dev/info\n", m.APIURL())
+	}
+	<-ctx.Done()
+	logger.Info("shutting down")
+	return m.Close()
+}
+
+// runProject manages projects directly in the database latchd uses.
+func runProject(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		return fmt.Errorf("want a subcommand: create, list or update")
+	}
+	sub, args := args[0], args[1:]
+	var cfg Config
+	fs, finish := flagSet("latchd project "+sub, &cfg, stderr)
+	var origins, addOrigins, removeOrigins, features stringList
+	var id, name string
+	var analytics boolFlag
+	asJSON := false
+	switch sub {
+	case "create", "update":
+		fs.StringVar(&name, "name", "", "project name")
+		fs.Var(&origins, "origin", "allowed origin (repeatable; on update, replaces the list)")
+		fs.Var(&features, "feature", "feature key=value (repeatable)")
+		fs.Var(&analytics, "analytics", "analytics on or off")
+		if sub == "update" {
+			fs.StringVar(&id, "id", "", "project id")
+			fs.Var(&addOrigins, "add-origin", "origin to add (repeatable)")
+			fs.Var(&removeOrigins, "remove-origin", "origin to remove (repeatable)")
+		}
+	case "list":
+		fs.BoolVar(&asJSON, "json", false, "print JSON")
+	default:
+		return fmt.Errorf("unknown subcommand %q: want create, list or update", sub)
+	}
+	if err := parseFlags(fs, args, os.Getenv); err != nil {
+		return err
+	}
+	if err := finish(); err != nil {
+		return err
+	}
+	db, err := store.Open(ctx, cfg.DatabaseURL, cfg.DataDir)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	svc := project.NewService(db)
+
+	switch sub {
+	case "list":
+		list, err := svc.List(ctx)
+		if err != nil {
+			return err
+		}
+		if asJSON {
+			enc := json.NewEncoder(stdout)
+			enc.SetIndent("", "  ")
+			if list == nil {
+				list = []*project.Project{}
+			}
+			return enc.Encode(list)
+		}
+		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "ID\tNAME\tORIGINS\tANALYTICS")
+		for _, p := range list {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%t\n", p.ID, p.Name, strings.Join(p.Origins, ","), p.Analytics)
+		}
+		return tw.Flush()
+	case "create":
+		p := &project.Project{Name: name, Origins: origins, Features: project.DefaultFeatures(), Analytics: true}
+		if analytics.set {
+			p.Analytics = analytics.v
+		}
+		if err := applyFeatures(&p.Features, features); err != nil {
+			return err
+		}
+		if err := svc.Create(ctx, p); err != nil {
+			return err
+		}
+		fmt.Fprintln(stdout, p.ID)
+		return nil
+	default: // update
+		p, err := svc.Get(ctx, id)
+		if err != nil {
+			return err
+		}
+		if name != "" {
+			p.Name = name
+		}
+		if len(origins) > 0 {
+			p.Origins = origins
+		}
+		p.Origins = append(p.Origins, addOrigins...)
+		for _, o := range removeOrigins {
+			n, err := project.NormalizeOrigin(o)
+			if err != nil {
+				return err
+			}
+			kept := p.Origins[:0]
+			for _, have := range p.Origins {
+				if have != n {
+					kept = append(kept, have)
+				}
+			}
+			p.Origins = kept
+		}
+		if analytics.set {
+			p.Analytics = analytics.v
+		}
+		if err := applyFeatures(&p.Features, features); err != nil {
+			return err
+		}
+		if err := svc.Update(ctx, p); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "updated %s\n", p.ID)
+		return nil
+	}
+}
+
+func applyFeatures(f *project.Features, kvs []string) error {
+	for _, kv := range kvs {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok {
+			return fmt.Errorf("--feature %q: want key=value", kv)
+		}
+		if err := f.SetFeature(strings.TrimSpace(k), strings.TrimSpace(v)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// boolFlag is a boolean flag that remembers whether it was given.
+type boolFlag struct{ set, v bool }
+
+func (b *boolFlag) String() string   { return strconv.FormatBool(b.v) }
+func (b *boolFlag) IsBoolFlag() bool { return true }
+func (b *boolFlag) Set(s string) error {
+	v, err := strconv.ParseBool(s)
+	if err != nil {
+		return err
+	}
+	b.set, b.v = true, v
+	return nil
+}

@@ -1,0 +1,213 @@
+package app
+
+import (
+	"bufio"
+	"bytes"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/latchkit/latch/internal/network"
+)
+
+// Config is everything latchd is configured with. Each field has a flag, an
+// environment variable LATCH_<FLAG> (upper case, dashes as underscores) and a
+// config-file key; a flag beats the environment, which beats the file.
+type Config struct {
+	Dev             bool          // latchd dev: dev chains, dev project, /dev routes, localhost origins
+	Addr            string        // API listener
+	FrameAddr       string        // embedded-wallet frame listener (its own origin)
+	FrameURL        string        // public URL of the frame origin, when behind a proxy
+	DataDir         string        // SQLite and other local state
+	DatabaseURL     string        // Postgres; empty = SQLite in DataDir
+	AdminToken      string        // operator token for /v1/analytics/summary
+	RPCUpstreams    []string      // <caip2>=<url>[,<url>…]
+	DevChains       []uint64      // chain ids of the dev networks
+	TrustedProxies  []*net.IPNet  // peers whose X-Forwarded-For is believed
+	IPRateLimit     int           // API requests per IP per minute; 0 = off
+	LogLevel        string        // debug, info, warn, error
+	LogFormat       string        // json or text
+	ShutdownTimeout time.Duration // how long in-flight requests may take on shutdown
+}
+
+// stringList is a repeatable flag.
+type stringList []string
+
+func (s *stringList) String() string     { return strings.Join(*s, " ") }
+func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
+
+// flagSet binds every Config field to a flag and returns the set with a
+// finish func that validates and converts what was parsed.
+func flagSet(name string, cfg *Config, out io.Writer) (*flag.FlagSet, func() error) {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(out)
+	var upstreams stringList
+	var devChains, trusted string
+	fs.StringVar(&cfg.Addr, "addr", "127.0.0.1:8080", "API listen address")
+	fs.StringVar(&cfg.FrameAddr, "frame-addr", "127.0.0.1:8081", "listen address of the embedded-wallet frame origin")
+	fs.StringVar(&cfg.FrameURL, "frame-url", "", "public URL of the frame origin (default: http://<frame-addr>)")
+	fs.StringVar(&cfg.DataDir, "data-dir", ".latch", "directory for the SQLite database and local state")
+	fs.StringVar(&cfg.DatabaseURL, "database-url", "", "Postgres URL (postgres://…); empty uses SQLite in --data-dir")
+	fs.StringVar(&cfg.AdminToken, "admin-token", "", "operator token for /v1/analytics/summary (secret; prefer LATCH_ADMIN_TOKEN)")
+	fs.Var(&upstreams, "rpc-upstream", "RPC upstream of a network, <caip2>=<url>[,<url>…]; repeatable (file/env: separate entries with spaces)")
+	fs.StringVar(&devChains, "dev-chains", "31337,31338", "chain ids of the in-process dev networks (latchd dev)")
+	fs.StringVar(&trusted, "trusted-proxies", "", "comma-separated CIDRs of proxies whose X-Forwarded-For is trusted")
+	fs.IntVar(&cfg.IPRateLimit, "ip-rate-limit", 1200, "API requests per client IP per minute (0 = no limit)")
+	fs.StringVar(&cfg.LogLevel, "log-level", "info", "log level: debug, info, warn, error")
+	fs.StringVar(&cfg.LogFormat, "log-format", "json", "log format: json or text")
+	fs.DurationVar(&cfg.ShutdownTimeout, "shutdown-timeout", 15*time.Second, "time in-flight requests get to finish on shutdown")
+	fs.String("config", "", "config file of `key = value` lines using the flag names")
+	return fs, func() error {
+		cfg.RPCUpstreams = upstreams
+		for _, u := range cfg.RPCUpstreams {
+			if _, _, err := network.ParseUpstreamFlag(u); err != nil {
+				return err
+			}
+		}
+		cfg.DevChains = nil
+		for _, s := range strings.Split(devChains, ",") {
+			if s = strings.TrimSpace(s); s == "" {
+				continue
+			}
+			id, err := strconv.ParseUint(s, 10, 64)
+			if err != nil || id == 0 || id >= 1<<31 {
+				return fmt.Errorf("--dev-chains: %q is not a chain id", s)
+			}
+			cfg.DevChains = append(cfg.DevChains, id)
+		}
+		cfg.TrustedProxies = nil
+		for _, s := range strings.Split(trusted, ",") {
+			if s = strings.TrimSpace(s); s == "" {
+				continue
+			}
+			_, n, err := net.ParseCIDR(s)
+			if err != nil {
+				return fmt.Errorf("--trusted-proxies: %q is not a CIDR", s)
+			}
+			cfg.TrustedProxies = append(cfg.TrustedProxies, n)
+		}
+		switch cfg.LogLevel {
+		case "debug", "info", "warn", "error":
+		default:
+			return fmt.Errorf("--log-level: %q is not one of debug, info, warn, error", cfg.LogLevel)
+		}
+		if cfg.LogFormat != "json" && cfg.LogFormat != "text" {
+			return fmt.Errorf("--log-format: %q is not json or text", cfg.LogFormat)
+		}
+		if cfg.IPRateLimit < 0 {
+			return fmt.Errorf("--ip-rate-limit must not be negative")
+		}
+		for name, addr := range map[string]string{"--addr": cfg.Addr, "--frame-addr": cfg.FrameAddr} {
+			if _, _, err := net.SplitHostPort(addr); err != nil {
+				return fmt.Errorf("%s: %q is not host:port", name, addr)
+			}
+		}
+		return nil
+	}
+}
+
+// parseFlags parses args, then fills every flag not given on the command line
+// from LATCH_* variables and then from the config file.
+func parseFlags(fs *flag.FlagSet, args []string, getenv func(string) string) error {
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	fromEnv := map[string]bool{}
+	var err error
+	fs.VisitAll(func(f *flag.Flag) {
+		if err != nil || set[f.Name] {
+			return
+		}
+		if v := getenv(EnvName(f.Name)); v != "" {
+			fromEnv[f.Name] = true
+			err = setFlag(fs, f.Name, v, "environment variable "+EnvName(f.Name))
+		}
+	})
+	if err != nil {
+		return err
+	}
+	path := fs.Lookup("config").Value.String()
+	if path == "" {
+		return nil
+	}
+	values, err := readConfigFile(path)
+	if err != nil {
+		return err
+	}
+	keys := make([]string, 0, len(values))
+	for k := range values {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if fs.Lookup(k) == nil || k == "config" {
+			return fmt.Errorf("%s: unknown setting %q", path, k)
+		}
+		if set[k] || fromEnv[k] {
+			continue
+		}
+		if err := setFlag(fs, k, values[k], path); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// setFlag sets a flag from the environment or the file; a repeatable flag
+// takes a space-separated list there.
+func setFlag(fs *flag.FlagSet, name, value, from string) error {
+	f := fs.Lookup(name)
+	if _, repeat := f.Value.(*stringList); repeat {
+		for _, v := range strings.Fields(value) {
+			if err := f.Value.Set(v); err != nil {
+				return fmt.Errorf("%s: %w", from, err)
+			}
+		}
+		return nil
+	}
+	if err := fs.Set(name, value); err != nil {
+		return fmt.Errorf("%s: invalid value for %s: %w", from, name, err)
+	}
+	return nil
+}
+
+// EnvName is the environment variable of a flag: addr → LATCH_ADDR.
+func EnvName(flagName string) string {
+	return "LATCH_" + strings.ToUpper(strings.ReplaceAll(flagName, "-", "_"))
+}
+
+func readConfigFile(path string) (map[string]string, error) {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("config file: %w", err)
+	}
+	out := map[string]string{}
+	sc := bufio.NewScanner(bytes.NewReader(raw))
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		k, v, ok := strings.Cut(line, "=")
+		if !ok {
+			return nil, fmt.Errorf("%s:%d: want key = value", path, n)
+		}
+		k, v = strings.TrimSpace(k), strings.Trim(strings.TrimSpace(v), `"`)
+		if _, dup := out[k]; dup {
+			return nil, fmt.Errorf("%s:%d: %s set twice", path, n, k)
+		}
+		out[k] = v
+	}
+	return out, sc.Err()
+}

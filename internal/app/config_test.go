@@ -1,0 +1,93 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestParseFlags_Precedence(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "latch.conf")
+	os.WriteFile(file, []byte("# comment\naddr = 127.0.0.1:9001\nframe-addr = \"127.0.0.1:9002\"\nlog-level = debug\nrpc-upstream = eip155:1=http://a eip155:10=http://b\n"), 0o600)
+	env := map[string]string{"LATCH_ADDR": "127.0.0.1:9003", "LATCH_IP_RATE_LIMIT": "7"}
+	var cfg Config
+	fs, finish := flagSet("t", &cfg, &bytes.Buffer{})
+	err := parseFlags(fs, []string{"--config", file, "--log-level", "warn"}, func(k string) string { return env[k] })
+	if err == nil {
+		err = finish()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Addr != "127.0.0.1:9003" { // env beats file
+		t.Errorf("addr = %s", cfg.Addr)
+	}
+	if cfg.FrameAddr != "127.0.0.1:9002" { // file beats default
+		t.Errorf("frame-addr = %s", cfg.FrameAddr)
+	}
+	if cfg.LogLevel != "warn" { // flag beats file
+		t.Errorf("log-level = %s", cfg.LogLevel)
+	}
+	if cfg.IPRateLimit != 7 || len(cfg.RPCUpstreams) != 2 || cfg.ShutdownTimeout != 15*time.Second {
+		t.Errorf("cfg = %+v", cfg)
+	}
+}
+
+func TestParseFlags_Errors(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.conf")
+	os.WriteFile(bad, []byte("nonsense-option = 1\n"), 0o600)
+	for name, tc := range map[string]struct {
+		args []string
+		env  map[string]string
+	}{
+		"UnknownFlag":     {args: []string{"--nope"}},
+		"BadLevel":        {args: []string{"--log-level", "loud"}},
+		"BadAddr":         {args: []string{"--addr", "8080"}},
+		"BadUpstream":     {args: []string{"--rpc-upstream", "eip155:1"}},
+		"BadChain":        {args: []string{"--dev-chains", "31337,x"}},
+		"BadCIDR":         {args: []string{"--trusted-proxies", "10.0.0.0"}},
+		"BadEnvInt":       {env: map[string]string{"LATCH_IP_RATE_LIMIT": "many"}},
+		"UnknownFileKey":  {args: []string{"--config", bad}},
+		"MissingFile":     {args: []string{"--config", filepath.Join(dir, "none")}},
+		"ExtraArgument":   {args: []string{"stray"}},
+		"NegativeIPLimit": {args: []string{"--ip-rate-limit", "-1"}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			var cfg Config
+			fs, finish := flagSet("t", &cfg, &bytes.Buffer{})
+			err := parseFlags(fs, tc.args, func(k string) string { return tc.env[k] })
+			if err == nil {
+				err = finish()
+			}
+			if err == nil {
+				t.Fatal("want error")
+			}
+		})
+	}
+}
+
+func TestCLI_HelpListsEveryOption(t *testing.T) {
+	var out bytes.Buffer
+	if code := CLI(context.Background(), []string{"--help"}, &out, &out); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	var cfg Config
+	fs, _ := flagSet("t", &cfg, &bytes.Buffer{})
+	fs.VisitAll(func(f *flag.Flag) {
+		if !strings.Contains(out.String(), "--"+f.Name+" ") || !strings.Contains(out.String(), EnvName(f.Name)) {
+			t.Errorf("help lacks --%s or its variable", f.Name)
+		}
+	})
+	for _, want := range []string{"--addr", "--frame-addr", "--data-dir", "--database-url", "--admin-token", "--rpc-upstream", "--config", "LATCH_DATABASE_URL", "latchd project create"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("help lacks %q", want)
+		}
+	}
+}

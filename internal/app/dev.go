@@ -1,0 +1,127 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/latchkit/latch/internal/apperr"
+	"github.com/latchkit/latch/internal/devnet"
+	"github.com/latchkit/latch/internal/httpx"
+	"github.com/latchkit/latch/internal/network"
+	"github.com/latchkit/latch/internal/project"
+)
+
+// addDevNetworks registers the running dev chains as networks whose upstream
+// is their in-process node.
+func (m *Main) addDevNetworks() error {
+	for _, c := range m.Devnet.Chains() {
+		multicall := c.Multicall3.Hex()
+		n := &network.Network{
+			CAIPNetworkID:  c.CAIPNetworkID,
+			ChainNamespace: "eip155",
+			ID:             json.RawMessage(strconv.FormatUint(c.ChainID, 10)),
+			Name:           c.Name,
+			Testnet:        true,
+			NativeCurrency: network.Currency{Name: "Ether", Symbol: "ETH", Decimals: 18},
+			Multicall3:     &multicall,
+			Dev:            true,
+		}
+		n.RPCURLs.Default.HTTP = []string{c.RPCURL}
+		if err := m.Networks.Add(n); err != nil {
+			return err
+		}
+		if err := m.Networks.SetUpstreams(c.CAIPNetworkID, []string{c.RPCURL}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ensureDevProject returns the dev project, creating it on the first start.
+// It allows only local origins (dev mode adds them to every project).
+func (m *Main) ensureDevProject(ctx context.Context) (string, error) {
+	p, err := m.Projects.FindDev(ctx)
+	if err == nil {
+		return p.ID, nil
+	}
+	if apperr.Code(err) != apperr.NotFound {
+		return "", err
+	}
+	p = &project.Project{Name: "Latch dev", Dev: true, Analytics: true, Features: project.DefaultFeatures()}
+	if err := m.Projects.Create(ctx, p); err != nil {
+		return "", err
+	}
+	m.Logger.Info("created dev project", "project_id", p.ID)
+	return p.ID, nil
+}
+
+// DevInfo is the body of GET /dev/info: what a demo page or a test needs to
+// talk to this latchd dev.
+type DevInfo struct {
+	ProjectID   string                         `json:"projectId"`
+	APIURL      string                         `json:"apiUrl"`
+	Networks    []DevNetwork                   `json:"networks"`
+	Tokens      map[string]map[string]DevToken `json:"tokens"`
+	FrameOrigin string                         `json:"frameOrigin"`
+	Accounts    []string                       `json:"accounts"`
+	Mnemonic    string                         `json:"mnemonic"`
+}
+
+// DevNetwork is a dev chain in DevInfo.
+type DevNetwork struct {
+	CAIPNetworkID string `json:"caipNetworkId"`
+	ChainID       uint64 `json:"chainId"`
+	Name          string `json:"name"`
+	RPCURL        string `json:"rpcUrl"`
+	Multicall3    string `json:"multicall3"`
+}
+
+// DevToken is a dev token in DevInfo, keyed by network and symbol.
+type DevToken struct {
+	Address  string `json:"address"`
+	Name     string `json:"name"`
+	Decimals uint8  `json:"decimals"`
+}
+
+// Info returns the dev info; only meaningful in dev mode.
+func (m *Main) Info() DevInfo {
+	info := DevInfo{ProjectID: m.DevProjectID, APIURL: m.APIURL(), FrameOrigin: m.FrameURL(), Tokens: map[string]map[string]DevToken{}, Mnemonic: devMnemonic}
+	for _, c := range m.Devnet.Chains() {
+		info.Networks = append(info.Networks, DevNetwork{CAIPNetworkID: c.CAIPNetworkID, ChainID: c.ChainID, Name: c.Name, RPCURL: c.RPCURL, Multicall3: c.Multicall3.Hex()})
+		tokens := map[string]DevToken{}
+		for _, t := range c.Tokens {
+			tokens[t.Symbol] = DevToken{Address: t.Address.Hex(), Name: t.Name, Decimals: t.Decimals}
+		}
+		info.Tokens[c.CAIPNetworkID] = tokens
+	}
+	for _, a := range devAccounts() {
+		info.Accounts = append(info.Accounts, a)
+	}
+	return info
+}
+
+func (m *Main) handleDevInfo(w http.ResponseWriter, r *http.Request) {
+	httpx.JSON(w, http.StatusOK, m.Info())
+}
+
+func notFound(r *http.Request) error {
+	path := r.URL.Path
+	if len(path) > 100 {
+		path = path[:100] + "…"
+	}
+	return apperr.Fieldf(apperr.NotFound, "path", "No route %s %s", r.Method, strings.ToValidUTF8(path, "?"))
+}
+
+// devMnemonic is the well-known test mnemonic whose first 10 accounts the dev networks fund.
+const devMnemonic = devnet.TestMnemonic
+
+func devAccounts() []string {
+	var out []string
+	for _, a := range devnet.TestAccounts() {
+		out = append(out, a.Address.Hex())
+	}
+	return out
+}

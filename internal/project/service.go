@@ -1,0 +1,215 @@
+package project
+
+import (
+	"context"
+	"encoding/json"
+	"sync"
+	"time"
+
+	"github.com/latchkit/latch/internal/apperr"
+	"github.com/latchkit/latch/internal/store"
+)
+
+// cacheTTL bounds how long a project change made on another latchd node (or by
+// `latchd project update` against the same database) takes to be seen here.
+const cacheTTL = 10 * time.Second
+
+// Service stores projects and answers the per-request project lookup from a
+// short-lived cache, so the check on every API call costs no query.
+type Service struct {
+	db  *store.DB
+	now func() time.Time
+
+	mu    sync.RWMutex
+	cache map[string]cached
+}
+
+type cached struct {
+	p       *Project // nil: known not to exist
+	expires time.Time
+}
+
+// NewService returns a project service on db.
+func NewService(db *store.DB) *Service {
+	return &Service{db: db, now: time.Now, cache: map[string]cached{}}
+}
+
+// Create stores a new project. It fills ID (when empty) and the timestamps.
+// Errors: invalid (name, origins, id), conflict (the id exists).
+func (s *Service) Create(ctx context.Context, p *Project) error {
+	if p.ID == "" {
+		p.ID = NewID()
+	}
+	if err := p.Validate(); err != nil {
+		return err
+	}
+	now := s.now().UTC().Truncate(time.Second)
+	p.CreatedAt, p.UpdatedAt = now, now
+	origins, features, err := encode(p)
+	if err != nil {
+		return err
+	}
+	_, err = s.db.Exec(ctx, `INSERT INTO projects (id, name, origins, features, analytics, dev, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+		p.ID, p.Name, origins, features, p.Analytics, p.Dev, now.Unix(), now.Unix())
+	if store.IsUniqueViolation(err) {
+		return apperr.Fieldf(apperr.Conflict, "projectId", "A project with id %s already exists", p.ID)
+	}
+	if err != nil {
+		return err
+	}
+	s.forget(p.ID)
+	return nil
+}
+
+// Update stores changed fields of an existing project (all but ID, Dev and CreatedAt).
+// Errors: invalid, not_found.
+func (s *Service) Update(ctx context.Context, p *Project) error {
+	if err := p.Validate(); err != nil {
+		return err
+	}
+	p.UpdatedAt = s.now().UTC().Truncate(time.Second)
+	origins, features, err := encode(p)
+	if err != nil {
+		return err
+	}
+	res, err := s.db.Exec(ctx, `UPDATE projects SET name = ?, origins = ?, features = ?, analytics = ?, updated_at = ? WHERE id = ?`,
+		p.Name, origins, features, p.Analytics, p.UpdatedAt.Unix(), p.ID)
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return apperr.Fieldf(apperr.NotFound, "projectId", "No project with id %s", p.ID)
+	}
+	s.forget(p.ID)
+	return nil
+}
+
+// Get returns a project from the database. Errors: invalid (malformed id), not_found.
+func (s *Service) Get(ctx context.Context, id string) (*Project, error) {
+	if !ValidID(id) {
+		return nil, apperr.Fieldf(apperr.Invalid, "projectId", "A project id is 32 hexadecimal characters")
+	}
+	rows, err := s.db.Query(ctx, selectProjects+` WHERE id = ?`, id)
+	if err != nil {
+		return nil, err
+	}
+	list, err := scanProjects(rows)
+	if err != nil {
+		return nil, err
+	}
+	if len(list) == 0 {
+		return nil, apperr.Fieldf(apperr.NotFound, "projectId", "No project with id %s", id)
+	}
+	return list[0], nil
+}
+
+// List returns every project, oldest first.
+func (s *Service) List(ctx context.Context) ([]*Project, error) {
+	rows, err := s.db.Query(ctx, selectProjects+` ORDER BY created_at, id`)
+	if err != nil {
+		return nil, err
+	}
+	return scanProjects(rows)
+}
+
+// FindDev returns the project latchd dev created, or not_found.
+func (s *Service) FindDev(ctx context.Context) (*Project, error) {
+	rows, err := s.db.Query(ctx, selectProjects+` WHERE dev = ? ORDER BY created_at LIMIT 1`, true)
+	if err != nil {
+		return nil, err
+	}
+	list, err := scanProjects(rows)
+	if err != nil {
+		return nil, err
+	}
+	if len(list) == 0 {
+		return nil, apperr.Errorf(apperr.NotFound, "No dev project")
+	}
+	return list[0], nil
+}
+
+// Lookup returns the project for an API call's projectId, from the cache when
+// fresh. The returned project must not be modified.
+// Errors (spec §8): unauthorized when the id is missing ("Project ID Not
+// Configured") or malformed, forbidden when no such project exists.
+func (s *Service) Lookup(ctx context.Context, id string) (*Project, error) {
+	if id == "" {
+		return nil, apperr.Fieldf(apperr.Unauthorized, "projectId", "Project ID Not Configured: the projectId query parameter is required")
+	}
+	if !ValidID(id) {
+		return nil, apperr.Fieldf(apperr.Unauthorized, "projectId", "Invalid project id: a project id is 32 hexadecimal characters")
+	}
+	now := s.now()
+	s.mu.RLock()
+	c, ok := s.cache[id]
+	s.mu.RUnlock()
+	if !ok || now.After(c.expires) {
+		p, err := s.Get(ctx, id)
+		if err != nil && apperr.Code(err) != apperr.NotFound {
+			return nil, err
+		}
+		c = cached{p: p, expires: now.Add(cacheTTL)}
+		s.mu.Lock()
+		if len(s.cache) > 10000 {
+			// Unknown ids sprayed at us must not grow the cache without bound.
+			clear(s.cache)
+		}
+		s.cache[id] = c
+		s.mu.Unlock()
+	}
+	if c.p == nil {
+		return nil, apperr.Fieldf(apperr.Forbidden, "projectId", "Invalid project id: no project %s is configured on this server", id)
+	}
+	return c.p, nil
+}
+
+func (s *Service) forget(id string) {
+	s.mu.Lock()
+	delete(s.cache, id)
+	s.mu.Unlock()
+}
+
+const selectProjects = `SELECT id, name, origins, features, analytics, dev, created_at, updated_at FROM projects`
+
+func scanProjects(rows interface {
+	Next() bool
+	Scan(...any) error
+	Err() error
+	Close() error
+}) ([]*Project, error) {
+	defer rows.Close()
+	var out []*Project
+	for rows.Next() {
+		var p Project
+		var origins, features string
+		var created, updated int64
+		if err := rows.Scan(&p.ID, &p.Name, &origins, &features, &p.Analytics, &p.Dev, &created, &updated); err != nil {
+			return nil, err
+		}
+		p.Features = DefaultFeatures()
+		if err := json.Unmarshal([]byte(origins), &p.Origins); err != nil {
+			return nil, err
+		}
+		if err := json.Unmarshal([]byte(features), &p.Features); err != nil {
+			return nil, err
+		}
+		p.CreatedAt, p.UpdatedAt = time.Unix(created, 0).UTC(), time.Unix(updated, 0).UTC()
+		out = append(out, &p)
+	}
+	return out, rows.Err()
+}
+
+func encode(p *Project) (origins, features string, err error) {
+	if p.Origins == nil {
+		p.Origins = []string{}
+	}
+	o, err := json.Marshal(p.Origins)
+	if err != nil {
+		return "", "", err
+	}
+	f, err := json.Marshal(p.Features)
+	if err != nil {
+		return "", "", err
+	}
+	return string(o), string(f), nil
+}

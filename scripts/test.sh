@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# make test: every suite. Installs what it needs, starts local services when present.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+step() { printf '\n== %s\n' "$*"; }
+
+step "services"
+eval "$(bash scripts/services.sh)"
+echo "postgres: ${LATCH_TEST_POSTGRES:-absent (SQLite only)}"
+echo "redis:    ${LATCH_TEST_REDIS:-absent (memory only)}"
+
+step "seed data"
+node data/validate_data.mjs
+
+step "licences and pinned versions (package-lock.json)"
+node scripts/check-licenses.mjs
+
+step "contracts: committed artifacts match the Solidity sources"
+(cd contracts && npm ci --no-audit --no-fund --loglevel=error && node compile.mjs --check)
+
+step "go vet"
+go vet ./...
+
+step "go test -race"
+go test -race -count=1 ./...
