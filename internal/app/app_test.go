@@ -351,3 +351,22 @@ func TestMain_ServeHasNoDevRoutes(t *testing.T) {
 	c.want(c.do("GET", "/dev/info", ""), 404)
 	c.want(c.do("POST", "/dev/faucet", "{}"), 404)
 }
+
+func TestMain_IPRateLimit(t *testing.T) {
+	cfg := app.Config{Addr: "127.0.0.1:0", FrameAddr: "127.0.0.1:0", DataDir: t.TempDir(), IPRateLimit: 5}
+	m := app.NewMain(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err := m.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	c := client{t: t, base: m.APIURL()}
+	for i := 0; i < 5; i++ {
+		c.want(c.do("GET", "/getWallets", ""), 401) // refused requests count too
+	}
+	r := c.do("GET", "/getWallets", "")
+	c.want(r, 429, `"rate_limited"`)
+	if r.header.Get("Retry-After") == "" {
+		t.Fatal("429 without Retry-After")
+	}
+	c.want(c.do("GET", "/healthz", ""), 200) // probes are never throttled
+}

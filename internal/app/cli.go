@@ -9,10 +9,12 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"text/tabwriter"
 
+	"github.com/latchkit/latch/internal/explorer"
 	"github.com/latchkit/latch/internal/project"
 	"github.com/latchkit/latch/internal/store"
 )
@@ -26,6 +28,7 @@ Usage:
   latchd project list   [--json]
   latchd project update --id ID [--name NAME] [--origin URL]… [--add-origin URL]… [--remove-origin URL]…
                         [--feature key=value]… [--analytics=true|false]
+  latchd image put --kind wallet|asset|currency|token --id ID --file logo.png|.jpg|.webp|.svg
   latchd help
 
 Every option can also be set with an environment variable LATCH_<OPTION> (e.g. LATCH_DATABASE_URL)
@@ -48,6 +51,8 @@ func CLI(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = runServer(ctx, cmd == "dev", args, stdout, stderr)
 	case "project":
 		err = runProject(ctx, args, stdout, stderr)
+	case "image":
+		err = runImage(ctx, args, stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		printUsage(stdout)
 		return 0
@@ -118,12 +123,12 @@ func runServer(ctx context.Context, dev bool, args []string, stdout, stderr io.W
 	logger.Info("latchd ready", "mode", map[bool]string{true: "dev", false: "serve"}[dev], "api", m.APIURL(),
 		"frame", m.FrameURL(), "storage", string(m.DB.Dialect), "startup_ms", m.StartupTime.Milliseconds())
 	if dev {
-		fmt.Fprintf(stdout, "latchd dev ready in %d ms\n  API:        %s\n  frame:      %s\n  project id: %s\n",
+		fmt.Fprintf(stdout, "latchd dev ready in %d ms\n  API:         %s\n  frame:       %s\n  project id:  %s\n",
 			m.StartupTime.Milliseconds(), m.APIURL(), m.FrameURL(), m.DevProjectID)
 		for _, n := range m.Info().Networks {
-			fmt.Fprintf(stdout, "  %-12s%s  %s\n", n.Name+":", n.CAIPNetworkID, n.RPCURL)
+			fmt.Fprintf(stdout, "  %-13s%s  %s\n", n.Name+":", n.CAIPNetworkID, n.RPCURL)
 		}
-		fmt.Fprintf(stdout, "  dev info:   %s/dev/info\n", m.APIURL())
+		fmt.Fprintf(stdout, "  dev info:    %s/dev/info\n", m.APIURL())
 	}
 	<-ctx.Done()
 	logger.Info("shutting down")
@@ -267,5 +272,46 @@ func (b *boolFlag) Set(s string) error {
 		return err
 	}
 	b.set, b.v = true, v
+	return nil
+}
+
+// imageTypes maps the file extensions `latchd image put` accepts to content types.
+var imageTypes = map[string]string{".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".webp": "image/webp", ".svg": "image/svg+xml"}
+
+// runImage stores an image (a wallet logo, a network or token icon) that the
+// image routes then serve instead of a generated monogram.
+func runImage(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 || args[0] != "put" {
+		return fmt.Errorf("want: latchd image put --kind K --id ID --file F")
+	}
+	var cfg Config
+	fs, finish := flagSet("latchd image put", &cfg, stderr)
+	var kind, id, file string
+	fs.StringVar(&kind, "kind", "", "wallet, asset, currency or token")
+	fs.StringVar(&id, "id", "", "image id: a wallet id, a CAIP-2 network id, a token symbol or a currency code")
+	fs.StringVar(&file, "file", "", "PNG, JPEG, WebP or SVG file")
+	if err := parseFlags(fs, args[1:], os.Getenv); err != nil {
+		return err
+	}
+	if err := finish(); err != nil {
+		return err
+	}
+	ct, ok := imageTypes[strings.ToLower(filepath.Ext(file))]
+	if !ok {
+		return fmt.Errorf("--file %q: want a .png, .jpg, .webp or .svg file", file)
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return err
+	}
+	db, err := store.Open(ctx, cfg.DatabaseURL, cfg.DataDir)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if err := explorer.New(db).PutImage(ctx, kind, id, ct, data); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "stored %s image %s (%d bytes, %s)\n", kind, id, len(data), ct)
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 )
@@ -72,5 +73,31 @@ func TestCLI_Project(t *testing.T) {
 	_, out, _ = run(t, "project", "list", "--data-dir", dir, "--json")
 	if strings.Count(out, `"id"`) != 1 {
 		t.Fatalf("a refused command stored something: %s", out)
+	}
+}
+
+func TestCLI_ImagePut(t *testing.T) {
+	dir := t.TempDir()
+	svg := dir + "/logo.svg"
+	os.WriteFile(svg, []byte(`<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><rect width="8" height="8" fill="red"/></svg>`), 0o600)
+	if code, out, errOut := run(t, "image", "put", "--data-dir", dir, "--kind", "token", "--id", "USDC", "--file", svg); code != 0 || !strings.Contains(out, "stored token image USDC") {
+		t.Fatalf("%d %s %s", code, out, errOut)
+	}
+	evil := dir + "/evil.svg"
+	os.WriteFile(evil, []byte(`<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>`), 0o600)
+	txt := dir + "/logo.txt"
+	os.WriteFile(txt, []byte("x"), 0o600)
+	for name, args := range map[string][]string{
+		"ScriptInSVG": {"image", "put", "--data-dir", dir, "--kind", "token", "--id", "DAI", "--file", evil},
+		"BadKind":     {"image", "put", "--data-dir", dir, "--kind", "meme", "--id", "DAI", "--file", svg},
+		"BadExt":      {"image", "put", "--data-dir", dir, "--kind", "token", "--id", "DAI", "--file", txt},
+		"Missing":     {"image", "put", "--data-dir", dir, "--kind", "token", "--id", "DAI", "--file", dir + "/none.png"},
+		"NoPut":       {"image"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			if code, _, _ := run(t, args...); code == 0 {
+				t.Fatal("want a non-zero exit")
+			}
+		})
 	}
 }

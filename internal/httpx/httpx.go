@@ -218,26 +218,3 @@ func Query(r *http.Request, name string, max int) (string, error) {
 	}
 	return v, nil
 }
-
-// QueryInt reads an optional positive integer query parameter within [min, max].
-func QueryInt(r *http.Request, name string, def, min, max int) (int, error) {
-	v := r.URL.Query().Get(name)
-	if v == "" {
-		return def, nil
-	}
-	n, err := strconv.Atoi(v)
-	if err != nil {
-		return 0, apperr.Fieldf(apperr.Invalid, name, "%s must be an integer, not %q", name, truncate(v, 32))
-	}
-	if n < min || n > max {
-		return 0, apperr.Fieldf(apperr.Invalid, name, "%s must be between %d and %d", name, min, max)
-	}
-	return n, nil
-}
-
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
-}
