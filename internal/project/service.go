@@ -89,18 +89,11 @@ func (s *Service) Get(ctx context.Context, id string) (*Project, error) {
 	if !ValidID(id) {
 		return nil, apperr.Fieldf(apperr.Invalid, "projectId", "A project id is 32 hexadecimal characters")
 	}
-	rows, err := s.db.Query(ctx, selectProjects+` WHERE id = ?`, id)
-	if err != nil {
-		return nil, err
+	p, err := s.queryOne(ctx, ` WHERE id = ?`, id)
+	if err == nil && p == nil {
+		err = apperr.Fieldf(apperr.NotFound, "projectId", "No project with id %s", id)
 	}
-	list, err := scanProjects(rows)
-	if err != nil {
-		return nil, err
-	}
-	if len(list) == 0 {
-		return nil, apperr.Fieldf(apperr.NotFound, "projectId", "No project with id %s", id)
-	}
-	return list[0], nil
+	return p, err
 }
 
 // List returns every project, oldest first.
@@ -114,16 +107,22 @@ func (s *Service) List(ctx context.Context) ([]*Project, error) {
 
 // FindDev returns the project latchd dev created, or not_found.
 func (s *Service) FindDev(ctx context.Context) (*Project, error) {
-	rows, err := s.db.Query(ctx, selectProjects+` WHERE dev = ? ORDER BY created_at LIMIT 1`, true)
+	p, err := s.queryOne(ctx, ` WHERE dev = ? ORDER BY created_at LIMIT 1`, true)
+	if err == nil && p == nil {
+		err = apperr.Errorf(apperr.NotFound, "No dev project")
+	}
+	return p, err
+}
+
+// queryOne returns the first project matching the clause, or nil.
+func (s *Service) queryOne(ctx context.Context, clause string, args ...any) (*Project, error) {
+	rows, err := s.db.Query(ctx, selectProjects+clause, args...)
 	if err != nil {
 		return nil, err
 	}
 	list, err := scanProjects(rows)
-	if err != nil {
+	if err != nil || len(list) == 0 {
 		return nil, err
-	}
-	if len(list) == 0 {
-		return nil, apperr.Errorf(apperr.NotFound, "No dev project")
 	}
 	return list[0], nil
 }

@@ -8,6 +8,8 @@ package store
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"database/sql"
 	"embed"
 	"errors"
@@ -70,7 +72,11 @@ func Open(ctx context.Context, databaseURL, dataDir string) (*DB, error) {
 }
 
 func openSQLite(dataDir string) (*DB, error) {
-	dsn := "file::memory:?cache=shared"
+	// Each in-memory database gets its own name: a shared "file::memory:" would
+	// be one database for every Open in the process.
+	var b [8]byte
+	rand.Read(b[:])
+	dsn := "file:mem" + hex.EncodeToString(b[:]) + "?mode=memory&cache=shared"
 	if dataDir != "" {
 		if err := os.MkdirAll(dataDir, 0o700); err != nil {
 			return nil, fmt.Errorf("create data dir: %w", err)

@@ -73,3 +73,25 @@ func TestOpen_BadPostgresURL(t *testing.T) {
 		t.Fatal("want an error for an unreachable database")
 	}
 }
+
+func TestOpen_InMemoryDatabasesAreSeparate(t *testing.T) {
+	ctx := context.Background()
+	a, err := store.Open(ctx, "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	b, err := store.Open(ctx, "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if _, err := a.Exec(ctx, `INSERT INTO projects (id, name, created_at, updated_at) VALUES (?, ?, ?, ?)`, "0123456789abcdef0123456789abcdef", "p", 1, 1); err != nil {
+		t.Fatal(err)
+	}
+	var n int
+	b.QueryRow(ctx, `SELECT COUNT(*) FROM projects`).Scan(&n)
+	if n != 0 {
+		t.Fatal("two in-memory databases share their tables")
+	}
+}
