@@ -19,7 +19,9 @@ node scripts/check-licenses.mjs
 step "contracts: committed artifacts match the Solidity sources"
 (cd contracts && npm ci --no-audit --no-fund --loglevel=error && node compile.mjs --check)
 
-step "go vet"
+step "gofmt and go vet"
+unformatted=$(gofmt -l cmd internal contracts data bench)
+if [ -n "$unformatted" ]; then echo "gofmt needed: $unformatted"; exit 1; fi
 go vet ./...
 
 step "go test -race"

@@ -9,9 +9,9 @@ package store
 import (
 	"context"
 	"crypto/rand"
-	"encoding/hex"
 	"database/sql"
 	"embed"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
