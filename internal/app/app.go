@@ -9,6 +9,8 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -42,10 +44,10 @@ type Main struct {
 	// StartupTime is how long Run took.
 	StartupTime time.Duration
 
-	api, frame     *http.Server
-	apiLn, frameLn net.Listener
-	closeOnce      sync.Once
-	closeErr       error
+	api, frame, demo       *http.Server
+	apiLn, frameLn, demoLn net.Listener
+	closeOnce              sync.Once
+	closeErr               error
 }
 
 // NewMain returns a Main for cfg; Run starts it.
@@ -123,6 +125,16 @@ func (m *Main) Run(ctx context.Context) (err error) {
 	if m.frameLn, err = net.Listen("tcp", cfg.FrameAddr); err != nil {
 		return fmt.Errorf("listen on --frame-addr: %w", err)
 	}
+	if cfg.Dev && cfg.DemoDir != "" {
+		if _, err := os.Stat(filepath.Join(cfg.DemoDir, "index.html")); err != nil {
+			return fmt.Errorf("--demo-dir: %w", err)
+		}
+		if m.demoLn, err = net.Listen("tcp", cfg.DemoAddr); err != nil {
+			return fmt.Errorf("listen on --demo-addr: %w", err)
+		}
+		m.demo = m.newServer(m.demoHandler(cfg.DemoDir))
+		go m.serve(m.demo, m.demoLn, "demo")
+	}
 	m.api = m.newServer(m.apiHandler())
 	m.frame = m.newServer(frameHandler())
 	go m.serve(m.api, m.apiLn, "api")
@@ -160,6 +172,14 @@ func (m *Main) FrameURL() string {
 	return "http://" + m.frameLn.Addr().String()
 }
 
+// DemoURL is the demo dapp's URL, or "" when latchd serves none.
+func (m *Main) DemoURL() string {
+	if m.demoLn == nil {
+		return ""
+	}
+	return "http://" + m.demoLn.Addr().String()
+}
+
 // Close stops accepting connections, lets in-flight requests finish (up to
 // Config.ShutdownTimeout), then stops the dev networks and closes storage.
 func (m *Main) Close() error {
@@ -171,7 +191,7 @@ func (m *Main) Close() error {
 		ctx, cancel := context.WithTimeout(context.Background(), timeout)
 		defer cancel()
 		var errs []error
-		for _, s := range []*http.Server{m.api, m.frame} {
+		for _, s := range []*http.Server{m.api, m.frame, m.demo} {
 			if s != nil {
 				errs = append(errs, s.Shutdown(ctx))
 			}
@@ -181,6 +201,9 @@ func (m *Main) Close() error {
 		}
 		if m.frame == nil && m.frameLn != nil {
 			m.frameLn.Close()
+		}
+		if m.demo == nil && m.demoLn != nil {
+			m.demoLn.Close()
 		}
 		if m.Devnet != nil {
 			errs = append(errs, m.Devnet.Close())

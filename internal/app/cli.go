@@ -129,6 +129,9 @@ func runServer(ctx context.Context, dev bool, args []string, stdout, stderr io.W
 			fmt.Fprintf(stdout, "  %-13s%s  %s\n", n.Name+":", n.CAIPNetworkID, n.RPCURL)
 		}
 		fmt.Fprintf(stdout, "  dev info:    %s/dev/info\n", m.APIURL())
+		if u := m.DemoURL(); u != "" {
+			fmt.Fprintf(stdout, "  demo:        %s\n", u)
+		}
 	}
 	<-ctx.Done()
 	logger.Info("shutting down")

@@ -34,6 +34,8 @@ type Config struct {
 	LogLevel        string        // debug, info, warn, error
 	LogFormat       string        // json or text
 	ShutdownTimeout time.Duration // how long in-flight requests may take on shutdown
+	DemoDir         string        // latchd dev: built demo dapp to serve on DemoAddr
+	DemoAddr        string        // latchd dev: listen address of the demo dapp
 }
 
 // stringList is a repeatable flag.
@@ -62,6 +64,8 @@ func flagSet(name string, cfg *Config, out io.Writer) (*flag.FlagSet, func() err
 	fs.StringVar(&cfg.LogLevel, "log-level", "info", "log level: debug, info, warn, error")
 	fs.StringVar(&cfg.LogFormat, "log-format", "json", "log format: json or text")
 	fs.DurationVar(&cfg.ShutdownTimeout, "shutdown-timeout", 15*time.Second, "time in-flight requests get to finish on shutdown")
+	fs.StringVar(&cfg.DemoDir, "demo-dir", "", "latchd dev: directory of the built demo dapp to serve (make dev sets it)")
+	fs.StringVar(&cfg.DemoAddr, "demo-addr", "127.0.0.1:5173", "latchd dev: listen address of the demo dapp")
 	fs.String("config", "", "config file of `key = value` lines using the flag names")
 	return fs, func() error {
 		cfg.RPCUpstreams = upstreams
@@ -103,7 +107,7 @@ func flagSet(name string, cfg *Config, out io.Writer) (*flag.FlagSet, func() err
 		if cfg.IPRateLimit < 0 {
 			return fmt.Errorf("--ip-rate-limit must not be negative")
 		}
-		for name, addr := range map[string]string{"--addr": cfg.Addr, "--frame-addr": cfg.FrameAddr} {
+		for name, addr := range map[string]string{"--addr": cfg.Addr, "--frame-addr": cfg.FrameAddr, "--demo-addr": cfg.DemoAddr} {
 			if _, _, err := net.SplitHostPort(addr); err != nil {
 				return fmt.Errorf("%s: %q is not host:port", name, addr)
 			}

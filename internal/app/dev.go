@@ -66,6 +66,7 @@ type DevInfo struct {
 	Networks    []DevNetwork                   `json:"networks"`
 	Tokens      map[string]map[string]DevToken `json:"tokens"`
 	FrameOrigin string                         `json:"frameOrigin"`
+	DemoURL     string                         `json:"demoUrl,omitempty"`
 	Accounts    []string                       `json:"accounts"`
 	Mnemonic    string                         `json:"mnemonic"`
 }
@@ -88,7 +89,7 @@ type DevToken struct {
 
 // Info returns the dev info; only meaningful in dev mode.
 func (m *Main) Info() DevInfo {
-	info := DevInfo{ProjectID: m.DevProjectID, APIURL: m.APIURL(), FrameOrigin: m.FrameURL(), Tokens: map[string]map[string]DevToken{}, Mnemonic: devMnemonic}
+	info := DevInfo{ProjectID: m.DevProjectID, APIURL: m.APIURL(), FrameOrigin: m.FrameURL(), DemoURL: m.DemoURL(), Tokens: map[string]map[string]DevToken{}, Mnemonic: devMnemonic}
 	for _, c := range m.Devnet.Chains() {
 		info.Networks = append(info.Networks, DevNetwork{CAIPNetworkID: c.CAIPNetworkID, ChainID: c.ChainID, Name: c.Name, RPCURL: c.RPCURL, Multicall3: c.Multicall3.Hex()})
 		tokens := map[string]DevToken{}
