@@ -19,6 +19,9 @@ node scripts/check-licenses.mjs
 step "contracts: committed artifacts match the Solidity sources"
 (cd contracts && npm ci --no-audit --no-fund --loglevel=error && node compile.mjs --check)
 
+step "web: npm ci"
+(cd web && npm ci --no-audit --no-fund --loglevel=error)
+
 step "gofmt and go vet"
 unformatted=$(gofmt -l cmd internal contracts data bench)
 if [ -n "$unformatted" ]; then echo "gofmt needed: $unformatted"; exit 1; fi
@@ -26,3 +29,6 @@ go vet ./...
 
 step "go test -race"
 go test -race -count=1 ./...
+
+step "browser tests (Chromium, real latchd dev)"
+bash scripts/test-e2e.sh
