@@ -1,0 +1,343 @@
+// The connection controller: connect, restore on page load, follow the
+// wallet, disconnect (spec §4), all over wagmi for eip155.
+import {
+  type Config,
+  connect as wagmiConnect,
+  disconnect as wagmiDisconnect,
+  getConnection,
+  reconnect as wagmiReconnect,
+  watchConnection,
+  watchConnectors,
+} from '@wagmi/core'
+import type { Address, Chain } from 'viem'
+
+import { getNativeBalance, type NativeBalance } from './balance.js'
+import { addAnnouncedConnectors, findConnector, listConnectors, toWalletInfo, waitForConnector } from './connectors.js'
+import { LatchConnectError, LatchDisconnectError, messageOf, toConnectError } from './errors.js'
+import { type ConnectionListener, createStateContainer } from './state.js'
+import { type ConnectionStorage, createConnectionStorage, createMemoryStorage } from './storage.js'
+import {
+  type ConnectionState,
+  disconnectedNamespace,
+  type NamespaceConnection,
+  type StorageLike,
+  type SupportedNamespace,
+} from './types.js'
+import { createDefaultWagmiConfig } from './wagmiConfig.js'
+import {
+  dropStaleConnections,
+  hydrateWagmi,
+  namespaceFromWagmi,
+  parseEip155CaipAddress,
+  waitForWagmiSettled,
+} from './wagmiState.js'
+
+/** How long startup waits for the stored wallet to announce itself (EIP-6963) before giving up. */
+export const defaultAnnouncementTimeoutMs = 1_000
+
+/**
+ * Upper bound on a silent reconnect once the wallet is known. A wallet that
+ * never answers `eth_accounts` must not leave the UI reconnecting forever;
+ * this matches the RPC timeout of spec §9.
+ */
+export const reconnectTimeoutMs = 10_000
+
+/** Namespaces driven by this controller. */
+const supportedNamespaces: readonly SupportedNamespace[] = ['eip155']
+
+/** Parameters of {@link createConnectionController}. */
+export interface ConnectionControllerParameters {
+  /** The networks the app supports; the first is the default. */
+  networks: readonly [Chain, ...Chain[]]
+  /** The app's own wagmi config. Without it the controller creates one (see {@link createDefaultWagmiConfig}). */
+  wagmiConfig?: Config | undefined
+  /**
+   * RPC URL per chain for the config the controller creates, usually
+   * {@link latchRpcUrl} unless the app asked for the chain's own RPC URL.
+   * Returning undefined uses the chain's `rpcUrls.default`. Ignored with `wagmiConfig`.
+   */
+  transportUrl?: ((chain: Chain) => string | undefined) | undefined
+  /** Where connection state persists, normally `window.localStorage`. Absent → in memory (SSR-safe). */
+  storage?: StorageLike | undefined
+  /** Restore a stored connection in `init()` (spec §4). Default true. */
+  enableReconnect?: boolean | undefined
+  /** How long `init()` waits for the stored wallet's EIP-6963 announcement. Default 1000 ms. */
+  announcementTimeoutMs?: number | undefined
+}
+
+/** Options of {@link ConnectionController.connect}. */
+export interface ConnectOptions {
+  /** Ask the wallet to switch to this chain after connecting. */
+  chainId?: number | undefined
+}
+
+/** The connection layer of a Latch instance. */
+export interface ConnectionController {
+  /** The current immutable snapshot. */
+  getState(): ConnectionState
+  /** Calls `listener` after every change of the snapshot; returns the unsubscribe function. */
+  subscribe(listener: ConnectionListener): () => void
+  /**
+   * Restores the stored connection (spec §4). A stored 'connected' namespace
+   * goes to 'reconnecting' and ends 'connected' (the same account, read with
+   * `eth_accounts`, so the wallet never prompts) or 'disconnected' (storage
+   * cleared). A stored 'disconnected' clears the cached address. Never
+   * rejects; calling it again returns the same promise.
+   */
+  init(): Promise<void>
+  /**
+   * Connects the wagmi connector `connectorId` (for announced wallets, its
+   * rdns). Status goes connecting → connected; on failure the previous state is
+   * restored and a {@link LatchConnectError} is thrown (`kind` 'user_rejected'
+   * when the wallet says the user declined). Waits for a running `init()`.
+   */
+  connect(connectorId: string, options?: ConnectOptions): Promise<NamespaceConnection>
+  /**
+   * Disconnects `namespace` (default: every connected namespace). Account data
+   * and the stored connection are cleared; if wagmi holds another connection
+   * the namespace switches to it, else it is 'disconnected' (spec §4). If the
+   * wallet fails to disconnect, local state is cleared anyway and a
+   * {@link LatchDisconnectError} (DISCONNECT_ERROR) is thrown.
+   */
+  disconnect(namespace?: SupportedNamespace): Promise<void>
+  /** Native balance of an account, formatted to 3 truncated decimals (spec §9). */
+  getNativeBalance(params: { address: Address; chainId: number }): Promise<NativeBalance>
+  /** The wagmi config in use, for the React layer's WagmiProvider. */
+  getWagmiConfig(): Config
+  /** Stops watching wagmi and wallets and drops all listeners. */
+  destroy(): void
+}
+
+/** Creates the connection controller. Safe to call on the server: nothing touches `window` eagerly. */
+export function createConnectionController(params: ConnectionControllerParameters): ConnectionController {
+  const storage = params.storage ?? createMemoryStorage()
+  const ownsConfig = params.wagmiConfig === undefined
+  const config =
+    params.wagmiConfig ??
+    createDefaultWagmiConfig({ networks: params.networks, transportUrl: params.transportUrl, storage })
+  const stored: ConnectionStorage = createConnectionStorage(storage)
+  const enableReconnect = params.enableReconnect ?? true
+  const announcementTimeoutMs = params.announcementTimeoutMs ?? defaultAnnouncementTimeoutMs
+
+  const state = createStateContainer({
+    namespaces: { eip155: disconnectedNamespace },
+    connectors: listConnectors(config),
+  })
+
+  // While init() restores a connection, wagmi passes through states (disconnected
+  // while waiting for the wallet, 'connecting') that must not reach the UI or
+  // storage; init() syncs once at the end.
+  let restoring = false
+  let destroyed = false
+  let initPromise: Promise<void> | undefined
+
+  /** Mirrors wagmi's current connection into the eip155 state and storage. */
+  function syncFromWagmi() {
+    if (restoring || destroyed) return
+    const previous = state.get().namespaces.eip155
+    const next = namespaceFromWagmi(config)
+    state.setNamespace('eip155', next)
+    persist(previous, next)
+  }
+
+  function persist(previous: NamespaceConnection, next: NamespaceConnection) {
+    if (next.status === 'connected' && next.connectorId && next.caipAddress) {
+      const changed =
+        previous.status !== 'connected' ||
+        previous.connectorId !== next.connectorId ||
+        previous.caipAddress !== next.caipAddress
+      if (changed) stored.markConnected('eip155', { connectorId: next.connectorId, caipAddress: next.caipAddress })
+    } else if (next.status === 'disconnected' && previous.status !== 'disconnected') {
+      // Covers wallet-side disconnects (the wallet's 'disconnect' event or an empty accountsChanged).
+      stored.markDisconnected('eip155')
+    }
+  }
+
+  function refreshConnectors() {
+    if (destroyed) return
+    state.setConnectors(listConnectors(config))
+    // An announcement can carry the icon/name of the connected wallet.
+    syncFromWagmi()
+  }
+
+  const unsubscribers: Array<() => void> = [
+    watchConnection(config, { onChange: syncFromWagmi }),
+    watchConnectors(config, { onChange: refreshConnectors }),
+  ]
+  const mipd = config._internal.mipd
+  if (mipd) {
+    const unsubscribe = mipd.subscribe(() => {
+      addAnnouncedConnectors(config)
+      refreshConnectors()
+    })
+    unsubscribers.push(() => void unsubscribe())
+  }
+
+  /**
+   * Startup restore (spec §4). Runs its synchronous part at once, so the
+   * namespace reads 'reconnecting' (with the cached address) from the moment
+   * init() is called and the UI never flashes "Connect" for a connected user.
+   */
+  function restore(): Promise<void> {
+    const status = stored.readStatus('eip155')
+    const connectorId = stored.readConnectorId('eip155')
+    if (status !== 'connected' || !connectorId || !enableReconnect) {
+      // Spec §4: a stored disconnected status clears the address cache. With
+      // reconnect off, a stored connection is stale in the same way.
+      if (status === 'connected') stored.markDisconnected('eip155')
+      stored.clearCachedCaipAddress('eip155')
+      return settleWithoutRestore()
+    }
+
+    restoring = true
+    const cachedCaipAddress = stored.readCachedCaipAddress('eip155')
+    const cached = parseEip155CaipAddress(cachedCaipAddress)
+    const known = findConnector(config, connectorId)
+    state.setNamespace('eip155', {
+      status: 'reconnecting',
+      address: cached?.address,
+      caipAddress: cached ? cachedCaipAddress : undefined,
+      chainId: cached?.chainId,
+      connectorId,
+      wallet: known ? toWalletInfo(config, known) : undefined,
+    })
+    return finishRestore(connectorId)
+  }
+
+  async function finishRestore(connectorId: string) {
+    try {
+      await reconnectStored(connectorId)
+    } finally {
+      restoring = false
+    }
+    if (destroyed) return
+    if (getConnection(config).status === 'connected') {
+      syncFromWagmi()
+      return
+    }
+    // Wallet gone, locked or no longer authorising the site: forget the connection.
+    stored.markDisconnected('eip155')
+    dropStaleConnections(config)
+    state.setNamespace('eip155', disconnectedNamespace)
+  }
+
+  async function settleWithoutRestore() {
+    await hydrateWagmi(config)
+    addAnnouncedConnectors(config)
+    dropStaleConnections(config)
+    refreshConnectors()
+  }
+
+  async function reconnectStored(connectorId: string) {
+    await hydrateWagmi(config)
+    addAnnouncedConnectors(config)
+    refreshConnectors()
+    // The app's own wagmi setup may already have restored (or be restoring) it.
+    await waitForWagmiSettled(config, reconnectTimeoutMs)
+    if (getConnection(config).status === 'connected') return
+
+    const connector = await waitForConnector(config, connectorId, announcementTimeoutMs)
+    if (!connector || destroyed) return
+    // wagmi reconnects with `isReconnecting: true`: injected wallets are asked
+    // for `eth_accounts` only, never `eth_requestAccounts`, so nothing prompts.
+    await wagmiReconnect(config, { connectors: [connector] }).catch(() => [])
+    await waitForWagmiSettled(config, reconnectTimeoutMs)
+  }
+
+  async function waitForInit() {
+    if (initPromise) await initPromise
+  }
+
+  async function connect(connectorId: string, options: ConnectOptions = {}): Promise<NamespaceConnection> {
+    await waitForInit()
+    addAnnouncedConnectors(config)
+    const connector = findConnector(config, connectorId)
+    if (!connector) throw new LatchConnectError('unknown', `Connector not found: ${connectorId}`)
+
+    const current = getConnection(config)
+    if (current.status === 'connected' && current.connector.uid === connector.uid) {
+      return state.get().namespaces.eip155
+    }
+    try {
+      await wagmiConnect(config, { connector, chainId: options.chainId })
+    } catch (error) {
+      // wagmi has already put its status back (connected to the previous
+      // connection, or disconnected); mirroring it restores the previous state.
+      syncFromWagmi()
+      throw toConnectError(error)
+    }
+    syncFromWagmi()
+    return state.get().namespaces.eip155
+  }
+
+  async function disconnectEip155(): Promise<unknown> {
+    const connection = config.state.connections.get(config.state.current ?? '')
+    let failure: unknown
+    if (connection) {
+      try {
+        await wagmiDisconnect(config, { connector: connection.connector })
+      } catch (error) {
+        failure = error
+        // Spec §4: the connection is cleared even when the wallet fails.
+        config.setState((x) => {
+          const connections = new Map(x.connections)
+          connections.delete(connection.connector.uid)
+          const next = connections.values().next().value
+          return next
+            ? { ...x, connections, current: next.connector.uid }
+            : { ...x, connections, current: null, status: 'disconnected' }
+        })
+      }
+    }
+    if (getConnection(config).status === 'connected') {
+      // Another wagmi connection remains: switch to it (spec §4).
+      syncFromWagmi()
+    } else {
+      stored.markDisconnected('eip155')
+      state.setNamespace('eip155', disconnectedNamespace)
+    }
+    return failure
+  }
+
+  async function disconnect(namespace?: SupportedNamespace): Promise<void> {
+    await waitForInit()
+    const targets = namespace ? [namespace] : supportedNamespaces
+    const failures: unknown[] = []
+    for (const target of targets) {
+      // Only eip155 exists today; other namespaces add their branch here.
+      if (target === 'eip155') {
+        const failure = await disconnectEip155()
+        if (failure !== undefined) failures.push(failure)
+      }
+    }
+    const [first] = failures
+    if (first !== undefined) throw new LatchDisconnectError(messageOf(first), { cause: first })
+  }
+
+  return {
+    getState: () => state.get(),
+    subscribe: (listener) => state.subscribe(listener),
+    init() {
+      initPromise ??= restore().catch(() => {
+        // restore() handles every expected failure; this is a last resort so
+        // startup never leaves the namespace stuck in 'reconnecting'.
+        restoring = false
+        stored.markDisconnected('eip155')
+        state.setNamespace('eip155', disconnectedNamespace)
+      })
+      return initPromise
+    },
+    connect,
+    disconnect,
+    getNativeBalance: (balanceParams) => getNativeBalance(config, balanceParams),
+    getWagmiConfig: () => config,
+    destroy() {
+      if (destroyed) return
+      destroyed = true
+      for (const unsubscribe of unsubscribers.splice(0)) unsubscribe()
+      state.clearListeners()
+      // Discovery listens on window; a config we created is ours to stop.
+      if (ownsConfig) config._internal.mipd?.destroy()
+    },
+  }
+}
