@@ -1,0 +1,167 @@
+// Every user-visible string of the widget, in one typed catalogue. Views and
+// controllers refer to strings by key, so a translation is one more object of
+// the same shape. Strings quoted by the spec (§5, §6, §8) are kept verbatim.
+
+const en = {
+  // Buttons and modal chrome
+  'button.connect': 'Connect Wallet',
+  'button.connecting': 'Connecting...',
+  'button.close': 'Close',
+  'button.back': 'Back',
+  'button.tryAgain': 'Try again',
+  'button.cancel': 'Cancel',
+  'button.copyAddress': 'Copy address',
+  'button.copyLink': 'Copy link',
+  'button.disconnect': 'Disconnect',
+  'button.getWallet': 'Get a wallet',
+  'button.signIn': 'Sign',
+  'button.switchNetwork': 'Switch network',
+
+  // View titles (router views, spec §2)
+  'view.Connect': 'Connect Wallet',
+  'view.ConnectingExternal': 'Connecting',
+  'view.ConnectingWalletConnect': 'Connecting',
+  'view.ConnectingWalletConnectBasic': 'WalletConnect',
+  'view.ConnectingFarcaster': 'Farcaster',
+  'view.AllWallets': 'All wallets',
+  'view.Account': 'Account',
+  'view.Networks': 'Choose network',
+  'view.WhatIsAWallet': 'What is a wallet?',
+  'view.RegisterAccountName': 'Choose name',
+  'view.RegisterAccountNameSuccess': 'Name registered',
+  'view.UnsupportedChain': 'Switch network',
+  'view.SIWXSignMessage': 'Sign in',
+  'view.ApproveTransaction': 'Approve transaction',
+
+  // Connect view and wallet lists
+  'connect.allWallets': 'All wallets',
+  'connect.allWalletsCount': 'All wallets ({count})',
+  'connect.searchWallet': 'Search wallet',
+  'connect.noWalletsFound': 'No wallet found',
+  'connect.walletsError': 'Could not load wallets',
+  'connect.loadMore': 'Load more',
+  'connect.recent': 'Recent',
+  'connect.installed': 'Installed',
+  'connect.walletConnect': 'WalletConnect',
+  'connect.qrCode': 'QR code',
+  'connect.orConnectWith': 'or',
+  'connect.email': 'Email',
+  'connect.emailPlaceholder': 'Email',
+  'connect.continueWith': 'Continue with {provider}',
+  'connect.haveNoWallet': "Haven't got a wallet?",
+  'connect.legalCheckbox': 'I agree to the Terms of Service and Privacy Policy',
+
+  // Connecting states
+  'connecting.continueIn': 'Continue in {name}',
+  'connecting.acceptRequest': 'Accept connection request in the wallet',
+  'connecting.declined': 'Connection declined',
+  'connecting.declinedDescription': 'Connection can be declined if a previous request is still active',
+  'connecting.scanQr': 'Scan this QR code with your phone',
+  'connecting.linkCopied': 'Link copied',
+  'connecting.notInstalled': '{name} is not installed',
+  'connecting.failed': 'Connection failed',
+
+  // Account view
+  'account.tabTokens': 'Tokens',
+  'account.tabNfts': 'NFTs',
+  'account.tabActivity': 'Activity',
+  'account.addressCopied': 'Address copied',
+  'account.balanceUnavailable': 'Token Balance Unavailable',
+  'account.noActivity': 'No activity yet',
+  'account.failedToFetchTransactions': 'Failed to fetch transactions',
+
+  // Networks
+  'network.unsupported': 'This app doesn’t support your current network. Switch to an available option to continue.',
+  'network.switchDeclined': 'Switch declined',
+  'network.active': 'Active',
+  'network.testnet': 'Testnet',
+  'view.unavailable': 'This is not available yet',
+  'network.notFound': 'Network Not Found',
+
+  // Sign-in (SIWX)
+  'siwx.title': '{name} needs to connect to your wallet',
+  'siwx.description': 'Sign this message to prove you own this wallet and proceed. Canceling will disconnect you.',
+  'siwx.signatureDeclined': 'Signature declined',
+  'siwx.signMessageFailed': 'Sign message failed',
+  'siwx.authenticating': 'Authenticating...',
+
+  // Errors shown in the UI
+  'error.userRejected': 'User rejected the request',
+  'error.actionNotAllowed': 'Action not allowed',
+  'error.rpcNotAllowed': 'Requested RPC call is not allowed',
+  'error.smartAccountsUnsupported': 'This application might not support Smart Accounts',
+  'error.authInit': 'A problem occurred while trying initialize authentication',
+  'error.generic': 'Something went wrong',
+  'error.requestTimeout': 'The request took too long to respond.',
+  'error.httpStatus': 'HTTP status code: {status}',
+  'error.emailCooldown': 'Please try again after {n} seconds',
+  'error.unsupportedChain': 'Unsupported chain',
+
+  // Alerts (spec §8): short titles and the longer explanation logged / shown in debug mode
+  'alert.projectIdNotConfigured': 'Project ID Not Configured',
+  'alert.projectIdNotConfiguredLong':
+    'Set `projectId` in the Latch options. It identifies your project to latchd; remote features are disabled without it.',
+  'alert.invalidAppConfiguration': 'Invalid App Configuration',
+  'alert.invalidAppConfigurationLong':
+    'This origin is not on the project’s allowlist. Update the configuration of your project on your latchd.',
+  'alert.originNotAllowedLong':
+    'Origin {origin} is not on the project’s allowlist. Add it to the project’s allowed origins on your latchd.',
+  'alert.invalidProjectIdLong': 'The project id is not valid. Check `projectId` in the Latch options.',
+  'alert.localConfigurationIgnored': 'Local configuration ignored',
+  'alert.localConfigurationIgnoredLong':
+    'Your local configuration for {features} was ignored because the project’s remote configuration was fetched. Manage these features on your latchd.',
+  'alert.networkNotFound': 'Network Not Found',
+  'alert.networkNotFoundLong': 'The network you switched to is not among the configured `networks`.',
+  'alert.rateLimited': 'Rate Limited',
+  'alert.rateLimitedLong': 'latchd answered 429 Too Many Requests. Try again later.',
+  'alert.serverError': 'Server Error',
+  'alert.serverErrorLong': 'latchd answered with a server error while checking the project configuration.',
+  'alert.networkError': 'Network Error',
+  'alert.networkErrorLong': 'The embedded wallet could not load. Check your connection and try again.',
+  'alert.embeddedRequestTimeout': 'Embedded Wallet Request Timed Out',
+  'alert.embeddedRequestTimeoutLong': 'The embedded wallet did not answer in time.',
+  'alert.sessionExpired': 'Session Expired',
+  'alert.sessionExpiredLong': 'Your session expired. Sign in again.',
+  'alert.unverifiedDomain': 'Invalid App Configuration',
+  'alert.unverifiedDomainLong': 'This domain is not verified for the project.',
+  'alert.iframeLoadFailed': 'Network Error',
+  'alert.iframeLoadFailedLong': 'Unable to load email login dependency',
+  'alert.iframeRequestTimeout': 'Embedded Wallet Request Timed Out',
+  'alert.iframeRequestTimeoutLong': 'The embedded wallet frame did not answer in time.',
+
+  // Send (spec §5)
+  'send.amountAndReceiverRequired': 'An amount and receiver address are required',
+  'send.tokenRequired': 'A token is required',
+
+  // Names (spec §8)
+  'names.resolveError': 'Error resolving name',
+  'names.suggestionsError': 'Error fetching name suggestions',
+  'names.forAddressError': 'Error fetching names for address',
+  'names.registerError': 'Error registering name {name}',
+} as const
+
+/** Keys of the message catalogue. */
+export type MessageKey = keyof typeof en
+
+/** A catalogue: one string per key. Translations must supply every key. */
+export type MessageCatalogue = Readonly<Record<MessageKey, string>>
+
+/** Message catalogues by locale. English is the only one so far and the fallback. */
+export const messages: { readonly en: MessageCatalogue } = { en }
+
+/** Values substituted into `{name}` placeholders. */
+export type MessageParams = Readonly<Record<string, string | number>>
+
+/**
+ * t returns the message for key with `{name}` placeholders replaced from
+ * params; a placeholder without a value is left as is, so a missing
+ * parameter is visible rather than silently blank.
+ */
+export function t(key: MessageKey, params?: MessageParams, catalogue: MessageCatalogue = messages.en): string {
+  const template = catalogue[key]
+  if (!params) return template
+  return template.replace(/\{(\w+)\}/g, (placeholder, name: string) => {
+    const value = params[name]
+    return value === undefined ? placeholder : String(value)
+  })
+}

@@ -1,0 +1,71 @@
+import { mainnet, optimism, sepolia } from 'viem/chains'
+import { describe, expect, it } from 'vitest'
+import { DEFAULT_API_URL, LatchOptionsError, resolveOptions, type LatchOptions } from './options'
+
+const base: LatchOptions = { projectId: 'a'.repeat(32), networks: [mainnet, optimism] }
+
+describe('resolveOptions', () => {
+  it('fills the spec §9 defaults', () => {
+    const o = resolveOptions(base)
+    expect(o.apiUrl).toBe(DEFAULT_API_URL)
+    expect(o.defaultNetwork.id).toBe(1)
+    expect(o.features).toMatchObject({
+      receive: true,
+      send: true,
+      emailShowWallets: true,
+      analytics: true,
+      allWallets: true,
+      legalCheckbox: false,
+      smartSessions: false,
+      collapseWallets: false,
+      pay: false,
+      connectorTypeOrder: ['walletConnect', 'recent', 'injected', 'featured', 'custom', 'external', 'recommended'],
+      connectMethodsOrder: ['email', 'social', 'wallet'],
+      walletFeaturesOrder: ['onramp', 'swaps', 'receive', 'send'],
+    })
+    expect(o).toMatchObject({
+      allWallets: 'SHOW',
+      allowUnsupportedChain: false,
+      enableNetworkSwitch: true,
+      enableEmbedded: false,
+      debug: true,
+      enableReconnect: true,
+      localFeatures: undefined,
+    })
+  })
+
+  it('keeps given values and trims the api URL', () => {
+    const o = resolveOptions({
+      ...base,
+      apiUrl: 'https://latch.example.com/',
+      defaultNetwork: optimism,
+      features: { analytics: false, connectorTypeOrder: ['injected', 'walletConnect'] },
+      excludeWalletIds: ['x', 'x'],
+    })
+    expect(o.apiUrl).toBe('https://latch.example.com')
+    expect(o.defaultNetwork.id).toBe(10)
+    expect(o.features.analytics).toBe(false)
+    expect(o.features.connectorTypeOrder).toEqual(['injected', 'walletConnect'])
+    expect(o.localFeatures).toEqual({ analytics: false, connectorTypeOrder: ['injected', 'walletConnect'] })
+    expect(o.excludeWalletIds).toEqual(['x'])
+  })
+
+  it('allows a missing projectId (the alert reports it later)', () => {
+    expect(resolveOptions({ networks: [mainnet] }).projectId).toBeUndefined()
+  })
+
+  it.each<[string, LatchOptions, string]>([
+    ['siwe + siwx', { ...base, siweConfig: {}, siwx: {} as NonNullable<LatchOptions['siwx']> }, 'Cannot set both `siweConfig` and `siwx` options'],
+    ['no networks', { ...base, networks: [] }, '`networks` must list at least one network'],
+    ['foreign default network', { ...base, defaultNetwork: sepolia }, '`defaultNetwork` (chain 11155111) must be one of `networks`'],
+    ['bad theme mode', { ...base, themeMode: 'blue' as 'dark' }, 'themeMode must be "light" or "dark"'],
+    ['bad api url', { ...base, apiUrl: 'latchd' }, '`apiUrl` must be an absolute URL'],
+    ['bad social', { ...base, features: { socials: ['myspace' as 'x'] } }, '`features.socials` holds "myspace"'],
+    ['bad order', { ...base, features: { connectorTypeOrder: ['qr' as 'recent'] } }, '`features.connectorTypeOrder` holds "qr"'],
+    ['empty project id', { ...base, projectId: ' ' }, '`projectId` must be a non-empty string'],
+    ['bad allWallets', { ...base, allWallets: 'SOME' as 'SHOW' }, '`allWallets` must be'],
+  ])('rejects %s', (_, options, message) => {
+    expect(() => resolveOptions(options)).toThrow(LatchOptionsError)
+    expect(() => resolveOptions(options)).toThrow(message)
+  })
+})

@@ -1,0 +1,326 @@
+// LatchOptions: what an app passes to createLatch, validated once and filled
+// with the defaults of spec §9. Invalid options throw at construction with a
+// message naming the option, so a misconfiguration never half-applies.
+import type { Config as WagmiConfig } from '@wagmi/core'
+import type { Chain } from 'viem'
+import type { SIWXConfig } from './siwx'
+import { assertThemeMode, themeToCssVars, type ThemeMode, type ThemeVariables } from './theme'
+
+/** latchd's address when the app gives none (`latchd dev` listens here). */
+export const DEFAULT_API_URL = 'http://127.0.0.1:8080'
+
+/** Social login providers (spec §5). Farcaster is offered through its own flow. */
+export const SOCIAL_PROVIDERS = ['google', 'x', 'farcaster', 'discord', 'apple', 'github', 'facebook'] as const
+/** A social login provider. */
+export type SocialProvider = (typeof SOCIAL_PROVIDERS)[number]
+
+/** Wallet-list sections (spec §9 connector order). */
+export const CONNECTOR_TYPES = ['walletConnect', 'recent', 'injected', 'featured', 'custom', 'external', 'recommended'] as const
+/** A wallet-list section. */
+export type ConnectorTypeOrder = (typeof CONNECTOR_TYPES)[number]
+
+/** Ways to connect on the Connect view. */
+export const CONNECT_METHODS = ['email', 'social', 'wallet'] as const
+/** A way to connect. */
+export type ConnectMethod = (typeof CONNECT_METHODS)[number]
+
+/** Account-view actions. */
+export const WALLET_FEATURES = ['onramp', 'swaps', 'receive', 'send'] as const
+/** An account-view action. */
+export type WalletFeature = (typeof WALLET_FEATURES)[number]
+
+/** The "All wallets" button: always, never, or on mobile only. */
+export type AllWalletsMode = 'SHOW' | 'HIDE' | 'ONLY_MOBILE'
+
+/**
+ * Local feature flags (appkit-public-api `features`). email, socials, swaps,
+ * onramp, history and the flags after them are remote features: latchd's
+ * project config wins over them when it can be fetched (api-shapes §1.3).
+ */
+export interface Features {
+  readonly receive?: boolean
+  readonly send?: boolean
+  readonly emailShowWallets?: boolean
+  readonly analytics?: boolean
+  readonly allWallets?: boolean
+  readonly legalCheckbox?: boolean
+  readonly smartSessions?: boolean
+  readonly collapseWallets?: boolean
+  readonly pay?: boolean
+  readonly connectorTypeOrder?: readonly ConnectorTypeOrder[]
+  readonly connectMethodsOrder?: readonly ConnectMethod[]
+  readonly walletFeaturesOrder?: readonly WalletFeature[]
+  // Remote-managed:
+  readonly email?: boolean
+  readonly socials?: readonly SocialProvider[] | false
+  readonly swaps?: boolean
+  readonly onramp?: boolean
+  readonly history?: boolean
+  readonly branding?: boolean
+  readonly authentication?: boolean
+  readonly headless?: boolean
+}
+
+/** The keys of Features whose value latchd's project config decides. */
+export const REMOTE_MANAGED_FEATURES = ['email', 'socials', 'swaps', 'onramp', 'history', 'branding', 'authentication', 'headless'] as const
+
+/** Local feature defaults (spec §9). */
+export const DEFAULT_FEATURES = {
+  receive: true,
+  send: true,
+  emailShowWallets: true,
+  analytics: true,
+  allWallets: true,
+  legalCheckbox: false,
+  smartSessions: false,
+  collapseWallets: false,
+  pay: false,
+  connectorTypeOrder: CONNECTOR_TYPES,
+  connectMethodsOrder: CONNECT_METHODS,
+  walletFeaturesOrder: WALLET_FEATURES,
+} as const
+
+/** Features after defaults: every key of DEFAULT_FEATURES is set. */
+export type ResolvedFeatures = Features & Required<Pick<Features, keyof typeof DEFAULT_FEATURES>>
+
+/** The default social providers, in order (spec §9). */
+export const DEFAULT_SOCIALS: readonly SocialProvider[] = SOCIAL_PROVIDERS
+
+/** The dapp's metadata, sent to wallets with connection requests. */
+export interface AppMetadata {
+  readonly name: string
+  readonly description: string
+  readonly url: string
+  readonly icons: readonly string[]
+}
+
+/** A wallet the app adds to the list itself (appkit-public-api `customWallets`). */
+export interface CustomWallet {
+  readonly id: string
+  readonly name: string
+  readonly homepage?: string
+  readonly image_url?: string
+  readonly mobile_link?: string
+  readonly desktop_link?: string
+  readonly webapp_link?: string
+  readonly app_store?: string
+  readonly play_store?: string
+}
+
+/** What an app passes to createLatch. */
+export interface LatchOptions {
+  /** The project id on latchd; missing → PROJECT_ID_NOT_CONFIGURED alert (spec §5). */
+  readonly projectId?: string
+  /** Networks the app supports; at least one. */
+  readonly networks: readonly [Chain, ...Chain[]] | readonly Chain[]
+  /** Selected before connecting; must be one of networks (default: the first). */
+  readonly defaultNetwork?: Chain
+  readonly metadata?: AppMetadata
+  /** Base URL of latchd (default DEFAULT_API_URL). */
+  readonly apiUrl?: string
+  readonly themeMode?: ThemeMode
+  readonly themeVariables?: ThemeVariables
+  readonly features?: Features
+  readonly featuredWalletIds?: readonly string[]
+  readonly includeWalletIds?: readonly string[]
+  readonly excludeWalletIds?: readonly string[]
+  readonly customWallets?: readonly CustomWallet[]
+  readonly allWallets?: AllWalletsMode
+  /** Let the wallet stay on a network not in `networks` (default false). */
+  readonly allowUnsupportedChain?: boolean
+  /** Allow switching networks in the modal (default true). */
+  readonly enableNetworkSwitch?: boolean
+  /** Render the modal inline instead of as an overlay (default false). */
+  readonly enableEmbedded?: boolean
+  /** Show configuration alerts in the UI (default true). */
+  readonly debug?: boolean
+  /** Restore the previous connection on load (default true). */
+  readonly enableReconnect?: boolean
+  readonly termsConditionsUrl?: string
+  readonly privacyPolicyUrl?: string
+  readonly siwx?: SIWXConfig
+  /** The app's own wagmi config; default: one Latch creates with EIP-6963 discovery. */
+  readonly wagmiConfig?: WagmiConfig
+  /** Legacy sign-in config; only checked for the conflict with siwx (spec §5). */
+  readonly siweConfig?: object
+}
+
+/** Options after validation, with every default filled in. */
+export interface ResolvedOptions {
+  readonly projectId: string | undefined
+  readonly networks: readonly Chain[]
+  readonly defaultNetwork: Chain
+  readonly metadata: AppMetadata | undefined
+  readonly apiUrl: string
+  readonly themeMode: ThemeMode | undefined
+  readonly themeVariables: ThemeVariables
+  /** The app's features exactly as given (needed for the LOCAL_CONFIGURATION_IGNORED check). */
+  readonly localFeatures: Features | undefined
+  /** Local features merged over DEFAULT_FEATURES. */
+  readonly features: ResolvedFeatures
+  readonly featuredWalletIds: readonly string[]
+  readonly includeWalletIds: readonly string[]
+  readonly excludeWalletIds: readonly string[]
+  readonly customWallets: readonly CustomWallet[]
+  readonly allWallets: AllWalletsMode
+  readonly allowUnsupportedChain: boolean
+  readonly enableNetworkSwitch: boolean
+  readonly enableEmbedded: boolean
+  readonly debug: boolean
+  readonly enableReconnect: boolean
+  readonly termsConditionsUrl: string | undefined
+  readonly privacyPolicyUrl: string | undefined
+  readonly siwx: SIWXConfig | undefined
+}
+
+/** Thrown for invalid options; the message names the option. */
+export class LatchOptionsError extends Error {
+  override name = 'LatchOptionsError'
+}
+
+function fail(message: string): never {
+  throw new LatchOptionsError(message)
+}
+
+function idList(name: string, value: readonly string[] | undefined): readonly string[] {
+  if (value === undefined) return []
+  if (!Array.isArray(value) || value.some((id) => typeof id !== 'string' || id.trim() === '')) {
+    fail(`\`${name}\` must be a list of non-empty wallet ids`)
+  }
+  return [...new Set(value)]
+}
+
+function orderList<T extends string>(name: string, value: readonly T[] | undefined, allowed: readonly T[]): readonly T[] {
+  if (value === undefined) return allowed
+  if (!Array.isArray(value)) fail(`\`features.${name}\` must be a list`)
+  for (const item of value) {
+    if (!allowed.includes(item)) fail(`\`features.${name}\` holds "${String(item)}"; allowed: ${allowed.join(', ')}`)
+  }
+  if (new Set(value).size !== value.length) fail(`\`features.${name}\` lists an entry twice`)
+  return value
+}
+
+function httpUrl(name: string, value: string): string {
+  let url: URL
+  try {
+    url = new URL(value)
+  } catch {
+    return fail(`\`${name}\` must be an absolute URL, not ${JSON.stringify(value)}`)
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') fail(`\`${name}\` must be an http(s) URL, not ${JSON.stringify(value)}`)
+  return value
+}
+
+function validateFeatures(features: Features | undefined): void {
+  if (features === undefined) return
+  if (typeof features !== 'object' || features === null) fail('`features` must be an object')
+  const socials = features.socials
+  if (socials !== undefined && socials !== false) {
+    if (!Array.isArray(socials)) fail('`features.socials` must be a list of providers or false')
+    for (const provider of socials) {
+      if (!SOCIAL_PROVIDERS.includes(provider)) {
+        fail(`\`features.socials\` holds "${String(provider)}"; allowed: ${SOCIAL_PROVIDERS.join(', ')}`)
+      }
+    }
+  }
+}
+
+/** resolveOptions validates options and fills in the defaults of spec §9; it throws LatchOptionsError. */
+export function resolveOptions(options: LatchOptions): ResolvedOptions {
+  if (typeof options !== 'object' || options === null) fail('Latch options must be an object')
+  // Spec §5: a legacy sign-in config and a sign-in option cannot both be set.
+  if (options.siweConfig !== undefined && options.siwx !== undefined) fail('Cannot set both `siweConfig` and `siwx` options')
+
+  if (options.projectId !== undefined && (typeof options.projectId !== 'string' || options.projectId.trim() === '')) {
+    fail('`projectId` must be a non-empty string')
+  }
+  const networks = options.networks
+  if (!Array.isArray(networks) || networks.length === 0) fail('`networks` must list at least one network')
+  for (const network of networks) {
+    if (typeof network !== 'object' || network === null || !Number.isInteger(network.id) || typeof network.name !== 'string') {
+      fail('`networks` must hold viem Chain objects (with an integer id and a name)')
+    }
+  }
+  if (new Set(networks.map((n) => n.id)).size !== networks.length) fail('`networks` lists a chain id twice')
+  const defaultNetwork = options.defaultNetwork ?? networks[0]
+  if (!defaultNetwork || !networks.some((n) => n.id === defaultNetwork.id)) {
+    fail(`\`defaultNetwork\` (chain ${options.defaultNetwork?.id}) must be one of \`networks\``)
+  }
+
+  const metadata = options.metadata
+  if (metadata !== undefined) {
+    if (typeof metadata.name !== 'string' || metadata.name.trim() === '') fail('`metadata.name` must be a non-empty string')
+    if (typeof metadata.description !== 'string') fail('`metadata.description` must be a string')
+    httpUrl('metadata.url', metadata.url)
+    if (!Array.isArray(metadata.icons) || metadata.icons.some((icon) => typeof icon !== 'string')) {
+      fail('`metadata.icons` must be a list of URLs')
+    }
+  }
+
+  const apiUrl = httpUrl('apiUrl', options.apiUrl ?? DEFAULT_API_URL).replace(/\/+$/, '')
+
+  if (options.themeMode !== undefined) {
+    try {
+      assertThemeMode(options.themeMode)
+    } catch (error) {
+      fail((error as Error).message)
+    }
+  }
+  if (options.themeVariables !== undefined) {
+    try {
+      themeToCssVars(options.themeMode ?? 'light', options.themeVariables)
+    } catch (error) {
+      fail((error as Error).message)
+    }
+  }
+
+  validateFeatures(options.features)
+  const local = options.features ?? {}
+  const features: ResolvedFeatures = {
+    ...DEFAULT_FEATURES,
+    ...local,
+    connectorTypeOrder: orderList('connectorTypeOrder', local.connectorTypeOrder, CONNECTOR_TYPES),
+    connectMethodsOrder: orderList('connectMethodsOrder', local.connectMethodsOrder, CONNECT_METHODS),
+    walletFeaturesOrder: orderList('walletFeaturesOrder', local.walletFeaturesOrder, WALLET_FEATURES),
+  }
+
+  const allWallets = options.allWallets ?? 'SHOW'
+  if (!['SHOW', 'HIDE', 'ONLY_MOBILE'].includes(allWallets)) fail('`allWallets` must be "SHOW", "HIDE" or "ONLY_MOBILE"')
+
+  const customWallets = options.customWallets ?? []
+  for (const wallet of customWallets) {
+    if (typeof wallet.id !== 'string' || wallet.id === '' || typeof wallet.name !== 'string' || wallet.name === '') {
+      fail('`customWallets` entries need a non-empty id and name')
+    }
+  }
+
+  return {
+    projectId: options.projectId?.trim(),
+    networks,
+    defaultNetwork,
+    metadata,
+    apiUrl,
+    themeMode: options.themeMode,
+    themeVariables: options.themeVariables ?? {},
+    localFeatures: options.features,
+    features,
+    featuredWalletIds: idList('featuredWalletIds', options.featuredWalletIds),
+    includeWalletIds: idList('includeWalletIds', options.includeWalletIds),
+    excludeWalletIds: idList('excludeWalletIds', options.excludeWalletIds),
+    customWallets,
+    allWallets,
+    allowUnsupportedChain: options.allowUnsupportedChain ?? false,
+    enableNetworkSwitch: options.enableNetworkSwitch ?? true,
+    enableEmbedded: options.enableEmbedded ?? false,
+    debug: options.debug ?? true,
+    enableReconnect: options.enableReconnect ?? true,
+    termsConditionsUrl: options.termsConditionsUrl,
+    privacyPolicyUrl: options.privacyPolicyUrl,
+    siwx: options.siwx,
+  }
+}
+
+/** caipNetworkId returns the CAIP-2 id of an EVM chain (`eip155:<id>`). */
+export function caipNetworkIdOf(chain: Pick<Chain, 'id'>): `eip155:${number}` {
+  return `eip155:${chain.id}`
+}
