@@ -1,0 +1,129 @@
+// The public shape of a Latch instance, shared by createLatch (core) and the
+// React layer. The React package depends only on this contract.
+import type { Chain } from 'viem'
+import type { Config as WagmiConfig } from '@wagmi/core'
+import type { View } from './router'
+import type { ThemeMode } from './theme'
+
+/** Views of the modal (spec §2, plus Networks and WhatIsAWallet). */
+export type LatchView = View
+
+/** Data a view was opened with, e.g. the wallet ConnectingExternal connects. */
+export interface LatchViewData {
+  wallet?: LatchWallet
+}
+
+export type ConnectionStatus = 'connecting' | 'connected' | 'disconnected' | 'reconnecting'
+
+/** A wallet the visitor can pick: an announced extension, a registry entry, or both merged by rdns. */
+export interface LatchWallet {
+  /** Registry id (64 hex), or `announced:<rdns>` for an extension the registry does not know. */
+  id: string
+  name: string
+  /** Image URL: the extension's announced icon, else latchd's /getWalletImage. */
+  imageUrl?: string
+  rdns?: string | null
+  /** The wagmi connector id when the wallet is installed (announced); absent for registry-only wallets. */
+  connectorId?: string
+  /** Where it appears in the Connect list (spec §9 order). */
+  kind: 'walletConnect' | 'recent' | 'injected' | 'featured' | 'custom' | 'external' | 'recommended'
+  installed: boolean
+  mobileLink?: string | null
+  desktopLink?: string | null
+  webappLink?: string | null
+  homepage?: string | null
+  chromeStore?: string | null
+}
+
+export interface LatchAlert {
+  code: string
+  variant: 'info' | 'warning' | 'error'
+  message: string
+}
+
+export interface LatchToast {
+  message: string
+  variant: 'success' | 'error' | 'loading'
+  open: boolean
+}
+
+/** The account of the connected namespace. */
+export interface LatchAccountState {
+  status: ConnectionStatus
+  address?: `0x${string}` | string
+  caipAddress?: string
+  chainId?: number
+  /** Native balance of the active network, truncated to 3 decimals (spec §9). */
+  balance?: { formatted: string; symbol: string }
+  walletInfo?: { name: string; icon?: string; rdns?: string }
+}
+
+/** Everything the UI renders from. Snapshots are immutable. */
+export interface LatchState {
+  open: boolean
+  loading: boolean
+  shake: boolean
+  view: LatchView
+  viewData: LatchViewData
+  /** Whether the modal may close now (false while sign-in is required and missing, spec §2). */
+  canClose: boolean
+  /** Depth of the view stack (1 = the first view; back closes). */
+  historyLength: number
+  themeMode: ThemeMode
+  /** `--latch-*` custom properties for the current theme. */
+  themeVars: Record<string, string>
+  alert: LatchAlert | null
+  toast: LatchToast | null
+  account: LatchAccountState
+  activeNetwork: Chain
+  networks: readonly Chain[]
+  /** Wallets for the Connect view, in spec §9 order. */
+  wallets: LatchWallet[]
+  /** The last connect attempt's error for ConnectingExternal. */
+  connectError: { kind: 'user_rejected' | 'unknown'; message: string } | null
+}
+
+/** One page of the AllWallets list. */
+export interface WalletPage {
+  count: number
+  wallets: LatchWallet[]
+}
+
+/** Modal events apps can observe (useLatchEvents). */
+export interface LatchEvent {
+  timestamp: number
+  data: { event: string; properties?: Record<string, unknown> }
+}
+
+export interface OpenOptions {
+  view?: LatchView
+}
+
+/** A Latch instance, created by createLatch. */
+export interface Latch {
+  getState(): LatchState
+  subscribe(listener: (state: LatchState, prev: LatchState) => void): () => void
+  open(options?: OpenOptions): void
+  close(): void
+  /** Push a view; `goBack` pops (closing the modal at one view). */
+  push(view: LatchView, data?: LatchViewData): void
+  goBack(): void
+  /** Connect a wallet: pushes ConnectingExternal, connects, records it as recent, opens Account on success. */
+  connectWallet(wallet: LatchWallet): Promise<void>
+  disconnect(): Promise<void>
+  /** AllWallets: one page of the registry (40), or a search (100 results). */
+  fetchWallets(params: { page: number; search?: string }): Promise<WalletPage>
+  setThemeMode(mode: ThemeMode): void
+  setThemeVariables(vars: Record<string, string | number>): void
+  subscribeEvents(listener: (event: LatchEvent) => void): () => void
+  showToast(message: string, variant: LatchToast['variant']): void
+  copyToClipboard(text: string): Promise<void>
+  /** Message catalogue lookup with {n} interpolation. */
+  t(key: string, params?: Record<string, string | number>): string
+  getWagmiConfig(): WagmiConfig
+  /** The EIP-1193 provider of the connected wallet, if any. */
+  getProvider(): Promise<unknown>
+  /** Runs start-up work: remote config, origin check, reconnect (spec §4). Idempotent. */
+  init(): Promise<void>
+  destroy(): void
+}

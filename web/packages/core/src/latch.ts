@@ -1,0 +1,375 @@
+// createLatch composes the controllers into one Latch instance: the object an
+// app creates once and hands to <LatchProvider>. Each controller keeps its own
+// store; this file derives the one LatchState the UI renders from and wires
+// the flows that span controllers (connect, disconnect, start-up).
+import { getAccount } from '@wagmi/core'
+import type { Chain } from 'viem'
+import { createAlertController } from './alerts'
+import { createApiClient, type RegistryWallet } from './api'
+import { createConnectionController, type ConnectionState, type NamespaceConnection } from './connection/index'
+import { createEventBus, type LatchEventData } from './events'
+import { fetchAnalyticsEnabled, initProjectConfig } from './features'
+import type { Latch, LatchAccountState, LatchState, LatchWallet, WalletPage } from './latch-types'
+import { t as translate, type MessageKey } from './messages'
+import { createModalController, type ModalContext } from './modal'
+import { caipNetworkIdOf, resolveOptions, type LatchOptions } from './options'
+import { isMobileUserAgent } from './platform'
+import { canCloseModal, createRouterController } from './router'
+import { browserStorage } from './storage'
+import { createStore } from './store'
+import { createTelemetry } from './telemetry'
+import { createThemeController, systemThemeMode } from './theme'
+import { createToastController } from './toasts'
+import {
+  buildWalletList,
+  createRecentWallets,
+  filterWalletsForPlatform,
+  RECOMMENDED_WALLETS,
+  SEARCH_ENTRIES,
+  WALLETS_PER_PAGE,
+  type ListedWallet,
+} from './wallets'
+
+/** The SDK version latchd sees in `sv`. */
+export const LATCH_VERSION = '0.1.0'
+
+/**
+ * createLatch validates options (throwing LatchOptionsError) and returns a
+ * Latch. Nothing touches the network or the DOM until init(), which
+ * <LatchProvider> calls after mounting, so creating one during SSR is safe.
+ */
+export function createLatch(options: LatchOptions): Latch {
+  const opts = resolveOptions(options)
+  const storage = browserStorage()
+  const isMobile = typeof navigator !== 'undefined' && isMobileUserAgent(navigator.userAgent)
+  const api = createApiClient({ apiUrl: opts.apiUrl, projectId: opts.projectId ?? '', sdkVersion: `react-${LATCH_VERSION}` })
+  const alerts = createAlertController({ debug: opts.debug })
+  const toasts = createToastController()
+  // Light until mounted when the app sets no mode: the server cannot know the
+  // visitor's preference, and a different first client render would not hydrate.
+  const theme = createThemeController(opts.themeMode ?? 'light', opts.themeVariables)
+  const events = createEventBus()
+  const recent = createRecentWallets(storage)
+  let analyticsEnabled = false
+  const telemetry = createTelemetry({ api, bus: events, isAnalyticsEnabled: () => analyticsEnabled })
+  const networks = opts.networks as readonly [Chain, ...Chain[]]
+  // Until latchd's RPC proxy lands, reads go to each chain's own RPC URL, so
+  // apps list only networks whose URLs they trust (the dev networks in dev).
+  const connection = createConnectionController({
+    networks,
+    enableReconnect: opts.enableReconnect,
+    storage,
+    ...(options.wagmiConfig ? { wagmiConfig: options.wagmiConfig } : {}),
+  })
+
+  const isConnected = (): boolean => eip155(connection.getState()).status === 'connected'
+  // Sign-in (SIWX) is wired in a later issue; until then it is never required.
+  const modalContext = (): ModalContext => ({
+    isConnected: isConnected(),
+    hasAdapters: true,
+    isMobile,
+    enableEmbedded: opts.enableEmbedded,
+    siwxRequired: false,
+    hasSiwxSession: false,
+  })
+  const router = createRouterController({ closeModal: () => modal.close(), isConnected })
+  const modal = createModalController({
+    router,
+    events,
+    context: () => modalContext(),
+    prefetch: () => loadConnectWallets(),
+  })
+
+  // Registry wallets for the Connect view: featured ones and a few recommended.
+  let registry: readonly RegistryWallet[] = []
+  let connectWallets: Promise<void> | undefined
+  const loadConnectWallets = (): Promise<void> =>
+    (connectWallets ??= (async () => {
+      const chains = networks.map(caipNetworkIdOf)
+      const [featured, recommended] = await Promise.all([
+        opts.featuredWalletIds.length
+          ? api.getWallets({ page: 1, entries: opts.featuredWalletIds.length, include: opts.featuredWalletIds })
+          : Promise.resolve({ count: 0, data: [] }),
+        api.getWallets({ page: 1, entries: RECOMMENDED_WALLETS, chains, exclude: [...opts.excludeWalletIds, ...opts.featuredWalletIds] }),
+      ])
+      registry = [...featured.data, ...recommended.data]
+      refresh()
+    })().catch((error: unknown) => {
+      connectWallets = undefined
+      throw error
+    }))
+
+  const toLatchWallet = (w: ListedWallet): LatchWallet => ({
+    id: w.id,
+    name: w.name,
+    kind: w.kind,
+    installed: w.installed,
+    ...(w.imageUrl ? { imageUrl: w.imageUrl } : w.imageId ? { imageUrl: api.walletImageUrl(w.imageId) } : {}),
+    ...(w.rdns ? { rdns: w.rdns } : {}),
+    ...(w.connectorId ? { connectorId: w.connectorId } : {}),
+    mobileLink: w.mobileLink ?? null,
+    desktopLink: w.desktopLink ?? null,
+    webappLink: w.webappLink ?? null,
+    homepage: w.registry?.homepage ?? null,
+    chromeStore: w.registry?.chrome_store ?? null,
+  })
+
+  const walletList = (conn: ConnectionState): LatchWallet[] =>
+    buildWalletList({
+      announced: conn.connectors
+        .filter((c) => c.type === 'ANNOUNCED' && c.rdns)
+        .map((c) => ({ id: c.id, name: c.name, icon: c.icon ?? '', rdns: c.rdns ?? '' })),
+      registry,
+      recent: recent.get(),
+      customWallets: opts.customWallets,
+      featuredWalletIds: opts.featuredWalletIds,
+      includeWalletIds: opts.includeWalletIds,
+      excludeWalletIds: opts.excludeWalletIds,
+      connectorTypeOrder: opts.features.connectorTypeOrder,
+      isMobile,
+      // WalletConnect arrives with the relay; until then no QR row.
+      showWalletConnect: false,
+    }).map(toLatchWallet)
+
+  // The derived state. Nested objects are rebuilt only when their inputs
+  // change, so useSyncExternalStore selectors see stable references.
+  let balance: LatchAccountState['balance']
+  let account: LatchAccountState = { status: 'disconnected' }
+  let wallets: LatchWallet[] = []
+  let connectError: LatchState['connectError'] = null
+  let lastConn: ConnectionState | undefined
+  let lastRegistry: readonly RegistryWallet[] | undefined
+
+  const activeNetworkOf = (chainId: number | undefined): Chain =>
+    networks.find((n) => n.id === chainId) ?? opts.defaultNetwork
+
+  const derive = (): LatchState => {
+    const conn = connection.getState()
+    const ns = eip155(conn)
+    if (conn !== lastConn || registry !== lastRegistry) {
+      wallets = walletList(conn)
+      account = {
+        status: ns.status,
+        ...(ns.address ? { address: ns.address } : {}),
+        ...(ns.caipAddress ? { caipAddress: ns.caipAddress } : {}),
+        ...(ns.chainId ? { chainId: ns.chainId } : {}),
+        ...(balance ? { balance } : {}),
+        ...(ns.wallet ? { walletInfo: ns.wallet } : {}),
+      }
+      lastConn = conn
+      lastRegistry = registry
+    }
+    const route = router.store.getState()
+    const m = modal.store.getState()
+    const alert = alerts.store.getState()
+    const toast = toasts.store.getState()
+    const th = theme.store.getState()
+    const prev = store?.getState()
+    return {
+      open: m.open,
+      loading: m.loading,
+      shake: m.shake,
+      view: route.view,
+      viewData: route.data?.wallet ? { wallet: toLatchWallet(route.data.wallet) } : {},
+      canClose: canCloseModal({ ...modalContext(), view: route.view }),
+      historyLength: route.stack.length,
+      themeMode: th.themeMode,
+      themeVars: prev && prev.themeMode === th.themeMode && prevThemeVars === th.themeVariables ? prev.themeVars : theme.cssVars(),
+      alert: alert.open && alert.code ? { code: alert.code, variant: alert.variant, message: alert.description || alert.title } : null,
+      toast: toast.open ? { message: toast.message, variant: toast.variant, open: true } : null,
+      account,
+      activeNetwork: activeNetworkOf(ns.chainId),
+      networks,
+      wallets,
+      connectError,
+    }
+  }
+  let prevThemeVars = theme.store.getState().themeVariables
+  let store: ReturnType<typeof createStore<LatchState>> | undefined
+  store = createStore<LatchState>(derive())
+  const refresh = (): void => {
+    const next = derive()
+    prevThemeVars = theme.store.getState().themeVariables
+    store?.setState(next)
+  }
+
+  const unsubscribers = [
+    router.store.subscribe(refresh),
+    modal.store.subscribe(refresh),
+    alerts.store.subscribe(refresh),
+    toasts.store.subscribe(refresh),
+    theme.store.subscribe(refresh),
+    connection.subscribe((next, prev) => {
+      const a = eip155(next)
+      const b = eip155(prev)
+      if (a.address !== b.address || a.chainId !== b.chainId || a.status !== b.status) void loadBalance(a)
+      refresh()
+    }),
+  ]
+
+  let balanceSeq = 0
+  const loadBalance = async (ns: NamespaceConnection): Promise<void> => {
+    const seq = ++balanceSeq
+    if (ns.status !== 'connected' || !ns.address || !ns.chainId) {
+      if (balance) {
+        balance = undefined
+        lastConn = undefined
+        refresh()
+      }
+      return
+    }
+    try {
+      const b = await connection.getNativeBalance({ address: ns.address as `0x${string}`, chainId: ns.chainId })
+      if (seq !== balanceSeq) return
+      balance = { formatted: b.formatted, symbol: b.symbol }
+    } catch {
+      if (seq !== balanceSeq) return
+      balance = undefined
+      toasts.showError(translate('account.balanceUnavailable'))
+    }
+    lastConn = undefined // rebuild the account object with the new balance
+    refresh()
+  }
+
+  const send = (event: LatchEventData): void => events.sendEvent(event)
+
+  let initialising: Promise<void> | undefined
+  const latch: Latch = {
+    getState: () => store!.getState(),
+    subscribe: (listener) => store!.subscribe(listener),
+    open: (o) => void modal.open(o?.view ? { view: o.view } : undefined),
+    close: () => void modal.close(),
+    push: (view, data) => router.push(view, data?.wallet ? { wallet: fromLatchWallet(data.wallet) } : undefined),
+    goBack: () => router.goBack(),
+
+    async connectWallet(wallet) {
+      connectError = null
+      // Retry from ConnectingExternal replaces the view rather than stacking a second one.
+      if (router.store.getState().view === 'ConnectingExternal') router.replace('ConnectingExternal', { wallet: fromLatchWallet(wallet) })
+      else router.push('ConnectingExternal', { wallet: fromLatchWallet(wallet) })
+      refresh()
+      send({ type: 'track', event: 'SELECT_WALLET', properties: { name: wallet.name, platform: 'browser' } })
+      if (!wallet.connectorId) {
+        // Registry-only wallets need WalletConnect (a later issue) or an install.
+        connectError = { kind: 'unknown', message: translate('connecting.notInstalled', { name: wallet.name }) }
+        refresh()
+        return
+      }
+      try {
+        await connection.connect(wallet.connectorId)
+        const entry = registry.find((r) => r.id === wallet.id) ?? recent.get().find((r) => r.id === wallet.id)
+        if (entry) recent.add(entry)
+        lastConn = undefined
+        send({ type: 'track', event: 'CONNECT_SUCCESS', properties: { method: 'browser', name: wallet.name } })
+        modal.close()
+      } catch (error) {
+        const kind = (error as { kind?: string }).kind === 'user_rejected' ? 'user_rejected' : 'unknown'
+        connectError = {
+          kind,
+          message: kind === 'user_rejected' ? translate('connecting.declined') : error instanceof Error ? error.message : String(error),
+        }
+        send({ type: 'track', event: 'CONNECT_ERROR', properties: { message: connectError.message } })
+        refresh()
+      }
+    },
+
+    async disconnect() {
+      try {
+        await connection.disconnect()
+        send({ type: 'track', event: 'DISCONNECT_SUCCESS' })
+      } catch (error) {
+        send({ type: 'track', event: 'DISCONNECT_ERROR', properties: { message: error instanceof Error ? error.message : String(error) } })
+      }
+      modal.close()
+    },
+
+    async fetchWallets({ page, search }): Promise<WalletPage> {
+      const query = search?.trim()
+      const res = await api.getWallets({
+        page: query ? 1 : page,
+        entries: query ? SEARCH_ENTRIES : WALLETS_PER_PAGE,
+        ...(query ? { search: query } : {}),
+        ...(opts.includeWalletIds.length ? { include: opts.includeWalletIds } : {}),
+        ...(opts.excludeWalletIds.length ? { exclude: opts.excludeWalletIds } : {}),
+        chains: networks.map(caipNetworkIdOf),
+      })
+      const announced = connection.getState().connectors
+      const listed = filterWalletsForPlatform(res.data, isMobile).map((w) => {
+        const installed = w.rdns ? announced.find((c) => c.rdns === w.rdns) : undefined
+        return toLatchWallet({
+          id: w.id,
+          name: w.name,
+          kind: 'recommended',
+          installed: Boolean(installed),
+          ...(installed?.icon ? { imageUrl: installed.icon } : w.image_id ? { imageId: w.image_id } : {}),
+          ...(w.rdns ? { rdns: w.rdns } : {}),
+          ...(installed ? { connectorId: installed.id } : {}),
+          ...(w.mobile_link ? { mobileLink: w.mobile_link } : {}),
+          ...(w.webapp_link ? { webappLink: w.webapp_link } : {}),
+          registry: w,
+        })
+      })
+      return { count: res.count, wallets: listed }
+    },
+
+    setThemeMode: (mode) => theme.setThemeMode(mode),
+    setThemeVariables: (vars) => theme.setThemeVariables(vars),
+    subscribeEvents: (listener) => events.subscribeEvents((event, timestamp) => listener({ timestamp, data: event })),
+    showToast(message, variant) {
+      if (variant === 'success') toasts.showSuccess(message)
+      else if (variant === 'error') toasts.showError(message)
+      else toasts.showLoading(message)
+    },
+    async copyToClipboard(text) {
+      await navigator.clipboard.writeText(text)
+      toasts.showSuccess(translate('account.addressCopied'))
+    },
+    t: (key, params) => translate(key as MessageKey, params),
+    getWagmiConfig: () => connection.getWagmiConfig(),
+    async getProvider() {
+      const { connector } = getAccount(connection.getWagmiConfig())
+      return connector ? connector.getProvider() : undefined
+    },
+    init() {
+      initialising ??= (async () => {
+        if (!opts.themeMode) theme.setThemeMode(systemThemeMode())
+        send({ type: 'track', event: 'INITIALIZE', properties: { projectId: opts.projectId ?? '' } })
+        const config = initProjectConfig({ api, projectId: opts.projectId, localFeatures: opts.localFeatures, alerts })
+        const analytics = opts.projectId && opts.features.analytics ? fetchAnalyticsEnabled(api) : Promise.resolve(false)
+        await Promise.allSettled([
+          connection.init(),
+          config,
+          analytics.then((on) => {
+            analyticsEnabled = on
+          }),
+          loadConnectWallets(),
+        ])
+      })()
+      return initialising
+    },
+    destroy() {
+      for (const u of unsubscribers) u()
+      void telemetry.stop()
+      connection.destroy()
+    },
+  }
+
+  const fromLatchWallet = (w: LatchWallet): ListedWallet => ({
+    id: w.id,
+    name: w.name,
+    kind: w.kind,
+    installed: w.installed,
+    ...(w.imageUrl ? { imageUrl: w.imageUrl } : {}),
+    ...(w.rdns ? { rdns: w.rdns } : {}),
+    ...(w.connectorId ? { connectorId: w.connectorId } : {}),
+  })
+
+  return latch
+}
+
+const disconnected: NamespaceConnection = { status: 'disconnected' } as NamespaceConnection
+
+function eip155(state: ConnectionState): NamespaceConnection {
+  return state.namespaces.eip155 ?? disconnected
+}
+
