@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
 
 export default defineConfig({
@@ -7,6 +8,8 @@ export default defineConfig({
         test: { name: 'core', root: './packages/core', environment: 'node', include: ['src/**/*.test.ts'] },
       },
       {
+        // @latchkit/core resolves to its source so tests never need core's dist build.
+        resolve: { alias: { '@latchkit/core': fileURLToPath(new URL('./packages/core/src/index.ts', import.meta.url)) } },
         test: { name: 'react', root: './packages/react', environment: 'jsdom', include: ['src/**/*.test.{ts,tsx}'] },
       },
     ],

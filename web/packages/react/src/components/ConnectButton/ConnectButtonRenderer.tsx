@@ -1,0 +1,57 @@
+import type { ReactNode } from 'react'
+import type { Chain } from 'viem'
+import type { ConnectionStatus } from '@latchkit/core'
+import { useLatch } from '../../hooks/useLatch'
+import { useLatchAccount } from '../../hooks/useLatchAccount'
+import { useLatchNetwork } from '../../hooks/useLatchNetwork'
+import { useIsMounted } from '../../hooks/useLatchSelector'
+import { truncateAddress } from '../../utils'
+
+export type ConnectButtonAccount = {
+  address: string
+  /** `0x1234…abcdef` (spec §9). */
+  displayAddress: string
+  balance: { formatted: string; symbol: string } | undefined
+  /** `0.123 ETH`, or undefined before the balance loads. */
+  displayBalance: string | undefined
+}
+
+export type ConnectButtonRenderProps = {
+  /** The connected account, undefined when disconnected. */
+  account: ConnectButtonAccount | undefined
+  chain: Chain
+  status: ConnectionStatus
+  /** False on the server and during hydration: render a placeholder then to avoid flashes. */
+  mounted: boolean
+  openConnectModal: () => void
+  openAccountModal: () => void
+  openChainModal: () => void
+}
+
+export type ConnectButtonRendererProps = { children: (props: ConnectButtonRenderProps) => ReactNode }
+
+/** Headless connect button: everything ConnectButton shows, rendered by `children`. */
+export function ConnectButtonRenderer({ children }: ConnectButtonRendererProps) {
+  const { open } = useLatch()
+  const { address, isConnected, status, balance } = useLatchAccount()
+  const { network } = useLatchNetwork()
+  const mounted = useIsMounted()
+  const account =
+    isConnected && address
+      ? {
+          address,
+          displayAddress: truncateAddress(address),
+          balance,
+          displayBalance: balance ? `${balance.formatted} ${balance.symbol}` : undefined,
+        }
+      : undefined
+  return children({
+    account,
+    chain: network,
+    status,
+    mounted,
+    openConnectModal: () => open({ view: 'Connect' }),
+    openAccountModal: () => open({ view: 'Account' }),
+    openChainModal: () => open({ view: 'Networks' }),
+  })
+}

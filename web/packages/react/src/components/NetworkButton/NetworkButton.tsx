@@ -1,0 +1,29 @@
+import { useThemeScope } from '../../hooks/useThemeScope'
+import { NetworkButtonRenderer } from './NetworkButtonRenderer'
+
+export type NetworkButtonProps = { disabled?: boolean }
+
+/** A badge with the active network's name; opens the Networks view. */
+export function NetworkButton({ disabled = false }: NetworkButtonProps) {
+  const scope = useThemeScope()
+  return (
+    <NetworkButtonRenderer>
+      {({ network, openNetworkModal }) => (
+        <span {...scope} className="latch-inline">
+          <button
+            type="button"
+            className="latch-network-button"
+            data-testid="latch-network-button"
+            disabled={disabled}
+            onClick={openNetworkModal}
+          >
+            <span className="latch-network-dot" aria-hidden="true" data-testnet={network.testnet ? '' : undefined} />
+            {network.name}
+          </button>
+        </span>
+      )}
+    </NetworkButtonRenderer>
+  )
+}
+
+NetworkButton.Custom = NetworkButtonRenderer

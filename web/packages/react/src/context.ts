@@ -1,0 +1,12 @@
+import { createContext, useContext } from 'react'
+import type { Latch } from '@latchkit/core'
+
+/** The Latch instance of the nearest LatchProvider. */
+export const LatchContext = createContext<Latch | null>(null)
+
+/** The Latch instance from context; throws outside a LatchProvider so misuse is loud. */
+export function useLatchInstance(): Latch {
+  const latch = useContext(LatchContext)
+  if (!latch) throw new Error('Latch hooks and components must be used inside <LatchProvider>')
+  return latch
+}

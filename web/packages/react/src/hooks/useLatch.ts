@@ -1,0 +1,18 @@
+import { useMemo } from 'react'
+import type { OpenOptions } from '@latchkit/core'
+import { useLatchInstance } from '../context'
+
+export type UseLatchReturnType = {
+  /** Opens the modal: Account when connected, else Connect, or `options.view`. */
+  open: (options?: OpenOptions) => void
+  close: () => void
+}
+
+/** Controls the modal. */
+export function useLatch(): UseLatchReturnType {
+  const latch = useLatchInstance()
+  return useMemo(
+    () => ({ open: (options?: OpenOptions) => latch.open(options), close: () => latch.close() }),
+    [latch],
+  )
+}

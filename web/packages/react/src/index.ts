@@ -1,0 +1,40 @@
+// @latchkit/react: the React shell over a Latch instance. Styles: import '@latchkit/react/styles.css'.
+import './styles.css'
+
+export { LatchProvider, type LatchProviderProps } from './components/LatchProvider/LatchProvider'
+export { LatchModal } from './components/LatchModal/LatchModal'
+
+export { ConnectButton, type ConnectButtonProps } from './components/ConnectButton/ConnectButton'
+export {
+  ConnectButtonRenderer,
+  type ConnectButtonAccount,
+  type ConnectButtonRenderProps,
+  type ConnectButtonRendererProps,
+} from './components/ConnectButton/ConnectButtonRenderer'
+export { AccountButton, type AccountButtonProps } from './components/AccountButton/AccountButton'
+export {
+  AccountButtonRenderer,
+  type AccountButtonRenderProps,
+  type AccountButtonRendererProps,
+} from './components/AccountButton/AccountButtonRenderer'
+export { NetworkButton, type NetworkButtonProps } from './components/NetworkButton/NetworkButton'
+export {
+  NetworkButtonRenderer,
+  type NetworkButtonRenderProps,
+  type NetworkButtonRendererProps,
+} from './components/NetworkButton/NetworkButtonRenderer'
+export { Avatar, type AvatarProps } from './components/Avatar/Avatar'
+
+export { useLatch, type UseLatchReturnType } from './hooks/useLatch'
+export { useLatchState, type UseLatchStateReturnType } from './hooks/useLatchState'
+export { useLatchAccount, type UseLatchAccountReturnType } from './hooks/useLatchAccount'
+export { useLatchNetwork, type UseLatchNetworkReturnType } from './hooks/useLatchNetwork'
+export { useLatchTheme, type UseLatchThemeReturnType } from './hooks/useLatchTheme'
+export { useLatchEvents, type UseLatchEventsReturnType } from './hooks/useLatchEvents'
+export { useDisconnect, type UseDisconnectReturnType } from './hooks/useDisconnect'
+export { useWalletInfo, type UseWalletInfoReturnType } from './hooks/useWalletInfo'
+export { useLatchProvider, type UseLatchProviderReturnType } from './hooks/useLatchProvider'
+
+export { truncateAddress } from './utils'
+export { defaultMessages, type MessageKey } from './messages'
+export type { Latch, LatchState, LatchView, LatchWallet, OpenOptions, ThemeMode } from '@latchkit/core'

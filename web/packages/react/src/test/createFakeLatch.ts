@@ -1,0 +1,236 @@
+// An in-memory Latch for tests: a real store with the contract's behaviour, no network.
+import { createConfig, http } from '@wagmi/core'
+import { mainnet, sepolia, base } from 'viem/chains'
+import type { Chain } from 'viem'
+import type {
+  Latch,
+  LatchEvent,
+  LatchState,
+  LatchView,
+  LatchViewData,
+  LatchWallet,
+  WalletPage,
+} from '@latchkit/core'
+
+export type FakeLatchOptions = {
+  state?: Partial<LatchState>
+  /** The registry behind fetchWallets. */
+  registry?: LatchWallet[]
+  /** Outcome of connectWallet: resolve (connects), reject as user_rejected, or a custom function. */
+  connect?: 'resolve' | 'reject' | 'pending' | ((wallet: LatchWallet) => Promise<void>)
+  /** Make fetchWallets fail. */
+  fetchError?: boolean
+}
+
+export type FakeLatch = Latch & {
+  /** Replaces parts of the state and notifies subscribers, as core would. */
+  setState(patch: Partial<LatchState>): void
+  emit(event: LatchEvent['data']): void
+  options: FakeLatchOptions
+  copied: string[]
+  initCalls: number
+  /** Resolvers of connect attempts left pending (`connect: 'pending'`). */
+  pendingConnects: Array<{ resolve: () => void; reject: (error: Error) => void }>
+}
+
+export const connectedAddress = '0x1234567890abcdef1234567890abcdef12345678'
+
+const catalogue: Record<string, string> = {
+  'button.connect': 'Connect Wallet',
+  'connecting.declined': 'Connection declined',
+  'connecting.continueIn': 'Continue in {name}',
+  'account.addressCopied': 'Address copied',
+}
+
+export function makeWallet(index: number, patch: Partial<LatchWallet> = {}): LatchWallet {
+  return { id: `w${index}`, name: `Wallet ${index}`, kind: 'recommended', installed: false, imageUrl: `https://img.test/w${index}.png`, ...patch }
+}
+
+export const defaultWallets: LatchWallet[] = [
+  makeWallet(1, { id: 'recent-rabby', name: 'Rabby', kind: 'recent', installed: true }),
+  makeWallet(2, { id: 'metamask', name: 'MetaMask', kind: 'injected', installed: true, connectorId: 'io.metamask' }),
+  makeWallet(3, { id: 'trust', name: 'Trust Wallet', kind: 'featured' }),
+]
+
+export function createFakeLatch(options: FakeLatchOptions = {}): FakeLatch {
+  const networks: readonly Chain[] = [mainnet, base, sepolia]
+  let state: LatchState = {
+    open: false,
+    loading: false,
+    shake: false,
+    view: 'Connect',
+    viewData: {},
+    canClose: true,
+    historyLength: 1,
+    themeMode: 'light',
+    themeVars: {},
+    alert: null,
+    toast: null,
+    account: { status: 'disconnected' },
+    activeNetwork: mainnet,
+    networks,
+    wallets: defaultWallets,
+    connectError: null,
+    ...options.state,
+  }
+  let stack: Array<{ view: LatchView; data: LatchViewData }> = [{ view: state.view, data: state.viewData }]
+  const listeners = new Set<(state: LatchState, prev: LatchState) => void>()
+  const eventListeners = new Set<(event: LatchEvent) => void>()
+  const registry = options.registry ?? Array.from({ length: 95 }, (_, i) => makeWallet(i + 1))
+  let wagmiConfig: ReturnType<typeof createConfig> | undefined
+
+  const setState = (patch: Partial<LatchState>) => {
+    const prev = state
+    state = { ...state, ...patch }
+    listeners.forEach((listener) => listener(state, prev))
+  }
+  const syncStack = (extra: Partial<LatchState> = {}) => {
+    const top = stack[stack.length - 1]!
+    setState({ view: top.view, viewData: top.data, historyLength: stack.length, ...extra })
+  }
+  const emit = (data: LatchEvent['data']) => {
+    const event = { timestamp: Date.now(), data }
+    eventListeners.forEach((listener) => listener(event))
+  }
+
+  const fake: FakeLatch = {
+    options,
+    copied: [],
+    initCalls: 0,
+    pendingConnects: [],
+    setState,
+    emit,
+    getState: () => state,
+    subscribe(listener) {
+      listeners.add(listener)
+      return () => listeners.delete(listener)
+    },
+    open(openOptions) {
+      const view = openOptions?.view ?? (state.account.status === 'connected' ? 'Account' : 'Connect')
+      stack = [{ view, data: {} }]
+      syncStack({ open: true })
+      emit({ event: 'MODAL_OPEN' })
+    },
+    close() {
+      setState({ open: false })
+      emit({ event: 'MODAL_CLOSE' })
+    },
+    push(view, data = {}) {
+      stack = [...stack, { view, data }]
+      syncStack()
+    },
+    goBack() {
+      if (stack.length <= 1) return fake.close()
+      stack = stack.slice(0, -1)
+      syncStack()
+    },
+    async connectWallet(wallet) {
+      // Retrying from ConnectingExternal replaces the view instead of stacking another one.
+      const top = stack[stack.length - 1]!
+      if (top.view === 'ConnectingExternal') stack = [...stack.slice(0, -1), { view: 'ConnectingExternal', data: { wallet } }]
+      else stack = [...stack, { view: 'ConnectingExternal', data: { wallet } }]
+      syncStack({ connectError: null, account: { ...state.account, status: 'connecting' } })
+      const behaviour = options.connect ?? 'resolve'
+      try {
+        if (typeof behaviour === 'function') await behaviour(wallet)
+        else if (behaviour === 'reject') throw Object.assign(new Error('User rejected the request.'), { code: 4001 })
+        else if (behaviour === 'pending')
+          await new Promise<void>((resolve, reject) => fake.pendingConnects.push({ resolve, reject }))
+      } catch (error) {
+        const rejected = (error as { code?: number }).code === 4001
+        setState({
+          connectError: { kind: rejected ? 'user_rejected' : 'unknown', message: (error as Error).message },
+          account: { status: 'disconnected' },
+        })
+        throw error
+      }
+      stack = [{ view: 'Account', data: {} }]
+      syncStack({
+        account: {
+          status: 'connected',
+          address: connectedAddress,
+          caipAddress: `eip155:${state.activeNetwork.id}:${connectedAddress}`,
+          chainId: state.activeNetwork.id,
+          balance: { formatted: '1.234', symbol: 'ETH' },
+          walletInfo: { name: wallet.name, ...(wallet.imageUrl ? { icon: wallet.imageUrl } : {}) },
+        },
+      })
+      emit({ event: 'CONNECT_SUCCESS', properties: { name: wallet.name } })
+    },
+    async disconnect() {
+      setState({ account: { status: 'disconnected' }, open: false })
+      emit({ event: 'DISCONNECT_SUCCESS' })
+    },
+    async fetchWallets({ page, search }): Promise<WalletPage> {
+      if (options.fetchError) throw new Error('HTTP status code: 500')
+      if (search) {
+        const found = registry.filter((w) => w.name.toLowerCase().includes(search.toLowerCase())).slice(0, 100)
+        return { count: found.length, wallets: found }
+      }
+      return { count: registry.length, wallets: registry.slice((page - 1) * 40, page * 40) }
+    },
+    setThemeMode(mode) {
+      setState({ themeMode: mode })
+    },
+    setThemeVariables(vars) {
+      const themeVars = { ...state.themeVars }
+      for (const [key, value] of Object.entries(vars)) {
+        const name = key.startsWith('--latch-') ? key : `--latch-${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`
+        themeVars[name] = String(value)
+      }
+      setState({ themeVars })
+    },
+    subscribeEvents(listener) {
+      eventListeners.add(listener)
+      return () => eventListeners.delete(listener)
+    },
+    showToast(message, variant) {
+      setState({ toast: { message, variant, open: true } })
+    },
+    async copyToClipboard(text) {
+      fake.copied.push(text)
+    },
+    t(key, params) {
+      const template = catalogue[key]
+      if (template === undefined) return key
+      return template.replace(/\{(\w+)\}/g, (m, name: string) => (params && name in params ? String(params[name]) : m))
+    },
+    getWagmiConfig() {
+      wagmiConfig ??= createConfig({
+        chains: [mainnet, base, sepolia],
+        connectors: [],
+        transports: { [mainnet.id]: http(), [base.id]: http(), [sepolia.id]: http() },
+      })
+      return wagmiConfig
+    },
+    async getProvider() {
+      return state.account.status === 'connected' ? { request: async () => null, isFake: true } : undefined
+    },
+    async init() {
+      fake.initCalls++
+    },
+    destroy() {
+      listeners.clear()
+      eventListeners.clear()
+    },
+  }
+  return fake
+}
+
+/** A fake already connected with `connectedAddress` and a 1.234 ETH balance. */
+export function createConnectedFakeLatch(options: FakeLatchOptions = {}): FakeLatch {
+  return createFakeLatch({
+    ...options,
+    state: {
+      account: {
+        status: 'connected',
+        address: connectedAddress,
+        caipAddress: `eip155:1:${connectedAddress}`,
+        chainId: 1,
+        balance: { formatted: '1.234', symbol: 'ETH' },
+        walletInfo: { name: 'MetaMask' },
+      },
+      ...options.state,
+    },
+  })
+}

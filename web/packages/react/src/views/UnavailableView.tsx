@@ -1,0 +1,11 @@
+import { useT } from '../hooks/useT'
+
+/** Placeholder for views that later issues build. */
+export function UnavailableView({ view }: { view: string }) {
+  const t = useT()
+  return (
+    <div className="latch-view latch-unavailable" data-testid={`latch-view-${view}`}>
+      <p className="latch-subtitle">{t('view.unavailable')}</p>
+    </div>
+  )
+}

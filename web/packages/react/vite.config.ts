@@ -1,0 +1,16 @@
+import { defineConfig } from 'vite'
+
+// Peer and sibling packages stay external so the app's bundler dedupes them.
+const external = ['react', 'react-dom', 'wagmi', 'viem', '@tanstack/react-query', '@latchkit/core']
+
+// Library build: ESM, one entry plus lazy chunks (AllWallets), styles extracted to dist/styles.css.
+export default defineConfig({
+  build: {
+    lib: { entry: 'src/index.ts', formats: ['es'], fileName: 'index', cssFileName: 'styles' },
+    rollupOptions: {
+      external: (id) => external.some((name) => id === name || id.startsWith(`${name}/`)),
+    },
+    sourcemap: true,
+    minify: false,
+  },
+})
