@@ -22,6 +22,15 @@ step "contracts: committed artifacts match the Solidity sources"
 step "web: npm ci"
 (cd web && npm ci --no-audit --no-fund --loglevel=error)
 
+step "web: typecheck (tsc --noEmit, strict)"
+(cd web && npm run typecheck --silent)
+
+step "web: unit and component tests (vitest)"
+(cd web && npx vitest run)
+
+step "web: build (core, react, demo)"
+bash scripts/build-web.sh
+
 step "gofmt and go vet"
 unformatted=$(gofmt -l cmd internal contracts data bench)
 if [ -n "$unformatted" ]; then echo "gofmt needed: $unformatted"; exit 1; fi

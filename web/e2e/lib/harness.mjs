@@ -9,6 +9,7 @@ import { installTestWallet } from '../wallet/wallet.mjs';
 /**
  * @typedef {object} HarnessOptions
  * @property {string} [serve]  a directory to serve on a loopback port (harness.siteUrl)
+ * @property {string[]} [latchdArgs]  extra `latchd dev` flags (e.g. --demo-dir to serve the demo)
  *
  * @typedef {import('./browser.mjs').TestPage & {wallet?: import('../wallet/wallet.mjs').TestWallet}} WalletPage
  */
@@ -46,7 +47,7 @@ export function useHarness(options = {}) {
   before(async () => {
     // started side by side; whatever did start is kept so that after() stops it when another part failed
     const [latchd, browser, site] = await Promise.allSettled([
-      startLatchd(),
+      startLatchd({ extraArgs: options.latchdArgs ?? [] }),
       launchBrowser(),
       options.serve ? serveDirectory(options.serve) : Promise.resolve(undefined),
     ]);

@@ -31,6 +31,7 @@ const stopTimeoutMs = 20_000;
  * @property {DevNetwork[]} networks
  * @property {Record<string, Record<string, {address: string, name: string, decimals: number}>>} tokens
  * @property {string} frameOrigin
+ * @property {string} [demoUrl]  the demo dapp, when latchd serves one (--demo-dir)
  * @property {string[]} accounts   the first 10 accounts of the mnemonic, funded on every dev network
  * @property {string} mnemonic
  *

@@ -1,0 +1,28 @@
+import { defineChain, type Chain } from 'viem'
+
+/** What latchd dev serves at /latch-dev.json beside this page. */
+export interface DevInfo {
+  projectId: string
+  apiUrl: string
+  networks: { caipNetworkId: string; chainId: number; name: string; rpcUrl: string; multicall3: string }[]
+}
+
+/** Loads the dev info and turns the dev networks into viem chains. */
+export async function loadDevInfo(): Promise<{ info: DevInfo; chains: [Chain, ...Chain[]] }> {
+  const res = await fetch('/latch-dev.json')
+  if (!res.ok) throw new Error(`latch-dev.json: HTTP status code: ${res.status}`)
+  const info = (await res.json()) as DevInfo
+  const chains: Chain[] = info.networks.map((n) =>
+    defineChain({
+      id: n.chainId,
+      name: n.name,
+      nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+      rpcUrls: { default: { http: [n.rpcUrl] } },
+      contracts: { multicall3: { address: n.multicall3 as `0x${string}` } },
+      testnet: true,
+    }),
+  )
+  const [first, ...rest] = chains
+  if (!first) throw new Error('latchd dev reported no dev networks')
+  return { info, chains: [first, ...rest] }
+}
