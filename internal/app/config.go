@@ -66,7 +66,7 @@ func flagSet(name string, cfg *Config, out io.Writer) (*flag.FlagSet, func() err
 	fs.DurationVar(&cfg.ShutdownTimeout, "shutdown-timeout", 15*time.Second, "time in-flight requests get to finish on shutdown")
 	fs.StringVar(&cfg.DemoDir, "demo-dir", "", "latchd dev: directory of the built demo dapp to serve (make dev sets it)")
 	fs.StringVar(&cfg.DemoAddr, "demo-addr", "127.0.0.1:5173", "latchd dev: listen address of the demo dapp")
-	fs.String("config", "", "config file of `key = value` lines using the flag names")
+	fs.String("config", "", "config file: one \"option = value\" line per setting, using the flag names")
 	return fs, func() error {
 		cfg.RPCUpstreams = upstreams
 		for _, u := range cfg.RPCUpstreams {

@@ -141,7 +141,8 @@ export class TestPage {
     if (!/^[\w.-]+$/.test(name)) throw new Error(`screenshot name ${JSON.stringify(name)}: use letters, digits, . _ -`);
     await mkdir(screenshotDir, { recursive: true });
     const path = join(screenshotDir, `${name}.png`);
-    await this.page.screenshot({ path, fullPage: true });
+    // Finish CSS transitions first, so the picture shows the settled view, not a frame of its fade-in.
+    await this.page.screenshot({ path, fullPage: true, animations: 'disabled' });
     return path;
   }
 

@@ -1,0 +1,58 @@
+import { describe, expect, it, vi } from 'vitest'
+import { defineChain } from 'viem'
+import { createLatch } from './latch'
+import { LatchOptionsError } from './options'
+
+const dev = defineChain({
+  id: 31337,
+  name: 'Latch Dev',
+  nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+  rpcUrls: { default: { http: ['http://127.0.0.1:1'] } },
+})
+
+describe('createLatch', () => {
+  it('is created on the server (no window) and starts closed at Connect, disconnected', () => {
+    expect(typeof window).toBe('undefined')
+    const latch = createLatch({ projectId: 'a'.repeat(32), networks: [dev], apiUrl: 'http://127.0.0.1:1' })
+    const s = latch.getState()
+    expect(s.open).toBe(false)
+    expect(s.view).toBe('Connect')
+    expect(s.account.status).toBe('disconnected')
+    expect(s.activeNetwork.id).toBe(31337)
+    expect(s.canClose).toBe(true)
+    expect(s.themeMode).toBe('light')
+    expect(s.themeVars['--latch-z-index']).toBeDefined()
+    latch.destroy()
+  })
+
+  it('rejects invalid options with the option named', () => {
+    expect(() => createLatch({ networks: [] })).toThrow(LatchOptionsError)
+    expect(() => createLatch({ networks: [dev], siwx: {} as never, siweConfig: {} })).toThrow('Cannot set both `siweConfig` and `siwx` options')
+  })
+
+  it('opens even when latchd cannot be reached (prefetch failure is logged), and goBack at one view closes', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+    const fetchMock = vi.spyOn(globalThis, 'fetch').mockRejectedValue(new TypeError('fetch failed'))
+    const latch = createLatch({ projectId: 'a'.repeat(32), networks: [dev], apiUrl: 'http://127.0.0.1:1' })
+    const seen: string[] = []
+    const unsubscribe = latch.subscribeEvents((e) => seen.push(e.data.event))
+    latch.open({ view: 'AllWallets' })
+    await vi.waitFor(() => expect(latch.getState().open).toBe(true))
+    expect(latch.getState().view).toBe('AllWallets')
+    expect(seen).toContain('MODAL_OPEN')
+    latch.goBack()
+    expect(latch.getState().open).toBe(false)
+    unsubscribe()
+    latch.destroy()
+    fetchMock.mockRestore()
+    warn.mockRestore()
+  })
+
+  it('connecting a wallet that is not installed shows why instead of hanging', async () => {
+    const latch = createLatch({ projectId: 'a'.repeat(32), networks: [dev], apiUrl: 'http://127.0.0.1:1' })
+    await latch.connectWallet({ id: 'x', name: 'Nowhere Wallet', kind: 'recommended', installed: false })
+    expect(latch.getState().view).toBe('ConnectingExternal')
+    expect(latch.getState().connectError).toEqual({ kind: 'unknown', message: 'Nowhere Wallet is not installed' })
+    latch.destroy()
+  })
+})
