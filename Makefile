@@ -19,8 +19,9 @@ test:
 test-e2e: build web
 	bash scripts/test-e2e.sh
 
-bench: build
+bench: build web
 	$(GO) run ./bench -latchd bin/latchd -out bench/results.md
+	cd web && node bench/measure.mjs >> ../bench/results.md && node bench/click-to-connect.mjs >> ../bench/results.md
 
 clean:
 	rm -rf bin .latch web/packages/*/dist web/apps/demo/dist

@@ -2,6 +2,7 @@
 // which section and order (spec §9 connector order), recent wallets (spec §9:
 // at most 2) and the paged/searchable registry (spec §9: 40 per page, search
 // 100 entries after 300 ms).
+import { z } from 'zod/mini'
 import { walletSchema, type ApiClient, type RegistryWallet } from './api'
 import { CONNECTOR_TYPES, type ConnectorTypeOrder, type CustomWallet } from './options'
 import { browserStorage, STORAGE_PREFIX, type KeyValueStorage } from './storage'
@@ -211,7 +212,7 @@ export interface RecentWallets {
   clear(): void
 }
 
-const recentSchema = walletSchema.array()
+const recentSchema = z.array(walletSchema)
 
 /** createRecentWallets keeps recent wallets in storage (default: localStorage, or memory where it is missing). */
 export function createRecentWallets(storage: KeyValueStorage = browserStorage()): RecentWallets {
