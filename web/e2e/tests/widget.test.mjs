@@ -84,6 +84,7 @@ test('AllWallets: search finds a wallet from latchd', async () => {
   const { page } = t;
   await page.getByTestId('demo-open-all-wallets').click();
   await page.getByTestId('latch-view-AllWallets').waitFor();
+  await page.getByTestId('latch-view-AllWallets').getByRole('button', { name: /MetaMask/ }).first().waitFor();
   await t.screenshot('all-wallets-light');
   await page.getByTestId('latch-all-wallets-search').fill('rainbow');
   await page.getByTestId('latch-view-AllWallets').getByRole('button', { name: /Rainbow/ }).first().waitFor();
@@ -97,6 +98,11 @@ test('themes: dark mode applies to the modal', async () => {
   const modal = page.locator('[data-latch][data-theme="dark"]').getByTestId('latch-view-Connect');
   await modal.waitFor();
   await t.screenshot('connect-dark');
+  await page.getByRole('button', { name: /All wallets/ }).last().click();
+  await page.getByTestId('latch-view-AllWallets').waitFor();
+  await page.getByTestId('latch-view-AllWallets').getByRole('button', { name: /MetaMask/ }).first().waitFor();
+  await t.screenshot('all-wallets-dark');
+  await page.getByTestId('latch-modal-back').click();
   await page.getByRole('button', { name: /Latch Test Wallet/ }).click();
   await page.getByTestId('latch-account-button').first().click();
   await page.getByTestId('latch-view-Account').waitFor();
