@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/latchkit/latch/internal/httpx"
 )
@@ -55,11 +56,25 @@ func (h *Handler) getWallets(w http.ResponseWriter, r *http.Request) {
 	hdr := w.Header()
 	hdr.Set("Content-Type", "application/json")
 	hdr.Set("Cache-Control", walletsCacheControl)
-	hdr.Set("Content-Length", strconv.Itoa(page.JSONLen()))
-	if _, err := page.WriteTo(w); err != nil {
+	// One Write of the whole body: a body larger than the connection's 4 KiB
+	// buffer then goes out in one or two syscalls instead of one per 4 KiB,
+	// which is where a search spent most of its time under load.
+	bp := pageBuffers.Get().(*[]byte)
+	body := page.AppendJSON((*bp)[:0])
+	hdr.Set("Content-Length", strconv.Itoa(len(body)))
+	if _, err := w.Write(body); err != nil {
 		slog.DebugContext(r.Context(), "write response", "err", err)
 	}
+	if cap(body) <= maxPooledPage {
+		*bp = body
+		pageBuffers.Put(bp)
+	}
 }
+
+// maxPooledPage keeps one unusually large page from pinning its buffer in the pool.
+const maxPooledPage = 256 << 10
+
+var pageBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 64<<10); return &b }}
 
 func (h *Handler) image(kind string) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -2,7 +2,6 @@ package explorer
 
 import (
 	"errors"
-	"io"
 	"net/url"
 	"strconv"
 	"strings"
@@ -162,49 +161,6 @@ type Page struct {
 	Wallets []*Wallet // this page's wallets; shared, do not modify
 	bodies  [][]byte
 }
-
-// JSONLen is the exact length of the page's JSON encoding, for Content-Length.
-func (p Page) JSONLen() int {
-	n := len(`{"count":`) + len(strconv.Itoa(p.Count)) + len(`,"data":[`) + len(`]}`)
-	if len(p.bodies) > 0 {
-		n += len(p.bodies) - 1 // commas
-	}
-	for _, body := range p.bodies {
-		n += len(body)
-	}
-	return n
-}
-
-// WriteTo writes the page's JSON encoding to w piece by piece, so a response
-// copies each wallet's pre-encoded JSON once, into the connection's buffer.
-func (p Page) WriteTo(w io.Writer) (int64, error) {
-	var head [40]byte
-	b := append(head[:0], `{"count":`...)
-	b = strconv.AppendInt(b, int64(p.Count), 10)
-	b = append(b, `,"data":[`...)
-	var total int64
-	write := func(b []byte) error {
-		n, err := w.Write(b)
-		total += int64(n)
-		return err
-	}
-	if err := write(b); err != nil {
-		return total, err
-	}
-	for i, body := range p.bodies {
-		if i > 0 {
-			if err := write(comma); err != nil {
-				return total, err
-			}
-		}
-		if err := write(body); err != nil {
-			return total, err
-		}
-	}
-	return total, write(closing)
-}
-
-var comma, closing = []byte(","), []byte("]}")
 
 // AppendJSON appends the page as {"count":N,"data":[…]}, the response of
 // GET /getWallets, using each wallet's JSON encoded at load.
