@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest'
 
 import { createConnectionController } from './controller.js'
 import { LatchConnectError, LatchDisconnectError } from './errors.js'
-import { createMemoryStorage, storageKeys } from './storage.js'
+import { createMemoryStorage } from '../storage'
+import { storageKeys } from './storage.js'
 import { alice } from './test/fakeWallet.js'
 import type { ConnectionStatus, StorageLike } from './types.js'
 

@@ -15,7 +15,8 @@ import { getNativeBalance, type NativeBalance } from './balance.js'
 import { addAnnouncedConnectors, findConnector, listConnectors, toWalletInfo, waitForConnector } from './connectors.js'
 import { LatchConnectError, LatchDisconnectError, messageOf, toConnectError } from './errors.js'
 import { type ConnectionListener, createStateContainer } from './state.js'
-import { type ConnectionStorage, createConnectionStorage, createMemoryStorage } from './storage.js'
+import { createMemoryStorage } from '../storage'
+import { type ConnectionStorage, createConnectionStorage } from './storage.js'
 import {
   type ConnectionState,
   disconnectedNamespace,

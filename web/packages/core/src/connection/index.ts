@@ -18,7 +18,7 @@ export {
 } from './errors.js'
 export { toCaipAddress, truncateAddress, truncateDecimals } from './format.js'
 export type { ConnectionListener } from './state.js'
-export { createMemoryStorage, storageKeys, wagmiStorageKeyPrefix } from './storage.js'
+export { storageKeys, wagmiStorageKeyPrefix } from './storage.js'
 export type {
   ChainNamespace,
   ConnectedWalletInfo,

@@ -4,7 +4,8 @@ import { mainnet, sepolia } from 'viem/chains'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 
 import { type ConnectionController, createConnectionController } from './controller.js'
-import { createMemoryStorage, storageKeys } from './storage.js'
+import { createMemoryStorage } from '../storage'
+import { storageKeys } from './storage.js'
 import { alice, bob, createFakeWallet, type FakeWallet, installFakeWindow, walletIcon } from './test/fakeWallet.js'
 import type { ConnectionStatus, StorageLike } from './types.js'
 

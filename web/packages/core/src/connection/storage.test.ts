@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 
-import { createConnectionStorage, createMemoryStorage, storageKeys } from './storage.js'
+import { createMemoryStorage } from '../storage'
+import { createConnectionStorage, storageKeys } from './storage.js'
 import type { StorageLike } from './types.js'
 
 describe('storageKeys', () => {

@@ -2,32 +2,23 @@
 // browser": connected connector id per namespace, connected namespaces, and the
 // connection status that drives the startup reconnect of spec §4). The recent-
 // wallets list is not kept here; the caller records it.
+import { STORAGE_PREFIX } from '../storage'
 import type { ChainNamespace, StorageLike } from './types.js'
 
 /** Names of the keys the connection layer writes. All start with `latch:`. */
 export const storageKeys = {
   /** 'connected' | 'disconnected' per namespace; read at startup (spec §4). */
-  connectionStatus: (namespace: ChainNamespace) => `latch:connectionStatus:${namespace}` as const,
+  connectionStatus: (namespace: ChainNamespace) => `${STORAGE_PREFIX}connectionStatus:${namespace}` as const,
   /** The wagmi connector id of the namespace's connection. */
-  connectedConnectorId: (namespace: ChainNamespace) => `latch:connectedConnectorId:${namespace}` as const,
+  connectedConnectorId: (namespace: ChainNamespace) => `${STORAGE_PREFIX}connectedConnectorId:${namespace}` as const,
   /** Comma-joined list of connected namespaces. */
-  connectedNamespaces: 'latch:connectedNamespaces',
+  connectedNamespaces: `${STORAGE_PREFIX}connectedNamespaces`,
   /** Last CAIP-10 address, shown while reconnecting; cleared by a stored 'disconnected' (spec §4). */
-  cachedCaipAddress: (namespace: ChainNamespace) => `latch:cachedCaipAddress:${namespace}` as const,
+  cachedCaipAddress: (namespace: ChainNamespace) => `${STORAGE_PREFIX}cachedCaipAddress:${namespace}` as const,
 } as const
 
 /** Prefix of the keys of the wagmi config the controller creates (`latch:wagmi.store`, …). */
-export const wagmiStorageKeyPrefix = 'latch:wagmi'
-
-/** Storage kept in memory: the default when no browser storage is given (SSR, tests). */
-export function createMemoryStorage(): StorageLike {
-  const items = new Map<string, string>()
-  return {
-    getItem: (key) => items.get(key) ?? null,
-    setItem: (key, value) => void items.set(key, value),
-    removeItem: (key) => void items.delete(key),
-  }
-}
+export const wagmiStorageKeyPrefix = `${STORAGE_PREFIX}wagmi`
 
 /** A stored connection status; anything else in storage reads as undefined. */
 export type StoredStatus = 'connected' | 'disconnected'

@@ -1,5 +1,6 @@
 // Types of the connection layer. Kept local to this module on purpose: the
 // connection controller must not depend on the rest of @latchkit/core.
+import type { KeyValueStorage } from '../storage'
 import type { Address } from 'viem'
 
 /** Every chain namespace Latch knows about (CAIP-2 namespaces, spec §3). */
@@ -66,12 +67,8 @@ export interface ConnectionState {
   readonly connectors: readonly ConnectorInfo[]
 }
 
-/** The subset of the Web Storage API the controller uses (localStorage fits). */
-export interface StorageLike {
-  getItem(key: string): string | null
-  setItem(key: string, value: string): void
-  removeItem(key: string): void
-}
+/** The subset of the Web Storage API the controller uses: core's KeyValueStorage. */
+export type StorageLike = KeyValueStorage
 
 /** A namespace with nothing connected. */
 export const disconnectedNamespace: NamespaceConnection = Object.freeze({

@@ -2,7 +2,7 @@ import { type Chain, defineChain } from 'viem'
 import { mainnet } from 'viem/chains'
 import { describe, expect, it } from 'vitest'
 
-import { createMemoryStorage } from './storage.js'
+import { createMemoryStorage } from '../storage'
 import { createDefaultWagmiConfig, latchRpcUrl } from './wagmiConfig.js'
 
 const devChain = defineChain({
