@@ -75,7 +75,7 @@ const en = {
   'network.switchDeclined': 'Switch declined',
   'network.active': 'Active',
   'network.testnet': 'Testnet',
-  'view.unavailable': 'This is not available yet',
+  'view.unavailable': 'This view is not available yet.',
   'network.notFound': 'Network Not Found',
 
   // Sign-in (SIWX)

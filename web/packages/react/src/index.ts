@@ -36,5 +36,5 @@ export { useWalletInfo, type UseWalletInfoReturnType } from './hooks/useWalletIn
 export { useLatchProvider, type UseLatchProviderReturnType } from './hooks/useLatchProvider'
 
 export { truncateAddress } from './utils'
-export { defaultMessages, type MessageKey } from './messages'
+export type { MessageKey } from './messages'
 export type { Latch, LatchState, LatchView, LatchWallet, OpenOptions, ThemeMode } from '@latchkit/core'

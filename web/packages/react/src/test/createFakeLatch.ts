@@ -1,4 +1,5 @@
 // An in-memory Latch for tests: a real store with the contract's behaviour, no network.
+import { t, type MessageKey } from '@latchkit/core'
 import { createConfig, http } from '@wagmi/core'
 import { mainnet, sepolia, base } from 'viem/chains'
 import type { Chain } from 'viem'
@@ -35,12 +36,6 @@ export type FakeLatch = Latch & {
 
 export const connectedAddress = '0x1234567890abcdef1234567890abcdef12345678'
 
-const catalogue: Record<string, string> = {
-  'button.connect': 'Connect Wallet',
-  'connecting.declined': 'Connection declined',
-  'connecting.continueIn': 'Continue in {name}',
-  'account.addressCopied': 'Address copied',
-}
 
 export function makeWallet(index: number, patch: Partial<LatchWallet> = {}): LatchWallet {
   return { id: `w${index}`, name: `Wallet ${index}`, kind: 'recommended', installed: false, imageUrl: `https://img.test/w${index}.png`, ...patch }
@@ -190,11 +185,8 @@ export function createFakeLatch(options: FakeLatchOptions = {}): FakeLatch {
     async copyToClipboard(text) {
       fake.copied.push(text)
     },
-    t(key, params) {
-      const template = catalogue[key]
-      if (template === undefined) return key
-      return template.replace(/\{(\w+)\}/g, (m, name: string) => (params && name in params ? String(params[name]) : m))
-    },
+    // The real catalogue, so tests see the strings users see.
+    t: (key, params) => t(key as MessageKey, params),
     getWagmiConfig() {
       wagmiConfig ??= createConfig({
         chains: [mainnet, base, sepolia],

@@ -138,6 +138,6 @@ describe('LatchModal', () => {
     renderWithLatch(<ConnectButton />, { latch })
     act(() => latch.open({ view: 'ApproveTransaction' }))
     expect(screen.getByTestId('latch-view-ApproveTransaction').textContent).toBe('This view is not available yet.')
-    expect(screen.getByRole('dialog', { name: 'Approve Transaction' })).toBeTruthy()
+    expect(screen.getByRole('dialog', { name: 'Approve transaction' })).toBeTruthy()
   })
 })

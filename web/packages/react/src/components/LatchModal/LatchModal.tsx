@@ -3,7 +3,7 @@ import type { LatchState } from '@latchkit/core'
 import { useLatchInstance } from '../../context'
 import { useLatchSnapshot } from '../../hooks/useLatchSelector'
 import { useT } from '../../hooks/useT'
-import { defaultMessages, lookup, type MessageKey } from '../../messages'
+import { messages, type MessageKey } from '@latchkit/core'
 import { AlertBanner } from './AlertBanner'
 import { ModalHeader } from './ModalHeader'
 import { Toast } from './Toast'
@@ -43,7 +43,7 @@ export function LatchModal() {
   const onBackdropClick = (event: MouseEvent<HTMLDivElement>) => {
     if (event.target === event.currentTarget && canClose) latch.close()
   }
-  const title = viewTitle(state, (key) => latch.t(key), t)
+  const title = viewTitle(state, t)
 
   return (
     <div
@@ -90,9 +90,8 @@ export function LatchModal() {
 }
 
 /** The header title: the wallet's name while connecting, else the view's catalogue title. */
-function viewTitle(state: LatchState, latchT: (key: string) => string, t: ReturnType<typeof useT>): string {
+function viewTitle(state: LatchState, t: ReturnType<typeof useT>): string {
   if (state.view === 'ConnectingExternal' && state.viewData.wallet) return state.viewData.wallet.name
   const key = `view.${state.view}`
-  if (key in defaultMessages) return t(key as MessageKey)
-  return lookup(latchT, key) ?? state.view.replace(/([a-z])([A-Z])/g, '$1 $2')
+  return key in messages.en ? t(key as MessageKey) : state.view.replace(/([a-z])([A-Z])/g, '$1 $2')
 }
