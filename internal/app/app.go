@@ -23,9 +23,14 @@ import (
 	"github.com/latchkit/latch/internal/network"
 	"github.com/latchkit/latch/internal/project"
 	"github.com/latchkit/latch/internal/ratelimit"
+	"github.com/latchkit/latch/internal/rpcproxy"
 	"github.com/latchkit/latch/internal/store"
 	"github.com/latchkit/latch/internal/telemetry"
 )
+
+// rpcRequestsPerProjectMinute caps what one project can make latchd send to
+// its RPC upstreams (a batch counts once); per-IP limits apply on top.
+const rpcRequestsPerProjectMinute = 60_000
 
 // Main is a running latchd: its storage, services and listeners.
 type Main struct {
@@ -246,6 +251,16 @@ func (m *Main) apiHandler() http.Handler {
 	telemetry.New(m.DB, telemetry.Config{AdminToken: m.Config.AdminToken, ClientIP: m.clientIP}).Register(mux, requireProject)
 	mux.Handle("GET /v1/supported-chains", requireProject(http.HandlerFunc(m.Networks.HandleSupportedChains)))
 	mux.Handle("GET /v1/networks", requireProject(http.HandlerFunc(m.Networks.HandleNetworks)))
+	rpcproxy.New(rpcproxy.Config{
+		Networks: m.Networks,
+		Metrics:  m.Metrics,
+		ClientIP: m.clientIP,
+		// One budget of 10 s per request (spec §9); a single attempt may use 4 s of
+		// it, so a hung upstream still leaves time to fail over to the next one.
+		AttemptTimeout: 4 * time.Second,
+		ProjectLimiter: ratelimit.NewMemory(rpcRequestsPerProjectMinute, time.Minute),
+		Logger:         m.Logger.With("component", "rpcproxy"),
+	}).Register(mux, requireProject)
 
 	if m.Devnet != nil {
 		mux.Handle("GET /dev/info", guard.LocalOnly(http.HandlerFunc(m.handleDevInfo)))

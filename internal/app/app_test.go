@@ -166,6 +166,17 @@ func endToEnd(t *testing.T, databaseURL string) {
 		c.want(c.do("GET", "/v1/networks?"+pid, ""), 200, `"eip155:31337"`, `"Ethereum"`)
 	})
 
+	t.Run("RPCProxy", func(t *testing.T) {
+		// viem posts text/plain to avoid a CORS preflight.
+		c.want(c.do("POST", "/v1?chainId=eip155:31338&"+pid, `{"jsonrpc":"2.0","id":7,"method":"eth_chainId","params":[]}`, "Content-Type", "text/plain"), 200, `"id":7`, `"result":"0x7a6a"`)
+		r := c.do("POST", "/v1/?chainId=eip155:31337&"+pid, `[{"jsonrpc":"2.0","id":"a","method":"eth_chainId"},{"jsonrpc":"2.0","id":"b","method":"eth_getBalance","params":["`+info.Accounts[9]+`","latest"]}]`)
+		c.want(r, 200, `"id":"a","result":"0x7a69"`, `"id":"b","result":"0x21e19e0c9bab2400000"`)
+		c.want(c.do("POST", "/v1?chainId=eip155:31337&"+pid, `{"jsonrpc":"2.0","id":1,"method":"admin_peers","params":[]}`), 200, "not allowed")
+		c.want(c.do("POST", "/v1?chainId=eip155:1&"+pid, `{"jsonrpc":"2.0","id":1,"method":"eth_chainId"}`), 404)
+		c.want(c.do("POST", "/v1?chainId=eip155:31337", `{"jsonrpc":"2.0","id":1,"method":"eth_chainId"}`), 401, "Project ID Not Configured")
+		c.want(c.do("GET", "/metrics", ""), 200, "latch_rpc_upstream_requests_total")
+	})
+
 	t.Run("Faucet", func(t *testing.T) {
 		to := info.Accounts[1]
 		balance := func() *big.Int {

@@ -1,0 +1,83 @@
+package rpcproxy
+
+import (
+	"encoding/json"
+	"testing"
+	"time"
+)
+
+func TestClassify(t *testing.T) {
+	for _, tt := range []struct {
+		ns, method string
+		want       methodKind
+	}{
+		{"eip155", "eth_call", kindRead},
+		{"eip155", "net_version", kindRead},
+		{"eip155", "web3_clientVersion", kindRead},
+		{"eip155", "eth_sendRawTransaction", kindSend},
+		{"eip155", "eth_getFilterChanges", kindStateful},
+		{"eip155", "eth_sendTransaction", kindRefused},
+		{"eip155", "eth_sendUserOperation", kindRefused},
+		{"eip155", "debug_traceCall", kindRefused},
+		{"eip155", "getBalance", kindRefused},
+		{"solana", "getBalance", kindStateful},
+		{"solana", "sendTransaction", kindSend},
+		{"solana", "admin_peers", kindRefused},
+	} {
+		if got := classify(tt.ns, tt.method); got != tt.want {
+			t.Errorf("classify(%s, %s) = %d, want %d", tt.ns, tt.method, got, tt.want)
+		}
+	}
+}
+
+func TestProxy_cacheTTL(t *testing.T) {
+	p := New(Config{NearHeadTTL: time.Second, ImmutableTTL: time.Hour})
+	const safe = 100
+	for _, tt := range []struct {
+		method, params, result string
+		want                   time.Duration
+	}{
+		{"eth_chainId", `[]`, `"0x1"`, 0},
+		{"eth_blockNumber", `[]`, `"0x1"`, time.Second},
+		{"eth_getBalance", `["0xa","latest"]`, `"0x1"`, time.Second},
+		{"eth_getBalance", `["0xa"]`, `"0x1"`, time.Second},
+		{"eth_getBalance", `["0xa","0x64"]`, `"0x1"`, time.Hour},
+		{"eth_getBalance", `["0xa","0x65"]`, `"0x1"`, time.Second},
+		{"eth_getTransactionCount", `["0xa","pending"]`, `"0x1"`, noCache},
+		{"eth_call", `[{},"earliest"]`, `"0x"`, time.Hour},
+		{"eth_getStorageAt", `["0xa","0x0","0x10"]`, `"0x"`, time.Hour},
+		{"eth_getBlockByNumber", `["0x10",false]`, `{}`, time.Hour},
+		{"eth_getBlockByNumber", `["finalized",false]`, `{}`, time.Second},
+		{"eth_getBlockByNumber", `["pending",false]`, `{}`, noCache},
+		{"eth_getTransactionReceipt", `["0x1"]`, `null`, noCache},
+		{"eth_getTransactionReceipt", `["0x1"]`, `{"blockNumber":"0x10"}`, time.Hour},
+		{"eth_getTransactionReceipt", `["0x1"]`, `{"blockNumber":"0x70"}`, time.Second},
+		{"eth_getTransactionByHash", `["0x1"]`, `{"blockNumber":null}`, time.Second},
+		{"eth_getBlockByHash", `["0x1",false]`, `{"number":"0x1"}`, time.Hour},
+		{"eth_getLogs", `[{"fromBlock":"0x1","toBlock":"0x64"}]`, `[]`, time.Hour},
+		{"eth_getLogs", `[{"fromBlock":"0x1","toBlock":"0x65"}]`, `[]`, time.Second},
+		{"eth_getLogs", `[{"fromBlock":"0x1"}]`, `[]`, time.Second},
+		{"eth_getLogs", `[{"toBlock":"pending"}]`, `[]`, noCache},
+		{"eth_getLogs", `[{"blockHash":"0xab"}]`, `[]`, time.Second},
+		{"eth_getProof", `["0xa",[],"latest"]`, `{}`, time.Second},
+		{"eth_protocolVersion", `[]`, `"0x41"`, noCache},
+	} {
+		if got := p.cacheTTL(tt.method, json.RawMessage(tt.params), json.RawMessage(tt.result), safe); got != tt.want {
+			t.Errorf("cacheTTL(%s %s → %s) = %v, want %v", tt.method, tt.params, tt.result, got, tt.want)
+		}
+	}
+	// Unknown head: nothing is immutable.
+	if got := p.cacheTTL("eth_getBalance", json.RawMessage(`["0xa","0x1"]`), json.RawMessage(`"0x1"`), 0); got != time.Second {
+		t.Errorf("unknown head: %v", got)
+	}
+}
+
+func TestUpstream_ErrorRateDecays(t *testing.T) {
+	now := time.Unix(1000, 0)
+	u := &upstream{}
+	u.record(false, 0, now)
+	fresh := u.score(now)
+	if fresh <= 0 || u.score(now.Add(5*time.Minute)) > fresh/500 {
+		t.Fatalf("score fresh %v later %v", fresh, u.score(now.Add(5*time.Minute)))
+	}
+}

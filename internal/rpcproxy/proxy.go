@@ -1,0 +1,577 @@
+// Package rpcproxy is the chain RPC proxy, POST /v1?chainId=<caip2>&projectId=<id>
+// (api-shapes §3.8): it answers JSON-RPC requests and batches from the
+// upstream nodes the operator configured for a network, with a method
+// policy, failover with retries (spec §7, §9), caching and coalescing.
+//
+// HTTP statuses: request-level failures (bad chainId, unsupported network,
+// oversized body, unparseable JSON, rate limit) get a 4xx status; once the
+// body is a JSON-RPC request, the answer is 200 with JSON-RPC results and
+// errors per entry, as JSON-RPC over HTTP expects.
+//
+// Rate limits count one HTTP request as one event, whatever its batch size:
+// the Limiter contract has no weight, and MaxBatch bounds the work per event.
+package rpcproxy
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"mime"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/latchkit/latch/internal/caip"
+	"github.com/latchkit/latch/internal/httpx"
+	"github.com/latchkit/latch/internal/metrics"
+	"github.com/latchkit/latch/internal/network"
+	"github.com/latchkit/latch/internal/project"
+	"github.com/latchkit/latch/internal/ratelimit"
+)
+
+const (
+	// DefaultTimeout is the budget of one request across all attempts (spec §9: RPC timeout 10000 ms).
+	DefaultTimeout = 10 * time.Second
+	// DefaultMaxBatch is the largest batch accepted (spec §9: batch size 1000).
+	DefaultMaxBatch = 1000
+	// DefaultMaxBody bounds a request body.
+	DefaultMaxBody = 2 << 20
+	// maxRetries and baseBackoff are spec §9: RPC retries 3, base delay 150 ms, exponential.
+	maxRetries  = 3
+	baseBackoff = 150 * time.Millisecond
+	// maxMethodLen bounds a method name, which refusals echo back.
+	maxMethodLen = 128
+)
+
+// JSON-RPC error codes the proxy itself answers with.
+const (
+	codeParseError     = -32700
+	codeInvalidRequest = -32600
+	codeMethodNotFound = -32601
+	codeInvalidParams  = -32602
+	codeInternal       = -32603
+)
+
+// msgTimeout is spec §8's timeout message.
+const msgTimeout = "The request took too long to respond."
+
+// Config configures a Proxy. Networks is required; the rest have defaults.
+type Config struct {
+	Networks *network.Registry
+	Client   *http.Client      // default: a client with pooled keep-alive connections and no own timeout
+	Metrics  *metrics.Registry // default: a private registry
+	Now      func() time.Time  // clock for Retry-After, set-asides and cache expiry
+	// Sleep waits d or until ctx is done (injected in tests).
+	Sleep          func(ctx context.Context, d time.Duration) error
+	ProjectLimiter ratelimit.Limiter // keyed by project id; nil: no limit
+	IPLimiter      ratelimit.Limiter // keyed by ClientIP; nil: no limit
+	ClientIP       func(*http.Request) string
+	Timeout        time.Duration // whole-request budget, DefaultTimeout
+	AttemptTimeout time.Duration // per-attempt bound within Timeout; 0: none
+	MaxBatch       int           // DefaultMaxBatch
+	MaxBody        int64         // DefaultMaxBody
+	MaxResponse    int64         // bound on one upstream answer, 64 MiB
+
+	Cache             Cache         // default: NewMemoryCache(10000, 64 MiB, Now)
+	NearHeadTTL       time.Duration // answers that change with each block, 1 s
+	ImmutableTTL      time.Duration // answers pinned below the confirmed head, 1 h
+	ConfirmationDepth uint64        // blocks below the head considered final, 12
+	PaymentSetAside   time.Duration // a 402 without Retry-After sets an upstream aside this long, 1 min
+	Logger            *slog.Logger
+}
+
+// Proxy serves the chain RPC proxy. It is safe for concurrent use.
+type Proxy struct {
+	cfg     Config
+	flights flightGroup
+	metrics proxyMetrics
+
+	mu    sync.Mutex
+	pools map[string]*pool
+	heads map[string]uint64 // latest block number seen per network
+}
+
+type proxyMetrics struct {
+	requests *metrics.CounterVec
+	errors   *metrics.CounterVec
+	latency  *metrics.HistogramVec
+	cache    *metrics.CounterVec
+}
+
+// New returns a Proxy; zero Config fields take their defaults.
+func New(cfg Config) *Proxy {
+	if cfg.Client == nil {
+		tr := http.DefaultTransport.(*http.Transport).Clone()
+		tr.MaxIdleConnsPerHost = 64
+		cfg.Client = &http.Client{Transport: tr}
+	}
+	if cfg.Metrics == nil {
+		cfg.Metrics = metrics.NewRegistry()
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Sleep == nil {
+		cfg.Sleep = sleep
+	}
+	if cfg.ClientIP == nil {
+		cfg.ClientIP = func(r *http.Request) string { return httpx.ClientIP(r, nil) }
+	}
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = DefaultTimeout
+	}
+	if cfg.MaxBatch <= 0 {
+		cfg.MaxBatch = DefaultMaxBatch
+	}
+	if cfg.MaxBody <= 0 {
+		cfg.MaxBody = DefaultMaxBody
+	}
+	if cfg.MaxResponse <= 0 {
+		cfg.MaxResponse = 64 << 20
+	}
+	if cfg.NearHeadTTL <= 0 {
+		cfg.NearHeadTTL = time.Second
+	}
+	if cfg.ImmutableTTL <= 0 {
+		cfg.ImmutableTTL = time.Hour
+	}
+	if cfg.ConfirmationDepth == 0 {
+		cfg.ConfirmationDepth = 12
+	}
+	if cfg.PaymentSetAside <= 0 {
+		cfg.PaymentSetAside = time.Minute
+	}
+	if cfg.Cache == nil {
+		cfg.Cache = NewMemoryCache(10000, 64<<20, cfg.Now)
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	m := cfg.Metrics
+	return &Proxy{
+		cfg:   cfg,
+		pools: map[string]*pool{},
+		heads: map[string]uint64{},
+		metrics: proxyMetrics{
+			requests: m.Counter("latch_rpc_upstream_requests_total", "RPC proxy calls to upstream nodes.", "network", "upstream"),
+			errors:   m.Counter("latch_rpc_upstream_errors_total", "RPC proxy upstream failures by class (timeout, http_5xx, http_429, http_4xx, http_402, transport, malformed, node_error).", "network", "upstream", "class"),
+			latency:  m.Histogram("latch_rpc_upstream_duration_seconds", "RPC proxy upstream call latency.", metrics.DefaultLatencyBuckets, "network", "upstream"),
+			cache:    m.Counter("latch_rpc_cache_total", "RPC proxy read entries by outcome (hit, miss, coalesced).", "network", "outcome"),
+		},
+	}
+}
+
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// entry is one request object of the body and, once handled, its answer.
+type entry struct {
+	id     json.RawMessage // the client's bytes, echoed as they are; nil for a notification
+	notify bool
+	method string
+	params json.RawMessage
+	kind   methodKind
+	key    string // cache and coalescing key of reads
+	pinned bool   // eip155 filter methods: a filter lives on the node that made it
+	done   bool
+	res    entryResult
+}
+
+// entryResult is the answer to one entry: a result or an error object.
+type entryResult struct {
+	Result json.RawMessage
+	Error  json.RawMessage
+}
+
+func errorResult(code int, msg string) entryResult {
+	b, _ := json.Marshal(struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+	}{code, msg})
+	return entryResult{Error: b}
+}
+
+// Register mounts the proxy on POST /v1 and POST /v1/ (AppKit posts to
+// "/v1/?chainId=…", api-shapes §3.8), each wrapped by mw (the project guard).
+func (p *Proxy) Register(mux *http.ServeMux, mw func(http.Handler) http.Handler) {
+	if mw == nil {
+		mw = func(next http.Handler) http.Handler { return next }
+	}
+	mux.Handle("POST /v1", mw(p))
+	mux.Handle("POST /v1/{$}", mw(p))
+}
+
+// ServeHTTP serves POST /v1?chainId=<caip2>&projectId=<id>.
+func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", http.MethodPost)
+		writeRequestError(w, http.StatusMethodNotAllowed, codeInvalidRequest, "The RPC proxy takes POST requests")
+		return
+	}
+	if !p.allow(w, r) {
+		return
+	}
+	chain := r.URL.Query().Get("chainId")
+	id, err := caip.ParseChainID(chain)
+	if err != nil {
+		writeRequestError(w, http.StatusBadRequest, codeInvalidParams, err.Error())
+		return
+	}
+	urls := p.cfg.Networks.Upstreams(chain)
+	if p.cfg.Networks.Get(chain) == nil || len(urls) == 0 {
+		writeRequestError(w, http.StatusNotFound, codeInvalidParams, fmt.Sprintf("Chain %s is not supported by this latchd", chain))
+		return
+	}
+	body, status, err := p.readBody(w, r)
+	if err != nil {
+		writeRequestError(w, status, codeInvalidRequest, err.Error())
+		return
+	}
+	entries, batch, perr := p.parse(body, id.Namespace)
+	if perr != nil {
+		writeRequestError(w, http.StatusBadRequest, perr.code, perr.msg)
+		return
+	}
+	// The budget is not cut short when this client goes away: it may lead a
+	// flight other requests wait on, and they must not inherit its cancellation.
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), p.cfg.Timeout)
+	defer cancel()
+	p.execute(ctx, p.poolFor(chain, urls), entries)
+	writeAnswers(w, entries, batch)
+}
+
+// allow applies the per-IP and per-project rate limits. A limiter that
+// cannot decide fails open: the RPC proxy stays up when Redis is not.
+func (p *Proxy) allow(w http.ResponseWriter, r *http.Request) bool {
+	check := func(l ratelimit.Limiter, key, what string) bool {
+		if l == nil || key == "" {
+			return true
+		}
+		d, err := l.Allow(r.Context(), key)
+		if err != nil {
+			p.cfg.Logger.WarnContext(r.Context(), "rpc proxy rate limiter failed; allowing", "limit", what, "err", err)
+			return true
+		}
+		if !d.Allowed {
+			httpx.RateLimited(w, r, d.RetryAfter, what)
+			return false
+		}
+		return true
+	}
+	if !check(p.cfg.IPLimiter, p.cfg.ClientIP(r), "RPC requests from this address") {
+		return false
+	}
+	projectID := r.URL.Query().Get("projectId")
+	if pr := project.FromContext(r.Context()); pr != nil {
+		projectID = pr.ID
+	}
+	return check(p.cfg.ProjectLimiter, projectID, "RPC requests for this project")
+}
+
+func (p *Proxy) readBody(w http.ResponseWriter, r *http.Request) ([]byte, int, error) {
+	if ct := r.Header.Get("Content-Type"); ct != "" {
+		// viem posts text/plain to avoid a CORS preflight (api-shapes §3.8).
+		mt, _, err := mime.ParseMediaType(ct)
+		if err != nil || (mt != "application/json" && mt != "text/plain") {
+			return nil, http.StatusUnsupportedMediaType, errors.New("Content-Type must be application/json or text/plain")
+		}
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, p.cfg.MaxBody))
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return nil, http.StatusRequestEntityTooLarge, fmt.Errorf("Request body is larger than %d bytes", p.cfg.MaxBody)
+		}
+		return nil, http.StatusBadRequest, errors.New("Request body could not be read")
+	}
+	return body, 0, nil
+}
+
+type parseError struct {
+	code int
+	msg  string
+}
+
+// parse splits the body into entries. Request-level problems (not JSON, an
+// empty or oversized batch) are a parseError; a malformed entry gets its own
+// -32600 answer and does not spoil the rest of a batch.
+func (p *Proxy) parse(body []byte, namespace string) ([]*entry, bool, *parseError) {
+	body = bytes.TrimSpace(body)
+	if !json.Valid(body) {
+		return nil, false, &parseError{codeParseError, "Parse error: the body is not valid JSON"}
+	}
+	if body[0] != '[' {
+		return []*entry{p.parseEntry(body, namespace)}, false, nil
+	}
+	var raws []json.RawMessage
+	if err := json.Unmarshal(body, &raws); err != nil {
+		return nil, false, &parseError{codeParseError, "Parse error: the body is not valid JSON"}
+	}
+	if len(raws) == 0 {
+		return nil, true, &parseError{codeInvalidRequest, "Invalid request: empty batch"}
+	}
+	if len(raws) > p.cfg.MaxBatch {
+		return nil, true, &parseError{codeInvalidRequest, fmt.Sprintf("Invalid request: a batch holds at most %d requests, got %d", p.cfg.MaxBatch, len(raws))}
+	}
+	entries := make([]*entry, len(raws))
+	for i, raw := range raws {
+		entries[i] = p.parseEntry(raw, namespace)
+	}
+	return entries, true, nil
+}
+
+func (p *Proxy) parseEntry(raw json.RawMessage, namespace string) *entry {
+	var m struct {
+		JSONRPC json.RawMessage `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Method  json.RawMessage `json:"method"`
+		Params  json.RawMessage `json:"params"`
+	}
+	e := &entry{}
+	invalid := func(msg string) *entry {
+		e.notify = false // an invalid request is always answered (JSON-RPC 2.0 §5)
+		e.done, e.res = true, errorResult(codeInvalidRequest, "Invalid request: "+msg)
+		return e
+	}
+	if len(raw) == 0 || raw[0] != '{' || json.Unmarshal(raw, &m) != nil {
+		return invalid("not an object")
+	}
+	if m.ID != nil {
+		switch m.ID[0] {
+		case '"', '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9', 'n':
+			e.id = m.ID
+		default:
+			return invalid("id must be a string, a number or null")
+		}
+	} else {
+		e.notify = true
+	}
+	if string(m.JSONRPC) != `"2.0"` {
+		return invalid(`jsonrpc must be "2.0"`)
+	}
+	if json.Unmarshal(m.Method, &e.method) != nil || e.method == "" {
+		return invalid("method must be a non-empty string")
+	}
+	if len(e.method) > maxMethodLen {
+		return invalid(fmt.Sprintf("method is longer than %d characters", maxMethodLen))
+	}
+	if m.Params != nil && m.Params[0] != '[' && m.Params[0] != '{' {
+		return invalid("params must be an array or an object")
+	}
+	e.params = m.Params
+	e.kind = classify(namespace, e.method)
+	e.pinned = namespace == "eip155" && statefulMethods[e.method]
+	if e.kind == kindRefused {
+		e.done, e.res = true, errorResult(codeMethodNotFound, fmt.Sprintf("method %s is not allowed through the latchd RPC proxy", e.method))
+	}
+	return e
+}
+
+// execute answers every entry not yet done: reads from the cache, joins or
+// leads flights of identical reads, forwards the rest as one upstream call,
+// then collects the flights it waited on. Leaders finish before anyone
+// waits, so two batches waiting on each other's reads cannot deadlock.
+func (p *Proxy) execute(ctx context.Context, pl *pool, entries []*entry) {
+	var send, waits []*entry
+	var flights []*flight
+	type lead struct {
+		e *entry
+		f *flight
+	}
+	var leads []lead
+	for _, e := range entries {
+		if e.done {
+			continue
+		}
+		if e.kind != kindRead {
+			send = append(send, e)
+			continue
+		}
+		key, ok := cacheKey(pl.network, e.method, e.params)
+		if !ok {
+			send = append(send, e)
+			continue
+		}
+		e.key = key
+		if v, hit, err := p.cfg.Cache.Get(ctx, key); err != nil {
+			p.cfg.Logger.WarnContext(ctx, "rpc cache get failed", "err", err)
+		} else if hit {
+			e.done, e.res = true, entryResult{Result: v}
+			p.metrics.cache.Inc(pl.network, "hit")
+			continue
+		}
+		f, leader := p.flights.join(key)
+		if !leader {
+			waits, flights = append(waits, e), append(flights, f)
+			p.metrics.cache.Inc(pl.network, "coalesced")
+			continue
+		}
+		p.metrics.cache.Inc(pl.network, "miss")
+		leads = append(leads, lead{e, f})
+		send = append(send, e)
+	}
+	func() {
+		// Flights always finish, even if forwarding panics, so waiters never hang.
+		defer func() {
+			for _, l := range leads {
+				if !l.e.done {
+					l.e.done, l.e.res = true, errorResult(codeInternal, "Internal error")
+				}
+				p.flights.finish(l.e.key, l.f, l.e.res)
+			}
+		}()
+		var free, pinned []*entry
+		for _, e := range send {
+			if e.pinned {
+				pinned = append(pinned, e)
+			} else {
+				free = append(free, e)
+			}
+		}
+		if len(free) > 0 {
+			p.forward(ctx, pl, free, false)
+		}
+		if len(pinned) > 0 {
+			p.forward(ctx, pl, pinned, true)
+		}
+		for _, l := range leads {
+			p.store(ctx, pl.network, l.e)
+		}
+	}()
+	for i, e := range waits {
+		select {
+		case <-flights[i].done:
+			e.res = flights[i].res
+		case <-ctx.Done():
+			e.res = errorResult(codeInternal, msgTimeout)
+		}
+		e.done = true
+	}
+}
+
+// store caches a successful read answer when its method allows, and learns
+// the network head from eth_blockNumber.
+func (p *Proxy) store(ctx context.Context, network string, e *entry) {
+	if e.res.Error != nil || e.res.Result == nil {
+		return // errors are never cached
+	}
+	p.mu.Lock()
+	if e.method == "eth_blockNumber" {
+		var s string
+		if json.Unmarshal(e.res.Result, &s) == nil {
+			if n, ok := parseQuantity(s); ok && n > p.heads[network] {
+				p.heads[network] = n
+			}
+		}
+	}
+	var safe uint64
+	if h := p.heads[network]; h > p.cfg.ConfirmationDepth {
+		safe = h - p.cfg.ConfirmationDepth
+	}
+	p.mu.Unlock()
+	ttl := p.cacheTTL(e.method, e.params, e.res.Result, safe)
+	if ttl == noCache {
+		return
+	}
+	if err := p.cfg.Cache.Set(ctx, e.key, e.res.Result, ttl); err != nil {
+		p.cfg.Logger.WarnContext(ctx, "rpc cache set failed", "err", err)
+	}
+}
+
+// poolFor returns the upstream pool of a network, rebuilt when the registry's
+// URLs changed.
+func (p *Proxy) poolFor(network string, urls []string) *pool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	pl := p.pools[network]
+	if pl == nil || !equalStrings(pl.urls, urls) {
+		pl = newPool(network, urls)
+		p.pools[network] = pl
+	}
+	return pl
+}
+
+func equalStrings(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// writeAnswers writes the answers in request order; notifications get none,
+// and a body of notifications only gets 204 (JSON-RPC 2.0 §6).
+func writeAnswers(w http.ResponseWriter, entries []*entry, batch bool) {
+	buf := make([]byte, 0, 256)
+	n := 0
+	if batch {
+		buf = append(buf, '[')
+	}
+	for _, e := range entries {
+		if e.notify {
+			continue
+		}
+		if n > 0 {
+			buf = append(buf, ',')
+		}
+		n++
+		buf = appendAnswer(buf, e.id, e.res)
+	}
+	if n == 0 {
+		w.WriteHeader(http.StatusNoContent)
+		return
+	}
+	if batch {
+		buf = append(buf, ']')
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", strconv.Itoa(len(buf)))
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(buf)
+}
+
+func appendAnswer(buf []byte, id json.RawMessage, r entryResult) []byte {
+	buf = append(buf, `{"jsonrpc":"2.0","id":`...)
+	if id == nil {
+		buf = append(buf, "null"...)
+	} else {
+		buf = append(buf, id...)
+	}
+	if r.Error != nil {
+		buf = append(buf, `,"error":`...)
+		buf = append(buf, r.Error...)
+	} else {
+		buf = append(buf, `,"result":`...)
+		if r.Result == nil {
+			buf = append(buf, "null"...)
+		} else {
+			buf = append(buf, r.Result...)
+		}
+	}
+	return append(buf, '}')
+}
+
+// writeRequestError answers a request-level failure with one JSON-RPC error
+// (id null) and an HTTP status that says what went wrong.
+func writeRequestError(w http.ResponseWriter, status, code int, msg string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(appendAnswer(nil, nil, errorResult(code, msg)))
+}
