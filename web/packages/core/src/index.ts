@@ -5,6 +5,7 @@ export {
   isUserRejectedError,
   LatchConnectError,
   LatchDisconnectError,
+  LatchSwitchNetworkError,
   latchRpcUrl,
   toCaipAddress,
   toConnectError,
@@ -20,6 +21,16 @@ export type {
   ConnectorInfo,
   NamespaceConnection,
   NativeBalance,
+  SwitchNetworkErrorKind,
 } from './connection/index'
+export {
+  activeNetworkStorageKey,
+  createNetworkController,
+  restoreActiveNetwork,
+  type NetworkController,
+  type NetworkState,
+  type NetworkSwitchedEvent,
+  type NetworkSwitchedListener,
+} from './network'
 export type * from './latch-types'
 export { createLatch, LATCH_VERSION } from './latch'

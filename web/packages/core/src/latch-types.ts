@@ -75,8 +75,11 @@ export interface LatchState {
   alert: LatchAlert | null
   toast: LatchToast | null
   account: LatchAccountState
+  /** Always one of `networks`; it follows the wallet's chain while that chain is configured. */
   activeNetwork: Chain
   networks: readonly Chain[]
+  /** The connected wallet's chain id when it is not among `networks` (the UnsupportedChain view shows it). */
+  unsupportedChainId?: number | undefined
   /** Wallets for the Connect view, in spec §9 order. */
   wallets: LatchWallet[]
   /** The last connect attempt's error for ConnectingExternal. */
@@ -87,6 +90,12 @@ export interface LatchState {
 export interface WalletPage {
   count: number
   wallets: LatchWallet[]
+}
+
+/** What NETWORK_SWITCHED listeners receive: the new active network and the one before it. */
+export interface LatchNetworkSwitchedEvent {
+  network: Chain
+  previous: Chain
 }
 
 /** Modal events apps can observe (useLatchEvents). */
@@ -111,6 +120,22 @@ export interface Latch {
   /** Connect a wallet: pushes ConnectingExternal, connects, records it as recent, opens Account on success. */
   connectWallet(wallet: LatchWallet): Promise<void>
   disconnect(): Promise<void>
+  /**
+   * Switches the active network (spec §4). A chain not in `networks` shows the
+   * SWITCH_NETWORK_NOT_FOUND alert and rejects. Not connected: the network
+   * becomes active locally (and persists). Connected: the wallet is asked to
+   * switch (adding the chain on 4902); on failure the modal goes back one view,
+   * a toast says why and the promise rejects with a LatchSwitchNetworkError.
+   * On success the Networks/UnsupportedChain view is left (back or close).
+   */
+  switchNetwork(chainId: number): Promise<void>
+  /**
+   * NETWORK_SWITCHED: called after every change of the active network, from
+   * switchNetwork or from the wallet. Send form state is cleared on it (spec §4).
+   */
+  onNetworkSwitched(listener: (event: LatchNetworkSwitchedEvent) => void): () => void
+  /** latchd's image URL for a network, by CAIP-2 id (`eip155:1`); latchd answers a monogram when it has no logo. */
+  assetImageUrl(caipNetworkId: string): string
   /** AllWallets: one page of the registry (40), or a search (100 results). */
   fetchWallets(params: { page: number; search?: string }): Promise<WalletPage>
   setThemeMode(mode: ThemeMode): void

@@ -6,15 +6,23 @@ import { getAccount } from '@wagmi/core'
 import type { Chain } from 'viem'
 import { createAlertController } from './alerts'
 import { createApiClient, type RegistryWallet } from './api'
-import { createConnectionController, type ConnectionState, type NamespaceConnection } from './connection/index'
+import {
+  createConnectionController,
+  latchRpcUrl,
+  LatchSwitchNetworkError,
+  toSwitchNetworkError,
+  type ConnectionState,
+  type NamespaceConnection,
+} from './connection/index'
 import { createEventBus, type LatchEventData } from './events'
 import { fetchAnalyticsEnabled, initProjectConfig } from './features'
 import type { Latch, LatchAccountState, LatchState, LatchWallet, WalletPage } from './latch-types'
 import { t as translate, type MessageKey } from './messages'
 import { createModalController, type ModalContext } from './modal'
+import { createNetworkController } from './network'
 import { caipNetworkIdOf, resolveOptions, type LatchOptions } from './options'
 import { isMobileUserAgent } from './platform'
-import { canCloseModal, createRouterController } from './router'
+import { canCloseModal, createRouterController, shouldShowUnsupportedChain } from './router'
 import { browserStorage } from './storage'
 import { createStore } from './store'
 import { createTelemetry } from './telemetry'
@@ -53,14 +61,21 @@ export function createLatch(options: LatchOptions): Latch {
   let analyticsEnabled = false
   const telemetry = createTelemetry({ api, bus: events, isAnalyticsEnabled: () => analyticsEnabled })
   const networks = opts.networks as readonly [Chain, ...Chain[]]
-  // Until latchd's RPC proxy lands, reads go to each chain's own RPC URL, so
-  // apps list only networks whose URLs they trust (the dev networks in dev).
+  // Every chain is read through latchd's RPC proxy, so the page talks to no
+  // host but the operator's; without a project id, the chain's own RPC URL.
+  const projectId = opts.projectId
+  const transportUrl = projectId
+    ? (chain: Chain) => latchRpcUrl({ apiUrl: opts.apiUrl, projectId, chainId: chain.id })
+    : undefined
   const connection = createConnectionController({
     networks,
     enableReconnect: opts.enableReconnect,
     storage,
+    ...(transportUrl ? { transportUrl } : {}),
     ...(options.wagmiConfig ? { wagmiConfig: options.wagmiConfig } : {}),
   })
+
+  const network = createNetworkController({ networks, defaultNetwork: opts.defaultNetwork, storage })
 
   const isConnected = (): boolean => eip155(connection.getState()).status === 'connected'
   // Sign-in (SIWX) is wired in a later issue; until then it is never required.
@@ -140,9 +155,6 @@ export function createLatch(options: LatchOptions): Latch {
   let lastConn: ConnectionState | undefined
   let lastRegistry: readonly RegistryWallet[] | undefined
 
-  const activeNetworkOf = (chainId: number | undefined): Chain =>
-    networks.find((n) => n.id === chainId) ?? opts.defaultNetwork
-
   const derive = (): LatchState => {
     const conn = connection.getState()
     const ns = eip155(conn)
@@ -165,6 +177,7 @@ export function createLatch(options: LatchOptions): Latch {
     const toast = toasts.store.getState()
     const th = theme.store.getState()
     const prev = store?.getState()
+    const net = network.store.getState()
     return {
       open: m.open,
       loading: m.loading,
@@ -178,8 +191,10 @@ export function createLatch(options: LatchOptions): Latch {
       alert: alert.open && alert.code ? { code: alert.code, variant: alert.variant, message: alert.description || alert.title } : null,
       toast: toast.open ? { message: toast.message, variant: toast.variant, open: true } : null,
       account,
-      activeNetwork: activeNetworkOf(ns.chainId),
+      activeNetwork: net.activeNetwork,
       networks,
+      // Always present: the store merges snapshots, so an absent key would keep a stale id.
+      unsupportedChainId: net.unsupportedChainId,
       wallets,
       connectError,
     }
@@ -199,18 +214,70 @@ export function createLatch(options: LatchOptions): Latch {
     alerts.store.subscribe(refresh),
     toasts.store.subscribe(refresh),
     theme.store.subscribe(refresh),
+    network.store.subscribe((next, prev) => {
+      if (next.unsupportedChainId !== prev.unsupportedChainId) onUnsupportedChainChange(next.unsupportedChainId)
+      refresh()
+    }),
     connection.subscribe((next, prev) => {
       const a = eip155(next)
       const b = eip155(prev)
+      // The active network follows the wallet's chain (chainChanged) while connected.
+      network.followWalletChain(a.status === 'connected' ? a.chainId : undefined)
       if (a.address !== b.address || a.chainId !== b.chainId || a.status !== b.status) void loadBalance(a)
       refresh()
     }),
   ]
 
+  // Spec §2: UnsupportedChain opens when the wallet's chain is not configured,
+  // switching is on, unsupported chains are not allowed and no basic pairing
+  // session exists. Like AppKit it opens once per change of the wallet's
+  // chain, so closing it while still unsupported does not bring it back.
+  function onUnsupportedChainChange(chainId: number | undefined): void {
+    if (chainId === undefined) {
+      // Back on a configured chain (e.g. switched from the wallet): the view has nothing left to say.
+      if (modal.store.getState().open && router.store.getState().view === 'UnsupportedChain') modal.close()
+      return
+    }
+    if (!unsupportedChainViewRequired(chainId)) return
+    if (modal.store.getState().open) router.reset('UnsupportedChain')
+    else void modal.open({ view: 'UnsupportedChain' })
+  }
+
+  function unsupportedChainViewRequired(chainId: number | undefined): boolean {
+    return shouldShowUnsupportedChain({
+      activeCaipNetworkId: chainId === undefined ? undefined : `eip155:${chainId}`,
+      requestedCaipNetworkIds: networks.map(caipNetworkIdOf),
+      enableNetworkSwitch: opts.enableNetworkSwitch,
+      allowUnsupportedChain: opts.allowUnsupportedChain,
+      // WalletConnect (and its basic pairing) arrives with the relay.
+      hasBasicPairingSession: false,
+    })
+  }
+
+  // After a successful switch from the Networks list, return to the view it was
+  // opened from, or close when it was the first view (AppKit's
+  // navigateAfterNetworkSwitch). UnsupportedChain closes the same way.
+  function leaveNetworkViews(): void {
+    if (!modal.store.getState().open) return
+    const { stack, view } = router.store.getState()
+    if (view !== 'Networks' && view !== 'UnsupportedChain') return
+    const first = stack.findIndex((r) => r.view === 'Networks' || r.view === 'UnsupportedChain')
+    if (first >= 1) router.goBackToIndex(first - 1)
+    else modal.close()
+  }
+
+  // Spec §4: a failed switch goes back one view (only from the views that start a switch).
+  function backAfterFailedSwitch(): void {
+    if (!modal.store.getState().open) return
+    const { view } = router.store.getState()
+    if (view === 'Networks' || view === 'UnsupportedChain') router.goBack()
+  }
+
   let balanceSeq = 0
   const loadBalance = async (ns: NamespaceConnection): Promise<void> => {
     const seq = ++balanceSeq
-    if (ns.status !== 'connected' || !ns.address || !ns.chainId) {
+    // An unconfigured chain has no transport to read from; its balance is unknown, not an error.
+    if (ns.status !== 'connected' || !ns.address || !ns.chainId || !network.find(ns.chainId)) {
       if (balance) {
         balance = undefined
         lastConn = undefined
@@ -261,7 +328,9 @@ export function createLatch(options: LatchOptions): Latch {
         if (entry) recent.add(entry)
         lastConn = undefined
         send({ type: 'track', event: 'CONNECT_SUCCESS', properties: { method: 'browser', name: wallet.name } })
-        modal.close()
+        // A wallet that connects on an unconfigured chain lands on UnsupportedChain instead of closing.
+        if (unsupportedChainViewRequired(network.store.getState().unsupportedChainId)) router.reset('UnsupportedChain')
+        else modal.close()
       } catch (error) {
         const kind = (error as { kind?: string }).kind === 'user_rejected' ? 'user_rejected' : 'unknown'
         connectError = {
@@ -282,6 +351,35 @@ export function createLatch(options: LatchOptions): Latch {
       }
       modal.close()
     },
+
+    async switchNetwork(chainId) {
+      const target = network.find(chainId)
+      if (!target) {
+        alerts.show('SWITCH_NETWORK_NOT_FOUND')
+        throw new LatchSwitchNetworkError('chain_not_configured', translate('network.notFound'))
+      }
+      send({ type: 'track', event: 'SWITCH_NETWORK', properties: { network: caipNetworkIdOf(target) } })
+      const ns = eip155(connection.getState())
+      if (ns.status !== 'connected') {
+        network.setActiveNetwork(target)
+        leaveNetworkViews()
+        return
+      }
+      if (ns.chainId !== target.id) {
+        try {
+          // On success the wallet's chainChanged has already moved the active network.
+          await connection.switchChain(target)
+        } catch (error) {
+          const failure = toSwitchNetworkError(error)
+          backAfterFailedSwitch()
+          toasts.showError(failure.kind === 'user_rejected' ? translate('network.switchDeclined') : failure.message)
+          throw failure
+        }
+      }
+      leaveNetworkViews()
+    },
+    onNetworkSwitched: (listener) => network.onNetworkSwitched(listener),
+    assetImageUrl: (caipNetworkId) => api.assetImageUrl(caipNetworkId),
 
     async fetchWallets({ page, search }): Promise<WalletPage> {
       const query = search?.trim()

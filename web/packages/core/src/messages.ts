@@ -73,6 +73,7 @@ const en = {
   // Networks
   'network.unsupported': 'This app doesn’t support your current network. Switch to an available option to continue.',
   'network.switchDeclined': 'Switch declined',
+  'network.switching': 'Switching network…',
   'network.active': 'Active',
   'network.testnet': 'Testnet',
   'view.unavailable': 'This view is not available yet.',

@@ -6,6 +6,7 @@ import {
   disconnect as wagmiDisconnect,
   getConnection,
   reconnect as wagmiReconnect,
+  switchChain as wagmiSwitchChain,
   watchConnection,
   watchConnectors,
 } from '@wagmi/core'
@@ -13,7 +14,14 @@ import type { Address, Chain } from 'viem'
 
 import { getNativeBalance, type NativeBalance } from './balance.js'
 import { addAnnouncedConnectors, findConnector, listConnectors, toWalletInfo, waitForConnector } from './connectors.js'
-import { LatchConnectError, LatchDisconnectError, messageOf, toConnectError } from './errors.js'
+import {
+  LatchConnectError,
+  LatchDisconnectError,
+  LatchSwitchNetworkError,
+  messageOf,
+  toConnectError,
+  toSwitchNetworkError,
+} from './errors.js'
 import { type ConnectionListener, createStateContainer } from './state.js'
 import { createMemoryStorage } from '../storage'
 import { type ConnectionStorage, createConnectionStorage } from './storage.js'
@@ -101,6 +109,15 @@ export interface ConnectionController {
    * {@link LatchDisconnectError} (DISCONNECT_ERROR) is thrown.
    */
   disconnect(namespace?: SupportedNamespace): Promise<void>
+  /**
+   * Asks the connected wallet to switch to `chain` (one of `networks`). An
+   * injected wallet that answers 4902 (unknown chain) is asked to add it with
+   * the chain's name, native currency, RPC and explorer URLs, then to switch
+   * (spec §4). Resolves once wagmi reports the new chain; the namespace's
+   * chainId follows through the wallet's chainChanged. Throws a
+   * {@link LatchSwitchNetworkError} (`kind` 'user_rejected' when declined).
+   */
+  switchChain(chain: Chain): Promise<void>
   /** Native balance of an account, formatted to 3 truncated decimals (spec §9). */
   getNativeBalance(params: { address: Address; chainId: number }): Promise<NativeBalance>
   /** The wagmi config in use, for the React layer's WagmiProvider. */
@@ -315,6 +332,32 @@ export function createConnectionController(params: ConnectionControllerParameter
     if (first !== undefined) throw new LatchDisconnectError(messageOf(first), { cause: first })
   }
 
+  async function switchChain(chain: Chain): Promise<void> {
+    await waitForInit()
+    if (getConnection(config).status !== 'connected') {
+      throw new LatchSwitchNetworkError('unknown', 'No ActiveCaipAddress found')
+    }
+    const explorers = Object.values(chain.blockExplorers ?? {}).map((x) => x.url)
+    try {
+      await wagmiSwitchChain(config, {
+        chainId: chain.id,
+        // wagmi derives these from config.chains too; passing them keeps an
+        // app's own wagmi config (whose chain objects may be sparser) from
+        // adding a chain without its name, currency or URLs.
+        addEthereumChainParameter: {
+          chainName: chain.name,
+          nativeCurrency: chain.nativeCurrency,
+          rpcUrls: chain.rpcUrls.default.http,
+          ...(explorers.length ? { blockExplorerUrls: [...new Set(explorers)] } : {}),
+        },
+      })
+    } catch (error) {
+      throw toSwitchNetworkError(error)
+    } finally {
+      syncFromWagmi()
+    }
+  }
+
   return {
     getState: () => state.get(),
     subscribe: (listener) => state.subscribe(listener),
@@ -330,6 +373,7 @@ export function createConnectionController(params: ConnectionControllerParameter
     },
     connect,
     disconnect,
+    switchChain,
     getNativeBalance: (balanceParams) => getNativeBalance(config, balanceParams),
     getWagmiConfig: () => config,
     destroy() {

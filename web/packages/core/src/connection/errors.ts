@@ -66,6 +66,42 @@ export class LatchDisconnectError extends Error {
   }
 }
 
+/**
+ * Why a network switch failed: the user declined, the connector cannot switch
+ * programmatically, the chain is not configured, or anything else (spec §8
+ * names the middle two).
+ */
+export type SwitchNetworkErrorKind = 'user_rejected' | 'switch_not_supported' | 'chain_not_configured' | 'unknown'
+
+/** Thrown by `switchChain()` and `Latch.switchNetwork()`. */
+export class LatchSwitchNetworkError extends Error {
+  override readonly name = 'LatchSwitchNetworkError'
+  readonly kind: SwitchNetworkErrorKind
+  /** The wallet's numeric error code when it gave one (e.g. 4001). */
+  readonly code: number | undefined
+
+  constructor(kind: SwitchNetworkErrorKind, message: string, options?: { cause?: unknown; code?: number | undefined }) {
+    super(message, { cause: options?.cause })
+    this.kind = kind
+    this.code = options?.code
+  }
+}
+
+/** Maps whatever wagmi or the wallet threw during a switch to a {@link LatchSwitchNetworkError}. */
+export function toSwitchNetworkError(error: unknown): LatchSwitchNetworkError {
+  if (error instanceof LatchSwitchNetworkError) return error
+  const code = findCode(error)
+  if (isUserRejectedError(error)) return new LatchSwitchNetworkError('user_rejected', userRejectedMessageText, { cause: error, code })
+  const name = (error as { name?: unknown } | null)?.name
+  if (name === 'SwitchChainNotSupportedError') {
+    return new LatchSwitchNetworkError('switch_not_supported', messageOf(error), { cause: error, code })
+  }
+  if (name === 'ChainNotConfiguredError') {
+    return new LatchSwitchNetworkError('chain_not_configured', messageOf(error), { cause: error, code })
+  }
+  return new LatchSwitchNetworkError('unknown', messageOf(error), { cause: error, code })
+}
+
 /** The message shown when a connect is declined. */
 export const userRejectedMessageText = 'User rejected the request.'
 

@@ -14,7 +14,10 @@ export {
   isUserRejectedError,
   LatchConnectError,
   LatchDisconnectError,
+  LatchSwitchNetworkError,
+  type SwitchNetworkErrorKind,
   toConnectError,
+  toSwitchNetworkError,
 } from './errors.js'
 export { toCaipAddress, truncateAddress, truncateDecimals } from './format.js'
 export type { ConnectionListener } from './state.js'

@@ -42,6 +42,8 @@ export function createDefaultWagmiConfig(params: DefaultWagmiConfigParameters): 
       timeout: rpcTimeoutMs,
       retryCount: rpcRetryCount,
       retryDelay: rpcRetryDelayMs,
+      // text/plain keeps the POST a "simple" request: no CORS preflight round trip.
+      fetchOptions: { headers: { 'Content-Type': 'text/plain' } },
     })
   }
   return createConfig({

@@ -6,6 +6,7 @@ import type { Chain } from 'viem'
 import type {
   Latch,
   LatchEvent,
+  LatchNetworkSwitchedEvent,
   LatchState,
   LatchView,
   LatchViewData,
@@ -21,6 +22,8 @@ export type FakeLatchOptions = {
   connect?: 'resolve' | 'reject' | 'pending' | ((wallet: LatchWallet) => Promise<void>)
   /** Make fetchWallets fail. */
   fetchError?: boolean
+  /** Outcome of switchNetwork: resolve (switches, leaves the view), reject (goes back, toast), or pending. */
+  switchNetwork?: 'resolve' | 'reject' | 'pending'
 }
 
 export type FakeLatch = Latch & {
@@ -32,6 +35,10 @@ export type FakeLatch = Latch & {
   initCalls: number
   /** Resolvers of connect attempts left pending (`connect: 'pending'`). */
   pendingConnects: Array<{ resolve: () => void; reject: (error: Error) => void }>
+  /** Chain ids passed to switchNetwork, in order. */
+  switchCalls: number[]
+  /** Resolvers of switches left pending (`switchNetwork: 'pending'`). */
+  pendingSwitches: Array<{ resolve: () => void; reject: (error: Error) => void }>
 }
 
 export const connectedAddress = '0x1234567890abcdef1234567890abcdef12345678'
@@ -71,6 +78,7 @@ export function createFakeLatch(options: FakeLatchOptions = {}): FakeLatch {
   let stack: Array<{ view: LatchView; data: LatchViewData }> = [{ view: state.view, data: state.viewData }]
   const listeners = new Set<(state: LatchState, prev: LatchState) => void>()
   const eventListeners = new Set<(event: LatchEvent) => void>()
+  const switchedListeners = new Set<(event: LatchNetworkSwitchedEvent) => void>()
   const registry = options.registry ?? Array.from({ length: 95 }, (_, i) => makeWallet(i + 1))
   let wagmiConfig: ReturnType<typeof createConfig> | undefined
 
@@ -93,6 +101,8 @@ export function createFakeLatch(options: FakeLatchOptions = {}): FakeLatch {
     copied: [],
     initCalls: 0,
     pendingConnects: [],
+    switchCalls: [],
+    pendingSwitches: [],
     setState,
     emit,
     getState: () => state,
@@ -156,6 +166,42 @@ export function createFakeLatch(options: FakeLatchOptions = {}): FakeLatch {
       setState({ account: { status: 'disconnected' }, open: false })
       emit({ event: 'DISCONNECT_SUCCESS' })
     },
+    // Mirrors core: unknown chain → alert + reject; failure → back one view + toast; success → the
+    // network becomes active and the Networks/UnsupportedChain view is left.
+    async switchNetwork(chainId) {
+      fake.switchCalls.push(chainId)
+      const target = state.networks.find((n) => n.id === chainId)
+      if (!target) {
+        setState({ alert: { code: 'SWITCH_NETWORK_NOT_FOUND', variant: 'error', message: 'Network Not Found' } })
+        throw new Error('Network Not Found')
+      }
+      const behaviour = options.switchNetwork ?? 'resolve'
+      try {
+        if (behaviour === 'reject') throw Object.assign(new Error('User rejected the request.'), { code: 4001 })
+        if (behaviour === 'pending') await new Promise<void>((resolve, reject) => fake.pendingSwitches.push({ resolve, reject }))
+      } catch (error) {
+        fake.goBack()
+        setState({ toast: { message: 'Switch declined', variant: 'error', open: true } })
+        throw error
+      }
+      const previous = state.activeNetwork
+      setState({
+        activeNetwork: target,
+        unsupportedChainId: undefined,
+        ...(state.account.status === 'connected' ? { account: { ...state.account, chainId: target.id } } : {}),
+      })
+      if (previous.id !== target.id) switchedListeners.forEach((listener) => listener({ network: target, previous }))
+      const first = stack.findIndex((r) => r.view === 'Networks' || r.view === 'UnsupportedChain')
+      if (first >= 1) {
+        stack = stack.slice(0, first)
+        syncStack()
+      } else if (first === 0) fake.close()
+    },
+    onNetworkSwitched(listener) {
+      switchedListeners.add(listener)
+      return () => switchedListeners.delete(listener)
+    },
+    assetImageUrl: (caipNetworkId) => `https://latchd.test/public/getAssetImage/${encodeURIComponent(caipNetworkId)}`,
     async fetchWallets({ page, search }): Promise<WalletPage> {
       if (options.fetchError) throw new Error('HTTP status code: 500')
       if (search) {

@@ -5,6 +5,7 @@ import { ConnectingExternalView } from '../../views/ConnectingExternalView'
 import { ConnectView } from '../../views/ConnectView'
 import { NetworksView } from '../../views/NetworksView'
 import { UnavailableView } from '../../views/UnavailableView'
+import { UnsupportedChainView } from '../../views/UnsupportedChainView'
 
 // A separate chunk: the registry list is only needed once the visitor asks for all wallets.
 const AllWalletsView = lazy(() => import('../../views/AllWalletsView'))
@@ -26,6 +27,8 @@ export function ViewRouter({ view }: { view: LatchView }) {
       return <AccountView />
     case 'Networks':
       return <NetworksView />
+    case 'UnsupportedChain':
+      return <UnsupportedChainView />
     default:
       return <UnavailableView view={view} />
   }
