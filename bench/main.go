@@ -74,22 +74,64 @@ func main() {
 	terms := []string{"meta", "wa", "trust", "coin", "o", "ledger", "zer", "sa", "rain", "phan"}
 	fmt.Fprintf(&report, "\n## GET /getWallets?search=…&entries=100 (119 wallets; terms %s)\n\n", strings.Join(terms, ", "))
 	fmt.Fprintf(&report, "Closed loop: each client sends its next request as soon as the last answer arrives, so 64 clients saturate the machine (load generator included).\n\n| clients | requests | p50 | p99 | max | throughput |\n|---|---|---|---|---|---|\n")
+	apiHost := strings.TrimPrefix(srv.api, "http://")
+	search := searchRequests(apiHost, projectID, terms)
 	for _, c := range []struct{ clients, requests int }{{1, 5000}, {64, 50000}} {
-		r := load(srv.api, projectID, terms, c.clients, c.requests)
+		r := load(apiHost, search, c.clients, c.requests)
 		fmt.Fprintf(&report, "| %d | %d | %s | %s | %s | %.0f req/s |\n", c.clients, c.requests, r.p50, r.p99, r.max, r.rps)
 		log.Printf("closed loop, %d clients: p50 %v p99 %v max %v, %.0f req/s", c.clients, r.p50, r.p99, r.max, r.rps)
 	}
 	fmt.Fprintf(&report, "\nOpen loop: 64 clients, each on a fixed pace, offering a total rate for 5 s; latency counted from when each request was due.\n\n| clients | offered | p50 | p99 | max | achieved |\n|---|---|---|---|---|---|\n")
 	for _, rate := range []int{2000, 5000, 10000} {
-		r := loadPaced(srv.api, projectID, terms, 64, rate, 5*time.Second)
+		r := loadPaced(apiHost, search, 64, rate, 5*time.Second)
 		fmt.Fprintf(&report, "| 64 | %d req/s | %s | %s | %s | %.0f req/s |\n", rate, r.p50, r.p99, r.max, r.rps)
 		log.Printf("open loop, 64 clients at %d req/s: p50 %v p99 %v max %v", rate, r.p50, r.p99, r.max)
 	}
-	fmt.Fprintf(&report, "\nTargets (issue 2): p99 under 5 ms at 64 clients; dev start under 3 s. The server ran with `--ip-rate-limit 0` so the load generator is not throttled; client and server share the machine's cores.\n")
+	fmt.Fprintf(&report, "\nTargets (issue 2): p99 under 5 ms at 64 clients; dev start under 3 s. The server ran with `--ip-rate-limit 0 --rpc-project-rate-limit 0` so the load generator is not throttled; client and server share the machine's cores.\n")
+	benchRPC(&report, srv, projectID)
+	fmt.Fprintf(&report, "\nTargets (issue 5): p50 added ≤ 150 µs at 1 client; ≥ 10,000 req/s for a cached method at 64 clients.\n")
 	if err := os.WriteFile(*out, []byte(report.String()), 0o644); err != nil {
 		log.Fatal(err)
 	}
 	fmt.Print(report.String())
+}
+
+// benchRPC compares JSON-RPC through latchd's proxy with calling the dev chain
+// directly, side by side, with requests the proxy cannot answer from cache
+// (eth_getBalance of a different address each time), then measures a cached
+// method (eth_chainId) through the proxy.
+func benchRPC(report *strings.Builder, srv *server, projectID string) {
+	rpcURL, err := srv.devRPC()
+	if err != nil {
+		log.Fatal(err)
+	}
+	chainHost := strings.TrimPrefix(rpcURL, "http://")
+	apiHost := strings.TrimPrefix(srv.api, "http://")
+	proxyPath := "/v1?chainId=eip155:31337&projectId=" + projectID
+	balance := func(offset int) func(i int) string {
+		return func(i int) string {
+			return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"eth_getBalance","params":["0x%040x","latest"]}`, i, offset+i)
+		}
+	}
+	fmt.Fprintf(report, "\n## JSON-RPC: latchd proxy (POST /v1) versus the dev chain directly\n\n")
+	fmt.Fprintf(report, "eth_getBalance of a new address each request (never a cache hit), closed loop; \"added\" is proxy minus direct.\n\n")
+	fmt.Fprintf(report, "| clients | requests | direct p50 | proxy p50 | added p50 | direct p99 | proxy p99 | added p99 | proxy / direct (p50) |\n|---|---|---|---|---|---|---|---|---|\n")
+	offset := 1
+	for _, c := range []struct{ clients, requests int }{{1, 3000}, {64, 20000}} {
+		direct := load(chainHost, rpcRequests(chainHost, "/", c.requests+4*c.clients, balance(offset)), c.clients, c.requests)
+		offset += c.requests + 4*c.clients
+		proxied := load(apiHost, rpcRequests(apiHost, proxyPath, c.requests+4*c.clients, balance(offset)), c.clients, c.requests)
+		offset += c.requests + 4*c.clients
+		fmt.Fprintf(report, "| %d | %d | %s | %s | %s | %s | %s | %s | %.2f |\n", c.clients, c.requests,
+			direct.p50, proxied.p50, proxied.p50-direct.p50, direct.p99, proxied.p99, proxied.p99-direct.p99,
+			float64(proxied.p50)/float64(direct.p50))
+		log.Printf("rpc %d clients: direct p50 %v p99 %v, proxy p50 %v p99 %v", c.clients, direct.p50, direct.p99, proxied.p50, proxied.p99)
+	}
+	cached := load(apiHost, rpcRequests(apiHost, proxyPath, 1, func(int) string {
+		return `{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}`
+	}), 64, 50000)
+	fmt.Fprintf(report, "\nCached method through the proxy (eth_chainId), 64 clients, 50000 requests: %.0f req/s, p50 %s, p99 %s.\n", cached.rps, cached.p50, cached.p99)
+	log.Printf("rpc cached: %.0f req/s", cached.rps)
 }
 
 type server struct {
@@ -107,7 +149,7 @@ var (
 func start(bin, dir string) (*server, error) {
 	t0 := time.Now()
 	cmd := exec.Command(bin, "dev", "--addr", "127.0.0.1:0", "--frame-addr", "127.0.0.1:0", "--data-dir", dir,
-		"--ip-rate-limit", "0", "--log-level", "warn")
+		"--ip-rate-limit", "0", "--rpc-project-rate-limit", "0", "--log-level", "warn")
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		return nil, err
@@ -139,6 +181,20 @@ func (s *server) stop() {
 	s.cmd.Wait()
 }
 
+// devRPC is the RPC URL of the first dev chain.
+func (s *server) devRPC() (string, error) {
+	resp, err := http.Get(s.api + "/dev/info")
+	if err != nil {
+		return "", err
+	}
+	defer resp.Body.Close()
+	var info struct{ Networks []struct{ RPCURL string } }
+	if err := json.NewDecoder(resp.Body).Decode(&info); err != nil || len(info.Networks) == 0 {
+		return "", fmt.Errorf("dev info: %v", err)
+	}
+	return info.Networks[0].RPCURL, nil
+}
+
 func (s *server) projectID() (string, error) {
 	resp, err := http.Get(s.api + "/dev/info")
 	if err != nil {
@@ -161,8 +217,8 @@ type result struct {
 // sending its next request as soon as the last answer is read (closed loop).
 // The client is a minimal HTTP/1.1 reader so that, on a small machine, the
 // load generator takes as little CPU as possible from the server it measures.
-func load(api, projectID string, terms []string, clients, requests int) result {
-	reqs, conns := prepare(api, projectID, terms, clients)
+func load(host string, reqs [][]byte, clients, requests int) result {
+	conns := dial(host, reqs, clients)
 	defer closeAll(conns)
 	lat := make([]time.Duration, requests)
 	var next atomic.Int64
@@ -194,8 +250,8 @@ func load(api, projectID string, terms []string, clients, requests int) result {
 // browsers each asking now and then load a server. Latency is measured from
 // when a request was due, not when it went out, so a stalled server cannot
 // hide its stall by delaying the next request (coordinated omission).
-func loadPaced(api, projectID string, terms []string, clients, rate int, d time.Duration) result {
-	reqs, conns := prepare(api, projectID, terms, clients)
+func loadPaced(host string, reqs [][]byte, clients, rate int, d time.Duration) result {
+	conns := dial(host, reqs, clients)
 	defer closeAll(conns)
 	interval := time.Duration(float64(time.Second) * float64(clients) / float64(rate))
 	perClient := int(d / interval)
@@ -221,12 +277,27 @@ func loadPaced(api, projectID string, terms []string, clients, rate int, d time.
 	return summarize(lat, time.Since(t0))
 }
 
-func prepare(api, projectID string, terms []string, clients int) ([][]byte, []*rawConn) {
-	host := strings.TrimPrefix(api, "http://")
+// searchRequests are raw GET /getWallets searches, one per term.
+func searchRequests(host, projectID string, terms []string) [][]byte {
 	reqs := make([][]byte, len(terms))
 	for i, t := range terms {
 		reqs[i] = []byte("GET /getWallets?projectId=" + projectID + "&page=1&entries=100&search=" + url.QueryEscape(t) + " HTTP/1.1\r\nHost: " + host + "\r\n\r\n")
 	}
+	return reqs
+}
+
+// rpcRequests are raw JSON-RPC POSTs to path; body(i) gives the i-th body.
+func rpcRequests(host, path string, n int, body func(i int) string) [][]byte {
+	reqs := make([][]byte, n)
+	for i := range reqs {
+		b := body(i)
+		reqs[i] = []byte(fmt.Sprintf("POST %s HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", path, host, len(b), b))
+	}
+	return reqs
+}
+
+// dial opens clients keep-alive connections and warms each with a few requests.
+func dial(host string, reqs [][]byte, clients int) []*rawConn {
 	conns := make([]*rawConn, clients)
 	for i := range conns {
 		c, err := dialRaw(host)
@@ -240,7 +311,7 @@ func prepare(api, projectID string, terms []string, clients int) ([][]byte, []*r
 			}
 		}
 	}
-	return reqs, conns
+	return conns
 }
 
 func closeAll(conns []*rawConn) {

@@ -28,10 +28,6 @@ import (
 	"github.com/latchkit/latch/internal/telemetry"
 )
 
-// rpcRequestsPerProjectMinute caps what one project can make latchd send to
-// its RPC upstreams (a batch counts once); per-IP limits apply on top.
-const rpcRequestsPerProjectMinute = 60_000
-
 // Main is a running latchd: its storage, services and listeners.
 type Main struct {
 	Config Config
@@ -251,16 +247,19 @@ func (m *Main) apiHandler() http.Handler {
 	telemetry.New(m.DB, telemetry.Config{AdminToken: m.Config.AdminToken, ClientIP: m.clientIP}).Register(mux, requireProject)
 	mux.Handle("GET /v1/supported-chains", requireProject(http.HandlerFunc(m.Networks.HandleSupportedChains)))
 	mux.Handle("GET /v1/networks", requireProject(http.HandlerFunc(m.Networks.HandleNetworks)))
-	rpcproxy.New(rpcproxy.Config{
+	rpcCfg := rpcproxy.Config{
 		Networks: m.Networks,
 		Metrics:  m.Metrics,
 		ClientIP: m.clientIP,
 		// One budget of 10 s per request (spec §9); a single attempt may use 4 s of
 		// it, so a hung upstream still leaves time to fail over to the next one.
 		AttemptTimeout: 4 * time.Second,
-		ProjectLimiter: ratelimit.NewMemory(rpcRequestsPerProjectMinute, time.Minute),
 		Logger:         m.Logger.With("component", "rpcproxy"),
-	}).Register(mux, requireProject)
+	}
+	if m.Config.RPCProjectLimit > 0 {
+		rpcCfg.ProjectLimiter = ratelimit.NewMemory(m.Config.RPCProjectLimit, time.Minute)
+	}
+	rpcproxy.New(rpcCfg).Register(mux, requireProject)
 
 	if m.Devnet != nil {
 		mux.Handle("GET /dev/info", guard.LocalOnly(http.HandlerFunc(m.handleDevInfo)))

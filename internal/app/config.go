@@ -31,6 +31,7 @@ type Config struct {
 	DevChains       []uint64      // chain ids of the dev networks
 	TrustedProxies  []*net.IPNet  // peers whose X-Forwarded-For is believed
 	IPRateLimit     int           // API requests per IP per minute; 0 = off
+	RPCProjectLimit int           // RPC proxy requests per project per minute; 0 = off
 	LogLevel        string        // debug, info, warn, error
 	LogFormat       string        // json or text
 	ShutdownTimeout time.Duration // how long in-flight requests may take on shutdown
@@ -61,6 +62,7 @@ func flagSet(name string, cfg *Config, out io.Writer) (*flag.FlagSet, func() err
 	fs.StringVar(&devChains, "dev-chains", "31337,31338", "chain ids of the in-process dev networks (latchd dev)")
 	fs.StringVar(&trusted, "trusted-proxies", "", "comma-separated CIDRs of proxies whose X-Forwarded-For is trusted")
 	fs.IntVar(&cfg.IPRateLimit, "ip-rate-limit", 1200, "API requests per client IP per minute (0 = no limit)")
+	fs.IntVar(&cfg.RPCProjectLimit, "rpc-project-rate-limit", 60000, "RPC proxy requests (a batch counts once) per project per minute (0 = no limit)")
 	fs.StringVar(&cfg.LogLevel, "log-level", "info", "log level: debug, info, warn, error")
 	fs.StringVar(&cfg.LogFormat, "log-format", "json", "log format: json or text")
 	fs.DurationVar(&cfg.ShutdownTimeout, "shutdown-timeout", 15*time.Second, "time in-flight requests get to finish on shutdown")
@@ -104,8 +106,8 @@ func flagSet(name string, cfg *Config, out io.Writer) (*flag.FlagSet, func() err
 		if cfg.LogFormat != "json" && cfg.LogFormat != "text" {
 			return fmt.Errorf("--log-format: %q is not json or text", cfg.LogFormat)
 		}
-		if cfg.IPRateLimit < 0 {
-			return fmt.Errorf("--ip-rate-limit must not be negative")
+		if cfg.IPRateLimit < 0 || cfg.RPCProjectLimit < 0 {
+			return fmt.Errorf("rate limits must not be negative")
 		}
 		for name, addr := range map[string]string{"--addr": cfg.Addr, "--frame-addr": cfg.FrameAddr, "--demo-addr": cfg.DemoAddr} {
 			if _, _, err := net.SplitHostPort(addr); err != nil {
