@@ -1,9 +1,9 @@
 // Package ratelimit decides whether an event keyed by a client (an IP, a
 // client id) may happen now, under a limit of at most Limit events per Window.
 //
-// Memory keeps its state in the process; a Redis implementation (a later
-// issue) will keep it in Redis so that every node shares one budget. Both
-// implement Limiter, so callers take a Limiter and never a concrete type.
+// Memory keeps its state in the process; Redis keeps it in Redis so that
+// every node shares one budget. Both implement Limiter, so callers take a
+// Limiter and never a concrete type.
 package ratelimit
 
 import (
@@ -26,7 +26,10 @@ import (
 //     when Allowed. Remaining is how many more calls would be allowed now.
 //   - Scope: the budget is shared by everyone calling the same state holder.
 //     For Memory that is one process: with N nodes a key may get up to
-//     N×Limit events per Window. Redis shares one budget across all nodes.
+//     N×Limit events per Window. Redis shares one budget across all nodes
+//     that use the same Redis and key prefix, Limit in total, and measures
+//     the window on the Redis server's clock so that nodes' clocks need not
+//     agree.
 //   - Errors: a non-nil error means the limiter could not decide (for
 //     instance Redis is unreachable); the Decision is then meaningless and the
 //     caller chooses whether to fail open or closed. Memory never fails.

@@ -1,6 +1,7 @@
 package rpcproxy
 
 import (
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -38,4 +39,20 @@ func BenchmarkProxy_Passthrough(b *testing.B) {
 func BenchmarkProxy_PassthroughBatch100(b *testing.B) {
 	e := `{"jsonrpc":"2.0","id":1,"method":"eth_getFilterChanges","params":["0x1"]}`
 	benchProxy(b, "["+strings.Repeat(e+",", 99)+e+"]")
+}
+
+// BenchmarkUpstreamDirect is the same call as BenchmarkProxy_Passthrough made
+// straight to the upstream: the difference is the proxy's own cost.
+func BenchmarkUpstreamDirect(b *testing.B) {
+	node := MustNode(b, answering(echoMethod))
+	body := `{"jsonrpc":"2.0","id":1,"method":"eth_getFilterChanges","params":["0x1"]}`
+	b.ReportAllocs()
+	for b.Loop() {
+		resp, err := http.Post(node.srv.URL, "application/json", strings.NewReader(body))
+		if err != nil {
+			b.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+	}
 }

@@ -24,8 +24,8 @@ import (
 //     Redis is unreachable). The proxy logs it and treats it as a miss; a
 //     cache failure never fails a request.
 //   - Concurrency: safe for concurrent use; the last Set of a key wins.
-//   - Scope: MemoryCache is per process. A Redis implementation (not written
-//     yet) would share entries across nodes; the proxy needs no change for it.
+//   - Scope: MemoryCache is per process. RedisCache shares entries across
+//     the nodes using the same Redis and prefix; the proxy needs no change.
 //
 // The proxy only stores successful answers of side-effect-free methods; the
 // cache does not need to know JSON-RPC.

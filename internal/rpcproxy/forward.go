@@ -37,7 +37,7 @@ func (p *Proxy) forward(ctx context.Context, pl *pool, entries []*entry, pinned 
 	}
 	last := ""
 	for attempt := 0; attempt <= maxRetries; attempt++ {
-		u := pl.pick(p.cfg.Now(), tried, excluded)
+		u := pl.pick(p.cfg.Now(), p.cfg.MaxLag, tried, excluded)
 		if u == nil {
 			break
 		}
@@ -61,7 +61,7 @@ func (p *Proxy) forward(ctx context.Context, pl *pool, entries []*entry, pinned 
 		if sendsTx {
 			excluded[u] = true
 		}
-		res := p.attempt(ctx, pl, u, body)
+		res := p.attempt(ctx, pl, u, body, sendsTx)
 		if res.class == "" {
 			p.deliver(pl, u, entries, res)
 			return

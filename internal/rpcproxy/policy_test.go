@@ -2,6 +2,9 @@ package rpcproxy
 
 import (
 	"encoding/json"
+	"net/http"
+	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -79,5 +82,33 @@ func TestUpstream_ErrorRateDecays(t *testing.T) {
 	fresh := u.score(now)
 	if fresh <= 0 || u.score(now.Add(5*time.Minute)) > fresh/500 {
 		t.Fatalf("score fresh %v later %v", fresh, u.score(now.Add(5*time.Minute)))
+	}
+}
+
+func TestIsLocalHost(t *testing.T) {
+	for host, want := range map[string]bool{
+		"localhost": true, "127.0.0.1": true, "::1": true, "10.1.2.3": true, "192.168.0.7": true, "fd00::1": true,
+		"8.8.8.8": false, "rpc.example.com": false, "2001:db8::1": false, "": false,
+	} {
+		if got := isLocalHost(host); got != want {
+			t.Errorf("isLocalHost(%q) = %v, want %v", host, got, want)
+		}
+	}
+}
+
+// A local upstream is asked for identity encoding (gzip costs CPU on both
+// sides of a free link); the Accept-Encoding header reaches it as sent.
+func TestProxy_LocalUpstreamUncompressed(t *testing.T) {
+	var enc atomic.Value
+	node := MustNode(t, func(w http.ResponseWriter, r *http.Request, body []byte) {
+		enc.Store(r.Header.Get("Accept-Encoding"))
+		answering(echoMethod)(w, r, body)
+	})
+	h := MustProxy(t, nil, node)
+	if code, res := h.Post(t, `{"jsonrpc":"2.0","id":1,"method":"eth_getFilterChanges","params":["0x1"]}`); code != http.StatusOK || !strings.Contains(res, "eth_getFilterChanges") {
+		t.Fatalf("answer %d %s", code, res)
+	}
+	if got := enc.Load(); got != "identity" {
+		t.Fatalf("Accept-Encoding %q, want identity", got)
 	}
 }

@@ -63,9 +63,12 @@ const msgTimeout = "The request took too long to respond."
 // Config configures a Proxy. Networks is required; the rest have defaults.
 type Config struct {
 	Networks *network.Registry
-	Client   *http.Client      // default: a client with pooled keep-alive connections and no own timeout
-	Metrics  *metrics.Registry // default: a private registry
-	Now      func() time.Time  // clock for Retry-After, set-asides and cache expiry
+	Client   *http.Client // default: a client with pooled keep-alive connections and no own timeout
+	// DisableFastPath sends reads from plain-http upstreams through Client
+	// too (see h1.go); a custom Client always disables it.
+	DisableFastPath bool
+	Metrics         *metrics.Registry // default: a private registry
+	Now             func() time.Time  // clock for Retry-After, set-asides and cache expiry
 	// Sleep waits d or until ctx is done (injected in tests).
 	Sleep          func(ctx context.Context, d time.Duration) error
 	ProjectLimiter ratelimit.Limiter // keyed by project id; nil: no limit
@@ -82,7 +85,13 @@ type Config struct {
 	ImmutableTTL      time.Duration // answers pinned below the confirmed head, 1 h
 	ConfirmationDepth uint64        // blocks below the head considered final, 12
 	PaymentSetAside   time.Duration // a 402 without Retry-After sets an upstream aside this long, 1 min
-	Logger            *slog.Logger
+	// Health probes (see health.go): every ProbeInterval (0: never) the
+	// upstreams of networks used within ProbeIdle (default 5 min) are asked
+	// for their head; one more than MaxLag blocks behind (default 5) ranks lower.
+	ProbeInterval time.Duration
+	ProbeIdle     time.Duration
+	MaxLag        uint64
+	Logger        *slog.Logger
 }
 
 // Proxy serves the chain RPC proxy. It is safe for concurrent use.
@@ -90,6 +99,8 @@ type Proxy struct {
 	cfg     Config
 	flights flightGroup
 	metrics proxyMetrics
+
+	h1 *h1Client // fast path for reads from plain-http upstreams; nil with a custom Client
 
 	mu    sync.Mutex
 	pools map[string]*pool
@@ -105,10 +116,14 @@ type proxyMetrics struct {
 
 // New returns a Proxy; zero Config fields take their defaults.
 func New(cfg Config) *Proxy {
+	var h1 *h1Client
 	if cfg.Client == nil {
 		tr := http.DefaultTransport.(*http.Transport).Clone()
 		tr.MaxIdleConnsPerHost = 64
 		cfg.Client = &http.Client{Transport: tr}
+		if !cfg.DisableFastPath {
+			h1 = newH1Client(64)
+		}
 	}
 	if cfg.Metrics == nil {
 		cfg.Metrics = metrics.NewRegistry()
@@ -146,6 +161,12 @@ func New(cfg Config) *Proxy {
 	if cfg.PaymentSetAside <= 0 {
 		cfg.PaymentSetAside = time.Minute
 	}
+	if cfg.ProbeIdle <= 0 {
+		cfg.ProbeIdle = 5 * time.Minute
+	}
+	if cfg.MaxLag == 0 {
+		cfg.MaxLag = 5
+	}
 	if cfg.Cache == nil {
 		cfg.Cache = NewMemoryCache(10000, 64<<20, cfg.Now)
 	}
@@ -155,6 +176,7 @@ func New(cfg Config) *Proxy {
 	m := cfg.Metrics
 	return &Proxy{
 		cfg:   cfg,
+		h1:    h1,
 		pools: map[string]*pool{},
 		heads: map[string]uint64{},
 		metrics: proxyMetrics{
@@ -163,6 +185,14 @@ func New(cfg Config) *Proxy {
 			latency:  m.Histogram("latch_rpc_upstream_duration_seconds", "RPC proxy upstream call latency.", metrics.DefaultLatencyBuckets, "network", "upstream"),
 			cache:    m.Counter("latch_rpc_cache_total", "RPC proxy read entries by outcome (hit, miss, coalesced).", "network", "outcome"),
 		},
+	}
+}
+
+// Close closes the idle upstream connections of the fast path. The Proxy
+// stays usable; Close is for shutdown.
+func (p *Proxy) Close() {
+	if p.h1 != nil {
+		p.h1.close()
 	}
 }
 
@@ -501,6 +531,7 @@ func (p *Proxy) poolFor(network string, urls []string) *pool {
 		pl = newPool(network, urls)
 		p.pools[network] = pl
 	}
+	pl.lastUsed.Store(p.cfg.Now().UnixNano())
 	return pl
 }
 

@@ -9,10 +9,12 @@ import (
 	"math"
 	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"slices"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -44,6 +46,12 @@ const (
 type upstream struct {
 	url   string
 	label string // scheme://host: metrics and logs never show the path, which often holds an API key
+	// local upstreams (loopback or private network) are asked for
+	// uncompressed answers: bandwidth is free there, gzip's CPU is not.
+	local bool
+	// fast is set for plain-http upstreams: reads use the h1Client fast path.
+	fast   h1Request
+	isFast bool
 
 	mu         sync.Mutex
 	latency    float64   // EWMA of successful call latency in seconds; 0 = not measured yet
@@ -51,6 +59,7 @@ type upstream struct {
 	errAt      time.Time // when errRate was last updated
 	notBefore  time.Time // Retry-After of a 429/503…: the minimum wait before the next call
 	asideUntil time.Time // a 402 (payment required) sets the upstream aside until then
+	head       uint64    // block (or slot) last reported by a health probe; 0 = unknown
 }
 
 // score ranks upstreams, lower is better; u.mu must be held.
@@ -85,19 +94,22 @@ func (u *upstream) record(ok bool, elapsed time.Duration, now time.Time) {
 
 // pool is the upstreams of one network.
 type pool struct {
-	network string
-	urls    []string
-	ups     []*upstream
+	network  string
+	urls     []string
+	ups      []*upstream
+	lastUsed atomic.Int64 // unix nanoseconds of the last request for the network
 }
 
 func newPool(network string, urls []string) *pool {
 	p := &pool{network: network, urls: slices.Clone(urls)}
 	for _, raw := range urls {
-		label := raw
+		up := &upstream{url: raw, label: raw}
 		if u, err := url.Parse(raw); err == nil {
-			label = u.Scheme + "://" + u.Host
+			up.label = u.Scheme + "://" + u.Host
+			up.local = isLocalHost(u.Hostname())
 		}
-		p.ups = append(p.ups, &upstream{url: raw, label: label})
+		up.fast, up.isFast = newH1Request(raw)
+		p.ups = append(p.ups, up)
 	}
 	return p
 }
@@ -106,8 +118,16 @@ func newPool(network string, urls []string) *pool {
 // used. Upstreams set aside (402) and, for transactions, every upstream
 // already tried are skipped. Among the rest, an upstream not tried in this
 // request and not inside its Retry-After wins; ties go to the best score
-// (latency EWMA plus error penalty), then to configuration order.
-func (p *pool) pick(now time.Time, tried map[*upstream]bool, excluded map[*upstream]bool) *upstream {
+// (latency EWMA plus error penalty, plus a lag penalty for an upstream more
+// than maxLag blocks behind the best head a probe saw), then to
+// configuration order.
+func (p *pool) pick(now time.Time, maxLag uint64, tried map[*upstream]bool, excluded map[*upstream]bool) *upstream {
+	var top uint64
+	for _, u := range p.ups {
+		u.mu.Lock()
+		top = max(top, u.head)
+		u.mu.Unlock()
+	}
 	var best *upstream
 	bestRank, bestScore := 0, 0.0
 	for _, u := range p.ups {
@@ -118,6 +138,9 @@ func (p *pool) pick(now time.Time, tried map[*upstream]bool, excluded map[*upstr
 		aside := now.Before(u.asideUntil)
 		waiting := now.Before(u.notBefore)
 		score := u.score(now)
+		if u.head > 0 && top-u.head > maxLag {
+			score += lagPenalty.Seconds()
+		}
 		u.mu.Unlock()
 		if aside {
 			continue
@@ -161,15 +184,16 @@ func retryableStatus(code int) bool {
 	return false
 }
 
-// attempt sends body to u once and classifies the outcome.
-func (p *Proxy) attempt(ctx context.Context, pl *pool, u *upstream, body []byte) attemptResult {
+// attempt sends body to u once and classifies the outcome. write marks a
+// call carrying a transaction.
+func (p *Proxy) attempt(ctx context.Context, pl *pool, u *upstream, body []byte, write bool) attemptResult {
 	if p.cfg.AttemptTimeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, p.cfg.AttemptTimeout)
 		defer cancel()
 	}
 	start := time.Now()
-	res := p.roundTrip(ctx, u, body)
+	res := p.roundTrip(ctx, u, body, write)
 	elapsed := time.Since(start)
 	now := p.cfg.Now()
 	u.record(res.class == "", elapsed, now)
@@ -195,48 +219,78 @@ func (p *Proxy) attempt(ctx context.Context, pl *pool, u *upstream, body []byte)
 	return res
 }
 
-func (p *Proxy) roundTrip(ctx context.Context, u *upstream, body []byte) attemptResult {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u.url, bytes.NewReader(body))
+func (p *Proxy) roundTrip(ctx context.Context, u *upstream, body []byte, write bool) attemptResult {
+	var hr h1Response
+	var err error
+	if p.h1 != nil && u.isFast && !write {
+		req := u.fast
+		req.body, req.maxBody = body, p.cfg.MaxResponse
+		hr, err = p.h1.do(ctx, req)
+	} else {
+		hr, err = p.httpRoundTrip(ctx, u, body)
+	}
+	if errors.Is(err, errTooLarge) {
+		return attemptResult{class: classMalformed, retryable: true, status: hr.status}
+	}
 	if err != nil {
-		return attemptResult{class: classTransport}
+		return attemptResult{class: failureClass(ctx, err), retryable: true, status: hr.status}
 	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json")
-	resp, err := p.cfg.Client.Do(req)
-	if err != nil {
-		return attemptResult{class: failureClass(ctx, err), retryable: true}
-	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, p.cfg.MaxResponse+1))
-	if err != nil {
-		return attemptResult{class: failureClass(ctx, err), retryable: true, status: resp.StatusCode}
-	}
-	res := attemptResult{status: resp.StatusCode, retryAfter: p.parseRetryAfter(resp.Header.Get("Retry-After"))}
-	if int64(len(data)) > p.cfg.MaxResponse {
-		res.class, res.retryable = classMalformed, true
-		return res
-	}
-	ok := resp.StatusCode >= 200 && resp.StatusCode < 300
+	res := attemptResult{status: hr.status, retryAfter: p.parseRetryAfter(hr.retryAfter)}
+	ok := hr.status >= 200 && hr.status < 300
 	switch {
-	case resp.StatusCode == http.StatusPaymentRequired:
+	case hr.status == http.StatusPaymentRequired:
 		res.class, res.retryable = classHTTP402, true
 		return res
-	case !ok && retryableStatus(resp.StatusCode):
-		res.class, res.retryable = statusClass(resp.StatusCode), true
+	case !ok && retryableStatus(hr.status):
+		res.class, res.retryable = statusClass(hr.status), true
 		return res
 	}
-	if !parseAnswers(data, &res) {
+	if !parseAnswers(hr.body, &res) {
 		if ok {
 			res.class, res.retryable = classMalformed, true
 		} else {
 			// Another status without a JSON-RPC body (401, 404…): this
 			// upstream cannot serve us; move on without retrying it.
-			res.class = statusClass(resp.StatusCode)
+			res.class = statusClass(hr.status)
 		}
 	}
 	// A non-2xx status with a JSON-RPC body is the node's own answer (some
 	// providers answer invalid params with 400): returned as it is.
 	return res
+}
+
+// httpRoundTrip makes one call through the configured *http.Client.
+func (p *Proxy) httpRoundTrip(ctx context.Context, u *upstream, body []byte) (h1Response, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u.url, bytes.NewReader(body))
+	if err != nil {
+		return h1Response{}, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json")
+	if u.local {
+		// Setting it ourselves also stops the transport adding gzip.
+		req.Header.Set("Accept-Encoding", "identity")
+	}
+	resp, err := p.cfg.Client.Do(req)
+	if err != nil {
+		return h1Response{}, err
+	}
+	defer resp.Body.Close()
+	res := h1Response{status: resp.StatusCode, retryAfter: resp.Header.Get("Retry-After")}
+	res.body, err = io.ReadAll(io.LimitReader(resp.Body, p.cfg.MaxResponse+1))
+	if err == nil && int64(len(res.body)) > p.cfg.MaxResponse {
+		err = errTooLarge
+	}
+	return res, err
+}
+
+// isLocalHost reports whether host is loopback or on a private network.
+func isLocalHost(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip, err := netip.ParseAddr(host)
+	return err == nil && (ip.IsLoopback() || ip.IsPrivate())
 }
 
 func statusClass(code int) string {
