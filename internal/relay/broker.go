@@ -1,0 +1,127 @@
+package relay
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"time"
+)
+
+// Message is one published message as the relay stores and delivers it.
+// A *Message is immutable once published: brokers share it between
+// subscribers and mailboxes.
+type Message struct {
+	// ID identifies the message within its topic: MessageID(Message). Two
+	// publishes of the same message on a topic are the same message.
+	ID          string
+	Topic       string
+	Message     string // the client's envelope (base64), opaque to the relay
+	PublishedAt int64  // unix milliseconds
+	ExpiresAt   int64  // unix milliseconds; the mailbox drops the message then
+	Tag         uint32
+	Attestation string
+	// Publisher is the client id (did:key) of the publisher. It never receives
+	// its own message, and it is never sent to subscribers.
+	Publisher string
+}
+
+// MessageID is the id of a message body within a topic: hex SHA-256.
+func MessageID(message string) string {
+	sum := sha256.Sum256([]byte(message))
+	return hex.EncodeToString(sum[:])
+}
+
+// Subscriber is one subscribed connection, as a broker sees it.
+type Subscriber interface {
+	// ClientID is the subscriber's client id (did:key). Mailbox acks are kept
+	// per client id, so a client reconnecting on a new socket is the same
+	// subscriber for redelivery.
+	ClientID() string
+	// Deliver hands a message to the subscriber. It must not block and must not
+	// call back into the broker: brokers call it while holding locks.
+	Deliver(m *Message)
+}
+
+// Broker errors. Callers map them to JSON-RPC errors.
+var (
+	// ErrMailboxFull: the topic holds the maximum number of unexpired messages
+	// and none of them has been delivered yet; the publish is refused.
+	ErrMailboxFull = errors.New("mailbox full")
+	// ErrClosed: the broker was closed.
+	ErrClosed = errors.New("broker closed")
+)
+
+// Broker keeps each topic's mailbox and fans published messages out to the
+// topic's subscribers, on this node and, for a shared broker, on every node
+// using the same backing store.
+//
+// Every implementation guarantees:
+//
+//   - Mailbox: Publish stores the message under its topic until ExpiresAt,
+//     whether or not anyone is subscribed. A topic holds at most the
+//     configured number of unexpired messages. When it is full, the
+//     acknowledged message (acknowledged by a client other than its
+//     publisher) that expires first makes room; when none is acknowledged,
+//     Publish returns ErrMailboxFull and stores nothing, so an undelivered
+//     message is never dropped before its time. An expired message is never
+//     returned or delivered again.
+//   - Idempotent publish: a message whose ID is already in the topic's
+//     mailbox is stored once; Publish reports stored=false and does not fan
+//     it out again (subscribers that missed it get it on re-subscribe).
+//   - Fan-out: a stored message is delivered (Subscriber.Deliver) to every
+//     subscriber of the topic whose client id differs from the publisher's,
+//     on every node sharing the broker. Delivery is at least once: a
+//     subscriber may see a message twice (live and from the mailbox), and the
+//     client de-duplicates. Per topic and publisher node, messages are
+//     delivered in publish order.
+//   - No gap on subscribe: Subscribe registers the subscriber and returns the
+//     unexpired mailbox messages its client has not acknowledged and did not
+//     publish, oldest first. Every message published after Subscribe returns
+//     is delivered live, so nothing falls between the backlog and the live
+//     stream. Subscribing an already subscribed subscriber again is allowed
+//     and returns the backlog again (that is how unacknowledged messages are
+//     redelivered).
+//   - Acknowledgement: after Ack(client, m), m is not returned to that client
+//     by Subscribe or Fetch again. Other clients are unaffected.
+//   - Unsubscribe: once it returns, no further message of the topic is
+//     delivered to that subscriber by the broker (deliveries already handed
+//     over may still be in the subscriber's own queue).
+//   - Errors: a non-nil error means the operation did not happen (for a
+//     shared broker, its store was unreachable); the caller reports it and
+//     the client retries. Nothing fails silently.
+//
+// Implementations are safe for concurrent use. Ordering across topics is not
+// guaranteed.
+type Broker interface {
+	// Publish stores m (its ID, ExpiresAt and Publisher set) and fans it out.
+	Publish(ctx context.Context, m *Message) (stored bool, err error)
+	// Subscribe registers s for topic and returns its backlog.
+	Subscribe(ctx context.Context, topic string, s Subscriber) ([]*Message, error)
+	// Unsubscribe removes s from topic; unknown pairs are ignored.
+	Unsubscribe(ctx context.Context, topic string, s Subscriber) error
+	// Fetch returns up to limit backlog messages of topic for client (as
+	// Subscribe would), oldest first, and whether more remain.
+	Fetch(ctx context.Context, topic, client string, limit int) ([]*Message, bool, error)
+	// Ack records that client received m.
+	Ack(ctx context.Context, client string, m *Message) error
+	// Close releases the broker's resources; later calls return ErrClosed.
+	Close() error
+}
+
+// BrokerConfig is what every broker needs.
+type BrokerConfig struct {
+	// MaxMessagesPerTopic bounds each topic's mailbox (default 1000).
+	MaxMessagesPerTopic int
+	// Now is the clock used for expiry (default time.Now); tests inject one.
+	Now func() time.Time
+}
+
+func (c *BrokerConfig) defaults() {
+	if c.MaxMessagesPerTopic <= 0 {
+		c.MaxMessagesPerTopic = DefaultMaxMessagesPerTopic
+	}
+	if c.Now == nil {
+		c.Now = time.Now
+	}
+}

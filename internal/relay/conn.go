@@ -1,0 +1,347 @@
+package relay
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/coder/websocket"
+)
+
+// frameOverhead is what a frame may carry beyond one maximal message: the
+// JSON-RPC wrapper and the other params. A larger frame closes the socket
+// with 1009 (message too big); a message over the limit inside a frame that
+// fits gets a JSON-RPC error instead.
+const frameOverhead = 64 << 10
+
+// conn is one relay socket. An idle socket owns one goroutine (its reader,
+// blocked in the kernel) and small buffers: writes of deliveries happen on a
+// goroutine started only while there is something to write, and pings and
+// timeouts are driven by the server's single maintenance loop.
+type conn struct {
+	s        *Server
+	ws       *websocket.Conn
+	clientID string
+	ip       string
+
+	// Owned by the reader goroutine.
+	tokens   float64
+	refilled time.Time
+
+	lastActive  atomic.Int64 // unix nanos of the last request
+	replySince  atomic.Int64 // unix nanos a reply write started; 0 when none
+	deliverFrom atomic.Int64 // unix nanos a delivery write started; 0 when none
+	nsubs       atomic.Int32
+	pinging     atomic.Bool
+	nextPing    time.Time // owned by the maintenance loop
+
+	mu      sync.Mutex
+	subs    map[string]string   // topic → subscription id
+	pending map[uint64]*Message // irn_subscription id → message, until acknowledged
+	queue   []*Message          // deliveries waiting for the writer
+	spare   []*Message
+	writing bool // a writer goroutine is running
+	closed  bool
+	nextID  uint64
+}
+
+func newConn(s *Server, ws *websocket.Conn, clientID, ip string) *conn {
+	now := s.now()
+	c := &conn{s: s, ws: ws, clientID: clientID, ip: ip, refilled: now, nextPing: now.Add(s.cfg.PingInterval)}
+	c.tokens = float64(s.limits.PublishRate)
+	c.lastActive.Store(now.UnixNano())
+	ws.SetReadLimit(int64(s.limits.MaxMessageBytes) + frameOverhead)
+	return c
+}
+
+// ClientID implements Subscriber.
+func (c *conn) ClientID() string { return c.clientID }
+
+// subscriptionID is the id of a client's subscription to a topic. It is the
+// one @walletconnect/core computes itself (sha256(topic + clientId)), so the
+// ids it sends back in irn_unsubscribe are ours.
+func subscriptionID(topic, clientID string) string {
+	sum := sha256.Sum256([]byte(topic + clientID))
+	return hex.EncodeToString(sum[:])
+}
+
+var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+func getBuffer() *bytes.Buffer { return bufPool.Get().(*bytes.Buffer) }
+
+func putBuffer(b *bytes.Buffer) {
+	if b.Cap() > 64<<10 { // do not keep the odd huge frame's buffer around
+		return
+	}
+	b.Reset()
+	bufPool.Put(b)
+}
+
+// serve reads frames until the socket closes, then unsubscribes everything.
+func (c *conn) serve() {
+	defer c.cleanup()
+	for {
+		_, r, err := c.ws.Reader(context.Background())
+		if err != nil {
+			c.logClosed(err)
+			return
+		}
+		buf := getBuffer()
+		if _, err := buf.ReadFrom(r); err != nil {
+			putBuffer(buf)
+			c.logClosed(err)
+			return
+		}
+		c.lastActive.Store(c.s.now().UnixNano())
+		c.handle(buf.Bytes())
+		putBuffer(buf)
+	}
+}
+
+func (c *conn) logClosed(err error) {
+	if st := websocket.CloseStatus(err); st != -1 {
+		c.s.log.Debug("relay: socket closed by peer", "code", int(st))
+		return
+	}
+	if !errors.Is(err, context.Canceled) {
+		c.s.log.Debug("relay: socket closed", "err", err)
+	}
+}
+
+// cleanup runs on the reader goroutine once the socket is done.
+func (c *conn) cleanup() {
+	c.mu.Lock()
+	c.closed = true
+	subs := c.subs
+	c.subs, c.pending, c.queue, c.spare = nil, nil, nil, nil
+	c.mu.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	for topic := range subs {
+		if err := c.s.broker.Unsubscribe(ctx, topic, c); err != nil && !errors.Is(err, ErrClosed) {
+			c.s.log.Warn("relay: unsubscribe on close", "err", err)
+		}
+	}
+	c.s.subs.Add(-int64(len(subs)))
+	c.ws.CloseNow()
+	c.s.unregister(c)
+	c.s.handlers.Done()
+}
+
+// close starts the close handshake; the reader goroutine cleans up.
+func (c *conn) close(code websocket.StatusCode, reason string) {
+	c.ws.Close(code, reason)
+}
+
+// handle answers one frame.
+func (c *conn) handle(data []byte) {
+	env, perr := parseFrame(data)
+	if perr != nil {
+		var id []byte
+		if env != nil {
+			id = env.ID
+		}
+		c.replyError(id, perr)
+		return
+	}
+	if env.Method == nil {
+		c.handleAck(env)
+		return
+	}
+	result, after, rerr := c.call(*env.Method, env.Params)
+	if len(env.ID) == 0 { // a notification: no answer
+		if rerr == nil && after != nil {
+			after()
+		}
+		return
+	}
+	if rerr != nil {
+		c.replyError(env.ID, rerr)
+		return
+	}
+	buf := getBuffer()
+	ok := c.writeReply(appendResponse(buf.Bytes(), env.ID, result))
+	putBuffer(buf)
+	if ok && after != nil {
+		after()
+	}
+}
+
+func (c *conn) replyError(id []byte, e *RPCError) {
+	c.s.m.errors.Inc(itoa(e.Code))
+	buf := getBuffer()
+	c.writeReply(appendError(buf.Bytes(), id, e))
+	putBuffer(buf)
+}
+
+// writeReply writes an answer from the reader goroutine.
+func (c *conn) writeReply(b []byte) bool {
+	c.replySince.Store(c.s.now().UnixNano())
+	err := c.ws.Write(context.Background(), websocket.MessageText, b)
+	c.replySince.Store(0)
+	return err == nil
+}
+
+// handleAck takes the client's answer to an irn_subscription.
+func (c *conn) handleAck(env *envelope) {
+	id, ok := parseAckID(env.ID)
+	if !ok {
+		return
+	}
+	c.mu.Lock()
+	m := c.pending[id]
+	delete(c.pending, id)
+	c.mu.Unlock()
+	if m == nil || len(env.Error) > 0 {
+		// An error answer leaves the message unacknowledged: it is delivered
+		// again when the client re-subscribes.
+		return
+	}
+	ctx, cancel := c.s.opContext()
+	defer cancel()
+	if err := c.s.broker.Ack(ctx, c.clientID, m); err != nil && !errors.Is(err, ErrClosed) {
+		c.s.log.Warn("relay: ack", "err", err)
+	}
+}
+
+// Deliver implements Subscriber: it queues m for the writer goroutine,
+// starting one if none runs. A socket that lets maxQueued deliveries pile up
+// is closed (1013); its messages stay in the mailbox for its next connection.
+func (c *conn) Deliver(m *Message) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.deliverLocked(m)
+}
+
+func (c *conn) deliverLocked(m *Message) {
+	if c.closed {
+		return
+	}
+	if len(c.queue) >= maxQueued {
+		c.closed = true
+		go c.close(websocket.StatusTryAgainLater, "Too many undelivered messages; reconnect to receive them")
+		return
+	}
+	c.queue = append(c.queue, m)
+	if !c.writing {
+		c.writing = true
+		go c.writeLoop()
+	}
+}
+
+// deliverAll queues a backlog.
+func (c *conn) deliverAll(msgs []*Message) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, m := range msgs {
+		c.deliverLocked(m)
+	}
+}
+
+// writeLoop writes queued deliveries as irn_subscription requests and exits
+// when the queue is empty.
+func (c *conn) writeLoop() {
+	buf := getBuffer()
+	defer putBuffer(buf)
+	var batch []*Message
+	for {
+		c.mu.Lock()
+		if c.closed || len(c.queue) == 0 {
+			c.writing = false
+			c.mu.Unlock()
+			return
+		}
+		batch, c.queue, c.spare = c.queue, c.spare[:0], nil
+		c.mu.Unlock()
+		for i, m := range batch {
+			c.mu.Lock()
+			subID, subscribed := c.subs[m.Topic]
+			if c.closed || !subscribed { // unsubscribed since it was queued
+				c.mu.Unlock()
+				continue
+			}
+			if len(c.pending) >= maxPendingAcks {
+				c.closed = true
+				c.mu.Unlock()
+				go c.close(websocket.StatusPolicyViolation, "Too many unacknowledged messages")
+				return
+			}
+			c.nextID++
+			id := c.nextID
+			if c.pending == nil {
+				c.pending = map[uint64]*Message{}
+			}
+			c.pending[id] = m
+			c.mu.Unlock()
+			b := appendSubscription(buf.Bytes()[:0], id, subID, m)
+			c.deliverFrom.Store(c.s.now().UnixNano())
+			err := c.ws.Write(context.Background(), websocket.MessageText, b)
+			c.deliverFrom.Store(0)
+			if err != nil {
+				return // the reader sees the socket closed and cleans up
+			}
+			c.s.m.delivered.Inc()
+			batch[i] = nil
+		}
+		c.mu.Lock()
+		if c.spare == nil && cap(batch) <= 256 {
+			c.spare = batch[:0]
+		}
+		c.mu.Unlock()
+	}
+}
+
+// maintain is called by the server's maintenance loop about once a second.
+func (c *conn) maintain(now time.Time) {
+	n := now.UnixNano()
+	stuck := func(since int64) bool { return since != 0 && n-since > int64(WriteTimeout) }
+	if stuck(c.replySince.Load()) || stuck(c.deliverFrom.Load()) {
+		c.s.log.Debug("relay: write timed out; closing socket")
+		c.ws.CloseNow()
+		return
+	}
+	if c.nsubs.Load() == 0 && n-c.lastActive.Load() > int64(c.s.cfg.IdleTimeout) {
+		c.lastActive.Store(n) // close once
+		go c.close(websocket.StatusNormalClosure, "Idle: no subscriptions")
+		return
+	}
+	if !now.Before(c.nextPing) && c.pinging.CompareAndSwap(false, true) {
+		c.nextPing = now.Add(c.s.cfg.PingInterval)
+		go c.ping()
+	}
+}
+
+// ping pings the peer; no pong within PongTimeout means the socket is dead.
+func (c *conn) ping() {
+	defer c.pinging.Store(false)
+	ctx, cancel := context.WithTimeout(context.Background(), c.s.cfg.PongTimeout)
+	defer cancel()
+	if err := c.ws.Ping(ctx); err != nil {
+		c.s.log.Debug("relay: ping failed; closing socket", "err", err)
+		c.ws.CloseNow()
+	}
+}
+
+// allowPublish takes n messages from the socket's publish budget (a token
+// bucket refilled at PublishRate per second, holding one second's worth).
+func (c *conn) allowPublish(n int) bool {
+	rate := float64(c.s.limits.PublishRate)
+	if rate < 0 {
+		return true
+	}
+	now := c.s.now()
+	if elapsed := now.Sub(c.refilled).Seconds(); elapsed > 0 {
+		c.tokens = min(rate, c.tokens+elapsed*rate)
+	}
+	c.refilled = now
+	if c.tokens < float64(n) {
+		return false
+	}
+	c.tokens -= float64(n)
+	return true
+}
