@@ -7,7 +7,7 @@ import (
 
 func TestNames(t *testing.T) {
 	got := Names()
-	want := []string{"DevToken", "Multicall3", "WETH"}
+	want := []string{"DevENSRegistry", "DevENSResolver", "DevPriceFeed", "DevToken", "Multicall3", "WETH"}
 	if len(got) != len(want) {
 		t.Fatalf("Names() = %v, want %v", got, want)
 	}
@@ -69,6 +69,20 @@ func TestSelectors(t *testing.T) {
 		{"Multicall3", "getBasefee", "3e64a696"},
 		{"Multicall3", "getBlockHash", "ee82ac5e"},
 		{"Multicall3", "getLastBlockHash", "27e86d6e"},
+		// Chainlink AggregatorV3Interface and the legacy AggregatorInterface.
+		{"DevPriceFeed", "latestRoundData", "feaf968c"},
+		{"DevPriceFeed", "getRoundData", "9a6fc8f5"},
+		{"DevPriceFeed", "decimals", "313ce567"},
+		{"DevPriceFeed", "description", "7284e416"},
+		{"DevPriceFeed", "version", "54fd4d50"},
+		{"DevPriceFeed", "latestAnswer", "50d25bcd"},
+		{"DevPriceFeed", "latestTimestamp", "8205bf6a"},
+		{"DevPriceFeed", "latestRound", "668a0f02"},
+		// ENS registry and public resolver profiles.
+		{"DevENSRegistry", "resolver", "0178b8bf"},
+		{"DevENSResolver", "name", "691f3431"},
+		{"DevENSResolver", "addr", "3b3b57de"},
+		{"DevENSResolver", "text", "59d1d43c"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.contract+"."+tt.method, func(t *testing.T) {

@@ -44,7 +44,22 @@ var (
 		{Token: Token{Symbol: "WETH", Name: "Wrapped Ether", Decimals: 18, Address: crypto.CreateAddress(deployer.Address, 2)}, wrapped: true},
 	}
 	multicall3Address = crypto.CreateAddress(deployer.Address, 3)
+	// USD price feeds (DevPriceFeed, Chainlink AggregatorV3-compatible), one
+	// per priced asset; WETH is priced by the ETH feed, as on public networks.
+	devFeeds = []devFeed{
+		{asset: nativeSymbol, description: "ETH / USD", initial: 3000, address: crypto.CreateAddress(deployer.Address, 4)},
+		{asset: "USDC", description: "USDC / USD", initial: 1, address: crypto.CreateAddress(deployer.Address, 5)},
+		{asset: "DAI", description: "DAI / USD", initial: 1, address: crypto.CreateAddress(deployer.Address, 6)},
+	}
 )
+
+// devFeed is a price feed the devnet deploys.
+type devFeed struct {
+	asset       string // nativeSymbol or a dev token's symbol
+	description string // the feed's description(), e.g. "ETH / USD"
+	initial     int64  // the starting price in whole dollars
+	address     common.Address
+}
 
 // initialMint is what every test account holds of each mintable token at start.
 const initialMint = 1_000_000
@@ -64,6 +79,7 @@ var (
 	devTokenArtifact   = contracts.MustLoad("DevToken")
 	wethArtifact       = contracts.MustLoad("WETH")
 	multicall3Artifact = contracts.MustLoad("Multicall3")
+	priceFeedArtifact  = contracts.MustLoad("DevPriceFeed")
 )
 
 // deploy sends every deployment and initial mint at once, then waits for them
@@ -108,6 +124,17 @@ func (c *chain) deploy(ctx context.Context) error {
 	for _, t := range devTokens {
 		c.info.Tokens = append(c.info.Tokens, t.Token)
 	}
+	for _, f := range devFeeds {
+		answer := new(big.Int).Mul(big.NewInt(f.initial), pow10(FeedDecimals))
+		data, err := priceFeedArtifact.DeployData(uint8(FeedDecimals), f.description, answer)
+		if err != nil {
+			return err
+		}
+		if err := send(nil, data, deployGas); err != nil {
+			return fmt.Errorf("deploy %s feed: %w", f.description, err)
+		}
+	}
+	c.info.PriceFeeds = priceFeeds()
 
 	for _, acc := range TestAccounts() {
 		for _, t := range devTokens {

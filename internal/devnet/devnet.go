@@ -62,6 +62,7 @@ type Chain struct {
 	RPCURL        string // http://127.0.0.1:PORT
 	Tokens        []Token
 	Multicall3    common.Address
+	PriceFeeds    []PriceFeed // USD feeds (Chainlink AggregatorV3-compatible)
 }
 
 // Devnet is a set of running dev chains. Its methods are safe for concurrent use.
@@ -91,6 +92,10 @@ type chain struct {
 	// faucet requests never reuse a nonce.
 	mu    sync.Mutex
 	nonce uint64
+
+	// sealMu is held while a block is sealed, so Rollback never rewinds the
+	// chain under a seal in progress.
+	sealMu sync.Mutex
 }
 
 // Genesis balances.
@@ -162,6 +167,7 @@ func (d *Devnet) Chains() []Chain {
 	for i, c := range d.chains {
 		out[i] = c.info
 		out[i].Tokens = append([]Token(nil), c.info.Tokens...)
+		out[i].PriceFeeds = append([]PriceFeed(nil), c.info.PriceFeeds...)
 	}
 	return out
 }

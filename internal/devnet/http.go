@@ -52,3 +52,52 @@ func (d *Devnet) HandleFaucet(w http.ResponseWriter, r *http.Request) {
 		Token:         res.Token,
 	})
 }
+
+// maxPriceBody bounds a /dev/price request body; the JSON has three short fields.
+const maxPriceBody = 4 << 10
+
+// priceRequestBody is the JSON body of POST /dev/price.
+type priceRequestBody struct {
+	ChainID string `json:"chainId"`
+	Token   string `json:"token"`
+	USD     string `json:"usd"`
+}
+
+// priceResponseBody is the 200 answer of POST /dev/price.
+type priceResponseBody struct {
+	ChainID string `json:"chainId"`
+	Token   string `json:"token"` // the feed's asset: "ETH" for native and WETH
+	Feed    string `json:"feed"`
+	USD     string `json:"usd"`
+	TxHash  string `json:"txHash"`
+}
+
+// HandlePrice returns the handler of POST /dev/price with a JSON body
+// {chainId, token, usd}; it answers {chainId, token, feed, usd, txHash} once
+// the update is mined and then calls changed (if not nil) with the network
+// id, so price caches can drop the old answer. The app registers it only in
+// dev mode.
+func (d *Devnet) HandlePrice(changed func(networkID string)) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req priceRequestBody
+		if err := httpx.DecodeJSON(w, r, maxPriceBody, &req); err != nil {
+			httpx.Error(w, r, err)
+			return
+		}
+		res, err := d.SetPrice(r.Context(), PriceRequest{CAIPNetworkID: req.ChainID, Token: req.Token, USD: req.USD})
+		if err != nil {
+			httpx.Error(w, r, err)
+			return
+		}
+		if changed != nil {
+			changed(req.ChainID)
+		}
+		httpx.JSON(w, http.StatusOK, priceResponseBody{
+			ChainID: req.ChainID,
+			Token:   res.Symbol,
+			Feed:    res.Feed.Hex(),
+			USD:     formatPrice(res.Answer),
+			TxHash:  res.TxHash,
+		})
+	})
+}

@@ -17,35 +17,51 @@ const maxSealsPerWake = 256
 func (c *chain) sealLoop() {
 	defer close(c.sealDone)
 
+	// The pool announces new transactions from inside its reorg loop and
+	// blocks until every subscriber has taken the event, while Sync below waits
+	// for that same loop. So announcements are taken by a goroutine of their
+	// own that never waits on the pool, and turned into a wake-up flag: a
+	// burst of any size is one pending wake-up, never a full channel.
 	newTxs := make(chan core.NewTxsEvent, 64)
 	sub := c.backend.TxPool().SubscribeTransactions(newTxs, true)
 	defer sub.Unsubscribe()
+	wake := make(chan struct{}, 1)
+	subErr := make(chan struct{})
+	go func() {
+		defer close(subErr)
+		for {
+			select {
+			case <-c.quit:
+				return
+			case <-sub.Err():
+				return
+			case <-newTxs:
+				select {
+				case wake <- struct{}{}:
+				default:
+				}
+			}
+		}
+	}()
 
 	for {
 		select {
 		case <-c.quit:
 			return
-		case <-sub.Err():
+		case <-subErr:
 			return
-		case <-newTxs:
-		}
-		// One seal takes everything pending, so drop wake-ups already queued.
-		for drained := false; !drained; {
-			select {
-			case <-newTxs:
-			default:
-				drained = true
-			}
+		case <-wake:
 		}
 		for range maxSealsPerWake {
-			c.beacon.Commit()
+			// A wake-up may find nothing to seal: Rollback clears the
+			// transactions the rewound blocks held after the pool announced them.
+			if !c.sealPending() {
+				break
+			}
 			// Wait for the pool to drop the sealed transactions before asking
 			// whether any are left, or we would seal an empty block.
 			if err := c.backend.TxPool().Sync(); err != nil {
 				return
-			}
-			if executable, _ := c.backend.TxPool().Stats(); executable == 0 {
-				break
 			}
 			select {
 			case <-c.quit:
@@ -60,4 +76,17 @@ func (c *chain) sealLoop() {
 func (c *chain) stopSealing() {
 	c.quitOnce.Do(func() { close(c.quit) })
 	<-c.sealDone
+}
+
+// sealPending seals a block if the pool holds executable transactions and
+// reports whether it did. The check and the seal happen under sealMu, so a
+// Rollback in between cannot leave us sealing an empty block.
+func (c *chain) sealPending() bool {
+	c.sealMu.Lock()
+	defer c.sealMu.Unlock()
+	if executable, _ := c.backend.TxPool().Stats(); executable == 0 {
+		return false
+	}
+	c.beacon.Commit()
+	return true
 }
