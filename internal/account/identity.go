@@ -1,0 +1,220 @@
+package account
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/ethereum/go-ethereum/accounts/abi"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
+
+	"github.com/latchkit/latch/internal/apperr"
+	"github.com/latchkit/latch/internal/indexer"
+)
+
+// Identity is an account's display name and avatar (spec §3 Identity).
+type Identity struct {
+	Name   *string `json:"name"`
+	Avatar *string `json:"avatar"`
+}
+
+// NameResolver finds the primary name of an address.
+//
+// Every implementation guarantees: a returned name is one that resolves
+// forward to the address (so showing it cannot impersonate someone else);
+// an address without a name is a zero Identity and a nil error, never an
+// error; an error means the lookup could not be made, and callers do not
+// cache it. Latch's own names service will plug in here, ahead of ENS.
+type NameResolver interface {
+	ReverseName(ctx context.Context, addr common.Address) (Identity, error)
+}
+
+// Resolvers tries each resolver in order; the first name found wins.
+type Resolvers []NameResolver
+
+// ReverseName implements NameResolver. An error of one resolver is
+// returned only when no later one found a name.
+func (rs Resolvers) ReverseName(ctx context.Context, addr common.Address) (Identity, error) {
+	var errs []error
+	for _, r := range rs {
+		id, err := r.ReverseName(ctx, addr)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if id.Name != nil {
+			return id, nil
+		}
+	}
+	return Identity{}, errors.Join(errs...)
+}
+
+// ENSRegistry is the ENS registry's address, the same on Ethereum mainnet
+// and its testnets.
+var ENSRegistry = common.HexToAddress("0x00000000000C2E074eC69A0dFb2997BA6C7d2e1e")
+
+// ENS resolves primary names with the ENS registry: the reverse record of
+// <addr>.addr.reverse, verified forward (the name's addr record must be the
+// address), and the name's avatar text record.
+type ENS struct {
+	Client   func() *indexer.Client // nil client: no upstream, no names
+	Registry common.Address
+}
+
+var ensABI = func() abi.ABI {
+	a, err := abi.JSON(strings.NewReader(`[
+		{"name":"resolver","type":"function","stateMutability":"view","inputs":[{"name":"node","type":"bytes32"}],"outputs":[{"name":"","type":"address"}]},
+		{"name":"name","type":"function","stateMutability":"view","inputs":[{"name":"node","type":"bytes32"}],"outputs":[{"name":"","type":"string"}]},
+		{"name":"addr","type":"function","stateMutability":"view","inputs":[{"name":"node","type":"bytes32"}],"outputs":[{"name":"","type":"address"}]},
+		{"name":"text","type":"function","stateMutability":"view","inputs":[{"name":"node","type":"bytes32"},{"name":"key","type":"string"}],"outputs":[{"name":"","type":"string"}]}
+	]`))
+	if err != nil {
+		panic(err)
+	}
+	return a
+}()
+
+// ReverseName implements NameResolver.
+func (e ENS) ReverseName(ctx context.Context, addr common.Address) (Identity, error) {
+	client := e.Client()
+	if client == nil {
+		return Identity{}, nil
+	}
+	reverse := namehash(strings.ToLower(addr.Hex()[2:]) + ".addr.reverse")
+	resolver, err := e.callAddress(ctx, client, e.Registry, "resolver", reverse)
+	if err != nil || resolver == (common.Address{}) {
+		return Identity{}, err
+	}
+	name, err := e.callString(ctx, client, resolver, "name", reverse)
+	if err != nil || !plausibleName(name) {
+		return Identity{}, ignoreRevert(err)
+	}
+	node := namehash(name)
+	fwd, err := e.callAddress(ctx, client, e.Registry, "resolver", node)
+	if err != nil || fwd == (common.Address{}) {
+		return Identity{}, err
+	}
+	addrData, _ := ensABI.Pack("addr", node)
+	textData, _ := ensABI.Pack("text", node, "avatar")
+	calls := []indexer.CallElem{{To: fwd, Data: addrData}, {To: fwd, Data: textData}}
+	if err := client.CallBatch(ctx, calls); err != nil {
+		return Identity{}, err
+	}
+	if calls[0].Err != nil {
+		return Identity{}, nil
+	}
+	vals, err := ensABI.Unpack("addr", calls[0].Result)
+	if err != nil || vals[0].(common.Address) != addr {
+		return Identity{}, nil // the name points elsewhere: not this address's name
+	}
+	id := Identity{Name: &name}
+	if calls[1].Err == nil {
+		if vals, err := ensABI.Unpack("text", calls[1].Result); err == nil {
+			if avatar := vals[0].(string); displayableAvatar(avatar) {
+				id.Avatar = &avatar
+			}
+		}
+	}
+	return id, nil
+}
+
+func (e ENS) callAddress(ctx context.Context, client *indexer.Client, to common.Address, method string, node common.Hash) (common.Address, error) {
+	data, _ := ensABI.Pack(method, node)
+	out, err := client.CallContract(ctx, to, data)
+	if err != nil {
+		return common.Address{}, ignoreRevert(err)
+	}
+	vals, err := ensABI.Unpack(method, out)
+	if err != nil {
+		return common.Address{}, nil
+	}
+	return vals[0].(common.Address), nil
+}
+
+func (e ENS) callString(ctx context.Context, client *indexer.Client, to common.Address, method string, node common.Hash) (string, error) {
+	data, _ := ensABI.Pack(method, node)
+	out, err := client.CallContract(ctx, to, data)
+	if err != nil {
+		return "", err
+	}
+	vals, err := ensABI.Unpack(method, out)
+	if err != nil {
+		return "", nil
+	}
+	return vals[0].(string), nil
+}
+
+// ignoreRevert: a reverting resolver means "no name", not a failed lookup.
+func ignoreRevert(err error) error {
+	if err != nil && strings.Contains(strings.ToLower(err.Error()), "revert") {
+		return nil
+	}
+	return err
+}
+
+// namehash is ENS's recursive name hash (EIP-137).
+func namehash(name string) common.Hash {
+	var node common.Hash
+	if name == "" {
+		return node
+	}
+	labels := strings.Split(name, ".")
+	for i := len(labels) - 1; i >= 0; i-- {
+		label := crypto.Keccak256Hash([]byte(labels[i]))
+		node = crypto.Keccak256Hash(node.Bytes(), label.Bytes())
+	}
+	return node
+}
+
+// plausibleName rejects reverse records no one should see as a name:
+// empty, over-long, not UTF-8, with empty labels, spaces or control characters.
+func plausibleName(name string) bool {
+	if name == "" || len(name) > 255 || !utf8.ValidString(name) || strings.HasPrefix(name, ".") || strings.HasSuffix(name, ".") || strings.Contains(name, "..") {
+		return false
+	}
+	for _, r := range name {
+		if r <= 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) {
+			return false
+		}
+	}
+	return strings.Contains(name, ".")
+}
+
+// displayableAvatar: only avatars a browser can load without latchd or the
+// page calling another service to resolve them (an NFT reference needs the
+// token's metadata, ipfs:// a gateway).
+func displayableAvatar(s string) bool {
+	return len(s) <= 2048 && (strings.HasPrefix(s, "https://") || strings.HasPrefix(s, "data:image/"))
+}
+
+// Identity returns an address's name and avatar, cached IdentityTTL
+// (including "no name"). Errors: apperr.Unavailable when the lookup failed,
+// and what spend returns.
+func (s *Service) Identity(ctx context.Context, addr common.Address, spend Spend) (Identity, error) {
+	if s.cfg.Names == nil {
+		return Identity{}, nil
+	}
+	key := "identity:" + strings.ToLower(addr.Hex())
+	if raw, ok, err := s.cfg.Cache.Get(ctx, key); err == nil && ok {
+		var id Identity
+		if json.Unmarshal(raw, &id) == nil {
+			return id, nil
+		}
+	}
+	if spend != nil {
+		if err := spend(ctx); err != nil {
+			return Identity{}, err
+		}
+	}
+	id, err := s.cfg.Names.ReverseName(ctx, addr)
+	if err != nil {
+		return Identity{}, apperr.Errorf(apperr.Unavailable, "Name lookup is unavailable; retry later")
+	}
+	if raw, err := json.Marshal(id); err == nil {
+		s.cfg.Cache.Set(ctx, key, raw, IdentityTTL)
+	}
+	return id, nil
+}

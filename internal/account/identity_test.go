@@ -1,0 +1,138 @@
+package account
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/latchkit/latch/contracts"
+)
+
+// ensEnv deploys an ENS registry and resolver on the dev chain.
+type ensEnv struct {
+	*env
+	owner              wallet
+	registry, resolver common.Address
+}
+
+var (
+	ensRegistryArtifact = contracts.MustLoad("DevENSRegistry")
+	ensResolverArtifact = contracts.MustLoad("DevENSResolver")
+)
+
+func newENS(t *testing.T) *ensEnv {
+	e := newEnv(t)
+	owner := e.fund("1", "")
+	reg := e.send(owner, nil, ensRegistryArtifact.Bytecode, 3_000_000).ContractAddress
+	res := e.send(owner, nil, ensResolverArtifact.Bytecode, 3_000_000).ContractAddress
+	return &ensEnv{env: e, owner: owner, registry: reg, resolver: res}
+}
+
+func (e *ensEnv) call(to common.Address, a *contracts.Artifact, method string, args ...any) {
+	e.t.Helper()
+	data, err := a.ABI.Pack(method, args...)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	e.send(e.owner, &to, data, 300_000)
+}
+
+// setReverse gives addr a reverse record; setForward points name at addr,
+// with an avatar text record when avatar is not "".
+func (e *ensEnv) setReverse(addr common.Address, name string) {
+	node := namehash(strings.ToLower(addr.Hex()[2:]) + ".addr.reverse")
+	e.call(e.registry, ensRegistryArtifact, "setResolver", node, e.resolver)
+	e.call(e.resolver, ensResolverArtifact, "setName", node, name)
+}
+
+func (e *ensEnv) setForward(name string, addr common.Address, avatar string) {
+	node := namehash(name)
+	e.call(e.registry, ensRegistryArtifact, "setResolver", node, e.resolver)
+	e.call(e.resolver, ensResolverArtifact, "setAddr", node, addr)
+	if avatar != "" {
+		e.call(e.resolver, ensResolverArtifact, "setText", node, "avatar", avatar)
+	}
+}
+
+func str(p *string) string {
+	if p == nil {
+		return "<nil>"
+	}
+	return *p
+}
+
+func TestENS_ReverseName(t *testing.T) {
+	ctx := context.Background()
+	e := newENS(t)
+	alice, mallory, bob, nobody := common.Address{0xa1}, common.Address{0xa2}, common.Address{0xb0}, common.Address{0xc0}
+	e.setReverse(alice, "alice.eth")
+	e.setForward("alice.eth", alice, "https://example.com/alice.png")
+	e.setReverse(mallory, "alice.eth") // claims alice's name; alice.eth does not point back
+	e.setReverse(bob, "bob.eth")
+	e.setForward("bob.eth", bob, "ipfs://bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylqabf3oclgtqy55fbzdi")
+
+	ens := ENS{Client: func() *indexerClient { return e.clients.For(e.chain.CAIPNetworkID) }, Registry: e.registry}
+	tests := []struct {
+		name         string
+		addr         common.Address
+		want, avatar string
+	}{
+		{"OKWithAvatar", alice, "alice.eth", "https://example.com/alice.png"},
+		{"ForwardMismatch", mallory, "<nil>", "<nil>"},
+		{"AvatarNotLoadable", bob, "bob.eth", "<nil>"},
+		{"NoRecord", nobody, "<nil>", "<nil>"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			id, err := ens.ReverseName(ctx, tt.addr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if str(id.Name) != tt.want || str(id.Avatar) != tt.avatar {
+				t.Fatalf("identity = %s, %s; want %s, %s", str(id.Name), str(id.Avatar), tt.want, tt.avatar)
+			}
+		})
+	}
+
+	t.Run("NoUpstream", func(t *testing.T) {
+		id, err := ENS{Client: func() *indexerClient { return nil }, Registry: e.registry}.ReverseName(ctx, alice)
+		if err != nil || id.Name != nil {
+			t.Fatalf("identity %v, err %v", id, err)
+		}
+	})
+
+	t.Run("ServiceCaches", func(t *testing.T) {
+		svc := New(Config{Networks: e.reg, Clients: e.clients, Names: Resolvers{ens}})
+		spend, spent := counter()
+		for range 3 {
+			id, err := svc.Identity(ctx, alice, spend)
+			if err != nil || str(id.Name) != "alice.eth" {
+				t.Fatalf("identity %s, err %v", str(id.Name), err)
+			}
+		}
+		// "No name" is cached too.
+		for range 2 {
+			if id, err := svc.Identity(ctx, nobody, spend); err != nil || id.Name != nil {
+				t.Fatalf("identity %v, err %v", id, err)
+			}
+		}
+		if spent.Load() != 2 {
+			t.Fatalf("%d lookups reached the chain, want 2", spent.Load())
+		}
+	})
+}
+
+func TestNamehash(t *testing.T) {
+	// EIP-137's examples.
+	for name, want := range map[string]string{
+		"":        "0x0000000000000000000000000000000000000000000000000000000000000000",
+		"eth":     "0x93cdeb708b7545dc668eb9280176169d1c33cfd8ed6f04690a0bcc88a93fc4ae",
+		"foo.eth": "0xde9b09fd7c5f901e23a3f19fecc54828e9c848539801e86591bd9801b019f84f",
+	} {
+		if got := namehash(name).Hex(); got != want {
+			t.Errorf("namehash(%q) = %s, want %s", name, got, want)
+		}
+	}
+}
