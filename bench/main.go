@@ -31,7 +31,11 @@ func main() {
 	latchd := flag.String("latchd", "bin/latchd", "latchd binary")
 	out := flag.String("out", "bench/results.md", "where to write the results")
 	starts := flag.Int("starts", 3, "dev start-ups to time")
+	only := flag.String("only", "", "run only these sections (comma-separated: start, api, rpc, …); default all")
 	flag.Parse()
+	run := func(section string) bool {
+		return *only == "" || slices.Contains(strings.Split(*only, ","), section)
+	}
 	// The load generator's own collections would stall its clients and show up
 	// as server latency; it allocates little, so let its heap grow instead.
 	debug.SetGCPercent(800)
@@ -41,7 +45,9 @@ func main() {
 		runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, runtime.Version(), time.Now().UTC().Format("2006-01-02"))
 
 	// Start-up: fresh data dir (creates the database and the dev project) and a reused one.
-	fmt.Fprintf(&report, "## Start-up of `latchd dev` (both dev chains, contracts deployed, wallets loaded)\n\n| run | data dir | until listening (wall) | reported by latchd |\n|---|---|---|---|\n")
+	if run("start") {
+		fmt.Fprintf(&report, "## Start-up of `latchd dev` (both dev chains, contracts deployed, wallets loaded)\n\n| run | data dir | until listening (wall) | reported by latchd |\n|---|---|---|---|\n")
+	}
 	dir, err := os.MkdirTemp("", "latch-bench-")
 	if err != nil {
 		log.Fatal(err)
@@ -57,7 +63,9 @@ func main() {
 		if err != nil {
 			log.Fatal(err)
 		}
-		fmt.Fprintf(&report, "| %d | %s | %d ms | %d ms |\n", i+1, kind, s.wall.Milliseconds(), s.reported)
+		if run("start") {
+			fmt.Fprintf(&report, "| %d | %s | %d ms | %d ms |\n", i+1, kind, s.wall.Milliseconds(), s.reported)
+		}
 		log.Printf("start %d (%s): %v wall, %d ms reported", i+1, kind, s.wall, s.reported)
 		if i == *starts-1 {
 			srv = s
@@ -71,29 +79,44 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	terms := []string{"meta", "wa", "trust", "coin", "o", "ledger", "zer", "sa", "rain", "phan"}
-	fmt.Fprintf(&report, "\n## GET /getWallets?search=…&entries=100 (119 wallets; terms %s)\n\n", strings.Join(terms, ", "))
-	fmt.Fprintf(&report, "Closed loop: each client sends its next request as soon as the last answer arrives, so 64 clients saturate the machine (load generator included).\n\n| clients | requests | p50 | p99 | max | throughput |\n|---|---|---|---|---|---|\n")
-	apiHost := strings.TrimPrefix(srv.api, "http://")
-	search := searchRequests(apiHost, projectID, terms)
-	for _, c := range []struct{ clients, requests int }{{1, 5000}, {64, 50000}} {
-		r := load(apiHost, search, c.clients, c.requests)
-		fmt.Fprintf(&report, "| %d | %d | %s | %s | %s | %.0f req/s |\n", c.clients, c.requests, r.p50, r.p99, r.max, r.rps)
-		log.Printf("closed loop, %d clients: p50 %v p99 %v max %v, %.0f req/s", c.clients, r.p50, r.p99, r.max, r.rps)
+	if run("api") {
+		benchAPI(&report, srv, projectID)
 	}
-	fmt.Fprintf(&report, "\nOpen loop: 64 clients, each on a fixed pace, offering a total rate for 5 s; latency counted from when each request was due.\n\n| clients | offered | p50 | p99 | max | achieved |\n|---|---|---|---|---|---|\n")
-	for _, rate := range []int{2000, 5000, 10000} {
-		r := loadPaced(apiHost, search, 64, rate, 5*time.Second)
-		fmt.Fprintf(&report, "| 64 | %d req/s | %s | %s | %s | %.0f req/s |\n", rate, r.p50, r.p99, r.max, r.rps)
-		log.Printf("open loop, 64 clients at %d req/s: p50 %v p99 %v max %v", rate, r.p50, r.p99, r.max)
+	if run("rpc") {
+		benchRPC(&report, srv, projectID)
+		fmt.Fprintf(&report, "\nTargets (issue 5): p50 added ≤ 150 µs at 1 client; ≥ 10,000 req/s for a cached method at 64 clients.\n")
 	}
-	fmt.Fprintf(&report, "\nTargets (issue 2): p99 under 5 ms at 64 clients; dev start under 3 s. The server ran with `--ip-rate-limit 0 --rpc-project-rate-limit 0` so the load generator is not throttled; client and server share the machine's cores.\n")
-	benchRPC(&report, srv, projectID)
-	fmt.Fprintf(&report, "\nTargets (issue 5): p50 added ≤ 150 µs at 1 client; ≥ 10,000 req/s for a cached method at 64 clients.\n")
+	if run("account") {
+		benchAccount(&report, *latchd)
+	}
+	if run("relay") {
+		benchRelay(&report, *latchd)
+	}
 	if err := os.WriteFile(*out, []byte(report.String()), 0o644); err != nil {
 		log.Fatal(err)
 	}
 	fmt.Print(report.String())
+}
+
+// benchAPI measures /getWallets search latency, closed and open loop.
+func benchAPI(report *strings.Builder, srv *server, projectID string) {
+	terms := []string{"meta", "wa", "trust", "coin", "o", "ledger", "zer", "sa", "rain", "phan"}
+	fmt.Fprintf(report, "\n## GET /getWallets?search=…&entries=100 (119 wallets; terms %s)\n\n", strings.Join(terms, ", "))
+	fmt.Fprintf(report, "Closed loop: each client sends its next request as soon as the last answer arrives, so 64 clients saturate the machine (load generator included).\n\n| clients | requests | p50 | p99 | max | throughput |\n|---|---|---|---|---|---|\n")
+	apiHost := strings.TrimPrefix(srv.api, "http://")
+	search := searchRequests(apiHost, projectID, terms)
+	for _, c := range []struct{ clients, requests int }{{1, 5000}, {64, 50000}} {
+		r := load(apiHost, search, c.clients, c.requests)
+		fmt.Fprintf(report, "| %d | %d | %s | %s | %s | %.0f req/s |\n", c.clients, c.requests, r.p50, r.p99, r.max, r.rps)
+		log.Printf("closed loop, %d clients: p50 %v p99 %v max %v, %.0f req/s", c.clients, r.p50, r.p99, r.max, r.rps)
+	}
+	fmt.Fprintf(report, "\nOpen loop: 64 clients, each on a fixed pace, offering a total rate for 5 s; latency counted from when each request was due.\n\n| clients | offered | p50 | p99 | max | achieved |\n|---|---|---|---|---|---|\n")
+	for _, rate := range []int{2000, 5000, 10000} {
+		r := loadPaced(apiHost, search, 64, rate, 5*time.Second)
+		fmt.Fprintf(report, "| 64 | %d req/s | %s | %s | %s | %.0f req/s |\n", rate, r.p50, r.p99, r.max, r.rps)
+		log.Printf("open loop, 64 clients at %d req/s: p50 %v p99 %v max %v", rate, r.p50, r.p99, r.max)
+	}
+	fmt.Fprintf(report, "\nTargets (issue 2): p99 under 5 ms at 64 clients; dev start under 3 s. The server ran with `--ip-rate-limit 0 --rpc-project-rate-limit 0` so the load generator is not throttled; client and server share the machine's cores.\n")
 }
 
 // benchRPC compares JSON-RPC through latchd's proxy with calling the dev chain

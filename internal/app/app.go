@@ -26,6 +26,7 @@ import (
 	"github.com/latchkit/latch/internal/rpcproxy"
 	"github.com/latchkit/latch/internal/store"
 	"github.com/latchkit/latch/internal/telemetry"
+	"github.com/redis/go-redis/v9"
 )
 
 // Main is a running latchd: its storage, services and listeners.
@@ -39,11 +40,26 @@ type Main struct {
 	Explorer *explorer.Service
 	Devnet   *devnet.Devnet // nil unless Config.Dev
 	Metrics  *metrics.Registry
+	// Redis holds the rate limits and the RPC cache shared by all nodes; nil
+	// unless Config.RedisURL is set.
+	Redis redis.UniversalClient
+	// RedisPrefix starts every Redis key latchd uses (default "latch:");
+	// nodes sharing budgets and cache entries must agree on it. Set before Run.
+	RedisPrefix string
 
 	// DevProjectID is the project latchd dev created or found.
 	DevProjectID string
 	// StartupTime is how long Run took.
 	StartupTime time.Duration
+
+	// relay, account: wired in relay.go and account.go.
+	relay   relayService
+	account accountService
+
+	rpc *rpcproxy.Proxy
+	// stopBackground ends the background loops (RPC health probes); bg waits for them.
+	stopBackground context.CancelFunc
+	bg             sync.WaitGroup
 
 	api, frame, demo       *http.Server
 	apiLn, frameLn, demoLn net.Listener
@@ -56,11 +72,12 @@ func NewMain(cfg Config, logger *slog.Logger) *Main {
 	if logger == nil {
 		logger = slog.Default()
 	}
-	return &Main{Config: cfg, Logger: logger, Metrics: metrics.NewRegistry()}
+	return &Main{Config: cfg, Logger: logger, Metrics: metrics.NewRegistry(), RedisPrefix: "latch:"}
 }
 
-// Run opens storage, starts the dev networks (dev mode), loads the registries
-// and starts both listeners. It returns once latchd serves; Close stops it.
+// Run opens storage (and Redis when configured), starts the dev networks
+// (dev mode), loads the registries and starts both listeners. It returns
+// once latchd serves; Close stops it.
 func (m *Main) Run(ctx context.Context) (err error) {
 	start := time.Now()
 	defer func() {
@@ -91,6 +108,11 @@ func (m *Main) Run(ctx context.Context) (err error) {
 		}
 		return fmt.Errorf("open storage: %w", err)
 	}
+	if cfg.RedisURL != "" {
+		if err := m.openRedis(ctx); err != nil {
+			return err
+		}
+	}
 	m.Projects = project.NewService(m.DB)
 	if m.Networks, err = network.Load(data.Networks); err != nil {
 		return err
@@ -120,6 +142,13 @@ func (m *Main) Run(ctx context.Context) (err error) {
 		}
 	}
 
+	if err := m.startRelay(ctx); err != nil {
+		return fmt.Errorf("start relay: %w", err)
+	}
+	if err := m.startAccount(ctx); err != nil {
+		return fmt.Errorf("start account data: %w", err)
+	}
+
 	if m.apiLn, err = net.Listen("tcp", cfg.Addr); err != nil {
 		return fmt.Errorf("listen on --addr: %w", err)
 	}
@@ -138,10 +167,50 @@ func (m *Main) Run(ctx context.Context) (err error) {
 	}
 	m.api = m.newServer(m.apiHandler())
 	m.frame = m.newServer(frameHandler())
+	bgCtx, stop := context.WithCancel(context.WithoutCancel(ctx))
+	m.stopBackground = stop
+	m.bg.Go(func() { m.rpc.RunProbes(bgCtx) })
 	go m.serve(m.api, m.apiLn, "api")
 	go m.serve(m.frame, m.frameLn, "frame")
 	m.StartupTime = time.Since(start)
 	return nil
+}
+
+// openRedis connects to Config.RedisURL; an unreachable Redis fails the
+// start rather than every request later. Messages never show the password.
+func (m *Main) openRedis(ctx context.Context) error {
+	opts, err := redis.ParseURL(m.Config.RedisURL)
+	if err != nil {
+		return fmt.Errorf("--redis-url: %s: %w", redactURL(m.Config.RedisURL), unwrapURLError(err))
+	}
+	redisLogOnce.Do(func() { redis.SetLogger(redisLogger{m.Logger.With("component", "redis")}) })
+	m.Redis = redis.NewClient(opts)
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	if err := m.Redis.Ping(ctx).Err(); err != nil {
+		return fmt.Errorf("connect to Redis at %s: %w", redactURL(m.Config.RedisURL), err)
+	}
+	return nil
+}
+
+// redisLogOnce: go-redis has one process-wide logger; the first Main's wins.
+var redisLogOnce sync.Once
+
+// redisLogger sends go-redis's own messages (pool dial failures and the
+// like) to latchd's structured log instead of stderr.
+type redisLogger struct{ l *slog.Logger }
+
+func (r redisLogger) Printf(ctx context.Context, format string, v ...any) {
+	r.l.WarnContext(ctx, fmt.Sprintf(format, v...))
+}
+
+// newLimiter is a limiter shared through Redis when latchd has one, else in
+// memory. name keeps each limiter's keys apart.
+func (m *Main) newLimiter(name string, limit int, window time.Duration) ratelimit.Limiter {
+	if m.Redis != nil {
+		return ratelimit.NewRedis(m.Redis, m.RedisPrefix+"ratelimit:"+name+":", limit, window)
+	}
+	return ratelimit.NewMemory(limit, window)
 }
 
 func (m *Main) newServer(h http.Handler) *http.Server {
@@ -206,11 +275,22 @@ func (m *Main) Close() error {
 		if m.demo == nil && m.demoLn != nil {
 			m.demoLn.Close()
 		}
+		if m.stopBackground != nil {
+			m.stopBackground()
+			m.bg.Wait()
+		}
+		if m.rpc != nil {
+			m.rpc.Close()
+		}
+		errs = append(errs, m.closeRelay(), m.closeAccount())
 		if m.Devnet != nil {
 			errs = append(errs, m.Devnet.Close())
 		}
 		if m.DB != nil {
 			errs = append(errs, m.DB.Close())
+		}
+		if m.Redis != nil {
+			errs = append(errs, m.Redis.Close())
 		}
 		m.closeErr = errors.Join(errs...)
 	})
@@ -244,7 +324,12 @@ func (m *Main) apiHandler() http.Handler {
 
 	project.ConfigHandler{}.Register(mux, requireProject)
 	explorer.NewHandler(m.Explorer, m.assetName).Register(mux, requireProject)
-	telemetry.New(m.DB, telemetry.Config{AdminToken: m.Config.AdminToken, ClientIP: m.clientIP}).Register(mux, requireProject)
+	telemetryCfg := telemetry.Config{AdminToken: m.Config.AdminToken, ClientIP: m.clientIP}
+	if m.Redis != nil {
+		telemetryCfg.RequestLimiter = m.newLimiter("telemetry-request", telemetry.DefaultRequestLimit, telemetry.DefaultRequestWindow)
+		telemetryCfg.ErrorLimiter = m.newLimiter("telemetry-error", telemetry.ErrorLimit, telemetry.ErrorWindow)
+	}
+	telemetry.New(m.DB, telemetryCfg).Register(mux, requireProject)
 	mux.Handle("GET /v1/supported-chains", requireProject(http.HandlerFunc(m.Networks.HandleSupportedChains)))
 	mux.Handle("GET /v1/networks", requireProject(http.HandlerFunc(m.Networks.HandleNetworks)))
 	rpcCfg := rpcproxy.Config{
@@ -254,18 +339,30 @@ func (m *Main) apiHandler() http.Handler {
 		// One budget of 10 s per request (spec §9); a single attempt may use 4 s of
 		// it, so a hung upstream still leaves time to fail over to the next one.
 		AttemptTimeout: 4 * time.Second,
+		ProbeInterval:  m.Config.RPCProbeInterval,
 		Logger:         m.Logger.With("component", "rpcproxy"),
 	}
 	if m.Config.RPCProjectLimit > 0 {
-		rpcCfg.ProjectLimiter = ratelimit.NewMemory(m.Config.RPCProjectLimit, time.Minute)
+		rpcCfg.ProjectLimiter = m.newLimiter("rpc-project", m.Config.RPCProjectLimit, time.Minute)
 	}
-	rpcproxy.New(rpcCfg).Register(mux, requireProject)
+	if m.Redis != nil {
+		rpcCfg.Cache = rpcproxy.NewRedisCache(m.Redis, m.RedisPrefix+"rpc-cache:")
+	}
+	m.rpc = rpcproxy.New(rpcCfg)
+	m.rpc.Register(mux, requireProject)
+	m.registerAccount(mux, requireProject)
+	relayWS := m.registerRelay(mux)
 
 	if m.Devnet != nil {
 		mux.Handle("GET /dev/info", guard.LocalOnly(http.HandlerFunc(m.handleDevInfo)))
 		mux.Handle("POST /dev/faucet", guard.LocalOnly(http.HandlerFunc(m.Devnet.HandleFaucet)))
 	}
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		// WalletConnect clients open the relay at "/" (any path) with ?auth=.
+		if relayWS != nil && isWebSocketUpgrade(r) {
+			relayWS.ServeHTTP(w, r)
+			return
+		}
 		httpx.Error(w, r, notFound(r))
 	})
 
@@ -273,7 +370,7 @@ func (m *Main) apiHandler() http.Handler {
 	latency := m.Metrics.Histogram("latch_http_request_duration_seconds", "HTTP request latency by route.", metrics.DefaultLatencyBuckets, "route")
 	var h http.Handler = guard.Preflight(mux)
 	if m.Config.IPRateLimit > 0 {
-		h = limitIP(h, ratelimit.NewMemory(m.Config.IPRateLimit, time.Minute), m.clientIP)
+		h = limitIP(h, m.newLimiter("ip", m.Config.IPRateLimit, time.Minute), m.clientIP)
 	}
 	return observe(h, m.Logger, requests, latency)
 }
@@ -286,7 +383,18 @@ func (m *Main) handleReady(w http.ResponseWriter, r *http.Request) {
 		httpx.JSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "storage": "unreachable"})
 		return
 	}
-	httpx.JSON(w, http.StatusOK, map[string]string{"status": "ready", "storage": string(m.DB.Dialect)})
+	body := map[string]string{"status": "ready", "storage": string(m.DB.Dialect)}
+	if m.Redis != nil {
+		// Rate limits, the RPC cache and the relay's mailbox live there: a node
+		// that cannot reach Redis should leave the load balancer.
+		if err := m.Redis.Ping(ctx).Err(); err != nil {
+			m.Logger.Warn("readiness: Redis unreachable", "err", err)
+			httpx.JSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "storage": string(m.DB.Dialect), "redis": "unreachable"})
+			return
+		}
+		body["redis"] = "ok"
+	}
+	httpx.JSON(w, http.StatusOK, body)
 }
 
 // assetName names network assets for image monograms.

@@ -3,10 +3,12 @@ package app
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"net"
+	"net/url"
 	"os"
 	"sort"
 	"strconv"
@@ -14,29 +16,50 @@ import (
 	"time"
 
 	"github.com/latchkit/latch/internal/network"
+	"github.com/latchkit/latch/internal/relay"
+	"github.com/redis/go-redis/v9"
 )
 
 // Config is everything latchd is configured with. Each field has a flag, an
 // environment variable LATCH_<FLAG> (upper case, dashes as underscores) and a
 // config-file key; a flag beats the environment, which beats the file.
 type Config struct {
-	Dev             bool          // latchd dev: dev chains, dev project, /dev routes, localhost origins
-	Addr            string        // API listener
-	FrameAddr       string        // embedded-wallet frame listener (its own origin)
-	FrameURL        string        // public URL of the frame origin, when behind a proxy
-	DataDir         string        // SQLite and other local state
-	DatabaseURL     string        // Postgres; empty = SQLite in DataDir
-	AdminToken      string        // operator token for /v1/analytics/summary
-	RPCUpstreams    []string      // <caip2>=<url>[,<url>…]
-	DevChains       []uint64      // chain ids of the dev networks
-	TrustedProxies  []*net.IPNet  // peers whose X-Forwarded-For is believed
-	IPRateLimit     int           // API requests per IP per minute; 0 = off
-	RPCProjectLimit int           // RPC proxy requests per project per minute; 0 = off
-	LogLevel        string        // debug, info, warn, error
-	LogFormat       string        // json or text
-	ShutdownTimeout time.Duration // how long in-flight requests may take on shutdown
-	DemoDir         string        // latchd dev: built demo dapp to serve on DemoAddr
-	DemoAddr        string        // latchd dev: listen address of the demo dapp
+	Dev              bool          // latchd dev: dev chains, dev project, /dev routes, localhost origins
+	Addr             string        // API listener
+	FrameAddr        string        // embedded-wallet frame listener (its own origin)
+	FrameURL         string        // public URL of the frame origin, when behind a proxy
+	DataDir          string        // SQLite and other local state
+	DatabaseURL      string        // Postgres; empty = SQLite in DataDir
+	RedisURL         string        // Redis for rate limits and the RPC cache shared by nodes; empty = in memory
+	AdminToken       string        // operator token for /v1/analytics/summary
+	RPCUpstreams     []string      // <caip2>=<url>[,<url>…]
+	DevChains        []uint64      // chain ids of the dev networks
+	TrustedProxies   []*net.IPNet  // peers whose X-Forwarded-For is believed
+	IPRateLimit      int           // API requests per IP per minute; 0 = off
+	RPCProjectLimit  int           // RPC proxy requests per project per minute; 0 = off
+	RPCProbeInterval time.Duration // how often upstreams of networks in use are asked for their head; 0 = never
+	LogLevel         string        // debug, info, warn, error
+	LogFormat        string        // json or text
+	ShutdownTimeout  time.Duration // how long in-flight requests may take on shutdown
+	DemoDir          string        // latchd dev: built demo dapp to serve on DemoAddr
+	DemoAddr         string        // latchd dev: listen address of the demo dapp
+
+	// WalletConnect relay (internal/relay).
+	RelayURL             string        // public ws(s):// URL clients sign as their token's aud; empty = from each request
+	RelayMaxConnsPerIP   int           // relay sockets per client IP per node; 0 = no limit
+	RelayPublishRate     int           // messages one socket may publish per second; 0 = no limit
+	RelayMaxTopics       int           // subscriptions per socket
+	RelayMaxMessageBytes int           // largest published message
+	RelayMaxTTL          time.Duration // longest a message is kept for an offline peer
+	RelayMailboxSize     int           // undelivered messages one topic may hold
+
+	// Account data: indexer, balances, prices, identity (internal/account, internal/indexer).
+	IndexNetworks      []string      // <caip2>=<start block|head>: non-dev networks to index
+	IndexConfirmations int           // blocks an opt-in network's head must be ahead of a block before it is indexed
+	IndexPollInterval  time.Duration // how often opt-in networks are asked for their head
+	PriceFeeds         []string      // <caip2>:<native|symbol|token address>=<feed address>, beyond the built-in feeds
+	IdentityNetwork    string        // network whose ENS registry answers identity lookups
+	AccountRateLimit   int           // uncached balance, price and identity requests per IP per minute; 0 = off
 }
 
 // stringList is a repeatable flag.
@@ -57,19 +80,32 @@ func flagSet(name string, cfg *Config, out io.Writer) (*flag.FlagSet, func() err
 	fs.StringVar(&cfg.FrameURL, "frame-url", "", "public URL of the frame origin (default: http://<frame-addr>)")
 	fs.StringVar(&cfg.DataDir, "data-dir", ".latch", "directory for the SQLite database and local state")
 	fs.StringVar(&cfg.DatabaseURL, "database-url", "", "Postgres URL (postgres://…); empty uses SQLite in --data-dir")
+	fs.StringVar(&cfg.RedisURL, "redis-url", "", "Redis URL (redis://…, rediss://…) for rate limits and RPC cache shared by all nodes; empty keeps them in memory")
 	fs.StringVar(&cfg.AdminToken, "admin-token", "", "operator token for /v1/analytics/summary (secret; prefer LATCH_ADMIN_TOKEN)")
 	fs.Var(&upstreams, "rpc-upstream", "RPC upstream of a network, <caip2>=<url>[,<url>…]; repeatable (file/env: separate entries with spaces)")
 	fs.StringVar(&devChains, "dev-chains", "31337,31338", "chain ids of the in-process dev networks (latchd dev)")
 	fs.StringVar(&trusted, "trusted-proxies", "", "comma-separated CIDRs of proxies whose X-Forwarded-For is trusted")
 	fs.IntVar(&cfg.IPRateLimit, "ip-rate-limit", 1200, "API requests per client IP per minute (0 = no limit)")
 	fs.IntVar(&cfg.RPCProjectLimit, "rpc-project-rate-limit", 60000, "RPC proxy requests (a batch counts once) per project per minute (0 = no limit)")
+	fs.DurationVar(&cfg.RPCProbeInterval, "rpc-probe-interval", 15*time.Second, "how often the upstreams of networks in use are asked for their head, to rank them by health and lag (0 = never)")
 	fs.StringVar(&cfg.LogLevel, "log-level", "info", "log level: debug, info, warn, error")
 	fs.StringVar(&cfg.LogFormat, "log-format", "json", "log format: json or text")
 	fs.DurationVar(&cfg.ShutdownTimeout, "shutdown-timeout", 15*time.Second, "time in-flight requests get to finish on shutdown")
 	fs.StringVar(&cfg.DemoDir, "demo-dir", "", "latchd dev: directory of the built demo dapp to serve (make dev sets it)")
 	fs.StringVar(&cfg.DemoAddr, "demo-addr", "127.0.0.1:5173", "latchd dev: listen address of the demo dapp")
+	fs.StringVar(&cfg.RelayURL, "relay-url", "", "public URL of the WalletConnect relay (wss://host[/path]) that clients sign as their auth token's audience (default: ws(s)://<Host of each request>; set it behind a TLS-terminating proxy)")
+	fs.IntVar(&cfg.RelayMaxConnsPerIP, "relay-max-conns-per-ip", relay.DefaultMaxConnsPerIP, "relay websockets per client IP on one node (0 = no limit)")
+	fs.IntVar(&cfg.RelayPublishRate, "relay-publish-rate", relay.DefaultPublishRate, "messages one relay websocket may publish per second (0 = no limit)")
+	fs.IntVar(&cfg.RelayMaxTopics, "relay-max-topics", relay.DefaultMaxTopicsPerConn, "topics one relay websocket may subscribe to")
+	fs.IntVar(&cfg.RelayMaxMessageBytes, "relay-max-message-bytes", relay.DefaultMaxMessageBytes, "largest message (bytes) one relay publish may carry")
+	fs.DurationVar(&cfg.RelayMaxTTL, "relay-max-ttl", relay.DefaultMaxTTL, "longest TTL a relay message may ask to be kept for an offline peer")
+	fs.IntVar(&cfg.RelayMailboxSize, "relay-mailbox-size", relay.DefaultMaxMessagesPerTopic, "undelivered messages one relay topic may hold")
+	finishAccount := accountFlags(fs, cfg)
 	fs.String("config", "", "config file: one \"option = value\" line per setting, using the flag names")
 	return fs, func() error {
+		if err := finishAccount(); err != nil {
+			return err
+		}
 		cfg.RPCUpstreams = upstreams
 		for _, u := range cfg.RPCUpstreams {
 			if _, _, err := network.ParseUpstreamFlag(u); err != nil {
@@ -106,8 +142,32 @@ func flagSet(name string, cfg *Config, out io.Writer) (*flag.FlagSet, func() err
 		if cfg.LogFormat != "json" && cfg.LogFormat != "text" {
 			return fmt.Errorf("--log-format: %q is not json or text", cfg.LogFormat)
 		}
+		if cfg.RedisURL != "" {
+			if _, err := redis.ParseURL(cfg.RedisURL); err != nil {
+				return fmt.Errorf("--redis-url: %s: %w", redactURL(cfg.RedisURL), unwrapURLError(err))
+			}
+		}
+		if cfg.RPCProbeInterval < 0 {
+			return fmt.Errorf("--rpc-probe-interval must not be negative")
+		}
 		if cfg.IPRateLimit < 0 || cfg.RPCProjectLimit < 0 {
 			return fmt.Errorf("rate limits must not be negative")
+		}
+		if cfg.RelayURL != "" {
+			if _, err := relay.ParsePublicURL(cfg.RelayURL); err != nil {
+				return fmt.Errorf("--relay-url: %q: %w", cfg.RelayURL, err)
+			}
+		}
+		if cfg.RelayMaxConnsPerIP < 0 || cfg.RelayPublishRate < 0 {
+			return fmt.Errorf("--relay-max-conns-per-ip and --relay-publish-rate must not be negative")
+		}
+		for name, n := range map[string]int{"--relay-max-topics": cfg.RelayMaxTopics, "--relay-max-message-bytes": cfg.RelayMaxMessageBytes, "--relay-mailbox-size": cfg.RelayMailboxSize} {
+			if n <= 0 {
+				return fmt.Errorf("%s must be positive", name)
+			}
+		}
+		if cfg.RelayMaxTTL < time.Minute {
+			return fmt.Errorf("--relay-max-ttl must be at least 1m")
 		}
 		for name, addr := range map[string]string{"--addr": cfg.Addr, "--frame-addr": cfg.FrameAddr, "--demo-addr": cfg.DemoAddr} {
 			if _, _, err := net.SplitHostPort(addr); err != nil {
@@ -216,4 +276,24 @@ func readConfigFile(path string) (map[string]string, error) {
 		out[k] = v
 	}
 	return out, sc.Err()
+}
+
+// redactURL is u without its password, for messages; a URL that does not
+// parse is not shown at all, since its password cannot be found reliably.
+func redactURL(u string) string {
+	parsed, err := url.Parse(u)
+	if err != nil {
+		return "(unparsable URL)"
+	}
+	return parsed.Redacted()
+}
+
+// unwrapURLError drops the *url.Error wrapper, whose message repeats the
+// whole URL, password included.
+func unwrapURLError(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return ue.Err
+	}
+	return err
 }

@@ -58,6 +58,8 @@ func TestParseFlags_Errors(t *testing.T) {
 		"MissingFile":     {args: []string{"--config", filepath.Join(dir, "none")}},
 		"ExtraArgument":   {args: []string{"stray"}},
 		"NegativeIPLimit": {args: []string{"--ip-rate-limit", "-1"}},
+		"BadRedisScheme":  {args: []string{"--redis-url", "http://127.0.0.1:6379"}},
+		"BadRedisDB":      {env: map[string]string{"LATCH_REDIS_URL": "redis://127.0.0.1:6379/x"}},
 	} {
 		t.Run(name, func(t *testing.T) {
 			var cfg Config
@@ -70,6 +72,20 @@ func TestParseFlags_Errors(t *testing.T) {
 				t.Fatal("want error")
 			}
 		})
+	}
+}
+
+func TestParseFlags_RedisURLPasswordHidden(t *testing.T) {
+	for _, u := range []string{"http://user:s3cret@127.0.0.1:6379", "redis://user:s3cret@127.0.0.1:6379/db", "redis://user:s3cret@[::1"} {
+		var cfg Config
+		fs, finish := flagSet("t", &cfg, &bytes.Buffer{})
+		err := parseFlags(fs, []string{"--redis-url", u}, func(string) string { return "" })
+		if err == nil {
+			err = finish()
+		}
+		if err == nil || !strings.Contains(err.Error(), "--redis-url") || strings.Contains(err.Error(), "s3cret") {
+			t.Errorf("%s: error %v, want one naming --redis-url without the password", u, err)
+		}
 	}
 }
 

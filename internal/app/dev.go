@@ -69,6 +69,8 @@ type DevInfo struct {
 	DemoURL     string                         `json:"demoUrl,omitempty"`
 	Accounts    []string                       `json:"accounts"`
 	Mnemonic    string                         `json:"mnemonic"`
+	// PriceFeeds are the dev chains' USD feeds (POST /dev/price sets them): network → symbol → feed address.
+	PriceFeeds map[string]map[string]string `json:"priceFeeds"`
 }
 
 // DevNetwork is a dev chain in DevInfo.
@@ -89,7 +91,7 @@ type DevToken struct {
 
 // Info returns the dev info; only meaningful in dev mode.
 func (m *Main) Info() DevInfo {
-	info := DevInfo{ProjectID: m.DevProjectID, APIURL: m.APIURL(), FrameOrigin: m.FrameURL(), DemoURL: m.DemoURL(), Tokens: map[string]map[string]DevToken{}, Mnemonic: devMnemonic}
+	info := DevInfo{ProjectID: m.DevProjectID, APIURL: m.APIURL(), FrameOrigin: m.FrameURL(), DemoURL: m.DemoURL(), Tokens: map[string]map[string]DevToken{}, Mnemonic: devMnemonic, PriceFeeds: devPriceFeeds(m.Devnet.Chains())}
 	for _, c := range m.Devnet.Chains() {
 		info.Networks = append(info.Networks, DevNetwork{CAIPNetworkID: c.CAIPNetworkID, ChainID: c.ChainID, Name: c.Name, RPCURL: c.RPCURL, Multicall3: c.Multicall3.Hex()})
 		tokens := map[string]DevToken{}

@@ -1,0 +1,403 @@
+package main
+
+// The WalletConnect relay: memory per idle socket, and publish→delivery
+// latency and throughput with 1,000 dapp–wallet pairs, measured against a
+// `latchd dev` of its own (relay limits off, so the load generator on the same
+// loopback address is not refused).
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/ed25519"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"log"
+	"net/url"
+	"os"
+	"os/exec"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/coder/websocket"
+	"github.com/latchkit/latch/internal/relay"
+)
+
+const (
+	relayIdleConns = 10000
+	relayPairs     = 1000
+	relayTargetRPS = 20000 // open-loop offered rate, messages per second over all pairs
+	relayRunFor    = 8 * time.Second
+)
+
+// benchRelay appends the relay section to report.
+func benchRelay(report *strings.Builder, bin string) {
+	raiseFileLimit(relayIdleConns + 2048) // each side (this process, latchd) holds one end of every socket
+	dir, err := os.MkdirTemp("", "latch-bench-relay-")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	srv, err := startRelayServer(bin, dir)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer srv.stop()
+	project, err := srv.projectID()
+	if err != nil {
+		log.Fatal(err)
+	}
+	wsURL := "ws" + strings.TrimPrefix(srv.api, "http")
+	b := &relayBench{url: wsURL, project: project}
+
+	fmt.Fprintf(report, "\n## WalletConnect relay (`latchd dev`, memory broker, limits off for the load generator)\n\n")
+
+	// Idle sockets: each authenticated and subscribed to one topic, like a
+	// wallet waiting for requests.
+	before := rssKiB(srv.cmd.Process.Pid)
+	idle := b.openIdle(relayIdleConns)
+	time.Sleep(3 * time.Second) // let the server settle (its connection-time garbage collected)
+	after := rssKiB(srv.cmd.Process.Pid)
+	perConn := float64(after-before) / float64(len(idle))
+	fmt.Fprintf(report, "Idle sockets: %d held (authenticated, one subscription each). latchd resident memory %.1f MiB → %.1f MiB: **%.1f KiB per socket** (target: under 20 KiB).\n",
+		len(idle), float64(before)/1024, float64(after)/1024, perConn)
+	log.Printf("relay: %d idle sockets, %.1f KiB each (RSS %d → %d KiB)", len(idle), perConn, before, after)
+	for _, c := range idle {
+		c.CloseNow()
+	}
+	time.Sleep(2 * time.Second)
+
+	pairs := b.openPairs(relayPairs)
+	defer func() {
+		for _, p := range pairs {
+			p.close()
+		}
+	}()
+	fmt.Fprintf(report, "\nPublish → delivery with %d pairs (a dapp socket publishing irn_publish to its wallet's topic, the wallet acknowledging each irn_subscription; %d sockets, load generator on the same 2 cores). Latency is from when a message was due to when its delivery was read.\n\n", len(pairs), 2*len(pairs))
+	fmt.Fprintf(report, "| load | duration | delivered | delivered/s | p50 | p99 | max |\n|---|---|---|---|---|---|---|\n")
+	open := b.run(pairs, relayTargetRPS, relayRunFor)
+	fmt.Fprintf(report, "| open loop, %d msg/s offered | %s | %d | %.0f | %s | %s | %s |\n", relayTargetRPS, relayRunFor, open.n, open.rps, open.p50, open.p99, open.max)
+	log.Printf("relay open loop %d/s: %.0f delivered/s, p50 %v p99 %v", relayTargetRPS, open.rps, open.p50, open.p99)
+	closed := b.run(pairs, 0, relayRunFor)
+	fmt.Fprintf(report, "| closed loop (each dapp publishes as soon as its last publish is answered) | %s | %d | %.0f | %s | %s | %s |\n", relayRunFor, closed.n, closed.rps, closed.p50, closed.p99, closed.max)
+	log.Printf("relay closed loop: %.0f delivered/s, p50 %v p99 %v", closed.rps, closed.p50, closed.p99)
+	fmt.Fprintf(report, "\nTargets (issue 4): 10,000 sockets under 20 KiB each; ≥ 20,000 delivered messages/s; p99 under 20 ms.\n")
+}
+
+// startRelayServer starts `latchd dev` with the relay's per-client limits off.
+func startRelayServer(bin, dir string) (*server, error) {
+	cmd := exec.Command(bin, "dev", "--addr", "127.0.0.1:0", "--frame-addr", "127.0.0.1:0", "--data-dir", dir,
+		"--dev-chains", "31337", "--ip-rate-limit", "0", "--relay-max-conns-per-ip", "0", "--relay-publish-rate", "0",
+		"--relay-max-topics", "100000", "--log-level", "warn")
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	sc := bufio.NewScanner(stdout)
+	for sc.Scan() {
+		if m := apiLine.FindStringSubmatch(sc.Text()); m != nil {
+			go func() {
+				for sc.Scan() {
+				}
+			}()
+			return &server{cmd: cmd, api: m[1]}, nil
+		}
+	}
+	cmd.Process.Kill()
+	return nil, fmt.Errorf("latchd exited before it was ready: %v", cmd.Wait())
+}
+
+// raiseFileLimit lifts RLIMIT_NOFILE (inherited by latchd) to hold n sockets.
+func raiseFileLimit(n uint64) {
+	var lim syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil {
+		log.Fatal(err)
+	}
+	if lim.Cur >= n {
+		return
+	}
+	lim.Cur = min(n, lim.Max)
+	if err := syscall.Setrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil || lim.Cur < n {
+		log.Fatalf("relay bench: need %d file descriptors, the hard limit is %d: %v", n, lim.Max, err)
+	}
+}
+
+// rssKiB is a process's resident memory.
+func rssKiB(pid int) int64 {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			n, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
+			return n
+		}
+	}
+	log.Fatal("no VmRSS")
+	return 0
+}
+
+type relayBench struct {
+	url, project string
+}
+
+// dial opens an authenticated relay socket for a fresh client key.
+func (b *relayBench) dial(ctx context.Context) (*websocket.Conn, error) {
+	_, key, _ := ed25519.GenerateKey(rand.Reader)
+	q := url.Values{"auth": {relay.SignToken(key, "bench", b.url, time.Now(), time.Hour)}, "projectId": {b.project}, "ua": {"wc-2/go-bench"}, "useOnCloseEvent": {"true"}}
+	ws, _, err := websocket.Dial(ctx, b.url+"/?"+q.Encode(), &websocket.DialOptions{CompressionMode: websocket.CompressionDisabled})
+	if err != nil {
+		return nil, err
+	}
+	ws.SetReadLimit(1 << 20)
+	return ws, nil
+}
+
+// call sends one request and reads frames until its answer.
+func call(ctx context.Context, ws *websocket.Conn, id int, method, params string) error {
+	req := fmt.Sprintf(`{"id":%d,"jsonrpc":"2.0","method":%q,"params":%s}`, id, method, params)
+	if err := ws.Write(ctx, websocket.MessageText, []byte(req)); err != nil {
+		return err
+	}
+	prefix := []byte(fmt.Sprintf(`{"id":%d,`, id))
+	for {
+		_, data, err := ws.Read(ctx)
+		if err != nil {
+			return err
+		}
+		if bytes.HasPrefix(data, prefix) {
+			if bytes.Contains(data, []byte(`"error"`)) {
+				return fmt.Errorf("%s: %s", method, data)
+			}
+			return nil
+		}
+	}
+}
+
+func newTopic() string {
+	var t [32]byte
+	rand.Read(t[:])
+	return hex.EncodeToString(t[:])
+}
+
+// openIdle opens n subscribed sockets, 64 at a time.
+func (b *relayBench) openIdle(n int) []*websocket.Conn {
+	conns := make([]*websocket.Conn, n)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < 64; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					return
+				}
+				ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+				ws, err := b.dial(ctx)
+				if err == nil {
+					err = call(ctx, ws, 1, "irn_subscribe", `{"topic":"`+newTopic()+`"}`)
+				}
+				cancel()
+				if err != nil {
+					log.Fatalf("relay bench: socket %d: %v", i, err)
+				}
+				conns[i] = ws
+			}
+		}()
+	}
+	wg.Wait()
+	return conns
+}
+
+// pair is a dapp socket publishing to the topic its wallet socket is subscribed to.
+type pair struct {
+	topic   string
+	dapp    *websocket.Conn
+	wallet  *websocket.Conn
+	answers chan struct{} // one per publish answer read on the dapp socket
+}
+
+func (p *pair) close() {
+	p.dapp.CloseNow()
+	p.wallet.CloseNow()
+}
+
+func (b *relayBench) openPairs(n int) []*pair {
+	pairs := make([]*pair, n)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < 32; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					return
+				}
+				ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+				p := &pair{topic: newTopic(), answers: make(chan struct{}, 1024)}
+				var err error
+				if p.dapp, err = b.dial(ctx); err == nil {
+					if p.wallet, err = b.dial(ctx); err == nil {
+						err = call(ctx, p.wallet, 1, "irn_subscribe", `{"topic":"`+p.topic+`"}`)
+					}
+				}
+				cancel()
+				if err != nil {
+					log.Fatalf("relay bench: pair %d: %v", i, err)
+				}
+				pairs[i] = p
+			}
+		}()
+	}
+	wg.Wait()
+	return pairs
+}
+
+// run publishes on every pair for d, at rate messages/s in total (open loop;
+// 0: closed loop), and returns delivery latencies and throughput. Each
+// message carries the time it was due; the wallet side measures on receipt
+// and acknowledges as @walletconnect/core does.
+func (b *relayBench) run(pairs []*pair, rate int, d time.Duration) relayResult {
+	ctx, cancel := context.WithCancel(context.Background())
+	var mu sync.Mutex
+	var lat []time.Duration
+	var wg sync.WaitGroup
+	start := time.Now().Add(200 * time.Millisecond)
+	end := start.Add(d)
+	var seq atomic.Int64
+	for _, p := range pairs {
+		wg.Add(3)
+		// Wallet: read deliveries, acknowledge, record latency.
+		go func() {
+			defer wg.Done()
+			local := make([]time.Duration, 0, 1024)
+			defer func() {
+				mu.Lock()
+				lat = append(lat, local...)
+				mu.Unlock()
+			}()
+			ack := make([]byte, 0, 64)
+			for {
+				_, data, err := p.wallet.Read(ctx)
+				if err != nil {
+					return
+				}
+				now := time.Now()
+				due := messageDue(data)
+				if !due.IsZero() && !due.Before(start) && due.Before(end) {
+					local = append(local, now.Sub(due))
+				}
+				ack = append(ack[:0], data[:bytes.IndexByte(data, ',')]...)
+				ack = append(ack, `,"jsonrpc":"2.0","result":true}`...)
+				if err := p.wallet.Write(ctx, websocket.MessageText, ack); err != nil {
+					return
+				}
+			}
+		}()
+		// Dapp reader: publish answers.
+		go func() {
+			defer wg.Done()
+			for {
+				_, data, err := p.dapp.Read(ctx)
+				if err != nil {
+					return
+				}
+				if bytes.Contains(data, []byte(`"error"`)) {
+					log.Fatalf("relay bench: publish refused: %s", data)
+				}
+				select {
+				case p.answers <- struct{}{}:
+				default:
+				}
+			}
+		}()
+		// Dapp writer.
+		go func() {
+			defer wg.Done()
+			var interval time.Duration
+			due := start
+			if rate > 0 {
+				interval = time.Duration(float64(time.Second) * float64(len(pairs)) / float64(rate))
+				due = start.Add(time.Duration(seq.Add(1)%int64(len(pairs))) * interval / time.Duration(len(pairs)))
+			}
+			for i := 0; ; i++ {
+				if rate > 0 {
+					time.Sleep(time.Until(due))
+				} else {
+					due = time.Now()
+				}
+				if !due.Before(end) {
+					return
+				}
+				msg := fmt.Sprintf(`{"id":%d,"jsonrpc":"2.0","method":"irn_publish","params":{"topic":"%s","message":"t%d.%d","ttl":300,"tag":1108,"prompt":true}}`,
+					i+1, p.topic, due.UnixNano(), i)
+				if err := p.dapp.Write(ctx, websocket.MessageText, []byte(msg)); err != nil {
+					return
+				}
+				if rate > 0 {
+					due = due.Add(interval)
+				} else {
+					select {
+					case <-p.answers:
+					case <-ctx.Done():
+						return
+					}
+				}
+			}
+		}()
+	}
+	time.Sleep(time.Until(end) + 2*time.Second) // deliveries in flight arrive
+	cancel()
+	wg.Wait()
+	// Reading with a cancelled context closed the sockets' readers; the
+	// sockets themselves are unusable now, so reopen for the next run.
+	for i, p := range pairs {
+		p.close()
+		pairs[i] = b.openPairs(1)[0]
+	}
+	if len(lat) == 0 {
+		log.Fatal("relay bench: nothing delivered")
+	}
+	slices.Sort(lat)
+	q := func(f float64) time.Duration { return lat[int(f*float64(len(lat)-1))].Round(10 * time.Microsecond) }
+	return relayResult{n: len(lat), rps: float64(len(lat)) / d.Seconds(), p50: q(0.5), p99: q(0.99), max: lat[len(lat)-1].Round(10 * time.Microsecond)}
+}
+
+type relayResult struct {
+	n             int
+	rps           float64
+	p50, p99, max time.Duration
+}
+
+// messageDue reads the due time from a delivered message "t<unixnano>.<seq>".
+func messageDue(frame []byte) time.Time {
+	i := bytes.Index(frame, []byte(`"message":"t`))
+	if i < 0 {
+		return time.Time{}
+	}
+	rest := frame[i+len(`"message":"t`):]
+	j := bytes.IndexByte(rest, '.')
+	if j < 0 {
+		return time.Time{}
+	}
+	n, err := strconv.ParseInt(string(rest[:j]), 10, 64)
+	if err != nil {
+		return time.Time{}
+	}
+	return time.Unix(0, n)
+}

@@ -1,0 +1,396 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/latchkit/latch/data"
+	"github.com/latchkit/latch/internal/account"
+	"github.com/latchkit/latch/internal/caip"
+	"github.com/latchkit/latch/internal/devnet"
+	"github.com/latchkit/latch/internal/indexer"
+	"github.com/latchkit/latch/internal/project"
+	"github.com/latchkit/latch/internal/rpcproxy"
+)
+
+// accountService is the indexer and account-data state in Main.
+type accountService struct {
+	clients *account.Clients
+	tokens  *indexer.Tokens
+	indexer *indexer.Indexer
+	prices  *account.PriceCache
+	svc     *account.Service
+	unwatch []func()
+}
+
+// Indexer follows the dev networks and the --index-network ones; nil before Run.
+func (m *Main) Indexer() *indexer.Indexer { return m.account.indexer }
+
+// Account serves balances, history, prices and identity; nil before Run.
+func (m *Main) Account() *account.Service { return m.account.svc }
+
+// Defaults of the account-data flags.
+const (
+	defaultIndexConfirmations = 2
+	defaultIndexPoll          = 2 * time.Second
+	defaultAccountRateLimit   = 120
+	// devIndexPoll backs up the dev chains' head notifications.
+	devIndexPoll = time.Second
+	// devBatchSize: a dev chain is local, so catching up reads big batches.
+	devBatchSize = 100
+)
+
+// accountFlags binds the account-data flags and returns their check.
+func accountFlags(fs *flag.FlagSet, cfg *Config) func() error {
+	var index, feeds stringList
+	fs.Var(&index, "index-network", "index a non-dev EVM network's history from a block: <caip2>=<start block|head>; repeatable; needs an --rpc-upstream for it (dev networks are always indexed)")
+	fs.IntVar(&cfg.IndexConfirmations, "index-confirmations", defaultIndexConfirmations, "blocks an --index-network's head must be ahead of a block before it is indexed (reorgs within the last 128 blocks are re-indexed either way)")
+	fs.DurationVar(&cfg.IndexPollInterval, "index-poll-interval", defaultIndexPoll, "how often the indexer asks an --index-network for its head")
+	fs.Var(&feeds, "price-feed", "Chainlink-compatible USD price feed: <caip2>:<native|token symbol|token address>=<feed address>; repeatable; overrides the built-in feeds")
+	fs.StringVar(&cfg.IdentityNetwork, "identity-network", "eip155:1", "network whose ENS registry answers identity lookups (needs an --rpc-upstream for it)")
+	fs.IntVar(&cfg.AccountRateLimit, "account-rate-limit", defaultAccountRateLimit, "uncached balance, price and identity requests (each costs upstream calls) per client IP per minute (0 = no limit)")
+	return func() error {
+		cfg.IndexNetworks, cfg.PriceFeeds = index, feeds
+		for _, s := range cfg.IndexNetworks {
+			if _, _, _, err := parseIndexFlag(s); err != nil {
+				return err
+			}
+		}
+		for _, s := range cfg.PriceFeeds {
+			if _, err := account.ParseFeedFlag(s); err != nil {
+				return err
+			}
+		}
+		if c, err := caip.ParseChainID(cfg.IdentityNetwork); err != nil || c.Namespace != "eip155" {
+			return fmt.Errorf("--identity-network: %q is not an EVM network id", cfg.IdentityNetwork)
+		}
+		if cfg.IndexConfirmations < 0 || cfg.IndexConfirmations > indexer.ReorgWindow {
+			return fmt.Errorf("--index-confirmations must be from 0 to %d", indexer.ReorgWindow)
+		}
+		if cfg.IndexPollInterval < 100*time.Millisecond {
+			return fmt.Errorf("--index-poll-interval must be at least 100ms")
+		}
+		if cfg.AccountRateLimit < 0 {
+			return fmt.Errorf("--account-rate-limit must not be negative")
+		}
+		return nil
+	}
+}
+
+// parseIndexFlag parses --index-network "eip155:1=19000000" or "eip155:1=head".
+func parseIndexFlag(s string) (caipID string, start uint64, atHead bool, err error) {
+	id, from, ok := strings.Cut(s, "=")
+	c, perr := caip.ParseChainID(id)
+	if !ok || perr != nil || c.Namespace != "eip155" {
+		return "", 0, false, fmt.Errorf("--index-network %q: want <eip155 network id>=<start block|head>", s)
+	}
+	if from == "head" {
+		return id, 0, true, nil
+	}
+	start, err = strconv.ParseUint(from, 10, 63)
+	if err != nil {
+		return "", 0, false, fmt.Errorf("--index-network %q: the start block must be a number or head", s)
+	}
+	return id, start, false, nil
+}
+
+// startAccount starts the indexer and builds the account-data services.
+// It runs after the dev networks and m.Networks are ready.
+func (m *Main) startAccount(ctx context.Context) error {
+	cfg := m.Config
+	a := &m.account
+	st := indexer.NewStore(m.DB)
+	listed, err := m.listedTokens()
+	if err != nil {
+		return err
+	}
+	a.tokens = indexer.NewTokens(st, listed)
+	a.clients = account.NewClients(m.Networks)
+
+	feeds, err := m.priceFeeds(listed)
+	if err != nil {
+		return err
+	}
+	a.prices = account.NewPriceCache(account.NewChainlinkSource(feeds, a.clients.ForChain, nil), account.PriceTTL, nil)
+	a.indexer = indexer.New(indexer.Config{
+		Store:  st,
+		Tokens: a.tokens,
+		Price: func(ctx context.Context, chainID uint64, token *common.Address) (float64, bool) {
+			t := account.Native
+			if token != nil {
+				t = *token
+			}
+			return a.prices.Price(ctx, chainID, t)
+		},
+		Logger: m.Logger.With("component", "indexer"),
+		Lock:   indexer.DatabaseLock(m.DB),
+	})
+
+	if m.Devnet != nil {
+		for _, c := range m.Devnet.Chains() {
+			// A dev chain starts from genesis on every start: the index of the
+			// last session describes blocks that no longer exist.
+			if err := st.Reset(ctx, c.ChainID); err != nil {
+				return fmt.Errorf("reset the index of %s: %w", c.CAIPNetworkID, err)
+			}
+			wake := make(chan struct{}, 1)
+			stop, err := m.Devnet.WatchHeads(c.CAIPNetworkID, wake)
+			if err != nil {
+				return err
+			}
+			a.unwatch = append(a.unwatch, stop)
+			if err := a.indexer.Follow(indexer.Chain{
+				ChainID: c.ChainID, Client: a.clients.For(c.CAIPNetworkID),
+				PollInterval: devIndexPoll, Wake: wake, BatchSize: devBatchSize,
+			}); err != nil {
+				return err
+			}
+		}
+	}
+	for _, s := range cfg.IndexNetworks {
+		id, start, atHead, _ := parseIndexFlag(s)
+		if m.Networks.Get(id) == nil {
+			return fmt.Errorf("--index-network %s: unknown network", id)
+		}
+		client := a.clients.For(id)
+		if client == nil {
+			return fmt.Errorf("--index-network %s: the network has no --rpc-upstream", id)
+		}
+		chainID, _ := strconv.ParseUint(strings.TrimPrefix(id, "eip155:"), 10, 64)
+		if err := a.indexer.Follow(indexer.Chain{
+			ChainID: chainID, Client: client, Start: start, StartAtHead: atHead,
+			Confirmations: uint64(cfg.IndexConfirmations), PollInterval: cfg.IndexPollInterval,
+		}); err != nil {
+			return fmt.Errorf("--index-network %s: %w", id, err)
+		}
+	}
+
+	var cache rpcproxy.Cache = rpcproxy.NewMemoryCache(50_000, 32<<20, nil)
+	if m.Redis != nil {
+		cache = rpcproxy.NewRedisCache(m.Redis, m.RedisPrefix+"account:")
+	}
+	var names account.NameResolver
+	if m.Networks.Get(cfg.IdentityNetwork) != nil {
+		idNet := cfg.IdentityNetwork
+		names = account.Resolvers{account.ENS{Client: func() *indexer.Client { return a.clients.For(idNet) }, Registry: account.ENSRegistry}}
+	}
+	a.svc = account.New(account.Config{
+		Networks: m.Networks, Clients: a.clients, Store: st, Tokens: a.tokens, Indexer: a.indexer,
+		Prices: a.prices, Names: names, Cache: cache,
+	})
+	return nil
+}
+
+// tokenListEntry is one token of data/tokens.json.
+type tokenListEntry struct {
+	Address  string `json:"address"`
+	Symbol   string `json:"symbol"`
+	Name     string `json:"name"`
+	Decimals int    `json:"decimals"`
+}
+
+// listedTokens is the token list per EVM chain: data/tokens.json for the
+// networks latchd knows, plus the dev tokens.
+func (m *Main) listedTokens() (map[uint64][]indexer.Token, error) {
+	var list map[string][]tokenListEntry
+	if err := json.Unmarshal(data.Tokens, &list); err != nil {
+		return nil, fmt.Errorf("tokens.json: %w", err)
+	}
+	out := map[uint64][]indexer.Token{}
+	for id, entries := range list {
+		n := m.Networks.Get(id)
+		if n == nil || n.ChainNamespace != "eip155" {
+			continue
+		}
+		chainID, err := strconv.ParseUint(strings.TrimPrefix(id, "eip155:"), 10, 64)
+		if err != nil {
+			continue
+		}
+		for _, e := range entries {
+			if !common.IsHexAddress(e.Address) {
+				return nil, fmt.Errorf("tokens.json: %s %s: bad address", id, e.Symbol)
+			}
+			out[chainID] = append(out[chainID], indexer.Token{
+				Address: common.HexToAddress(e.Address), Standard: 20, Name: e.Name, Symbol: e.Symbol, Decimals: e.Decimals,
+				WrappedNative: wrapsNative(e.Symbol, n.NativeCurrency.Symbol),
+			})
+		}
+	}
+	if m.Devnet != nil {
+		for _, c := range m.Devnet.Chains() {
+			for _, t := range c.Tokens {
+				out[c.ChainID] = append(out[c.ChainID], indexer.Token{
+					Address: t.Address, Standard: 20, Name: t.Name, Symbol: t.Symbol, Decimals: int(t.Decimals),
+					WrappedNative: wrapsNative(t.Symbol, "ETH"),
+				})
+			}
+		}
+	}
+	return out, nil
+}
+
+// wrapsNative: the WETH9-style wrapper of a network's coin is named W<coin>
+// (WETH, WBNB, WAVAX…); Polygon's is still WMATIC after the POL rename.
+func wrapsNative(symbol, native string) bool {
+	return symbol == "W"+native || (native == "POL" && (symbol == "WMATIC" || symbol == "WPOL"))
+}
+
+// priceFeeds builds chain → token → feed from the built-in feeds, the dev
+// chains' own feeds and --price-feed (which wins).
+func (m *Main) priceFeeds(listed map[uint64][]indexer.Token) (map[uint64]map[common.Address]account.Feed, error) {
+	out := map[uint64]map[common.Address]account.Feed{}
+	set := func(chainID uint64, token common.Address, f account.Feed) {
+		if out[chainID] == nil {
+			out[chainID] = map[common.Address]account.Feed{}
+		}
+		out[chainID][token] = f
+	}
+	builtin, err := account.BuiltinFeeds()
+	if err != nil {
+		return nil, err
+	}
+	var flags []account.FeedConfig
+	for _, s := range m.Config.PriceFeeds {
+		f, _ := account.ParseFeedFlag(s)
+		flags = append(flags, f)
+	}
+	for i, f := range append(builtin, flags...) {
+		fromFlag := i >= len(builtin)
+		n := m.Networks.Get(f.Network)
+		if n == nil {
+			if fromFlag {
+				return nil, fmt.Errorf("--price-feed: unknown network %s", f.Network)
+			}
+			continue
+		}
+		chainID, _ := strconv.ParseUint(strings.TrimPrefix(f.Network, "eip155:"), 10, 64)
+		token, ok := resolveAsset(f.Asset, listed[chainID])
+		if !ok {
+			if fromFlag {
+				return nil, fmt.Errorf("--price-feed %s:%s: not native, a listed token symbol or a token address", f.Network, f.Asset)
+			}
+			continue
+		}
+		set(chainID, token, account.Feed{Address: f.Feed, MaxAge: f.MaxAge})
+	}
+	if m.Devnet != nil {
+		for _, c := range m.Devnet.Chains() {
+			for _, pf := range c.PriceFeeds {
+				token := account.Native
+				if pf.Token != nil {
+					token = *pf.Token
+				}
+				// Dev feeds change only when someone sets them: no age limit.
+				set(c.ChainID, token, account.Feed{Address: pf.Address})
+			}
+		}
+	}
+	return out, nil
+}
+
+// resolveAsset maps a feed's asset ("native", a listed symbol, an address) to a token key.
+func resolveAsset(asset string, listed []indexer.Token) (common.Address, bool) {
+	if asset == "native" {
+		return account.Native, true
+	}
+	if common.IsHexAddress(asset) && strings.HasPrefix(asset, "0x") {
+		return common.HexToAddress(asset), true
+	}
+	for _, t := range listed {
+		if t.Symbol == asset {
+			return t.Address, true
+		}
+	}
+	return common.Address{}, false
+}
+
+// registerAccount mounts the account-data routes, and POST /dev/price in dev mode.
+func (m *Main) registerAccount(mux *http.ServeMux, requireProject func(http.Handler) http.Handler) {
+	var limit func(*http.Request) (time.Duration, bool)
+	if m.Config.AccountRateLimit > 0 {
+		limiter := m.newLimiter("account", m.Config.AccountRateLimit, time.Minute)
+		limit = func(r *http.Request) (time.Duration, bool) {
+			d, err := limiter.Allow(r.Context(), m.clientIP(r))
+			if err != nil {
+				// A limiter failure must not take the API down.
+				m.Logger.Warn("account rate limiter", "err", err)
+				return 0, true
+			}
+			return d.RetryAfter, d.Allowed
+		}
+	}
+	account.NewHandler(m.account.svc, m.publicBaseURL, limit).Register(mux, requireProject)
+	if m.Devnet != nil {
+		guard := &project.Guard{Projects: m.Projects, DevOrigins: m.Config.Dev}
+		prices := m.account.prices
+		mux.Handle("POST /dev/price", guard.LocalOnly(m.Devnet.HandlePrice(func(networkID string) {
+			if id, err := strconv.ParseUint(strings.TrimPrefix(networkID, "eip155:"), 10, 64); err == nil {
+				prices.Invalidate(id)
+			}
+		})))
+	}
+}
+
+// publicBaseURL is the API's base URL as the client reached it: https when
+// the connection is TLS or a trusted proxy says so.
+func (m *Main) publicBaseURL(r *http.Request) string {
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	} else if strings.EqualFold(r.Header.Get("X-Forwarded-Proto"), "https") && m.fromTrustedProxy(r) {
+		scheme = "https"
+	}
+	return scheme + "://" + r.Host
+}
+
+func (m *Main) fromTrustedProxy(r *http.Request) bool {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return false
+	}
+	ip := net.ParseIP(host)
+	for _, n := range m.Config.TrustedProxies {
+		if ip != nil && n.Contains(ip) {
+			return true
+		}
+	}
+	return false
+}
+
+// closeAccount stops the indexer.
+func (m *Main) closeAccount() error {
+	a := &m.account
+	for _, stop := range a.unwatch {
+		stop()
+	}
+	a.unwatch = nil
+	if a.indexer != nil {
+		a.indexer.Close()
+	}
+	if a.clients != nil {
+		a.clients.Close()
+	}
+	return nil
+}
+
+// devPriceFeeds lists the dev feeds for /dev/info: network → symbol → feed address.
+func devPriceFeeds(chains []devnet.Chain) map[string]map[string]string {
+	out := map[string]map[string]string{}
+	for _, c := range chains {
+		feeds := map[string]string{}
+		for _, f := range c.PriceFeeds {
+			feeds[f.Symbol] = f.Address.Hex()
+		}
+		out[c.CAIPNetworkID] = feeds
+	}
+	return out
+}

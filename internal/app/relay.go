@@ -1,0 +1,116 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+
+	"github.com/latchkit/latch/internal/apperr"
+	"github.com/latchkit/latch/internal/relay"
+)
+
+// relayService is the WalletConnect relay's state in Main.
+type relayService struct {
+	server *relay.Server
+	broker relay.Broker
+}
+
+// startRelay builds the WalletConnect relay: its mailboxes and fan-out in
+// Redis when latchd has one (every node then serves the same relay), in
+// memory otherwise.
+func (m *Main) startRelay(ctx context.Context) error {
+	cfg := m.Config
+	bcfg := relay.BrokerConfig{MaxMessagesPerTopic: cfg.RelayMailboxSize}
+	log := m.Logger.With("component", "relay")
+	if m.Redis != nil {
+		b, err := relay.NewRedis(ctx, m.Redis, m.RedisPrefix+"relay:", bcfg, func(msg string, args ...any) { log.Warn(msg, args...) })
+		if err != nil {
+			return err
+		}
+		m.relay.broker = b
+	} else {
+		m.relay.broker = relay.NewMemory(bcfg)
+	}
+	s, err := relay.New(relay.Config{
+		Broker:    m.relay.broker,
+		Authorize: m.authorizeRelay,
+		ClientIP:  m.clientIP,
+		PublicURL: cfg.RelayURL,
+		Limits: relay.Limits{
+			MaxMessageBytes:     cfg.RelayMaxMessageBytes,
+			MaxTTL:              cfg.RelayMaxTTL,
+			MaxTopicsPerConn:    cfg.RelayMaxTopics,
+			PublishRate:         orOff(cfg.RelayPublishRate),
+			MaxConnsPerIP:       orOff(cfg.RelayMaxConnsPerIP),
+			MaxMessagesPerTopic: cfg.RelayMailboxSize,
+		},
+		Metrics: m.Metrics,
+		Logger:  log,
+	})
+	if err != nil {
+		m.relay.broker.Close()
+		m.relay.broker = nil
+		return err
+	}
+	m.relay.server = s
+	return nil
+}
+
+// orOff maps a configured 0 ("no limit") to the relay's "off" (-1); the
+// relay reads 0 as "default".
+func orOff(n int) int {
+	if n == 0 {
+		return -1
+	}
+	return n
+}
+
+// authorizeRelay admits a relay connection for a configured project and,
+// from a browser, an origin on that project's allowlist (localhost too in
+// dev mode), like the HTTP API's project guard.
+func (m *Main) authorizeRelay(ctx context.Context, projectID, origin string) error {
+	p, err := m.Projects.Lookup(ctx, projectID)
+	if err != nil {
+		switch apperr.Code(err) {
+		case apperr.Unauthorized, apperr.Forbidden:
+			if projectID == "" {
+				return &relay.AuthError{Reason: "project id is required (projectId query parameter)"}
+			}
+			return &relay.AuthError{Reason: "invalid project id"}
+		}
+		return err
+	}
+	if origin != "" && !p.AllowsOrigin(origin, m.Config.Dev) {
+		return &relay.AuthError{Reason: "origin not allowed"}
+	}
+	return nil
+}
+
+// registerRelay mounts the relay at /relay and returns the handler that
+// serves relay websockets opened at any other path ("/" is what
+// WalletConnect clients use); nil when there is none.
+func (m *Main) registerRelay(mux *http.ServeMux) http.Handler {
+	if m.relay.server == nil {
+		return nil
+	}
+	mux.Handle("GET /relay", m.relay.server)
+	return m.relay.server
+}
+
+// closeRelay closes every relay socket (1001, going away), then the broker.
+func (m *Main) closeRelay() error {
+	var errs []error
+	if m.relay.server != nil {
+		errs = append(errs, m.relay.server.Close())
+	}
+	if m.relay.broker != nil {
+		errs = append(errs, m.relay.broker.Close())
+	}
+	return errors.Join(errs...)
+}
+
+// isWebSocketUpgrade reports whether r asks to become a websocket.
+func isWebSocketUpgrade(r *http.Request) bool {
+	return r.Method == http.MethodGet && strings.EqualFold(r.Header.Get("Upgrade"), "websocket")
+}
