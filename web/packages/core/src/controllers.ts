@@ -45,7 +45,7 @@ export { ALERTS, createAlertController } from './alerts'
 export type { AlertCode, AlertController, AlertControllerOptions, AlertDefinition, AlertState, AlertVariant } from './alerts'
 
 export { createToastController, TOAST_AUTO_CLOSE_MS, TOAST_REPLACE_DELAY_MS } from './toasts'
-export type { ToastController, ToastOptions, ToastState, ToastVariant } from './toasts'
+export type { ToastController, ToastLink, ToastOptions, ToastState, ToastVariant } from './toasts'
 
 export { messages, t } from './messages'
 export type { MessageCatalogue, MessageKey, MessageParams } from './messages'

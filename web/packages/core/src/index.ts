@@ -33,4 +33,23 @@ export {
   type NetworkSwitchedListener,
 } from './network'
 export type * from './latch-types'
-export { createLatch, LATCH_VERSION } from './latch'
+export * from './account/index'
+// The send module loads on demand (its own chunk); only its types are static.
+export { loadSendModule, type SendModule } from './send/load'
+export type {
+  FeeEstimate,
+  FeeOverrides,
+  LatchSendError,
+  NameResolver,
+  SendContext,
+  SendController,
+  SendControllerParameters,
+  SendErrorKind,
+  SendNamespace,
+  SendNotice,
+  SendRequest,
+  SendResult,
+  SendState,
+} from './send/index'
+export * from './walletconnect/index'
+export { createLatch, LATCH_VERSION, type LatchExtensions } from './latch'

@@ -2,6 +2,7 @@
 // React layer. The React package depends only on this contract.
 import type { Chain } from 'viem'
 import type { Config as WagmiConfig } from '@wagmi/core'
+import type { AccountData } from './account/data'
 import type { View } from './router'
 import type { ThemeMode } from './theme'
 
@@ -45,6 +46,16 @@ export interface LatchToast {
   message: string
   variant: 'success' | 'error' | 'loading'
   open: boolean
+  /** A link after the message (e.g. the sent transaction on the block explorer). */
+  link?: { url: string; label: string }
+}
+
+/** Account-view panels and whether each is enabled (local option, or latchd's project config when it says). */
+export interface LatchFeatures {
+  send: boolean
+  receive: boolean
+  /** The Activity tab (remote feature `activity`, local `features.history`). */
+  activity: boolean
 }
 
 /** The account of the connected namespace. */
@@ -84,6 +95,24 @@ export interface LatchState {
   wallets: LatchWallet[]
   /** The last connect attempt's error for ConnectingExternal. */
   connectError: { kind: 'user_rejected' | 'unknown'; message: string } | null
+  /** Which account panels are enabled. */
+  features: LatchFeatures
+  /** Whether the visitor may switch networks in the widget (options.enableNetworkSwitch). */
+  enableNetworkSwitch: boolean
+  /** The WalletConnect pairing the ConnectingWalletConnect views show; null when WalletConnect is not configured. */
+  walletConnect: LatchWalletConnectState | null
+}
+
+/** A WalletConnect pairing on offer (spec §9: 4 min, renewed with under 10 s left). */
+export interface LatchWalletConnectState {
+  /** The pairing URI (`wc:…`) for the QR code and wallet links; undefined while one is being created. */
+  uri: string | undefined
+  /** When the pairing stops being offered (ms since the epoch). */
+  expiresAt: number | undefined
+  /** Waiting for a pairing or for the wallet to approve. */
+  pending: boolean
+  /** Why the last attempt failed (a decline, or e.g. an unreachable relay); cleared by a new attempt. */
+  error: { kind: 'user_rejected' | 'unknown'; message: string } | null
 }
 
 /** One page of the AllWallets list. */
@@ -141,13 +170,26 @@ export interface Latch {
   setThemeMode(mode: ThemeMode): void
   setThemeVariables(vars: Record<string, string | number>): void
   subscribeEvents(listener: (event: LatchEvent) => void): () => void
-  showToast(message: string, variant: LatchToast['variant']): void
+  showToast(message: string, variant: LatchToast['variant'], options?: { link?: { url: string; label: string } }): void
   copyToClipboard(text: string): Promise<void>
   /** Message catalogue lookup with {n} interpolation. */
   t(key: string, params?: Record<string, string | number>): string
   getWagmiConfig(): WagmiConfig
+  /**
+   * latchd's account data for this project: balances (with the spec's loading
+   * flag, retry lock and toast), history, identity and prices, and the signal
+   * that the visitor sent a transaction (balances and history refresh on it).
+   */
+  readonly accountData: AccountData
   /** The EIP-1193 provider of the connected wallet, if any. */
   getProvider(): Promise<unknown>
+  /**
+   * Keeps a WalletConnect pairing on offer for the ConnectingWalletConnect views:
+   * reuses the one in flight while it has 10 s or more left, else starts one.
+   */
+  pairWalletConnect(): void
+  /** Abandons the WalletConnect attempt in flight and offers a new pairing (Try again). */
+  retryWalletConnect(): void
   /** Runs start-up work: remote config, origin check, reconnect (spec §4). Idempotent. */
   init(): Promise<void>
   destroy(): void

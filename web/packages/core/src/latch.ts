@@ -4,6 +4,8 @@
 // the flows that span controllers (connect, disconnect, start-up).
 import { getAccount } from '@wagmi/core'
 import type { Chain } from 'viem'
+import { createAccountData } from './account/data'
+import { loadAccountModule } from './account/load'
 import { createAlertController } from './alerts'
 import { createApiClient, type RegistryWallet } from './api'
 import {
@@ -16,11 +18,11 @@ import {
 } from './connection/index'
 import { createEventBus, type LatchEventData } from './events'
 import { fetchAnalyticsEnabled, initProjectConfig } from './features'
-import type { Latch, LatchAccountState, LatchState, LatchWallet, WalletPage } from './latch-types'
+import type { Latch, LatchAccountState, LatchFeatures, LatchState, LatchWallet, WalletPage } from './latch-types'
 import { t as translate, type MessageKey } from './messages'
 import { createModalController, type ModalContext } from './modal'
 import { createNetworkController } from './network'
-import { caipNetworkIdOf, resolveOptions, type LatchOptions } from './options'
+import { caipNetworkIdOf, LatchOptionsError, resolveOptions, type LatchOptions } from './options'
 import { isMobileUserAgent } from './platform'
 import { canCloseModal, createRouterController, shouldShowUnsupportedChain } from './router'
 import { browserStorage } from './storage'
@@ -28,6 +30,8 @@ import { createStore } from './store'
 import { createTelemetry } from './telemetry'
 import { createThemeController, systemThemeMode } from './theme'
 import { createToastController } from './toasts'
+import { createWalletConnectController } from './walletconnect/controller.js'
+import { resolveWalletConnectOptions, type WalletConnectConnectorFactory } from './walletconnect/options.js'
 import {
   buildWalletList,
   createRecentWallets,
@@ -41,18 +45,39 @@ import {
 /** The SDK version latchd sees in `sv`. */
 export const LATCH_VERSION = '0.1.0'
 
+/** What @latchkit/react adds to a Latch: connectors whose SDKs core does not depend on. */
+export interface LatchExtensions {
+  /** Builds the WalletConnect connector (@latchkit/react's walletConnect); without it there is no WalletConnect. */
+  readonly walletConnect?: WalletConnectConnectorFactory
+}
+
 /**
  * createLatch validates options (throwing LatchOptionsError) and returns a
  * Latch. Nothing touches the network or the DOM until init(), which
  * <LatchProvider> calls after mounting, so creating one during SSR is safe.
+ * @latchkit/react's createLatch passes `extensions` (WalletConnect).
  */
-export function createLatch(options: LatchOptions): Latch {
+export function createLatch(options: LatchOptions, extensions: LatchExtensions = {}): Latch {
   const opts = resolveOptions(options)
+  let wcOptions: ReturnType<typeof resolveWalletConnectOptions>
+  try {
+    wcOptions = resolveWalletConnectOptions(options.walletConnect, opts.apiUrl)
+  } catch (error) {
+    throw new LatchOptionsError((error as Error).message)
+  }
   const storage = browserStorage()
   const isMobile = typeof navigator !== 'undefined' && isMobileUserAgent(navigator.userAgent)
   const api = createApiClient({ apiUrl: opts.apiUrl, projectId: opts.projectId ?? '', sdkVersion: `react-${LATCH_VERSION}` })
   const alerts = createAlertController({ debug: opts.debug })
   const toasts = createToastController()
+  const accountData = createAccountData({
+    // The client and its response schemas are an on-demand chunk: a page pays for them once someone connects.
+    client: async () =>
+      (await loadAccountModule()).createAccountClient({ apiUrl: opts.apiUrl, projectId: opts.projectId, sdkVersion: `react-${LATCH_VERSION}` }),
+    showError: (message) => toasts.showError(message),
+  })
+  // Local options until latchd's project config answers (init); then its send/receive/activity win.
+  let features: LatchFeatures = { send: opts.features.send, receive: opts.features.receive, activity: opts.features.history ?? true }
   // Light until mounted when the app sets no mode: the server cannot know the
   // visitor's preference, and a different first client render would not hydrate.
   const theme = createThemeController(opts.themeMode ?? 'light', opts.themeVariables)
@@ -67,12 +92,26 @@ export function createLatch(options: LatchOptions): Latch {
   const transportUrl = projectId
     ? (chain: Chain) => latchRpcUrl({ apiUrl: opts.apiUrl, projectId, chainId: chain.id })
     : undefined
+  // WalletConnect needs a project id (relay authentication, RPC proxy); an app's
+  // own wagmi config brings its own connector (walletConnect() from @latchkit/react).
+  const walletConnectConnector =
+    extensions.walletConnect && projectId && wcOptions && !options.wagmiConfig
+      ? extensions.walletConnect({
+          projectId,
+          apiUrl: opts.apiUrl,
+          relayUrl: wcOptions.relayUrl,
+          metadata: opts.metadata,
+          namespaces: wcOptions.namespaces,
+          logLevel: wcOptions.logLevel,
+        })
+      : undefined
   const connection = createConnectionController({
     networks,
     enableReconnect: opts.enableReconnect,
     storage,
     ...(transportUrl ? { transportUrl } : {}),
     ...(options.wagmiConfig ? { wagmiConfig: options.wagmiConfig } : {}),
+    ...(walletConnectConnector ? { connectors: [walletConnectConnector] } : {}),
   })
 
   const network = createNetworkController({ networks, defaultNetwork: opts.defaultNetwork, storage })
@@ -81,8 +120,9 @@ export function createLatch(options: LatchOptions): Latch {
   // Sign-in (SIWX) is wired in a later issue; until then it is never required.
   const modalContext = (): ModalContext => ({
     isConnected: isConnected(),
-    hasAdapters: true,
+    hasAdapters: walletConnect.hasAdapters(),
     isMobile,
+    enableNetworkSwitch: opts.enableNetworkSwitch,
     enableEmbedded: opts.enableEmbedded,
     siwxRequired: false,
     hasSiwxSession: false,
@@ -93,6 +133,15 @@ export function createLatch(options: LatchOptions): Latch {
     events,
     context: () => modalContext(),
     prefetch: () => loadConnectWallets(),
+  })
+  const walletConnect = createWalletConnectController({
+    config: connection.getWagmiConfig(),
+    router,
+    modal,
+    // Like any wallet, asked for the network the visitor picked before connecting.
+    connect: (connectorId) => connection.connect(connectorId, { chainId: network.store.getState().activeNetwork.id }),
+    onSuccess: (wallet) => onWalletConnected(wallet, isMobile ? 'mobile' : 'qrcode'),
+    onFailure: (failure) => send({ type: 'track', event: 'CONNECT_ERROR', properties: { message: failure.message } }),
   })
 
   // Registry wallets for the Connect view: featured ones and a few recommended.
@@ -142,8 +191,7 @@ export function createLatch(options: LatchOptions): Latch {
       excludeWalletIds: opts.excludeWalletIds,
       connectorTypeOrder: opts.features.connectorTypeOrder,
       isMobile,
-      // WalletConnect arrives with the relay; until then no QR row.
-      showWalletConnect: false,
+      showWalletConnect: walletConnect.available(),
     }).map(toLatchWallet)
 
   // The derived state. Nested objects are rebuilt only when their inputs
@@ -189,7 +237,7 @@ export function createLatch(options: LatchOptions): Latch {
       themeMode: th.themeMode,
       themeVars: prev && prev.themeMode === th.themeMode && prevThemeVars === th.themeVariables ? prev.themeVars : theme.cssVars(),
       alert: alert.open && alert.code ? { code: alert.code, variant: alert.variant, message: alert.description || alert.title } : null,
-      toast: toast.open ? { message: toast.message, variant: toast.variant, open: true } : null,
+      toast: toast.open ? { message: toast.message, variant: toast.variant, open: true, ...(toast.link ? { link: toast.link } : {}) } : null,
       account,
       activeNetwork: net.activeNetwork,
       networks,
@@ -197,6 +245,9 @@ export function createLatch(options: LatchOptions): Latch {
       unsupportedChainId: net.unsupportedChainId,
       wallets,
       connectError,
+      features,
+      walletConnect: walletConnect.available() ? walletConnect.store.getState() : null,
+      enableNetworkSwitch: opts.enableNetworkSwitch,
     }
   }
   let prevThemeVars = theme.store.getState().themeVariables
@@ -210,6 +261,7 @@ export function createLatch(options: LatchOptions): Latch {
 
   const unsubscribers = [
     router.store.subscribe(refresh),
+    walletConnect.store.subscribe(refresh),
     modal.store.subscribe(refresh),
     alerts.store.subscribe(refresh),
     toasts.store.subscribe(refresh),
@@ -218,6 +270,8 @@ export function createLatch(options: LatchOptions): Latch {
       if (next.unsupportedChainId !== prev.unsupportedChainId) onUnsupportedChainChange(next.unsupportedChainId)
       refresh()
     }),
+    // The visitor's own transactions move the native balance: read it again.
+    accountData.onTransaction(() => void loadBalance(eip155(connection.getState()))),
     connection.subscribe((next, prev) => {
       const a = eip155(next)
       const b = eip155(prev)
@@ -249,8 +303,7 @@ export function createLatch(options: LatchOptions): Latch {
       requestedCaipNetworkIds: networks.map(caipNetworkIdOf),
       enableNetworkSwitch: opts.enableNetworkSwitch,
       allowUnsupportedChain: opts.allowUnsupportedChain,
-      // WalletConnect (and its basic pairing) arrives with the relay.
-      hasBasicPairingSession: false,
+      hasBasicPairingSession: walletConnect.hasBasicPairingSession(eip155(connection.getState()).connectorId),
     })
   }
 
@@ -273,6 +326,22 @@ export function createLatch(options: LatchOptions): Latch {
     if (view === 'Networks' || view === 'UnsupportedChain') router.goBack()
   }
 
+  /** After a wallet connected: remember it as recent, report it, and close (or show UnsupportedChain). */
+  function onWalletConnected(wallet: Pick<ListedWallet, 'id' | 'name'> | undefined, method: 'browser' | 'mobile' | 'qrcode'): void {
+    const entry = wallet
+      ? (registry.find((r) => r.id === wallet.id) ?? seenRegistry.get(wallet.id) ?? recent.get().find((r) => r.id === wallet.id))
+      : undefined
+    if (entry) recent.add(entry)
+    lastConn = undefined
+    send({ type: 'track', event: 'CONNECT_SUCCESS', properties: { method, name: wallet?.name ?? 'WalletConnect' } })
+    // A wallet that connects on an unconfigured chain lands on UnsupportedChain instead of closing.
+    if (unsupportedChainViewRequired(network.store.getState().unsupportedChainId)) router.reset('UnsupportedChain')
+    else modal.close()
+  }
+
+  // Registry entries AllWallets showed, so a wallet picked there (connected through WalletConnect) becomes recent too.
+  const seenRegistry = new Map<string, RegistryWallet>()
+
   let balanceSeq = 0
   const loadBalance = async (ns: NamespaceConnection): Promise<void> => {
     const seq = ++balanceSeq
@@ -291,7 +360,8 @@ export function createLatch(options: LatchOptions): Latch {
       balance = { formatted: b.formatted, symbol: b.symbol }
     } catch {
       if (seq !== balanceSeq) return
-      balance = undefined
+      // Spec §8: a failed read shows "0.00" ETH and the 'Token Balance Unavailable' toast.
+      balance = { formatted: '0.00', symbol: 'ETH' }
       toasts.showError(translate('account.balanceUnavailable'))
     }
     lastConn = undefined // rebuild the account object with the new balance
@@ -311,6 +381,12 @@ export function createLatch(options: LatchOptions): Latch {
 
     async connectWallet(wallet) {
       connectError = null
+      if (walletConnect.handles(wallet)) {
+        // The generic QR entry, or a wallet no connector on the page drives: a pairing by QR code or deep link.
+        send({ type: 'track', event: 'SELECT_WALLET', properties: { name: wallet.name, platform: isMobile ? 'mobile' : 'qrcode' } })
+        walletConnect.connectWallet(fromLatchWallet(wallet))
+        return
+      }
       // Retry from ConnectingExternal replaces the view rather than stacking a second one.
       if (router.store.getState().view === 'ConnectingExternal') router.replace('ConnectingExternal', { wallet: fromLatchWallet(wallet) })
       else router.push('ConnectingExternal', { wallet: fromLatchWallet(wallet) })
@@ -323,14 +399,9 @@ export function createLatch(options: LatchOptions): Latch {
         return
       }
       try {
-        await connection.connect(wallet.connectorId)
-        const entry = registry.find((r) => r.id === wallet.id) ?? recent.get().find((r) => r.id === wallet.id)
-        if (entry) recent.add(entry)
-        lastConn = undefined
-        send({ type: 'track', event: 'CONNECT_SUCCESS', properties: { method: 'browser', name: wallet.name } })
-        // A wallet that connects on an unconfigured chain lands on UnsupportedChain instead of closing.
-        if (unsupportedChainViewRequired(network.store.getState().unsupportedChainId)) router.reset('UnsupportedChain')
-        else modal.close()
+        // The wallet is asked for the network the visitor picked before connecting (as AppKit does).
+        await connection.connect(wallet.connectorId, { chainId: network.store.getState().activeNetwork.id })
+        onWalletConnected(wallet, 'browser')
       } catch (error) {
         const kind = (error as { kind?: string }).kind === 'user_rejected' ? 'user_rejected' : 'unknown'
         connectError = {
@@ -391,6 +462,7 @@ export function createLatch(options: LatchOptions): Latch {
         ...(opts.excludeWalletIds.length ? { exclude: opts.excludeWalletIds } : {}),
         chains: networks.map(caipNetworkIdOf),
       })
+      for (const w of res.data) seenRegistry.set(w.id, w)
       const announced = connection.getState().connectors
       const listed = filterWalletsForPlatform(res.data, isMobile).map((w) => {
         const installed = w.rdns ? announced.find((c) => c.rdns === w.rdns) : undefined
@@ -403,6 +475,7 @@ export function createLatch(options: LatchOptions): Latch {
           ...(w.rdns ? { rdns: w.rdns } : {}),
           ...(installed ? { connectorId: installed.id } : {}),
           ...(w.mobile_link ? { mobileLink: w.mobile_link } : {}),
+          ...(w.desktop_link ? { desktopLink: w.desktop_link } : {}),
           ...(w.webapp_link ? { webappLink: w.webapp_link } : {}),
           registry: w,
         })
@@ -413,10 +486,11 @@ export function createLatch(options: LatchOptions): Latch {
     setThemeMode: (mode) => theme.setThemeMode(mode),
     setThemeVariables: (vars) => theme.setThemeVariables(vars),
     subscribeEvents: (listener) => events.subscribeEvents((event, timestamp) => listener({ timestamp, data: event })),
-    showToast(message, variant) {
-      if (variant === 'success') toasts.showSuccess(message)
-      else if (variant === 'error') toasts.showError(message)
-      else toasts.showLoading(message)
+    showToast(message, variant, options) {
+      const toastOptions = options?.link ? { link: options.link } : {}
+      if (variant === 'success') toasts.showSuccess(message, toastOptions)
+      else if (variant === 'error') toasts.showError(message, toastOptions)
+      else toasts.showLoading(message, toastOptions)
     },
     async copyToClipboard(text) {
       await navigator.clipboard.writeText(text)
@@ -424,15 +498,25 @@ export function createLatch(options: LatchOptions): Latch {
     },
     t: (key, params) => translate(key as MessageKey, params),
     getWagmiConfig: () => connection.getWagmiConfig(),
+    accountData,
     async getProvider() {
       const { connector } = getAccount(connection.getWagmiConfig())
       return connector ? connector.getProvider() : undefined
     },
+    pairWalletConnect: () => walletConnect.ensurePairing(),
+    retryWalletConnect: () => walletConnect.retry(),
     init() {
       initialising ??= (async () => {
         if (!opts.themeMode) theme.setThemeMode(systemThemeMode())
         send({ type: 'track', event: 'INITIALIZE', properties: { projectId: opts.projectId ?? '' } })
-        const config = initProjectConfig({ api, projectId: opts.projectId, localFeatures: opts.localFeatures, alerts })
+        const config = initProjectConfig({ api, projectId: opts.projectId, localFeatures: opts.localFeatures, alerts }).then((remote) => {
+          features = {
+            send: remote.send ?? opts.features.send,
+            receive: remote.receive ?? opts.features.receive,
+            activity: remote.activity,
+          }
+          refresh()
+        })
         const analytics = opts.projectId && opts.features.analytics ? fetchAnalyticsEnabled(api) : Promise.resolve(false)
         await Promise.allSettled([
           connection.init(),
@@ -447,6 +531,7 @@ export function createLatch(options: LatchOptions): Latch {
     },
     destroy() {
       for (const u of unsubscribers) u()
+      walletConnect.destroy()
       void telemetry.stop()
       connection.destroy()
     },
@@ -460,6 +545,10 @@ export function createLatch(options: LatchOptions): Latch {
     ...(w.imageUrl ? { imageUrl: w.imageUrl } : {}),
     ...(w.rdns ? { rdns: w.rdns } : {}),
     ...(w.connectorId ? { connectorId: w.connectorId } : {}),
+    // WalletConnect's views build their deep links from these.
+    ...(w.mobileLink ? { mobileLink: w.mobileLink } : {}),
+    ...(w.desktopLink ? { desktopLink: w.desktopLink } : {}),
+    ...(w.webappLink ? { webappLink: w.webappLink } : {}),
   })
 
   return latch

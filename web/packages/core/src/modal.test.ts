@@ -8,6 +8,7 @@ function setup(ctx: Partial<ModalContext> = {}, prefetch?: () => Promise<void>) 
     isConnected: false,
     hasAdapters: true,
     isMobile: false,
+    enableNetworkSwitch: true,
     enableEmbedded: false,
     siwxRequired: false,
     hasSiwxSession: false,

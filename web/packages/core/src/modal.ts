@@ -22,6 +22,7 @@ export interface ModalContext {
   readonly isConnected: boolean
   readonly hasAdapters: boolean
   readonly isMobile: boolean
+  readonly enableNetworkSwitch: boolean
   /** The modal is rendered inline (options.enableEmbedded). */
   readonly enableEmbedded: boolean
   readonly siwxRequired: boolean

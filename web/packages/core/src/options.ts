@@ -4,6 +4,7 @@
 import type { Config as WagmiConfig } from '@wagmi/core'
 import type { Chain } from 'viem'
 import type { SIWXConfig } from './siwx'
+import type { WalletConnectOptions } from './walletconnect/options.js'
 import { assertThemeMode, themeToCssVars, type ThemeMode, type ThemeVariables } from './theme'
 
 /** latchd's address when the app gives none (`latchd dev` listens here). */
@@ -141,6 +142,12 @@ export interface LatchOptions {
   readonly siwx?: SIWXConfig
   /** The app's own wagmi config; default: one Latch creates with EIP-6963 discovery. */
   readonly wagmiConfig?: WagmiConfig
+  /**
+   * WalletConnect (QR code and mobile deep links) through latchd's relay; `false` leaves it out.
+   * Needs `projectId` and @latchkit/react's createLatch (which brings the connector); with your own
+   * `wagmiConfig`, add @latchkit/react's `walletConnect()` connector to it instead.
+   */
+  readonly walletConnect?: WalletConnectOptions | false
   /** Legacy sign-in config; only checked for the conflict with siwx (spec §5). */
   readonly siweConfig?: object
 }

@@ -96,6 +96,13 @@ describe('opening rules (spec §2)', () => {
     expect(viewOnOpen({ ...base, hasAdapters: false, isMobile: false })).toBe('ConnectingWalletConnectBasic')
   })
 
+  it('Networks is not offered with network switching off', () => {
+    expect(viewOnOpen({ ...base, requestedView: 'Networks', enableNetworkSwitch: false })).toBe('Connect')
+    expect(viewOnOpen({ ...base, isConnected: true, requestedView: 'Networks', enableNetworkSwitch: false })).toBe('Account')
+    expect(viewOnOpen({ ...base, requestedView: 'Account', enableNetworkSwitch: false })).toBe('Account')
+    expect(viewOnOpen({ ...base, requestedView: 'Networks', enableNetworkSwitch: true })).toBe('Networks')
+  })
+
   it('an explicit view wins', () => {
     expect(viewOnOpen({ ...base, isConnected: true, requestedView: 'Networks' })).toBe('Networks')
   })

@@ -21,6 +21,9 @@ export const VIEWS = [
   'UnsupportedChain',
   'SIWXSignMessage',
   'ApproveTransaction',
+  'WalletSend',
+  'WalletSendPreview',
+  'WalletReceive',
 ] as const
 
 /** A view name. */
@@ -131,16 +134,19 @@ export interface OpenViewContext {
   /** Whether any chain adapter (wagmi, Solana, …) is configured. */
   readonly hasAdapters: boolean
   readonly isMobile: boolean
+  /** options.enableNetworkSwitch; when false the Networks view is not offered. */
+  readonly enableNetworkSwitch?: boolean | undefined
 }
 
 /**
  * viewOnOpen picks the first view when the modal opens (spec §2): an explicit
  * view wins; a connected address shows Account; with no adapters the only way
  * to connect is WalletConnect, so mobile shows AllWallets (deep links) and
- * desktop ConnectingWalletConnectBasic (QR); otherwise Connect.
+ * desktop ConnectingWalletConnectBasic (QR); otherwise Connect. With
+ * network switching off, a request for Networks opens the default view.
  */
 export function viewOnOpen(ctx: OpenViewContext): View {
-  if (ctx.requestedView) return ctx.requestedView
+  if (ctx.requestedView && !(ctx.requestedView === 'Networks' && ctx.enableNetworkSwitch === false)) return ctx.requestedView
   if (ctx.isConnected) return 'Account'
   if (!ctx.hasAdapters) return ctx.isMobile ? 'AllWallets' : 'ConnectingWalletConnectBasic'
   return 'Connect'

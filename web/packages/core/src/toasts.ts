@@ -19,6 +19,14 @@ export interface ToastState {
   /** An optional icon (inline SVG markup or an icon name) drawn before the message. */
   readonly svg: string | undefined
   readonly autoClose: boolean
+  /** A link shown after the message, e.g. a sent transaction on the block explorer. */
+  readonly link: ToastLink | undefined
+}
+
+/** A link in a toast. */
+export interface ToastLink {
+  readonly url: string
+  readonly label: string
 }
 
 /** Options of one toast. */
@@ -26,6 +34,7 @@ export interface ToastOptions {
   readonly svg?: string
   /** Close after TOAST_AUTO_CLOSE_MS; default true, except for loading toasts. */
   readonly autoClose?: boolean
+  readonly link?: ToastLink
 }
 
 /** The toast controller. */
@@ -40,7 +49,7 @@ export interface ToastController {
 
 /** createToastController makes a hidden toast; timers are injectable for tests. */
 export function createToastController(timers: Timers = globalTimers): ToastController {
-  const store = createStore<ToastState>({ open: false, message: '', variant: 'success', svg: undefined, autoClose: true })
+  const store = createStore<ToastState>({ open: false, message: '', variant: 'success', svg: undefined, autoClose: true, link: undefined })
   let replaceTimer: TimerHandle | undefined
   let closeTimer: TimerHandle | undefined
 
@@ -68,6 +77,7 @@ export function createToastController(timers: Timers = globalTimers): ToastContr
       variant,
       svg: options.svg,
       autoClose: options.autoClose ?? variant !== 'loading',
+      link: options.link,
     }
     const wasOpen = store.getState().open
     clearTimers()

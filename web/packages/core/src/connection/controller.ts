@@ -2,6 +2,7 @@
 // wallet, disconnect (spec §4), all over wagmi for eip155.
 import {
   type Config,
+  type CreateConnectorFn,
   connect as wagmiConnect,
   disconnect as wagmiDisconnect,
   getConnection,
@@ -33,6 +34,7 @@ import {
   type SupportedNamespace,
 } from './types.js'
 import { createDefaultWagmiConfig } from './wagmiConfig.js'
+import { namespacesToDisconnect, type NamespaceConnector } from '../walletconnect/disconnect.js'
 import {
   dropStaleConnections,
   hydrateWagmi,
@@ -66,6 +68,8 @@ export interface ConnectionControllerParameters {
    * Returning undefined uses the chain's `rpcUrls.default`. Ignored with `wagmiConfig`.
    */
   transportUrl?: ((chain: Chain) => string | undefined) | undefined
+  /** Connectors the config the controller creates holds beside the injected one (e.g. WalletConnect). Ignored with `wagmiConfig`. */
+  connectors?: readonly CreateConnectorFn[] | undefined
   /** Where connection state persists, normally `window.localStorage`. Absent → in memory (SSR-safe). */
   storage?: StorageLike | undefined
   /** Restore a stored connection in `init()` (spec §4). Default true. */
@@ -132,7 +136,7 @@ export function createConnectionController(params: ConnectionControllerParameter
   const ownsConfig = params.wagmiConfig === undefined
   const config =
     params.wagmiConfig ??
-    createDefaultWagmiConfig({ networks: params.networks, transportUrl: params.transportUrl, storage })
+    createDefaultWagmiConfig({ networks: params.networks, transportUrl: params.transportUrl, storage, connectors: params.connectors })
   const stored: ConnectionStorage = createConnectionStorage(storage)
   const enableReconnect = params.enableReconnect ?? true
   const announcementTimeoutMs = params.announcementTimeoutMs ?? defaultAnnouncementTimeoutMs
@@ -317,9 +321,18 @@ export function createConnectionController(params: ConnectionControllerParameter
     return failure
   }
 
+  function namespaceConnectors(): NamespaceConnector<SupportedNamespace>[] {
+    const { namespaces, connectors } = state.get()
+    return supportedNamespaces.map((ns) => {
+      const connectorId = namespaces[ns].connectorId
+      return { namespace: ns, connectorId, connectorType: connectors.find((c) => c.id === connectorId)?.type }
+    })
+  }
+
   async function disconnect(namespace?: SupportedNamespace): Promise<void> {
     await waitForInit()
-    const targets = namespace ? [namespace] : supportedNamespaces
+    // Spec §4: a WalletConnect (or embedded-wallet) session spans namespaces; ending it for one ends it for all.
+    const targets = namespace ? namespacesToDisconnect(namespace, namespaceConnectors()) : supportedNamespaces
     const failures: unknown[] = []
     for (const target of targets) {
       // Only eip155 exists today; other namespaces add their branch here.

@@ -1,5 +1,5 @@
 // The wagmi config Latch creates when the app does not bring its own.
-import { type Config, createConfig, createStorage, http, injected, type Transport } from '@wagmi/core'
+import { type Config, createConfig, type CreateConnectorFn, createStorage, http, injected, type Transport } from '@wagmi/core'
 import type { Chain } from 'viem'
 
 import { wagmiStorageKeyPrefix } from './storage.js'
@@ -26,6 +26,8 @@ export interface DefaultWagmiConfigParameters {
   /** RPC URL per chain; undefined uses the chain's own `rpcUrls.default`. */
   transportUrl?: ((chain: Chain) => string | undefined) | undefined
   storage: StorageLike
+  /** Connectors beside the injected one, e.g. WalletConnect (@latchkit/react's createLatch adds it). */
+  connectors?: readonly CreateConnectorFn[] | undefined
 }
 
 /**
@@ -48,7 +50,7 @@ export function createDefaultWagmiConfig(params: DefaultWagmiConfigParameters): 
   }
   return createConfig({
     chains: params.networks,
-    connectors: [injected()],
+    connectors: [injected(), ...(params.connectors ?? [])],
     multiInjectedProviderDiscovery: true,
     storage: createStorage({ storage: params.storage, key: wagmiStorageKeyPrefix }),
     transports,

@@ -1,0 +1,212 @@
+// The Activity tab's model (spec §5, §9): which transactions show, how they
+// group (by month and year, newest first), their dates (DD MMM), relative
+// labels (sec, min, hr, d, mo, yr) and the sign of their amounts.
+import { QUANTITY_DECIMALS } from './format'
+import { formatDecimalFixed } from '../send/decimal'
+import type { Transaction, TransactionTransfer } from './types'
+
+/** Operation types whose amounts show with + (spec §9). */
+export const PLUS_OPERATIONS: readonly string[] = ['receive', 'deposit', 'borrow', 'claim']
+/** Operation types whose amounts show with − (spec §9). */
+export const MINUS_OPERATIONS: readonly string[] = ['withdraw', 'repay', 'burn']
+
+/** The sign an amount of this operation type shows with: '+', '-' or none. */
+export function operationSign(operationType: string): '+' | '-' | '' {
+  if (PLUS_OPERATIONS.includes(operationType)) return '+'
+  if (MINUS_OPERATIONS.includes(operationType)) return '-'
+  return ''
+}
+
+const pastTense: Readonly<Record<string, string>> = {
+  approve: 'Approved',
+  bought: 'Bought',
+  borrow: 'Borrowed',
+  burn: 'Burned',
+  cancel: 'Cancelled',
+  claim: 'Claimed',
+  deploy: 'Deployed',
+  deposit: 'Deposited',
+  execute: 'Executed',
+  mint: 'Minted',
+  receive: 'Received',
+  repay: 'Repaid',
+  send: 'Sent',
+  sell: 'Sold',
+  stake: 'Staked',
+  trade: 'Swapped',
+  unstake: 'Unstaked',
+  withdraw: 'Withdrawn',
+}
+
+/** The title of a history item: "Sent", "Received", …; an unknown type is capitalised. */
+export function operationTitle(operationType: string): string {
+  return pastTense[operationType] ?? (operationType ? operationType[0]!.toUpperCase() + operationType.slice(1) : 'Transaction')
+}
+
+/** Whether every transfer of the transaction is a spam NFT (spec §5: such transactions are hidden). */
+export function isSpamOnly(transaction: Pick<Transaction, 'transfers'>): boolean {
+  const transfers = transaction.transfers ?? []
+  return transfers.length > 0 && transfers.every((t) => t.nft_info?.flags.is_spam === true)
+}
+
+/**
+ * The transactions the Activity tab shows (spec §5): only those on the
+ * connected chain, without the ones made only of spam NFTs.
+ */
+export function visibleTransactions(transactions: readonly Transaction[], caipNetworkId: string): Transaction[] {
+  return transactions.filter((t) => t.metadata.chain === caipNetworkId && !isSpamOnly(t))
+}
+
+/** One transfer line of an item: "+1.500 USDC", or an NFT's name. */
+export function transferDescription(transfer: TransactionTransfer | undefined, sign: '+' | '-' | '' = ''): string {
+  if (!transfer) return ''
+  if (transfer.nft_info) return transfer.nft_info.name || '-'
+  if (transfer.fungible_info) {
+    const quantity = formatDecimalFixed(transfer.quantity.numeric, QUANTITY_DECIMALS)
+    return `${sign}${[quantity, transfer.fungible_info.symbol ?? ''].join(' ').trim()}`
+  }
+  return ''
+}
+
+/** What one history row shows. */
+export interface ActivityItem {
+  readonly id: string
+  readonly hash: string
+  readonly title: string
+  readonly operationType: string
+  readonly status: Transaction['metadata']['status']
+  /** 'in', 'out' or 'self' of the first transfer. */
+  readonly direction: TransactionTransfer['direction'] | undefined
+  /** Amount lines, signed per spec §9 when there is one transfer. */
+  readonly descriptions: readonly string[]
+  /** Token icon or NFT preview URLs. */
+  readonly images: readonly string[]
+  /** DD MMM, e.g. "05 Jul". */
+  readonly date: string
+  /** e.g. "5 min", "2 hrs", "3 d". */
+  readonly relative: string
+  readonly minedAt: Date
+  readonly sentFrom: string
+  readonly sentTo: string
+  /**
+   * The other side: the first transfer's recipient when the account sent, its
+   * sender when it received (latchd sends both), else the transaction's to/from.
+   */
+  readonly counterpart: string
+}
+
+/**
+ * The row model of a transaction. One transfer shows signed ("+1.500 USDC"
+ * for a receive); several show one line each, unsigned; none shows the
+ * status, as AppKit does.
+ */
+export function activityItem(transaction: Transaction, now: Date = new Date()): ActivityItem {
+  const { metadata } = transaction
+  const transfers = transaction.transfers ?? []
+  const sign = operationSign(metadata.operationType)
+  const minedAt = new Date(metadata.minedAt)
+  const descriptions =
+    transfers.length === 0
+      ? [metadata.status]
+      : transfers.length === 1
+        ? [transferDescription(transfers[0], sign)]
+        : transfers.map((t) => transferDescription(t))
+  const images = transfers
+    .map((t) => (t.nft_info ? t.nft_info.content?.preview?.url : t.fungible_info?.icon?.url))
+    .filter((u): u is string => typeof u === 'string' && u !== '')
+  return {
+    id: transaction.id,
+    hash: metadata.hash,
+    title: operationTitle(metadata.operationType),
+    operationType: metadata.operationType,
+    status: metadata.status,
+    direction: transfers[0]?.direction,
+    descriptions,
+    images,
+    date: formatActivityDate(minedAt),
+    relative: relativeTimeLabel(minedAt, now),
+    minedAt,
+    sentFrom: metadata.sentFrom,
+    sentTo: metadata.sentTo,
+    counterpart:
+      transfers[0]?.direction === 'in'
+        ? transfers[0].sender || metadata.sentFrom
+        : transfers[0]?.recipient || metadata.sentTo,
+  }
+}
+
+const monthNames = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December']
+
+/** "DD MMM" in the visitor's time zone (spec §9): "05 Jul". */
+export function formatActivityDate(date: Date): string {
+  if (Number.isNaN(date.getTime())) return ''
+  return `${String(date.getDate()).padStart(2, '0')} ${monthNames[date.getMonth()]!.slice(0, 3)}`
+}
+
+/**
+ * The time since `date` with the units of spec §9, rounded at dayjs's
+ * thresholds (AppKit's labels): under 45 s "N sec", under 90 s "1 min",
+ * under 45 min "N min", under 90 min "1 hr", under 22 h "N hrs", under 36 h
+ * "1 d", under 26 d "N d", under 46 d "1 mo", under 11 months "N mo", under
+ * 18 months "1 yr", else "N yr". A date in the future counts as now.
+ */
+export function relativeTimeLabel(date: Date, now: Date = new Date()): string {
+  const seconds = Math.max(0, (now.getTime() - date.getTime()) / 1000)
+  const minutes = seconds / 60
+  const hours = minutes / 60
+  const days = hours / 24
+  const months = days / 30.4375
+  const years = days / 365.25
+  if (seconds < 45) return `${Math.round(seconds)} sec`
+  if (seconds < 90) return '1 min'
+  if (minutes < 45) return `${Math.round(minutes)} min`
+  if (minutes < 90) return '1 hr'
+  if (hours < 22) return `${Math.round(hours)} hrs`
+  if (hours < 36) return '1 d'
+  if (days < 26) return `${Math.round(days)} d`
+  if (days < 46) return '1 mo'
+  if (months < 11) return `${Math.max(2, Math.round(months))} mo`
+  if (months < 18) return '1 yr'
+  return `${Math.max(2, Math.round(years))} yr`
+}
+
+/** One month of activity. */
+export interface ActivityGroup {
+  /** `YYYY-MM`, stable across renders. */
+  readonly key: string
+  /** The month's name, with the year when it is not the current year ("July", "December 2025"). */
+  readonly title: string
+  readonly items: readonly ActivityItem[]
+}
+
+/**
+ * Groups transactions by month and year (spec §9), newest month first and
+ * newest first inside a month, in the visitor's time zone. Filters with
+ * {@link visibleTransactions} first when `caipNetworkId` is given.
+ */
+export function groupActivity(
+  transactions: readonly Transaction[],
+  options: { readonly caipNetworkId?: string; readonly now?: Date } = {},
+): ActivityGroup[] {
+  const now = options.now ?? new Date()
+  const shown = options.caipNetworkId ? visibleTransactions(transactions, options.caipNetworkId) : [...transactions]
+  const items = shown.map((t) => activityItem(t, now)).filter((i) => !Number.isNaN(i.minedAt.getTime()))
+  items.sort((a, b) => b.minedAt.getTime() - a.minedAt.getTime())
+  const groups = new Map<string, { year: number; month: number; items: ActivityItem[] }>()
+  for (const item of items) {
+    const year = item.minedAt.getFullYear()
+    const month = item.minedAt.getMonth()
+    const key = `${year}-${String(month + 1).padStart(2, '0')}`
+    let group = groups.get(key)
+    if (!group) {
+      group = { year, month, items: [] }
+      groups.set(key, group)
+    }
+    group.items.push(item)
+  }
+  return [...groups.entries()].map(([key, g]) => ({
+    key,
+    title: g.year === now.getFullYear() ? monthNames[g.month]! : `${monthNames[g.month]} ${g.year}`,
+    items: g.items,
+  }))
+}

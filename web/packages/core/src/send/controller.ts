@@ -1,0 +1,563 @@
+// The send controller (spec §3 send state, §4 send flow, §5 rules, §8
+// errors): a framework-free store holding the form, the fee estimate and the
+// loading flag, and the flow form → review → wallet. Native currency goes
+// out with eth_sendTransaction, ERC-20 tokens with `transfer`; both through
+// the connected wallet via wagmi. The namespace is part of every step so a
+// Solana driver can slot in beside the eip155 one.
+import type { Config } from '@wagmi/core'
+import { encodeFunctionData, formatUnits, type Address, type Chain, type Hex } from 'viem'
+import { isNativeBalance, tokenContractAddress } from '../account/format'
+import type { AccountData } from '../account/data'
+import type { TokenBalance } from '../account/types'
+import { createStore, type Store } from '../store'
+import { formatDecimal } from './decimal'
+import { LatchSendError, SEND_MESSAGES, toSendError } from './errors'
+import * as evm from './evm'
+import type { NameResolver } from './resolver'
+import {
+  assertFeeFields,
+  assertSendNamespace,
+  assertSufficientBalance,
+  looksLikeName,
+  maxSendable,
+  parseReceiverAddress,
+  tokenDecimals,
+  validateSend,
+  type FeeOverrides,
+  type SendNamespace,
+} from './validation'
+
+/** The address latchd's balance and price routes use for a network's native coin. */
+export const NATIVE_TOKEN_ADDRESS = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee'
+
+/** Receipt wait of spec §9: 180 s, polls from 200 ms, doubling. */
+export const RECEIPT_TIMEOUT_MS = 180_000
+export const RECEIPT_RETRY_DELAY_MS = 200
+
+/** A fee estimate: gas limit × price, shown in the native currency and in USD. */
+export interface FeeEstimate {
+  readonly gas: bigint
+  /** EIP-1559 fees, or gasPrice on a legacy chain (never both, spec §8). */
+  readonly maxFeePerGas?: bigint | undefined
+  readonly maxPriorityFeePerGas?: bigint | undefined
+  readonly gasPrice?: bigint | undefined
+  /** Expected cost: gas × the current gas price (wei). */
+  readonly expected: bigint
+  /** Worst case the wallet may charge: gas × max fee per gas (wei); used for the balance check and "max". */
+  readonly worstCase: bigint
+  readonly nativeSymbol: string
+  readonly nativeDecimals: number
+  /** The expected fee in whole native units ("0.000021"). */
+  readonly formatted: string
+  /** The expected fee in USD, when the native price is known. */
+  readonly usd: number | undefined
+}
+
+/** The send state (spec §3), plus the form's progress. */
+export interface SendState {
+  readonly token: TokenBalance | undefined
+  /** The amount as typed (decimal text). */
+  readonly sendTokenAmount: string
+  /** The receiver as typed: an address or a name. */
+  readonly receiverAddress: string
+  /** The receiver's address once checked or resolved. */
+  readonly resolvedReceiver: string | undefined
+  readonly receiverProfileName: string | undefined
+  readonly receiverProfileImageUrl: string | undefined
+  /** A name is being resolved. */
+  readonly resolving: boolean
+  /** The native balance's USD value, as text with 2 decimals. */
+  readonly networkBalanceInUSD: string | undefined
+  readonly tokenBalances: readonly TokenBalance[]
+  readonly fee: FeeEstimate | undefined
+  readonly estimating: boolean
+  /** Set during the send, cleared afterwards (spec §4). */
+  readonly loading: boolean
+  readonly step: 'form' | 'review'
+  /** The message of the last failure, for the form. */
+  readonly error: string | undefined
+  readonly errorKind: LatchSendError['kind'] | undefined
+}
+
+/** What the controller needs to know about the connection right now. */
+export interface SendContext {
+  readonly namespace: string
+  readonly address: string
+  readonly chain: Chain
+}
+
+/** A transaction the controller sent. */
+export interface SendResult {
+  readonly hash: string
+  readonly chainId: number
+  /** The network's block explorer page of the transaction, when the network has an explorer. */
+  readonly explorerUrl: string | undefined
+  readonly native: boolean
+}
+
+/** What a sent transaction's success toast needs. */
+export interface SendNotice {
+  readonly message: string
+  /** A link to the transaction on the network's block explorer. */
+  readonly link?: { readonly url: string; readonly label: string } | undefined
+}
+
+/** Parameters of createSendController. */
+export interface SendControllerParameters {
+  readonly wagmiConfig: Config
+  /** The connected account and its network, or undefined when disconnected. */
+  readonly getContext: () => SendContext | undefined
+  readonly accountData: AccountData
+  /** Resolves receiver names; default: none (names are refused). */
+  readonly resolver?: NameResolver | undefined
+  /** Success toast (with the explorer link) and error toast. */
+  readonly notify: { success(notice: SendNotice): void; error(message: string): void }
+  /** Called after a successful token transfer: spec §4 returns the view to Account. */
+  readonly returnToAccount: () => void
+  /** NETWORK_SWITCHED; the form is cleared on it (spec §4). */
+  readonly onNetworkSwitched?: ((listener: () => void) => () => void) | undefined
+  /** Waits for the receipt before refreshing balances (default true). */
+  readonly waitForReceipt?: boolean
+}
+
+/** Options of one send from code (the headless hook). */
+export interface SendRequest extends FeeOverrides {
+  readonly token?: TokenBalance | undefined
+  readonly amount?: string | undefined
+  readonly receiver?: string | undefined
+}
+
+/** The send controller. */
+export interface SendController {
+  readonly store: Store<SendState>
+  setTokenBalances(balances: readonly TokenBalance[]): void
+  setToken(token: TokenBalance | undefined): void
+  setAmount(amount: string): void
+  /** Sets the receiver text; a name is resolved, an address checked, and the identity looked up. */
+  setReceiver(receiver: string): Promise<void>
+  /** Fills in the largest amount: the token balance, less the worst-case fee for the native currency. */
+  setMax(): Promise<void>
+  /** Validates, estimates the fee, checks balances; on success the step becomes 'review'. Returns whether it did. */
+  review(overrides?: FeeOverrides): Promise<boolean>
+  /** Back from review to the form. */
+  edit(): void
+  /**
+   * Sends the reviewed transaction through the wallet. `loading` is set while
+   * it runs and cleared after; on success the form resets, balances refresh,
+   * a success toast links to the explorer and token transfers return to
+   * Account (spec §4). Throws a LatchSendError on failure (also kept in state).
+   */
+  send(): Promise<SendResult>
+  /** Validates, estimates, checks and sends in one call (headless use). */
+  sendNow(request?: SendRequest): Promise<SendResult>
+  /** Clears the form (spec §4: after a send and on a network switch). */
+  reset(): void
+  /** Replaces the name resolver (e.g. an app's own naming service instead of ENS). */
+  setResolver(resolver: NameResolver | undefined): void
+  destroy(): void
+}
+
+const initialState: SendState = {
+  token: undefined,
+  sendTokenAmount: '',
+  receiverAddress: '',
+  resolvedReceiver: undefined,
+  receiverProfileName: undefined,
+  receiverProfileImageUrl: undefined,
+  resolving: false,
+  networkBalanceInUSD: undefined,
+  tokenBalances: [],
+  fee: undefined,
+  estimating: false,
+  loading: false,
+  step: 'form',
+  error: undefined,
+  errorKind: undefined,
+}
+
+/** The networks's native balance in USD with 2 decimals, from the balance list. */
+function networkBalanceInUsd(balances: readonly TokenBalance[]): string | undefined {
+  const native = balances.find((b) => isNativeBalance(b))
+  if (!native) return undefined
+  const value = typeof native.value === 'number' ? native.value : Number(native.quantity.numeric) * native.price
+  return Number.isFinite(value) ? value.toFixed(2) : undefined
+}
+
+/** createSendController makes a send form bound to the connection given by params.getContext. */
+export function createSendController(params: SendControllerParameters): SendController {
+  const store = createStore<SendState>(initialState)
+  const config = params.wagmiConfig
+  let receiverSeq = 0
+  let estimateSeq = 0
+  let resolver = params.resolver
+
+  const fail = (error: unknown, stage: 'estimate' | 'send' = 'send'): LatchSendError => {
+    const e = toSendError(error, stage)
+    store.setState({ error: e.message, errorKind: e.kind })
+    return e
+  }
+
+  const context = (): SendContext & { namespace: SendNamespace } => {
+    const ctx = params.getContext()
+    if (!ctx) throw new LatchSendError('unknown', 'No ActiveCaipAddress found')
+    assertSendNamespace(ctx.namespace)
+    return ctx as SendContext & { namespace: SendNamespace }
+  }
+
+  const clearReview = { step: 'form' as const, fee: undefined, error: undefined, errorKind: undefined }
+
+  /** The receiver address to send to: the resolved one, or the typed text checked as an address. */
+  const receiverFor = (ctx: SendContext & { namespace: SendNamespace }, text: string): string => {
+    const state = store.getState()
+    if (state.resolvedReceiver && state.receiverAddress.trim() === text.trim()) return state.resolvedReceiver
+    return parseReceiverAddress(ctx.namespace, text)
+  }
+
+  /** Builds the eip155 transaction for a validated send. */
+  const buildRequest = (token: TokenBalance, to: string, amount: bigint): { to: Address; value: bigint; data?: Hex } => {
+    if (isNativeBalance(token)) return { to: to as Address, value: amount }
+    return {
+      to: tokenContractAddress(token.address!) as Address,
+      value: 0n,
+      data: encodeFunctionData({ abi: evm.erc20TransferAbi, functionName: 'transfer', args: [to as Address, amount] }),
+    }
+  }
+
+  const nativePrice = (ctx: SendContext): number | undefined => {
+    const native = store.getState().tokenBalances.find((b) => isNativeBalance(b) && b.chainId === `eip155:${ctx.chain.id}`)
+    return native && native.price > 0 ? native.price : undefined
+  }
+
+  /** Gas × price for a request (spec: fee estimate), honouring caller fee overrides. */
+  const estimateFee = async (
+    ctx: SendContext,
+    request: { to: Address; value: bigint; data?: Hex },
+    overrides: FeeOverrides = {},
+  ): Promise<FeeEstimate> => {
+    assertFeeFields(overrides)
+    const chainId = ctx.chain.id
+    let gas: bigint
+    let fees: evm.EvmFees
+    let current: bigint
+    try {
+      gas = overrides.gas ?? (await evm.estimateGas(config, chainId, { from: ctx.address as Address, ...request }))
+      if (overrides.gasPrice !== undefined) fees = { gasPrice: overrides.gasPrice }
+      else if (overrides.maxFeePerGas !== undefined) {
+        fees = { maxFeePerGas: overrides.maxFeePerGas, maxPriorityFeePerGas: overrides.maxPriorityFeePerGas ?? 0n }
+      } else fees = await evm.estimateFees(config, chainId)
+      current = await evm.gasPrice(config, chainId)
+    } catch (error) {
+      throw toSendError(error, 'estimate')
+    }
+    const cap = 'gasPrice' in fees ? fees.gasPrice : fees.maxFeePerGas
+    const expectedPrice = current < cap ? current : cap
+    const { decimals, symbol } = ctx.chain.nativeCurrency
+    const expected = gas * expectedPrice
+    const price = nativePrice(ctx)
+    const formatted = formatUnits(expected, decimals)
+    return {
+      gas,
+      ...fees,
+      expected,
+      worstCase: gas * cap,
+      nativeSymbol: symbol,
+      nativeDecimals: decimals,
+      formatted,
+      usd: price === undefined ? undefined : Number(formatted) * price,
+    }
+  }
+
+  /** On-chain balances (native and the token), read at review time rather than trusted from a 30 s cache. */
+  const readBalances = async (ctx: SendContext, token: TokenBalance): Promise<{ native: bigint; token: bigint }> => {
+    const native = await evm.nativeBalance(config, ctx.chain.id, ctx.address as Address)
+    if (isNativeBalance(token)) return { native, token: native }
+    const balance = await evm.tokenBalance(config, ctx.chain.id, tokenContractAddress(token.address!) as Address, ctx.address as Address)
+    return { native, token: balance }
+  }
+
+  let reviewed: { ctx: SendContext; token: TokenBalance; to: string; amount: bigint; fee: FeeEstimate } | undefined
+
+  const prepare = async (input: SendRequest, overrides: FeeOverrides) => {
+    const ctx = context()
+    const state = store.getState()
+    const token = input.token ?? state.token
+    const receiverText = input.receiver ?? state.receiverAddress
+    const amountText = input.amount ?? state.sendTokenAmount
+    // A name is resolved first; the spec's checks then run on the address.
+    let receiver = receiverText
+    if (receiverText.trim() && looksLikeName(receiverText)) {
+      if (state.resolving) throw new LatchSendError('invalid_receiver', SEND_MESSAGES.nameNotResolved(receiverText.trim()))
+      const resolved = state.receiverAddress.trim() === receiverText.trim() ? state.resolvedReceiver : await resolveName(ctx, receiverText)
+      if (!resolved) throw new LatchSendError('invalid_receiver', SEND_MESSAGES.nameNotResolved(receiverText.trim()))
+      receiver = resolved
+    }
+    const valid = validateSend({ namespace: ctx.namespace, token, amount: amountText, receiver })
+    // Solana passes the spec's rules; its transfer driver (Wallet Standard) is not wired yet, so it stops here.
+    if (valid.namespace !== 'eip155') throw new LatchSendError('unsupported_chain', SEND_MESSAGES.unsupportedChain)
+    const to = valid.receiver
+    const request = buildRequest(token!, to, valid.amount)
+    const native = isNativeBalance(token!)
+    const balances = await readBalances(ctx, token!)
+    // The amount alone first: no fee estimate is needed to refuse it.
+    assertSufficientBalance({
+      native,
+      amount: valid.amount,
+      fee: 0n,
+      tokenBalance: balances.token,
+      nativeBalance: balances.native,
+      tokenSymbol: token!.symbol,
+      nativeSymbol: ctx.chain.nativeCurrency.symbol,
+    })
+    let fee: FeeEstimate
+    try {
+      fee = await estimateFee(ctx, request, overrides)
+    } catch (error) {
+      // The node refusing to estimate because value + gas exceeds the balance is the same finding as ours.
+      if (error instanceof LatchSendError && error.kind === 'insufficient_funds') {
+        throw new LatchSendError('insufficient_balance', SEND_MESSAGES.insufficientForFee(ctx.chain.nativeCurrency.symbol), { cause: error })
+      }
+      throw error
+    }
+    assertSufficientBalance({
+      native,
+      amount: valid.amount,
+      fee: fee.worstCase,
+      tokenBalance: balances.token,
+      nativeBalance: balances.native,
+      tokenSymbol: token!.symbol,
+      nativeSymbol: ctx.chain.nativeCurrency.symbol,
+    })
+    return { ctx, token: token!, to, amount: valid.amount, fee }
+  }
+
+  const resolveName = async (ctx: SendContext, name: string): Promise<string | null> => {
+    if (!resolver) throw new LatchSendError('invalid_receiver', SEND_MESSAGES.namesUnsupported(ctx.chain.name))
+    const address = await resolver.resolve(name, ctx.chain)
+    return address ? parseReceiverAddress('eip155', address) : null
+  }
+
+  const afterSuccess = (result: SendResult, token: TokenBalance, waitForReceipt: boolean) => {
+    // latchd's balance route re-reads these at once (forceUpdate); the native coin is 0xeeee…eeee there.
+    const tokens = isNativeBalance(token) ? [`eip155:${result.chainId}:${NATIVE_TOKEN_ADDRESS}`] : [token.address!]
+    const refresh = () => params.accountData.notifyTransaction({ hash: result.hash, chainId: result.chainId, tokens })
+    if (!waitForReceipt) {
+      refresh()
+      return
+    }
+    // Balances and history change once the transaction is mined.
+    void evm
+      .waitForReceipt(config, result.chainId, result.hash as Hex, { timeoutMs: RECEIPT_TIMEOUT_MS, firstDelayMs: RECEIPT_RETRY_DELAY_MS })
+      .then((status) => {
+        if (status === 'reverted') params.notify.error(SEND_MESSAGES.reverted('unknown reason'))
+      })
+      .catch(() => {
+        // Unknown outcome (timeout): refresh anyway, the views show what the chain says.
+      })
+      .finally(refresh)
+  }
+
+  const transmit = async (prepared: NonNullable<typeof reviewed>): Promise<SendResult> => {
+    const { ctx, token, to, amount, fee } = prepared
+    const chainId = ctx.chain.id
+    const fees: evm.EvmFees =
+      fee.maxFeePerGas !== undefined ? { maxFeePerGas: fee.maxFeePerGas, maxPriorityFeePerGas: fee.maxPriorityFeePerGas ?? 0n } : { gasPrice: fee.gasPrice ?? 0n }
+    const native = isNativeBalance(token)
+    store.setState({ loading: true, error: undefined, errorKind: undefined })
+    let hash: string
+    try {
+      // One wallet call for both: eth_sendTransaction, with `transfer(to, amount)` as data for a token.
+      const request = buildRequest(token, to, amount)
+      hash = await evm.sendTransaction(config, chainId, { from: ctx.address as Address, ...request, gas: fee.gas, fees })
+    } catch (error) {
+      store.setState({ loading: false })
+      throw fail(error)
+    }
+    const explorer = ctx.chain.blockExplorers?.default
+    const result: SendResult = {
+      hash,
+      chainId,
+      explorerUrl: explorer ? `${explorer.url.replace(/\/+$/, '')}/tx/${hash}` : undefined,
+      native,
+    }
+    reviewed = undefined
+    // Spec §4: loading cleared, the form reset, balances refreshed, and token transfers back on Account.
+    store.setState({ ...initialState, tokenBalances: store.getState().tokenBalances, networkBalanceInUSD: store.getState().networkBalanceInUSD })
+    afterSuccess(result, token, params.waitForReceipt ?? true)
+    params.notify.success({
+      message: `Sent ${formatDecimal(amount, tokenDecimals(token))} ${token.symbol}`,
+      ...(result.explorerUrl ? { link: { url: result.explorerUrl, label: explorer ? `View on ${explorer.name}` : 'View transaction' } } : {}),
+    })
+    if (!native) params.returnToAccount()
+    return result
+  }
+
+  // Spec §4: switching the network clears the form, and the balances belong to the old network.
+  const unsubscribeNetwork = params.onNetworkSwitched?.(() => {
+    controller.reset()
+    store.setState({ tokenBalances: [], networkBalanceInUSD: undefined })
+  })
+
+  const controller: SendController = {
+    store,
+
+    setTokenBalances(balances) {
+      const state = store.getState()
+      // Keep the chosen token in step with fresh balances (same address on the same network).
+      const token = state.token ? balances.find((b) => b.chainId === state.token!.chainId && b.address === state.token!.address) ?? state.token : undefined
+      store.setState({ tokenBalances: balances, networkBalanceInUSD: networkBalanceInUsd(balances), token })
+    },
+
+    setToken(token) {
+      store.setState({ token, ...clearReview })
+    },
+
+    setAmount(amount) {
+      store.setState({ sendTokenAmount: amount, ...clearReview })
+    },
+
+    async setReceiver(receiver) {
+      const seq = ++receiverSeq
+      store.setState({
+        receiverAddress: receiver,
+        resolvedReceiver: undefined,
+        receiverProfileName: undefined,
+        receiverProfileImageUrl: undefined,
+        resolving: false,
+        ...clearReview,
+      })
+      const text = receiver.trim()
+      const ctx = params.getContext()
+      if (!text || !ctx) return
+      try {
+        let address: string | undefined
+        if (looksLikeName(text)) {
+          store.setState({ resolving: true })
+          address = (await resolveName(ctx, text)) ?? undefined
+          if (seq !== receiverSeq) return
+          store.setState({ resolving: false })
+          if (!address) {
+            store.setState({ error: SEND_MESSAGES.nameNotResolved(text), errorKind: 'invalid_receiver' })
+            return
+          }
+          store.setState({ resolvedReceiver: address, receiverProfileName: text })
+        } else {
+          try {
+            address = parseReceiverAddress(ctx.namespace === 'solana' ? 'solana' : 'eip155', text)
+          } catch {
+            return // reported by review(); typing is not an error yet
+          }
+          store.setState({ resolvedReceiver: address })
+        }
+        // Spec §5: name lookup is skipped on test networks and non-EVM chains.
+        if (ctx.namespace !== 'eip155' || ctx.chain.testnet) return
+        const identity = await params.accountData.fetchIdentity(address, ctx.address)
+        if (seq !== receiverSeq) return
+        store.setState({
+          receiverProfileName: identity.name ?? store.getState().receiverProfileName,
+          receiverProfileImageUrl: identity.avatar ?? undefined,
+        })
+      } catch (error) {
+        if (seq !== receiverSeq) return
+        store.setState({ resolving: false })
+        fail(error)
+      }
+    },
+
+    async setMax() {
+      const state = store.getState()
+      const token = state.token
+      if (!token) {
+        store.setState({ error: SEND_MESSAGES.tokenRequired, errorKind: 'missing_token' })
+        return
+      }
+      const seq = ++estimateSeq
+      store.setState({ estimating: true, error: undefined, errorKind: undefined })
+      try {
+        const ctx = context()
+        const decimals = tokenDecimals(token)
+        const balances = await readBalances(ctx, token)
+        let fee = 0n
+        if (isNativeBalance(token)) {
+          // The fee of a plain transfer does not depend on the amount; estimate it to the receiver, or to self.
+          let to = ctx.address
+          try {
+            to = receiverFor(ctx, state.receiverAddress)
+          } catch {
+            // no valid receiver yet
+          }
+          fee = (await estimateFee(ctx, { to: to as Address, value: 0n })).worstCase
+        }
+        if (seq !== estimateSeq) return
+        const max = maxSendable({ native: isNativeBalance(token), balance: balances.token, fee })
+        store.setState({ sendTokenAmount: formatDecimal(max, decimals), ...clearReview })
+      } catch (error) {
+        if (seq === estimateSeq) fail(error, 'estimate')
+      } finally {
+        if (seq === estimateSeq) store.setState({ estimating: false })
+      }
+    },
+
+    async review(overrides = {}) {
+      const seq = ++estimateSeq
+      store.setState({ estimating: true, error: undefined, errorKind: undefined })
+      try {
+        const prepared = await prepare({}, overrides)
+        if (seq !== estimateSeq) return false
+        reviewed = prepared
+        store.setState({ fee: prepared.fee, step: 'review', resolvedReceiver: prepared.to })
+        return true
+      } catch (error) {
+        if (seq === estimateSeq) fail(error, 'estimate')
+        return false
+      } finally {
+        if (seq === estimateSeq) store.setState({ estimating: false })
+      }
+    },
+
+    edit() {
+      reviewed = undefined
+      store.setState({ step: 'form', error: undefined, errorKind: undefined })
+    },
+
+    async send() {
+      if (store.getState().loading) throw new LatchSendError('unknown', 'A send is already running')
+      if (!reviewed || store.getState().step !== 'review') {
+        const ok = await controller.review()
+        if (!ok || !reviewed) throw new LatchSendError(store.getState().errorKind ?? 'unknown', store.getState().error ?? 'Send failed')
+      }
+      return transmit(reviewed)
+    },
+
+    async sendNow(request = {}) {
+      if (store.getState().loading) throw new LatchSendError('unknown', 'A send is already running')
+      let prepared: NonNullable<typeof reviewed>
+      store.setState({ estimating: true, error: undefined, errorKind: undefined })
+      try {
+        prepared = await prepare(request, request)
+      } catch (error) {
+        throw fail(error, 'estimate')
+      } finally {
+        store.setState({ estimating: false })
+      }
+      return transmit(prepared)
+    },
+
+    reset() {
+      receiverSeq++
+      estimateSeq++
+      reviewed = undefined
+      const { tokenBalances, networkBalanceInUSD, loading } = store.getState()
+      // A send in flight keeps its loading flag; it clears it when the wallet answers.
+      store.setState({ ...initialState, tokenBalances, networkBalanceInUSD, loading })
+    },
+
+    setResolver(next) {
+      resolver = next
+    },
+
+    destroy() {
+      unsubscribeNetwork?.()
+    },
+  }
+  return controller
+}

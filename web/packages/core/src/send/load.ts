@@ -1,0 +1,17 @@
+// The on-demand entry of the send module. A dynamic import keeps the send
+// code (validation, controller, ERC-20 encoding, ENS) in its own chunk, so
+// only a page that opens Send, or calls useLatchSend, downloads it.
+
+/** The send module: everything `./send/index` exports. */
+export type SendModule = typeof import('./index')
+
+let loading: Promise<SendModule> | undefined
+
+/** Loads the send module once; later calls share the same promise. */
+export function loadSendModule(): Promise<SendModule> {
+  loading ??= import('./index').catch((error: unknown) => {
+    loading = undefined
+    throw error
+  })
+  return loading
+}

@@ -1,0 +1,156 @@
+// WalletConnect inside a Latch instance: which picks go through WalletConnect,
+// the pairing flow the ConnectingWalletConnect views show, and when it is
+// abandoned (the visitor left those views or closed the modal). The
+// connector is whatever wagmi connector of type 'walletConnect' the config
+// holds — the one @latchkit/react's createLatch adds, or the app's own.
+import type { Config, Connector } from '@wagmi/core'
+import { messageOf, toConnectError } from '../connection/errors.js'
+import { t } from '../messages'
+import type { ModalController } from '../modal'
+import type { RouterController, View } from '../router'
+import type { Store } from '../store'
+import type { Timers } from '../timers'
+import { WALLET_CONNECT_ID, type ListedWallet } from '../wallets'
+import { createWalletConnectFlow, type WalletConnectFailure, type WalletConnectFlowState } from './flow.js'
+
+/** The views that show a pairing. */
+export const WALLET_CONNECT_VIEWS: readonly View[] = ['ConnectingWalletConnect', 'ConnectingWalletConnectBasic']
+
+/** Whether `view` shows a WalletConnect pairing. */
+export function isWalletConnectView(view: View): boolean {
+  return WALLET_CONNECT_VIEWS.includes(view)
+}
+
+/** wagmi's type of the WalletConnect connector. */
+const connectorType = 'walletConnect'
+
+/** The part of a connector the flow uses beyond wagmi's Connector (see @latchkit/react's walletConnect()). */
+interface CancellableConnector {
+  cancelPairing?(): void
+}
+
+/** What the controller drives. */
+export interface WalletConnectControllerOptions {
+  readonly config: Config
+  readonly router: RouterController
+  readonly modal: Pick<ModalController, 'store'>
+  /** Connects a wagmi connector by id (the connection controller's connect). */
+  connect(connectorId: string): Promise<unknown>
+  /** The wallet approved: `wallet` is the one picked, undefined for the generic QR code. */
+  onSuccess(wallet: ListedWallet | undefined): void
+  /** An attempt failed (shown in the view; for events). */
+  onFailure?(failure: WalletConnectFailure): void
+  readonly timers?: Timers
+  now?(): number
+}
+
+/** WalletConnect in a Latch instance. */
+export interface WalletConnectController {
+  /** The pairing flow's state. */
+  readonly store: Store<WalletConnectFlowState>
+  /** Whether the wagmi config has a WalletConnect connector. */
+  available(): boolean
+  /** The WalletConnect connector's id, when there is one. */
+  connectorId(): string | undefined
+  /**
+   * Whether a pick goes through WalletConnect: the generic WalletConnect
+   * entry, or a wallet no connector on the page drives (a registry or custom
+   * wallet reached by QR code or deep link).
+   */
+  handles(wallet: Pick<ListedWallet, 'id' | 'connectorId'>): boolean
+  /** Shows ConnectingWalletConnect for `wallet` and starts a pairing. */
+  connectWallet(wallet: ListedWallet): void
+  /** Keeps a pairing on offer (spec §9 renewal); the views call it when they show. */
+  ensurePairing(): void
+  /** A new pairing now (Try again). */
+  retry(): void
+  /**
+   * Spec §2 "adapters": whether anything but WalletConnect can connect — a
+   * non-WalletConnect connector or EIP-6963 discovery. Without, the modal
+   * opens on AllWallets (mobile) or ConnectingWalletConnectBasic (desktop).
+   */
+  hasAdapters(): boolean
+  /** A WalletConnect session made with no adapter (the wallet then owns the chain choice, spec §2). */
+  hasBasicPairingSession(connectedConnectorId: string | undefined): boolean
+  destroy(): void
+}
+
+/** createWalletConnectController wires the pairing flow to the router and the wagmi connector. */
+export function createWalletConnectController(options: WalletConnectControllerOptions): WalletConnectController {
+  const { config, router, modal } = options
+  const connector = (): Connector | undefined => config.connectors.find((c) => c.type === connectorType)
+
+  const flow = createWalletConnectFlow({
+    async connect() {
+      const wc = connector()
+      if (!wc) throw new Error('WalletConnect is not configured')
+      await options.connect(wc.id)
+    },
+    cancel: () => (connector() as (Connector & CancellableConnector) | undefined)?.cancelPairing?.(),
+    subscribeUri(listener) {
+      // Connectors are set up with the config; one added later (an app's own) is picked up on the next subscription.
+      const wc = connector()
+      if (!wc) return () => {}
+      const onMessage = ({ type, data }: { type: string; data?: unknown }) => {
+        if (type === 'display_uri' && typeof data === 'string') listener(data)
+      }
+      wc.emitter.on('message', onMessage)
+      return () => wc.emitter.off('message', onMessage)
+    },
+    toFailure(error) {
+      const failure = toConnectError(error)
+      return failure.kind === 'user_rejected'
+        ? { kind: 'user_rejected', message: t('connecting.declined') }
+        : { kind: 'unknown', message: messageOf(failure) }
+    },
+    onSuccess() {
+      const route = router.store.getState()
+      const wallet = isWalletConnectView(route.view) ? route.data?.wallet : undefined
+      options.onSuccess(wallet && wallet.id !== WALLET_CONNECT_ID ? wallet : undefined)
+    },
+    onFailure: (failure) => options.onFailure?.(failure),
+    ...(options.timers ? { timers: options.timers } : {}),
+    ...(options.now ? { now: options.now } : {}),
+  })
+
+  // Leaving the views (or closing the modal) abandons the attempt: wagmi would
+  // otherwise stay 'connecting' for minutes and a late scan of a QR code no
+  // longer on screen could still connect.
+  const leaveIfGone = (): void => {
+    const s = flow.store.getState()
+    if (!s.pending && !s.error) return
+    if (!modal.store.getState().open || !isWalletConnectView(router.store.getState().view)) flow.stop()
+  }
+  const unsubscribers = [router.store.subscribe(leaveIfGone), modal.store.subscribe(leaveIfGone)]
+
+  const hasAdapters = (): boolean =>
+    config.connectors.some((c) => c.type !== connectorType) || config._internal.mipd !== undefined
+
+  return {
+    store: flow.store,
+    available: () => connector() !== undefined,
+    connectorId: () => connector()?.id,
+    handles(wallet) {
+      if (!connector()) return false
+      return wallet.id === WALLET_CONNECT_ID || !wallet.connectorId
+    },
+    connectWallet(wallet) {
+      const data = { wallet }
+      // Retrying from the view replaces it rather than stacking a second one.
+      if (isWalletConnectView(router.store.getState().view)) router.replace('ConnectingWalletConnect', data)
+      else router.push('ConnectingWalletConnect', data)
+      flow.retry()
+    },
+    ensurePairing: () => flow.ensurePairing(),
+    retry: () => flow.retry(),
+    hasAdapters,
+    hasBasicPairingSession(connectedConnectorId) {
+      const id = connector()?.id
+      return id !== undefined && connectedConnectorId === id && !hasAdapters()
+    },
+    destroy() {
+      for (const unsubscribe of unsubscribers) unsubscribe()
+      flow.destroy()
+    },
+  }
+}
