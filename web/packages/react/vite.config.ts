@@ -1,9 +1,20 @@
 import { defineConfig } from 'vite'
 
 // Peer and sibling packages stay external so the app's bundler dedupes them.
-const external = ['react', 'react-dom', 'wagmi', 'viem', '@tanstack/react-query', '@latchkit/core']
+const external = [
+  'react',
+  'react-dom',
+  'wagmi',
+  'viem',
+  '@tanstack/react-query',
+  '@latchkit/core',
+  // Dependencies the app's bundler resolves; the WalletConnect SDK stays behind a dynamic import there too.
+  '@walletconnect/universal-provider',
+  'uqr',
+]
 
-// Library build: ESM, one entry plus lazy chunks (AllWallets), styles extracted to dist/styles.css.
+// Library build: ESM, one entry plus lazy chunks (AllWallets, WalletConnect views and connector SDK loader),
+// styles extracted to dist/styles.css.
 export default defineConfig({
   build: {
     lib: { entry: 'src/index.ts', formats: ['es'], fileName: 'index', cssFileName: 'styles' },

@@ -2,6 +2,14 @@
 import './styles.css'
 
 export { LatchProvider, type LatchProviderProps } from './components/LatchProvider/LatchProvider'
+// createLatch with WalletConnect (core's own createLatch has none); walletConnect() for an app's own wagmi config.
+export {
+  createLatch,
+  walletConnect,
+  WALLET_CONNECT_CONNECTOR_ID,
+  type WalletConnectConnectorProperties,
+  type WalletConnectEip1193Provider,
+} from './walletconnect/index'
 export { LatchModal } from './components/LatchModal/LatchModal'
 
 export { ConnectButton, type ConnectButtonProps } from './components/ConnectButton/ConnectButton'
@@ -34,7 +42,21 @@ export { useLatchEvents, type UseLatchEventsReturnType } from './hooks/useLatchE
 export { useDisconnect, type UseDisconnectReturnType } from './hooks/useDisconnect'
 export { useWalletInfo, type UseWalletInfoReturnType } from './hooks/useWalletInfo'
 export { useLatchProvider, type UseLatchProviderReturnType } from './hooks/useLatchProvider'
+export { useLatchBalances, type UseLatchBalancesReturnType } from './hooks/useLatchBalances'
+export { useLatchActivity, type UseLatchActivityReturnType } from './hooks/useLatchActivity'
+export { setLatchNameResolver, useLatchSend, type UseLatchSendReturnType } from './hooks/useLatchSend'
 
 export { truncateAddress } from './utils'
 export type { MessageKey } from './messages'
-export type { Latch, LatchState, LatchView, LatchWallet, OpenOptions, ThemeMode } from '@latchkit/core'
+export type {
+  Latch,
+  LatchOptions,
+  LatchState,
+  LatchView,
+  LatchWallet,
+  LatchWalletConnectState,
+  OpenOptions,
+  ThemeMode,
+  WalletConnectOptions,
+  WalletConnectParameters,
+} from '@latchkit/core'

@@ -1,5 +1,6 @@
 // An in-memory Latch for tests: a real store with the contract's behaviour, no network.
-import { t, type MessageKey } from '@latchkit/core'
+import { t, type AccountData, type MessageKey } from '@latchkit/core'
+import { createFakeAccountData } from './fakeAccountData'
 import { createConfig, http } from '@wagmi/core'
 import { mainnet, sepolia, base } from 'viem/chains'
 import type { Chain } from 'viem'
@@ -24,9 +25,16 @@ export type FakeLatchOptions = {
   fetchError?: boolean
   /** Outcome of switchNetwork: resolve (switches, leaves the view), reject (goes back, toast), or pending. */
   switchNetwork?: 'resolve' | 'reject' | 'pending'
+  /** WalletConnect configured: state.walletConnect starts idle and WalletConnect picks open its views. */
+  walletConnect?: boolean
+  /** The account data service; default: core's, over a fake latchd with no balances and no history. */
+  accountData?: AccountData
 }
 
 export type FakeLatch = Latch & {
+  /** Calls of pairWalletConnect / retryWalletConnect. */
+  pairCalls: number
+  retryCalls: number
   /** Replaces parts of the state and notifies subscribers, as core would. */
   setState(patch: Partial<LatchState>): void
   emit(event: LatchEvent['data']): void
@@ -73,6 +81,9 @@ export function createFakeLatch(options: FakeLatchOptions = {}): FakeLatch {
     networks,
     wallets: defaultWallets,
     connectError: null,
+    features: { send: true, receive: true, activity: true },
+    walletConnect: options.walletConnect ? { uri: undefined, expiresAt: undefined, pending: false, error: null } : null,
+    enableNetworkSwitch: true,
     ...options.state,
   }
   let stack: Array<{ view: LatchView; data: LatchViewData }> = [{ view: state.view, data: state.viewData }]
@@ -103,6 +114,8 @@ export function createFakeLatch(options: FakeLatchOptions = {}): FakeLatch {
     pendingConnects: [],
     switchCalls: [],
     pendingSwitches: [],
+    pairCalls: 0,
+    retryCalls: 0,
     setState,
     emit,
     getState: () => state,
@@ -130,6 +143,13 @@ export function createFakeLatch(options: FakeLatchOptions = {}): FakeLatch {
       syncStack()
     },
     async connectWallet(wallet) {
+      // As core: the generic WalletConnect entry and connector-less wallets pair by QR code or deep link.
+      if (state.walletConnect && (wallet.id === 'walletConnect' || !wallet.connectorId)) {
+        stack = [...stack, { view: 'ConnectingWalletConnect', data: { wallet } }]
+        syncStack()
+        fake.retryWalletConnect()
+        return
+      }
       // Retrying from ConnectingExternal replaces the view instead of stacking another one.
       const top = stack[stack.length - 1]!
       if (top.view === 'ConnectingExternal') stack = [...stack.slice(0, -1), { view: 'ConnectingExternal', data: { wallet } }]
@@ -225,8 +245,8 @@ export function createFakeLatch(options: FakeLatchOptions = {}): FakeLatch {
       eventListeners.add(listener)
       return () => eventListeners.delete(listener)
     },
-    showToast(message, variant) {
-      setState({ toast: { message, variant, open: true } })
+    showToast(message, variant, toastOptions) {
+      setState({ toast: { message, variant, open: true, ...(toastOptions?.link ? { link: toastOptions.link } : {}) } })
     },
     async copyToClipboard(text) {
       fake.copied.push(text)
@@ -241,8 +261,18 @@ export function createFakeLatch(options: FakeLatchOptions = {}): FakeLatch {
       })
       return wagmiConfig
     },
+    accountData: options.accountData ?? createFakeAccountData({}, (message) => setState({ toast: { message, variant: 'error', open: true } })),
     async getProvider() {
       return state.account.status === 'connected' ? { request: async () => null, isFake: true } : undefined
+    },
+    // Mirrors core's rule: a pairing in flight is kept; the test supplies URIs with setState.
+    pairWalletConnect() {
+      fake.pairCalls++
+      if (state.walletConnect && !state.walletConnect.pending) setState({ walletConnect: { ...state.walletConnect, pending: true, error: null } })
+    },
+    retryWalletConnect() {
+      fake.retryCalls++
+      if (state.walletConnect) setState({ walletConnect: { uri: undefined, expiresAt: undefined, pending: true, error: null } })
     },
     async init() {
       fake.initCalls++

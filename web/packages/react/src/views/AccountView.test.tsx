@@ -1,11 +1,13 @@
 import { describe, expect, it, vi } from 'vitest'
-import { act, screen } from '@testing-library/react'
+import { act, screen, waitFor, within } from '@testing-library/react'
+import type { TokenBalance, Transaction } from '@latchkit/core'
 import { ConnectButton } from '../components/ConnectButton/ConnectButton'
 import { connectedAddress, createConnectedFakeLatch } from '../test/createFakeLatch'
+import { createFakeAccountData, type FakeAccountData, type FakeAccountServer } from '../test/fakeAccountData'
 import { renderWithLatch } from '../test/render'
 
-async function openAccount() {
-  const latch = createConnectedFakeLatch()
+async function openAccount(options: Parameters<typeof createConnectedFakeLatch>[0] = {}) {
+  const latch = createConnectedFakeLatch(options)
   const result = renderWithLatch(<ConnectButton />, { latch })
   await result.user.click(screen.getByTestId('latch-account-button'))
   return result
@@ -45,6 +47,15 @@ describe('Account view', () => {
     expect(screen.getByTestId('latch-view-Account')).toBeTruthy()
   })
 
+  it('with network switching off, the badge shows the network but does not open Networks', async () => {
+    const { user } = await openAccount({ state: { enableNetworkSwitch: false } })
+    const badge = screen.getByTestId('latch-account-network')
+    expect(badge.textContent).toBe('Ethereum')
+    expect((badge as HTMLButtonElement).disabled).toBe(true)
+    await user.click(badge)
+    expect(screen.getByTestId('latch-view-Account')).toBeTruthy()
+  })
+
   it('the avatar is deterministic per address', async () => {
     const { latch } = await openAccount()
     const first = screen.getByTestId('latch-view-Account').querySelector('svg.latch-avatar stop')!.getAttribute('stop-color')
@@ -52,5 +63,174 @@ describe('Account view', () => {
     act(() => latch.open())
     const again = screen.getByTestId('latch-view-Account').querySelector('svg.latch-avatar stop')!.getAttribute('stop-color')
     expect(again).toBe(first)
+  })
+})
+
+// --- Tabs: Tokens, NFTs, Activity (issue 6) ---------------------------------------------------------------
+
+const usdcAddress = 'eip155:1:0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48'
+const balances: TokenBalance[] = [
+  { name: 'USD Coin', symbol: 'USDC', chainId: 'eip155:1', address: usdcAddress, value: 98.5, price: 1, quantity: { decimals: '6', numeric: '98.5' }, iconUrl: '' },
+  { name: 'Ether', symbol: 'ETH', chainId: 'eip155:1', value: 3702.6, price: 3000, quantity: { decimals: '18', numeric: '1.2342' }, iconUrl: '' },
+]
+
+function tx(id: string, operationType: string, minedAt: Date, numeric = '1.5', chain = 'eip155:1'): Transaction {
+  return {
+    id,
+    metadata: { operationType, hash: `0x${id}`, chain, minedAt: minedAt.toISOString(), sentFrom: connectedAddress, sentTo: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC', status: 'confirmed', nonce: 1 },
+    transfers: [{ fungible_info: { name: 'USD Coin', symbol: 'USDC' }, direction: operationType === 'receive' ? 'in' : 'out', quantity: { numeric } }],
+  }
+}
+
+async function openWithData(server: FakeAccountServer) {
+  const toasts: string[] = []
+  // The service's toast goes through the latch, as createLatch wires it.
+  let show: (message: string) => void = () => {}
+  const latch = createConnectedFakeLatch({ accountData: createFakeAccountData(server, (m) => show(m)) })
+  show = (message) => {
+    toasts.push(message)
+    latch.showToast(message, 'error')
+  }
+  const result = renderWithLatch(<ConnectButton />, { latch })
+  await result.user.click(screen.getByTestId('latch-account-button'))
+  return { ...result, accountData: latch.accountData as FakeAccountData, toasts }
+}
+
+describe('Account tabs', () => {
+  it('Tokens: the USD total, then each balance (native first) with 3-decimal quantity and 2-decimal USD', async () => {
+    const { accountData } = await openWithData({ balances })
+    expect(screen.getByRole('tab', { name: 'Tokens' }).getAttribute('aria-selected')).toBe('true')
+    expect((await screen.findByTestId('latch-tokens-total')).textContent).toBe('$3,801.10')
+    const rows = screen.getAllByTestId(/^latch-token-(ETH|USDC)$/)
+    expect(rows.map((r) => r.dataset.testid)).toEqual(['latch-token-ETH', 'latch-token-USDC'])
+    expect(within(rows[0]!).getByTestId('latch-token-quantity').textContent).toBe('1.234 ETH')
+    expect(within(rows[0]!).getByTestId('latch-token-value').textContent).toBe('$3,702.60')
+    expect(within(rows[1]!).getByTestId('latch-token-quantity').textContent).toBe('98.500 USDC')
+    const request = accountData.requests.find((u) => u.pathname.endsWith('/balance'))!
+    expect(request.pathname).toBe(`/v1/account/${connectedAddress}/balance`)
+    expect(Object.fromEntries(request.searchParams)).toMatchObject({ currency: 'usd', chainId: 'eip155:1', projectId: 'test' })
+  })
+
+  it('Tokens: a failed fetch shows the toast once, $0.00 and a retry', async () => {
+    const { toasts } = await openWithData({ balances: 503 })
+    await screen.findByTestId('latch-tokens-error')
+    expect(screen.getByTestId('latch-tokens-total').textContent).toBe('$0.00')
+    expect(toasts).toEqual(['Token Balance Unavailable'])
+    expect((await screen.findByRole('alert')).textContent).toBe('Token Balance Unavailable')
+  })
+
+  it('NFTs: an honest empty state', async () => {
+    const { user } = await openWithData({ balances })
+    await user.click(screen.getByRole('tab', { name: 'NFTs' }))
+    expect(screen.getByTestId('latch-nfts-empty').textContent).toContain('No NFTs yet')
+  })
+
+  it('Activity: month groups, DD MMM dates, relative labels and the + sign for receives; only this chain', async () => {
+    const now = new Date()
+    const thisMonth = new Date(now.getFullYear(), now.getMonth(), 1, 0, 0, 1)
+    const lastYear = new Date(now.getFullYear() - 1, 2, 9, 12)
+    const history = {
+      '': { data: [tx('aa', 'receive', thisMonth, '2'), tx('bb', 'send', lastYear, '1.5'), tx('cc', 'send', thisMonth, '9', 'eip155:10')], next: null },
+    }
+    const { user } = await openWithData({ balances, history })
+    await user.click(screen.getByRole('tab', { name: 'Activity' }))
+    const groups = await screen.findAllByTestId('latch-activity-group')
+    const months = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December']
+    expect(groups.map((g) => within(g).getByTestId('latch-activity-group-title').textContent)).toEqual([months[now.getMonth()], `March ${now.getFullYear() - 1}`])
+    const items = screen.getAllByTestId('latch-activity-item')
+    expect(items).toHaveLength(2) // the other chain's transaction is hidden
+    expect(within(items[0]!).getByTestId('latch-activity-description').textContent).toBe('+2.000 USDC')
+    expect(within(items[0]!).getByTestId('latch-activity-date').textContent).toBe(`01 ${months[now.getMonth()]!.slice(0, 3)}`)
+    expect(within(items[0]!).getByTestId('latch-activity-relative').textContent).toMatch(/^\d+ (sec|min|hrs?|d|mo|yr)$/)
+    expect(within(items[1]!).getByTestId('latch-activity-description').textContent).toBe('1.500 USDC')
+    expect(within(items[1]!).getByTestId('latch-activity-date').textContent).toBe('09 Mar')
+  })
+
+  it('Activity: loads the next page with the cursor when the end scrolls into view', async () => {
+    const instances: { intersect(): void }[] = []
+    vi.stubGlobal(
+      'IntersectionObserver',
+      class {
+        targets: Element[] = []
+        constructor(public callback: IntersectionObserverCallback) {
+          instances.push(this)
+        }
+        observe(t: Element) {
+          this.targets.push(t)
+        }
+        disconnect() {
+          this.targets = []
+        }
+        unobserve() {}
+        takeRecords() {
+          return []
+        }
+        intersect() {
+          this.callback(this.targets.map((target) => ({ target, isIntersecting: true }) as IntersectionObserverEntry), this as unknown as IntersectionObserver)
+        }
+      },
+    )
+    try {
+      const day = new Date()
+      const history = {
+        '': { data: [tx('p1', 'send', day)], next: 'cursor-2' },
+        'cursor-2': { data: [tx('p2', 'receive', day)], next: null },
+      }
+      const { user, accountData } = await openWithData({ balances, history })
+      await user.click(screen.getByRole('tab', { name: 'Activity' }))
+      await screen.findByTestId('latch-activity-more')
+      act(() => instances.forEach((o) => o.intersect()))
+      await waitFor(() => expect(screen.getAllByTestId('latch-activity-item')).toHaveLength(2))
+      const cursors = accountData.requests.filter((u) => u.pathname.endsWith('/history')).map((u) => u.searchParams.get('cursor'))
+      expect(cursors).toEqual([null, 'cursor-2'])
+      expect(screen.queryByTestId('latch-activity-more')).toBeNull()
+    } finally {
+      vi.unstubAllGlobals()
+    }
+  })
+
+  it('Activity: empty and failed states', async () => {
+    const empty = await openWithData({ balances, history: { '': { data: [], next: null } } })
+    await empty.user.click(screen.getByRole('tab', { name: 'Activity' }))
+    expect((await screen.findByTestId('latch-activity-empty')).textContent).toContain('No activity yet')
+    empty.unmount()
+    const failed = await openWithData({ balances, history: 500 })
+    await failed.user.click(screen.getByRole('tab', { name: 'Activity' }))
+    expect((await screen.findByTestId('latch-activity-error')).textContent).toContain('Failed to fetch transactions')
+  })
+
+  it("the visitor's own transaction refreshes balances and history", async () => {
+    const { accountData, user } = await openWithData({ balances })
+    await screen.findByTestId('latch-tokens-total')
+    await user.click(screen.getByRole('tab', { name: 'Activity' }))
+    await screen.findByTestId('latch-activity-empty')
+    const count = (suffix: string) => accountData.requests.filter((u) => u.pathname.endsWith(suffix)).length
+    const before = { balance: count('/balance'), history: count('/history') }
+    accountData.server.balances = [{ ...balances[0]!, quantity: { decimals: '6', numeric: '97' }, value: 97 }, balances[1]!]
+    act(() => accountData.notifyTransaction({ hash: '0x1', chainId: 1, tokens: [usdcAddress] }))
+    await waitFor(() => expect(count('/history')).toBe(before.history + 1))
+    await user.click(screen.getByRole('tab', { name: 'Tokens' }))
+    await waitFor(() => expect(screen.getByTestId('latch-token-USDC').textContent).toContain('97.000 USDC'))
+    const last = accountData.requests.filter((u) => u.pathname.endsWith('/balance')).at(-1)!
+    expect(last.searchParams.get('forceUpdate')).toBe(usdcAddress)
+    expect(count('/balance')).toBeGreaterThan(before.balance)
+  })
+
+  it('Send and Receive buttons open their views; features can turn them and Activity off', async () => {
+    const { user } = await openWithData({ balances })
+    await user.click(screen.getByTestId('latch-account-receive'))
+    expect(await screen.findByTestId('latch-view-WalletReceive')).toBeTruthy()
+    await user.click(screen.getByTestId('latch-modal-back'))
+    await user.click(screen.getByTestId('latch-account-send'))
+    expect(await screen.findByTestId('latch-view-WalletSend')).toBeTruthy()
+  })
+
+  it('features off: no Send, Receive or Activity', async () => {
+    const latch = createConnectedFakeLatch({ state: { features: { send: false, receive: false, activity: false } } })
+    const { user } = renderWithLatch(<ConnectButton />, { latch })
+    await user.click(screen.getByTestId('latch-account-button'))
+    expect(screen.queryByTestId('latch-account-send')).toBeNull()
+    expect(screen.queryByTestId('latch-account-receive')).toBeNull()
+    expect(screen.queryByRole('tab', { name: 'Activity' })).toBeNull()
   })
 })

@@ -1,17 +1,28 @@
+import { lazy, Suspense } from 'react'
 import { Avatar } from '../components/Avatar/Avatar'
 import { useLatchInstance } from '../context'
+import { preloadAccountModels } from '../hooks/useAccountModels'
 import { useLatchSelector } from '../hooks/useLatchSelector'
 import { useT } from '../hooks/useT'
 import { truncateAddress } from '../utils'
 
-/** The Account view shell: avatar, address, balance, copy, network badge, disconnect. */
+// The tabs and their data layer are a chunk of their own: a page pays for them only once someone connects.
+// Core's account module (formats, Activity model) is fetched alongside, not after, the tabs' chunk.
+const AccountTabs = lazy(() => {
+  void preloadAccountModels().catch(() => {})
+  return import('./account/AccountTabs')
+})
+
+/** The Account view: avatar, address, balance, network, Send and Receive, the Tokens/NFTs/Activity tabs (spec §2), disconnect. */
 export function AccountView() {
   const latch = useLatchInstance()
   const t = useT()
-  const { address, balance, network } = useLatchSelector((state) => ({
+  const { address, balance, network, features, switchEnabled } = useLatchSelector((state) => ({
     address: state.account.address,
     balance: state.account.balance,
     network: state.activeNetwork,
+    features: state.features,
+    switchEnabled: state.enableNetworkSwitch,
   }))
   if (!address) return null
   const copy = async () => {
@@ -41,10 +52,36 @@ export function AccountView() {
           {balance.formatted} {balance.symbol}
         </span>
       ) : null}
-      <button type="button" className="latch-network-badge" data-testid="latch-account-network" onClick={() => latch.push('Networks')}>
+      <button type="button" className="latch-network-badge" data-testid="latch-account-network"
+        disabled={!switchEnabled}
+        onClick={() => latch.push('Networks')}
+      >
         <span className="latch-network-dot" aria-hidden="true" data-testnet={network.testnet ? '' : undefined} />
         {network.name}
       </button>
+      {features.send || features.receive ? (
+        <div className="latch-account-actions">
+          {features.send ? (
+            <button type="button" className="latch-action-button" data-testid="latch-account-send" onClick={() => latch.push('WalletSend')}>
+              <svg width="14" height="14" viewBox="0 0 14 14" aria-hidden="true">
+                <path d="M7 12V2M3 6l4-4 4 4" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" strokeLinejoin="round" />
+              </svg>
+              {t('account.send')}
+            </button>
+          ) : null}
+          {features.receive ? (
+            <button type="button" className="latch-action-button" data-testid="latch-account-receive" onClick={() => latch.push('WalletReceive')}>
+              <svg width="14" height="14" viewBox="0 0 14 14" aria-hidden="true">
+                <path d="M7 2v10M3 8l4 4 4-4" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" strokeLinejoin="round" />
+              </svg>
+              {t('account.receive')}
+            </button>
+          ) : null}
+        </div>
+      ) : null}
+      <Suspense fallback={<span className="latch-spinner latch-list-spinner" aria-hidden="true" />}>
+        <AccountTabs activity={features.activity} />
+      </Suspense>
       <button
         type="button"
         className="latch-list-item latch-disconnect"

@@ -34,9 +34,13 @@ export function ConnectView() {
   return (
     <div className="latch-view" data-testid="latch-view-Connect">
       <ul className="latch-list" aria-label={t('view.Connect')}>
-        {wallets.map((wallet) => (
-          <WalletListItem key={wallet.id} wallet={wallet} onSelect={connect} />
-        ))}
+        {wallets.map((wallet) =>
+          wallet.kind === 'walletConnect' ? (
+            <WalletConnectRow key={wallet.id} wallet={wallet} onSelect={connect} />
+          ) : (
+            <WalletListItem key={wallet.id} wallet={wallet} onSelect={connect} />
+          ),
+        )}
         <li>
           <button type="button" className="latch-list-item" data-testid="latch-all-wallets" onClick={() => latch.push('AllWallets')}>
             <span className="latch-wallet-image latch-all-wallets-icon" aria-hidden="true" />
@@ -50,5 +54,29 @@ export function ConnectView() {
         </li>
       </ul>
     </div>
+  )
+}
+
+/** The WalletConnect entry: any WalletConnect wallet, by QR code (core shows it on computers only). */
+function WalletConnectRow({ wallet, onSelect }: { wallet: LatchWallet; onSelect: (wallet: LatchWallet) => void }) {
+  const t = useT()
+  return (
+    <li>
+      <button type="button" className="latch-list-item" data-testid={`latch-wallet-${wallet.id}`} onClick={() => onSelect(wallet)}>
+        <span className="latch-wallet-image latch-wc-icon" aria-hidden="true">
+          <svg width="22" height="22" viewBox="0 0 22 22">
+            <path
+              d="M2 2h7v7H2zM13 2h7v7h-7zM2 13h7v7H2zM4.5 4.5h2v2h-2zM15.5 4.5h2v2h-2zM4.5 15.5h2v2h-2zM13 13h2.5v2.5H13zM17.5 13H20v2.5h-2.5zM15.5 15.5h2v2h-2zM13 17.5h2.5V20H13zM17.5 17.5H20V20h-2.5z"
+              fill="currentColor"
+              fillRule="evenodd"
+            />
+          </svg>
+        </span>
+        <span className="latch-list-item-name">{wallet.name}</span>
+        <span className="latch-tag latch-tag-accent" data-testid="latch-wallet-tag">
+          {t('connect.qrCode')}
+        </span>
+      </button>
+    </li>
   )
 }

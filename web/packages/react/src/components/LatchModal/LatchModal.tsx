@@ -91,7 +91,8 @@ export function LatchModal() {
 
 /** The header title: the wallet's name while connecting, else the view's catalogue title. */
 function viewTitle(state: LatchState, t: ReturnType<typeof useT>): string {
-  if (state.view === 'ConnectingExternal' && state.viewData.wallet) return state.viewData.wallet.name
+  const connecting = state.view === 'ConnectingExternal' || state.view === 'ConnectingWalletConnect'
+  if (connecting && state.viewData.wallet) return state.viewData.wallet.name
   const key = `view.${state.view}`
   return key in messages.en ? t(key as MessageKey) : state.view.replace(/([a-z])([A-Z])/g, '$1 $2')
 }

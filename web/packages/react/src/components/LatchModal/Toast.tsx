@@ -11,6 +11,11 @@ export function Toast({ toast }: { toast: LatchToast }) {
     >
       {toast.variant === 'loading' ? <span className="latch-spinner" aria-hidden="true" /> : null}
       {toast.message}
+      {toast.link ? (
+        <a className="latch-toast-link" href={toast.link.url} target="_blank" rel="noopener noreferrer" data-testid="latch-toast-link">
+          {toast.link.label}
+        </a>
+      ) : null}
     </div>
   )
 }

@@ -9,6 +9,14 @@ import { UnsupportedChainView } from '../../views/UnsupportedChainView'
 
 // A separate chunk: the registry list is only needed once the visitor asks for all wallets.
 const AllWalletsView = lazy(() => import('../../views/AllWalletsView'))
+// Send and Receive are panels loaded on demand (spec §2), each only when enabled.
+const SendView = lazy(() => import('../../views/SendView'))
+const SendPreviewView = lazy(() => import('../../views/SendPreviewView'))
+const ReceiveView = lazy(() => import('../../views/ReceiveView'))
+const panelFallback = <span className="latch-spinner latch-list-spinner" aria-hidden="true" />
+// WalletConnect's views (QR code generator included) load when the visitor picks WalletConnect.
+const ConnectingWalletConnectView = lazy(() => import('../../views/ConnectingWalletConnectView'))
+const ConnectingWalletConnectBasicView = lazy(() => import('../../views/ConnectingWalletConnectBasicView'))
 
 /** The body of the modal for the current view. */
 export function ViewRouter({ view }: { view: LatchView }) {
@@ -23,12 +31,42 @@ export function ViewRouter({ view }: { view: LatchView }) {
       )
     case 'ConnectingExternal':
       return <ConnectingExternalView />
+    case 'ConnectingWalletConnect':
+      return (
+        <Suspense fallback={panelFallback}>
+          <ConnectingWalletConnectView />
+        </Suspense>
+      )
+    case 'ConnectingWalletConnectBasic':
+      return (
+        <Suspense fallback={panelFallback}>
+          <ConnectingWalletConnectBasicView />
+        </Suspense>
+      )
     case 'Account':
       return <AccountView />
     case 'Networks':
       return <NetworksView />
     case 'UnsupportedChain':
       return <UnsupportedChainView />
+    case 'WalletSend':
+      return (
+        <Suspense fallback={panelFallback}>
+          <SendView />
+        </Suspense>
+      )
+    case 'WalletSendPreview':
+      return (
+        <Suspense fallback={panelFallback}>
+          <SendPreviewView />
+        </Suspense>
+      )
+    case 'WalletReceive':
+      return (
+        <Suspense fallback={panelFallback}>
+          <ReceiveView />
+        </Suspense>
+      )
     default:
       return <UnavailableView view={view} />
   }

@@ -2,12 +2,15 @@ import type { ReactNode } from 'react'
 import type { Chain } from 'viem'
 import { useLatch } from '../../hooks/useLatch'
 import { useLatchNetwork } from '../../hooks/useLatchNetwork'
-import { useIsMounted } from '../../hooks/useLatchSelector'
+import { useIsMounted, useLatchSelector } from '../../hooks/useLatchSelector'
 
 export type NetworkButtonRenderProps = {
   network: Chain
   caipNetworkId: string
   mounted: boolean
+  /** False when the app turned network switching off (enableNetworkSwitch: false). */
+  switchEnabled: boolean
+  /** Opens the Networks view; does nothing when switching is off. */
   openNetworkModal: () => void
 }
 
@@ -18,5 +21,9 @@ export function NetworkButtonRenderer({ children }: NetworkButtonRendererProps) 
   const { open } = useLatch()
   const { network, caipNetworkId } = useLatchNetwork()
   const mounted = useIsMounted()
-  return children({ network, caipNetworkId, mounted, openNetworkModal: () => open({ view: 'Networks' }) })
+  const switchEnabled = useLatchSelector((s) => s.enableNetworkSwitch)
+  const openNetworkModal = () => {
+    if (switchEnabled) open({ view: 'Networks' })
+  }
+  return children({ network, caipNetworkId, mounted, switchEnabled, openNetworkModal })
 }

@@ -1,0 +1,12 @@
+import { useT } from '../../hooks/useT'
+
+/** The NFTs tab (spec §2). latchd lists no NFT holdings yet, so the tab says so; NFT transfers show under Activity. */
+export function NftsTab() {
+  const t = useT()
+  return (
+    <div className="latch-empty" data-testid="latch-nfts-empty">
+      <p className="latch-title">{t('account.noNfts')}</p>
+      <p className="latch-subtitle">{t('account.noNftsDescription')}</p>
+    </div>
+  )
+}
