@@ -142,7 +142,7 @@ test('4902: a wallet that does not know 31338 is asked to add it with the networ
   await openAccount(page, balanceOnB);
 });
 
-test('not connected: picking a network switches locally and survives a reload', async () => {
+test('not connected: picking a network switches locally, survives a reload, and the wallet connects on it', async () => {
   const { page, wallet } = await openDemo();
   await page.getByTestId('latch-network-button').click();
   await page.getByTestId(`latch-network-${devB}`).click();
@@ -152,6 +152,12 @@ test('not connected: picking a network switches locally and survives a reload', 
   assert.ok(!wallet.calls.includes('wallet_switchEthereumChain'), 'no wallet is connected: nothing to ask');
   await page.reload();
   await page.getByTestId('latch-network-button').filter({ hasText: devBName }).waitFor();
+
+  // Connecting then asks the wallet (on 31337) for the picked network.
+  await connect(page);
+  assert.equal(await walletChainId(page), devB);
+  assert.ok(wallet.prompts.some((p) => p.method === 'wallet_switchEthereumChain' && p.decision === 'approved'));
+  await openAccount(page, balanceOnB);
 });
 
 test('UnsupportedChain: the wallet moving to a chain the page does not list opens it; switching back closes it', async () => {

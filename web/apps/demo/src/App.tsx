@@ -1,4 +1,6 @@
 import { ConnectButton, NetworkButton, useLatch, useLatchAccount, useLatchTheme } from '@latchkit/react'
+import { HeadlessSend } from './HeadlessSend'
+import { SignMessage } from './SignMessage'
 
 export function App() {
   const { open } = useLatch()
@@ -14,6 +16,9 @@ export function App() {
         <button data-testid="demo-open-all-wallets" onClick={() => open({ view: 'AllWallets' })}>
           All wallets
         </button>
+        <button data-testid="demo-open-walletconnect" onClick={() => open({ view: 'ConnectingWalletConnectBasic' })}>
+          WalletConnect QR
+        </button>
         <button data-testid="demo-toggle-theme" onClick={() => setThemeMode(themeMode === 'dark' ? 'light' : 'dark')}>
           {themeMode === 'dark' ? 'Light' : 'Dark'} theme
         </button>
@@ -21,6 +26,8 @@ export function App() {
       <pre data-testid="demo-account" style={{ marginTop: 24 }}>
         {JSON.stringify({ status: account.status, address: account.address ?? null }, null, 2)}
       </pre>
+      <SignMessage />
+      <HeadlessSend />
     </main>
   )
 }

@@ -1,12 +1,12 @@
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
-import { createLatch } from '@latchkit/core'
-import { LatchProvider } from '@latchkit/react'
+import { createLatch, LatchProvider } from '@latchkit/react'
 import '@latchkit/react/styles.css'
 import { App } from './App'
 import { loadDevInfo } from './devInfo'
 
-// The demo uses the widget exactly as a dapp would: createLatch once, the
+// The demo uses the widget exactly as a dapp would: createLatch once (from
+// @latchkit/react, which brings WalletConnect through latchd's relay), the
 // provider at the root, buttons and hooks below it.
 const { info, chains } = await loadDevInfo()
 const latch = createLatch({
