@@ -382,20 +382,7 @@ func (c *conn) proposeSession(ctx context.Context, params json.RawMessage) ([]by
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := c.reserveTopics([]string{*p.PairingTopic}); err != nil {
-		return nil, nil, err
-	}
-	if !c.allowPublish(1) {
-		return nil, nil, errRateLimit(c.s.limits.PublishRate)
-	}
-	_, backlog, err := c.subscribe(ctx, *p.PairingTopic)
-	if err != nil {
-		return nil, nil, err
-	}
-	if err := c.publish(ctx, m); err != nil {
-		return nil, nil, err
-	}
-	return resultTrue, func() { c.deliverAll(backlog) }, nil
+	return c.subscribeAndPublish(ctx, *p.PairingTopic, m)
 }
 
 // approveSession is wc_approveSession: subscribe the wallet to the session
@@ -426,21 +413,27 @@ func (c *conn) approveSession(ctx context.Context, params json.RawMessage) ([]by
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := c.reserveTopics([]string{*p.SessionTopic}); err != nil {
+	return c.subscribeAndPublish(ctx, *p.SessionTopic, response, settle)
+}
+
+// subscribeAndPublish is the common tail of the wc_ methods: subscribe this
+// socket to topic, then publish msgs in order. Limits are checked before
+// anything happens, and the topic's backlog is delivered after the answer.
+func (c *conn) subscribeAndPublish(ctx context.Context, topic string, msgs ...*Message) ([]byte, func(), *RPCError) {
+	if err := c.reserveTopics([]string{topic}); err != nil {
 		return nil, nil, err
 	}
-	if !c.allowPublish(2) {
+	if !c.allowPublish(len(msgs)) {
 		return nil, nil, errRateLimit(c.s.limits.PublishRate)
 	}
-	_, backlog, err := c.subscribe(ctx, *p.SessionTopic)
+	_, backlog, err := c.subscribe(ctx, topic)
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := c.publish(ctx, response); err != nil {
-		return nil, nil, err
-	}
-	if err := c.publish(ctx, settle); err != nil {
-		return nil, nil, err
+	for _, m := range msgs {
+		if err := c.publish(ctx, m); err != nil {
+			return nil, nil, err
+		}
 	}
 	return resultTrue, func() { c.deliverAll(backlog) }, nil
 }

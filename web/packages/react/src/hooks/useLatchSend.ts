@@ -87,23 +87,13 @@ const idleState: SendState = {
   errorKind: undefined,
 }
 
-export type UseLatchSendReturnType = SendState & {
-  /** The send module has loaded (it is a separate chunk). */
-  ready: boolean
-  setToken(token: TokenBalance | undefined): void
-  setAmount(amount: string): void
-  setReceiver(receiver: string): void
-  /** Fills in the token's balance (less the network fee for the native currency). */
-  setMax(): Promise<void>
-  /** Validates, estimates the fee and checks balances; true when the send can be reviewed. */
-  review(overrides?: FeeOverrides): Promise<boolean>
-  edit(): void
-  /** Sends what was reviewed (reviewing first when needed). Rejects with a LatchSendError. */
-  send(): Promise<SendResult>
-  /** Validates, estimates, checks and sends in one call, for an app's own UI. Rejects with a LatchSendError. */
-  sendNow(request?: SendRequest): Promise<SendResult>
-  reset(): void
-}
+/** The send state and the controller's actions (their docs are the controller's); setReceiver resolves in the background. */
+export type UseLatchSendReturnType = SendState &
+  Pick<SendController, 'setToken' | 'setAmount' | 'setMax' | 'review' | 'edit' | 'send' | 'sendNow' | 'reset'> & {
+    /** The send module has loaded (it is a separate chunk). */
+    ready: boolean
+    setReceiver(receiver: string): void
+  }
 
 /**
  * Headless send: the same flow as the Send view (spec §4, §5), for an app's
