@@ -158,7 +158,7 @@ var benchToken = contracts.MustLoad("DevToken").ABI
 
 // sendTransfers makes the dev accounts 1–9 send n transfers of 1 base unit
 // of token to `to`, in rounds of up to 64 per account (within the pool's
-// limits), and waits until all are mined. It returns the last one's hash.
+// limits), and waits until all are mined. It returns the hash of the newest.
 func sendTransfers(rpcURL string, chainID uint64, token, to common.Address, n int) (common.Hash, error) {
 	ctx := context.Background()
 	rc, err := rpc.Dial(rpcURL)
@@ -231,6 +231,15 @@ func sendTransfers(rpcURL string, chainID uint64, token, to common.Address, n in
 				time.Sleep(5 * time.Millisecond)
 			}
 		}
+	}
+	// The newest transfer is the head block's last transaction, which need not
+	// be the last one signed: the pool orders equal-fee senders by arrival.
+	head, err := eth.BlockByNumber(ctx, nil)
+	if err != nil {
+		return last, err
+	}
+	if txs := head.Transactions(); len(txs) > 0 {
+		last = txs[len(txs)-1].Hash()
 	}
 	return last, nil
 }

@@ -93,6 +93,10 @@ func openSQLite(dataDir string) (*DB, error) {
 	if dataDir == "" {
 		// An in-memory database exists only as long as one connection is open.
 		sqlDB.SetMaxOpenConns(1)
+	} else {
+		// Readers run in parallel under WAL; keep their connections (and
+		// their page caches) instead of the default 2 idle.
+		sqlDB.SetMaxIdleConns(16)
 	}
 	return &DB{DB: sqlDB, Dialect: SQLite, Now: time.Now}, nil
 }
@@ -109,7 +113,11 @@ func openPostgres(url string) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open postgres: %w", err)
 	}
+	// Keep as many idle as may be open: database/sql keeps 2 by default, so
+	// under concurrent load it would close and reopen backends (a fork and a
+	// handshake each) on nearly every query.
 	sqlDB.SetMaxOpenConns(20)
+	sqlDB.SetMaxIdleConns(20)
 	sqlDB.SetConnMaxIdleTime(5 * time.Minute)
 	return &DB{DB: sqlDB, Dialect: Postgres, Now: time.Now}, nil
 }
