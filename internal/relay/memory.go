@@ -27,10 +27,14 @@ type memShard struct {
 }
 
 // memTopic is one topic: its subscribers (usually one or two) and its mailbox
-// in publish order.
+// in publish order, indexed by message id. A publish, an ack and the expiry
+// check cost O(1) however full the mailbox is; only an actual expiry or a
+// full mailbox walks it.
 type memTopic struct {
-	subs []Subscriber
-	msgs []*memMessage
+	subs       []Subscriber
+	msgs       []*memMessage
+	byID       map[string]*memMessage
+	nextExpiry int64 // the earliest ExpiresAt in msgs (unix ms); 0 when empty
 }
 
 type memMessage struct {
@@ -67,15 +71,13 @@ func (b *Memory) Publish(_ context.Context, m *Message) (bool, error) {
 		sh.topics[m.Topic] = t
 	}
 	t.expire(now)
-	for _, old := range t.msgs {
-		if old.ID == m.ID {
-			return false, nil
-		}
+	if t.byID[m.ID] != nil {
+		return false, nil
 	}
 	if len(t.msgs) >= b.cfg.MaxMessagesPerTopic && !t.evictDelivered() {
 		return false, ErrMailboxFull
 	}
-	t.msgs = append(t.msgs, &memMessage{Message: m})
+	t.add(&memMessage{Message: m})
 	for _, s := range t.subs {
 		if s.ClientID() != m.Publisher {
 			s.Deliver(m)
@@ -170,13 +172,8 @@ func (b *Memory) Ack(_ context.Context, client string, m *Message) error {
 	if t == nil {
 		return nil
 	}
-	for _, old := range t.msgs {
-		if old.ID == m.ID && client != old.Publisher {
-			if !slices.Contains(old.acked, client) {
-				old.acked = append(old.acked, client)
-			}
-			break
-		}
+	if old := t.byID[m.ID]; old != nil && client != old.Publisher && !slices.Contains(old.acked, client) {
+		old.acked = append(old.acked, client)
 	}
 	return nil
 }
@@ -219,12 +216,34 @@ func (b *Memory) Close() error {
 	return nil
 }
 
-// expire drops messages whose time is up (in place, keeping order).
+// add appends m to the mailbox.
+func (t *memTopic) add(m *memMessage) {
+	if t.byID == nil {
+		t.byID = map[string]*memMessage{}
+	}
+	t.byID[m.ID] = m
+	t.msgs = append(t.msgs, m)
+	if t.nextExpiry == 0 || m.ExpiresAt < t.nextExpiry {
+		t.nextExpiry = m.ExpiresAt
+	}
+}
+
+// expire drops messages whose time is up (in place, keeping order). It walks
+// the mailbox only when the earliest expiry has passed.
 func (t *memTopic) expire(now int64) {
+	if len(t.msgs) == 0 || now < t.nextExpiry {
+		return
+	}
 	kept := t.msgs[:0]
+	t.nextExpiry = 0
 	for _, m := range t.msgs {
 		if m.ExpiresAt > now {
 			kept = append(kept, m)
+			if t.nextExpiry == 0 || m.ExpiresAt < t.nextExpiry {
+				t.nextExpiry = m.ExpiresAt
+			}
+		} else {
+			delete(t.byID, m.ID)
 		}
 	}
 	for i := len(kept); i < len(t.msgs); i++ {
@@ -232,7 +251,7 @@ func (t *memTopic) expire(now int64) {
 	}
 	t.msgs = kept
 	if len(t.msgs) == 0 {
-		t.msgs = nil
+		t.msgs, t.byID = nil, nil
 	}
 }
 
@@ -249,6 +268,7 @@ func (t *memTopic) evictDelivered() bool {
 	if victim < 0 {
 		return false
 	}
+	delete(t.byID, t.msgs[victim].ID)
 	copy(t.msgs[victim:], t.msgs[victim+1:])
 	t.msgs[len(t.msgs)-1] = nil
 	t.msgs = t.msgs[:len(t.msgs)-1]
