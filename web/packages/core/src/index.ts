@@ -35,7 +35,7 @@ export {
 export type * from './latch-types'
 export * from './account/index'
 // The send module loads on demand (its own chunk); only its types are static.
-export { loadSendModule, type SendModule } from './send/load'
+export { initialSendState, loadSendModule, type SendModule } from './send/load'
 export type {
   FeeEstimate,
   FeeOverrides,

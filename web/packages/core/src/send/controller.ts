@@ -13,6 +13,7 @@ import { createStore, type Store } from '../store'
 import { formatDecimal } from './decimal'
 import { LatchSendError, SEND_MESSAGES, toSendError } from './errors'
 import * as evm from './evm'
+import { initialSendState } from './load'
 import type { NameResolver } from './resolver'
 import {
   assertFeeFields,
@@ -157,23 +158,6 @@ export interface SendController {
   destroy(): void
 }
 
-const initialState: SendState = {
-  token: undefined,
-  sendTokenAmount: '',
-  receiverAddress: '',
-  resolvedReceiver: undefined,
-  receiverProfileName: undefined,
-  receiverProfileImageUrl: undefined,
-  resolving: false,
-  networkBalanceInUSD: undefined,
-  tokenBalances: [],
-  fee: undefined,
-  estimating: false,
-  loading: false,
-  step: 'form',
-  error: undefined,
-  errorKind: undefined,
-}
 
 /** The networks's native balance in USD with 2 decimals, from the balance list. */
 function networkBalanceInUsd(balances: readonly TokenBalance[]): string | undefined {
@@ -185,7 +169,7 @@ function networkBalanceInUsd(balances: readonly TokenBalance[]): string | undefi
 
 /** createSendController makes a send form bound to the connection given by params.getContext. */
 export function createSendController(params: SendControllerParameters): SendController {
-  const store = createStore<SendState>(initialState)
+  const store = createStore<SendState>(initialSendState)
   const config = params.wagmiConfig
   let receiverSeq = 0
   let estimateSeq = 0
@@ -381,7 +365,7 @@ export function createSendController(params: SendControllerParameters): SendCont
     }
     reviewed = undefined
     // Spec §4: loading cleared, the form reset, balances refreshed, and token transfers back on Account.
-    store.setState({ ...initialState, tokenBalances: store.getState().tokenBalances, networkBalanceInUSD: store.getState().networkBalanceInUSD })
+    store.setState({ ...initialSendState, tokenBalances: store.getState().tokenBalances, networkBalanceInUSD: store.getState().networkBalanceInUSD })
     afterSuccess(result, token, params.waitForReceipt ?? true)
     params.notify.success({
       message: `Sent ${formatDecimal(amount, tokenDecimals(token))} ${token.symbol}`,
@@ -548,7 +532,7 @@ export function createSendController(params: SendControllerParameters): SendCont
       reviewed = undefined
       const { tokenBalances, networkBalanceInUSD, loading } = store.getState()
       // A send in flight keeps its loading flag; it clears it when the wallet answers.
-      store.setState({ ...initialState, tokenBalances, networkBalanceInUSD, loading })
+      store.setState({ ...initialSendState, tokenBalances, networkBalanceInUSD, loading })
     },
 
     setResolver(next) {

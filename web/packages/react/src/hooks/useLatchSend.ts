@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react'
 import {
+  initialSendState,
   loadSendModule,
   type FeeOverrides,
   type Latch,
@@ -69,23 +70,6 @@ export function sendControllerFor(latch: Latch, mod: SendModule): SendController
   return controller
 }
 
-const idleState: SendState = {
-  token: undefined,
-  sendTokenAmount: '',
-  receiverAddress: '',
-  resolvedReceiver: undefined,
-  receiverProfileName: undefined,
-  receiverProfileImageUrl: undefined,
-  resolving: false,
-  networkBalanceInUSD: undefined,
-  tokenBalances: [],
-  fee: undefined,
-  estimating: false,
-  loading: false,
-  step: 'form',
-  error: undefined,
-  errorKind: undefined,
-}
 
 /** The send state and the controller's actions (their docs are the controller's); setReceiver resolves in the background. */
 export type UseLatchSendReturnType = SendState &
@@ -117,8 +101,8 @@ export function useLatchSend(): UseLatchSendReturnType {
 
   const state = useSyncExternalStore(
     useCallback((onChange: () => void) => (controller ? controller.store.subscribe(() => onChange()) : () => {}), [controller]),
-    () => controller?.store.getState() ?? idleState,
-    () => idleState,
+    () => controller?.store.getState() ?? initialSendState,
+    () => initialSendState,
   )
 
   const { balances } = useLatchBalances()
