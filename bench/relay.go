@@ -275,7 +275,10 @@ func (b *relayBench) openPairs(n int) []*pair {
 // message carries the time it was due; the wallet side measures on receipt
 // and acknowledges as @walletconnect/core does.
 func (b *relayBench) run(pairs []*pair, rate int, d time.Duration) relayResult {
-	ctx, cancel := context.WithCancel(context.Background())
+	// Reads and writes take no deadline (a cancellable context costs the load
+	// generator a watcher per frame); the sockets are closed to stop.
+	ctx := context.Background()
+	done := make(chan struct{})
 	var mu sync.Mutex
 	var lat []time.Duration
 	var wg sync.WaitGroup
@@ -294,8 +297,9 @@ func (b *relayBench) run(pairs []*pair, rate int, d time.Duration) relayResult {
 				mu.Unlock()
 			}()
 			ack := make([]byte, 0, 64)
+			var frame bytes.Buffer
 			for {
-				_, data, err := p.wallet.Read(ctx)
+				data, err := readFrame(ctx, p.wallet, &frame)
 				if err != nil {
 					return
 				}
@@ -314,8 +318,9 @@ func (b *relayBench) run(pairs []*pair, rate int, d time.Duration) relayResult {
 		// Dapp reader: publish answers.
 		go func() {
 			defer wg.Done()
+			var frame bytes.Buffer
 			for {
-				_, data, err := p.dapp.Read(ctx)
+				data, err := readFrame(ctx, p.dapp, &frame)
 				if err != nil {
 					return
 				}
@@ -356,7 +361,7 @@ func (b *relayBench) run(pairs []*pair, rate int, d time.Duration) relayResult {
 				} else {
 					select {
 					case <-p.answers:
-					case <-ctx.Done():
+					case <-done:
 						return
 					}
 				}
@@ -364,12 +369,13 @@ func (b *relayBench) run(pairs []*pair, rate int, d time.Duration) relayResult {
 		}()
 	}
 	time.Sleep(time.Until(end) + 2*time.Second) // deliveries in flight arrive
-	cancel()
-	wg.Wait()
-	// Reading with a cancelled context closed the sockets' readers; the
-	// sockets themselves are unusable now, so reopen for the next run.
-	for i, p := range pairs {
+	close(done)
+	for _, p := range pairs {
 		p.close()
+	}
+	wg.Wait()
+	// Fresh sockets for the next run.
+	for i := range pairs {
 		pairs[i] = b.openPairs(1)[0]
 	}
 	if len(lat) == 0 {
@@ -384,6 +390,20 @@ type relayResult struct {
 	n             int
 	rps           float64
 	p50, p99, max time.Duration
+}
+
+// readFrame reads the next message into buf (reused across frames) and
+// returns its bytes, valid until the next call.
+func readFrame(ctx context.Context, ws *websocket.Conn, buf *bytes.Buffer) ([]byte, error) {
+	_, r, err := ws.Reader(ctx)
+	if err != nil {
+		return nil, err
+	}
+	buf.Reset()
+	if _, err := buf.ReadFrom(r); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
 }
 
 // messageDue reads the due time from a delivered message "t<unixnano>.<seq>".
