@@ -26,6 +26,7 @@ const frameOverhead = 64 << 10
 type conn struct {
 	s        *Server
 	ws       *websocket.Conn
+	out      gatherer // holds a frame's writes for one send
 	clientID string
 	ip       string
 
@@ -50,9 +51,9 @@ type conn struct {
 	nextID  uint64
 }
 
-func newConn(s *Server, ws *websocket.Conn, clientID, ip string) *conn {
+func newConn(s *Server, ws *websocket.Conn, out gatherer, clientID, ip string) *conn {
 	now := s.now()
-	c := &conn{s: s, ws: ws, clientID: clientID, ip: ip, refilled: now, nextPing: now.Add(s.cfg.PingInterval)}
+	c := &conn{s: s, ws: ws, out: out, clientID: clientID, ip: ip, refilled: now, nextPing: now.Add(s.cfg.PingInterval)}
 	c.tokens = float64(s.limits.PublishRate)
 	c.lastActive.Store(now.UnixNano())
 	ws.SetReadLimit(int64(s.limits.MaxMessageBytes) + frameOverhead)
@@ -182,9 +183,19 @@ func (c *conn) replyError(id []byte, e *RPCError) {
 // writeReply writes an answer from the reader goroutine.
 func (c *conn) writeReply(b []byte) bool {
 	c.replySince.Store(c.s.now().UnixNano())
-	err := c.ws.Write(context.Background(), websocket.MessageText, b)
+	err := c.write(b)
 	c.replySince.Store(0)
 	return err == nil
+}
+
+// write sends one text frame with one write to the socket.
+func (c *conn) write(b []byte) error {
+	c.out.hold()
+	err := c.ws.Write(context.Background(), websocket.MessageText, b)
+	if rerr := c.out.release(); err == nil {
+		err = rerr
+	}
+	return err
 }
 
 // handleAck takes the client's answer to an irn_subscription.
@@ -280,7 +291,7 @@ func (c *conn) writeLoop() {
 			c.mu.Unlock()
 			b := appendSubscription(buf.Bytes()[:0], id, subID, m)
 			c.deliverFrom.Store(c.s.now().UnixNano())
-			err := c.ws.Write(context.Background(), websocket.MessageText, b)
+			err := c.write(b)
 			c.deliverFrom.Store(0)
 			if err != nil {
 				return // the reader sees the socket closed and cleans up

@@ -2,9 +2,7 @@ package relay
 
 import (
 	"bufio"
-	"bytes"
 	"errors"
-	"io"
 	"net"
 	"net/http"
 	"strings"
@@ -13,14 +11,6 @@ import (
 	"github.com/coder/websocket"
 	"github.com/latchkit/latch/internal/apperr"
 	"github.com/latchkit/latch/internal/httpx"
-)
-
-// Buffer sizes of a relay socket. Most WalletConnect frames are 0.5–4 KiB;
-// larger ones are read and written past the buffers directly. Small buffers
-// keep an idle socket cheap (net/http would give it 4 KiB each way).
-const (
-	readBufferSize  = 2048
-	writeBufferSize = 2048
 )
 
 var errTooManyConns = errors.New("too many connections from this address")
@@ -69,7 +59,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.refuse(w, r, onClose, errTooManyConns)
 		return
 	}
-	ws, err := websocket.Accept(hijackWriter{w}, r, acceptOptions)
+	hw := &hijackWriter{ResponseWriter: w}
+	ws, err := websocket.Accept(hw, r, acceptOptions)
 	if err != nil {
 		s.mu.Lock()
 		s.releaseIP(ip)
@@ -77,7 +68,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.m.connects.Inc("failed")
 		return // Accept answered the request
 	}
-	c := newConn(s, ws, claims.ClientID, ip)
+	c := newConn(s, ws, hw.out, claims.ClientID, ip)
 	if !s.register(c) {
 		s.mu.Lock()
 		s.releaseIP(ip)
@@ -122,7 +113,7 @@ func (s *Server) refuse(w http.ResponseWriter, r *http.Request, onClose bool, er
 		httpx.Error(w, r, apperror)
 		return
 	}
-	ws, err := websocket.Accept(hijackWriter{w}, r, acceptOptions)
+	ws, err := websocket.Accept(&hijackWriter{ResponseWriter: w}, r, acceptOptions)
 	if err != nil {
 		return
 	}
@@ -136,12 +127,15 @@ func (s *Server) refuse(w http.ResponseWriter, r *http.Request, onClose bool, er
 
 // hijackWriter hands the websocket library a hijacked connection that is
 // ready to live for hours: the API server's read and write deadlines are
-// cleared (the relay runs its own liveness checks), and the buffers are the
-// relay's smaller ones. It reaches the server's writer through Unwrap
-// (the observe middleware's statusWriter).
-type hijackWriter struct{ http.ResponseWriter }
+// cleared (the relay runs its own liveness checks), and the connection is a
+// sockConn, which holds no buffer while the socket is idle. It reaches the
+// server's writer through Unwrap (the observe middleware's statusWriter).
+type hijackWriter struct {
+	http.ResponseWriter
+	out gatherer // set by Hijack
+}
 
-func (w hijackWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+func (w *hijackWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 	nc, brw, err := http.NewResponseController(w.ResponseWriter).Hijack()
 	if err != nil {
 		return nil, nil, err
@@ -150,16 +144,12 @@ func (w hijackWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 		nc.Close()
 		return nil, nil, err
 	}
-	br := bufio.NewReaderSize(nc, readBufferSize)
-	if n := brw.Reader.Buffered(); n > 0 {
-		// Bytes the client sent right behind its upgrade request: keep them
-		// buffered, where the websocket library looks for them.
-		pending, _ := brw.Reader.Peek(n)
-		br = bufio.NewReaderSize(io.MultiReader(bytes.NewReader(bytes.Clone(pending)), nc), max(n, readBufferSize))
-		if _, err := br.Peek(n); err != nil {
-			nc.Close()
-			return nil, nil, err
-		}
+	// Bytes the client sent right behind its upgrade request stay readable.
+	pending, _ := brw.Reader.Peek(brw.Reader.Buffered())
+	conn, rw := newSocketIO(nc, pending)
+	w.out = noGather{}
+	if sc, ok := conn.(*sockConn); ok {
+		w.out = sc
 	}
-	return nc, bufio.NewReadWriter(br, bufio.NewWriterSize(nc, writeBufferSize)), nil
+	return conn, rw, nil
 }

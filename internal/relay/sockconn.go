@@ -1,0 +1,215 @@
+package relay
+
+import (
+	"bufio"
+	"bytes"
+	"io"
+	"net"
+	"os"
+	"sync"
+	"syscall"
+)
+
+// Buffer sizes of a relay socket. Most WalletConnect frames are 0.5–4 KiB.
+const (
+	// ioChunk is the size of the pooled buffers a socket borrows to read and
+	// to gather a frame's writes.
+	ioChunk = 4096
+	// maxPooledWrite is the largest gathered-write buffer put back in the
+	// pool; the odd huge frame's buffer is left to the collector.
+	maxPooledWrite = 64 << 10
+	// fallbackBufferSize is the bufio size for a connection that is not a
+	// socket (it keeps its buffers for its lifetime).
+	fallbackBufferSize = 2048
+)
+
+var chunkPool = sync.Pool{New: func() any { b := make([]byte, ioChunk); return &b }}
+
+// sockConn is the connection a relay websocket runs on. An idle relay socket
+// should cost little more than its goroutine, so sockConn owns no buffer while
+// idle:
+//
+//   - Reads wait for the socket to become readable without a buffer, then
+//     borrow a pooled one, read what is there and return the buffer once its
+//     bytes have been handed out.
+//   - Writes made between hold and release are gathered in a pooled buffer and
+//     sent with one write on release (the websocket library writes a frame's
+//     header and payload separately); other writes go straight to the socket.
+//
+// The websocket library's own bufio buffers over it are the minimum 16 bytes.
+type sockConn struct {
+	net.Conn
+	raw syscall.RawConn
+
+	// Read side; the websocket library serializes reads.
+	unread []byte  // bytes read and not yet handed out
+	rchunk *[]byte // the pooled buffer unread lives in, if any
+
+	wmu   sync.Mutex
+	wbuf  *[]byte // gathered writes (pooled), nil when empty
+	holds int
+	werr  error // sticky: a failed write fails every later one
+}
+
+// newSocketIO wraps a hijacked connection for the websocket library: the
+// connection to hand it and the bufio pair over that connection. pending are
+// bytes the client sent right behind its upgrade request. A connection that
+// is not a socket gets ordinary buffers.
+func newSocketIO(nc net.Conn, pending []byte) (net.Conn, *bufio.ReadWriter) {
+	sc, ok := nc.(syscall.Conn)
+	var raw syscall.RawConn
+	if ok {
+		var err error
+		raw, err = sc.SyscallConn()
+		ok = err == nil
+	}
+	if !ok {
+		var r io.Reader = nc
+		if len(pending) > 0 {
+			r = io.MultiReader(bytes.NewReader(bytes.Clone(pending)), nc)
+		}
+		return nc, bufio.NewReadWriter(bufio.NewReaderSize(r, fallbackBufferSize), bufio.NewWriterSize(nc, fallbackBufferSize))
+	}
+	c := &sockConn{Conn: nc, raw: raw}
+	if len(pending) > 0 {
+		c.unread = bytes.Clone(pending)
+	}
+	return c, bufio.NewReadWriter(bufio.NewReaderSize(c, 16), bufio.NewWriterSize(c, 16))
+}
+
+// Read implements io.Reader.
+func (c *sockConn) Read(p []byte) (int, error) {
+	if len(p) == 0 {
+		return 0, nil
+	}
+	if len(c.unread) == 0 {
+		if len(p) >= ioChunk {
+			return c.Conn.Read(p) // the caller's buffer is big enough: read into it
+		}
+		if err := c.fill(); err != nil {
+			return 0, err
+		}
+	}
+	n := copy(p, c.unread)
+	c.unread = c.unread[n:]
+	if len(c.unread) == 0 {
+		c.unread = nil
+		if c.rchunk != nil {
+			chunkPool.Put(c.rchunk)
+			c.rchunk = nil
+		}
+	}
+	return n, nil
+}
+
+// fill waits until the socket is readable and reads what it holds into a
+// pooled buffer, which is borrowed only once there is something to read.
+func (c *sockConn) fill() error {
+	var (
+		n    int
+		rerr error
+	)
+	err := c.raw.Read(func(fd uintptr) bool {
+		if c.rchunk == nil {
+			c.rchunk = chunkPool.Get().(*[]byte)
+		}
+		for {
+			n, rerr = syscall.Read(int(fd), *c.rchunk)
+			if rerr != syscall.EINTR {
+				break
+			}
+		}
+		if rerr == syscall.EAGAIN {
+			chunkPool.Put(c.rchunk) // nothing to read: wait without a buffer
+			c.rchunk = nil
+			return false
+		}
+		return true
+	})
+	switch {
+	case err == nil && rerr != nil:
+		err = os.NewSyscallError("read", rerr)
+	case err == nil && n <= 0:
+		err = io.EOF
+	}
+	if err != nil {
+		if c.rchunk != nil {
+			chunkPool.Put(c.rchunk)
+			c.rchunk = nil
+		}
+		return err
+	}
+	c.unread = (*c.rchunk)[:n]
+	return nil
+}
+
+// Write implements io.Writer: gathered while a hold is open, straight to the
+// socket otherwise.
+func (c *sockConn) Write(p []byte) (int, error) {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	if c.werr != nil {
+		return 0, c.werr
+	}
+	if c.holds == 0 && c.wbuf == nil {
+		return c.writeLocked(p)
+	}
+	if c.wbuf == nil {
+		c.wbuf = chunkPool.Get().(*[]byte)
+		*c.wbuf = (*c.wbuf)[:0]
+	}
+	*c.wbuf = append(*c.wbuf, p...)
+	return len(p), nil
+}
+
+// hold gathers writes until the matching release.
+func (c *sockConn) hold() {
+	c.wmu.Lock()
+	c.holds++
+	c.wmu.Unlock()
+}
+
+// release ends a hold and sends what was gathered; its error is the write's.
+func (c *sockConn) release() error {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	c.holds--
+	if c.wbuf == nil {
+		return c.werr
+	}
+	b := c.wbuf
+	c.wbuf = nil
+	_, err := c.writeLocked(*b)
+	if cap(*b) <= maxPooledWrite {
+		*b = (*b)[:cap(*b)]
+		chunkPool.Put(b)
+	}
+	return err
+}
+
+func (c *sockConn) writeLocked(p []byte) (int, error) {
+	if c.werr != nil {
+		return 0, c.werr
+	}
+	n, err := c.Conn.Write(p)
+	if err != nil {
+		c.werr = err
+	}
+	return n, err
+}
+
+// Close implements net.Conn. It does not take the write lock: closing is how
+// a write stuck on a peer that stopped reading is ended.
+func (c *sockConn) Close() error { return c.Conn.Close() }
+
+// gatherer is what a relay conn holds its writes with: the sockConn, or
+// nothing for a connection that is not a socket.
+type gatherer interface {
+	hold()
+	release() error
+}
+
+type noGather struct{}
+
+func (noGather) hold()          {}
+func (noGather) release() error { return nil }
