@@ -84,9 +84,26 @@ func putBuffer(b *bytes.Buffer) {
 }
 
 // serve reads frames until the socket closes, then unsubscribes everything.
+// While frames the client sent together are being answered, the answers are
+// gathered and leave in one write before the reader waits for more.
 func (c *conn) serve() {
 	defer c.cleanup()
+	held := false
+	defer func() {
+		if held {
+			c.out.release()
+		}
+	}()
 	for {
+		if held && !c.out.inputPending() {
+			held = false
+			c.replySince.Store(c.s.now().UnixNano())
+			err := c.out.release()
+			c.replySince.Store(0)
+			if err != nil {
+				return // the socket is broken; cleanup closes it
+			}
+		}
 		_, r, err := c.ws.Reader(context.Background())
 		if err != nil {
 			c.logClosed(err)
@@ -97,6 +114,10 @@ func (c *conn) serve() {
 			putBuffer(buf)
 			c.logClosed(err)
 			return
+		}
+		if !held && c.out.inputPending() {
+			held = true
+			c.out.hold()
 		}
 		c.lastActive.Store(c.s.now().UnixNano())
 		c.handle(buf.Bytes())
@@ -269,35 +290,8 @@ func (c *conn) writeLoop() {
 		}
 		batch, c.queue, c.spare = c.queue, c.spare[:0], nil
 		c.mu.Unlock()
-		for i, m := range batch {
-			c.mu.Lock()
-			subID, subscribed := c.subs[m.Topic]
-			if c.closed || !subscribed { // unsubscribed since it was queued
-				c.mu.Unlock()
-				continue
-			}
-			if len(c.pending) >= maxPendingAcks {
-				c.closed = true
-				c.mu.Unlock()
-				go c.close(websocket.StatusPolicyViolation, "Too many unacknowledged messages")
-				return
-			}
-			c.nextID++
-			id := c.nextID
-			if c.pending == nil {
-				c.pending = map[uint64]*Message{}
-			}
-			c.pending[id] = m
-			c.mu.Unlock()
-			b := appendSubscription(buf.Bytes()[:0], id, subID, m)
-			c.deliverFrom.Store(c.s.now().UnixNano())
-			err := c.write(b)
-			c.deliverFrom.Store(0)
-			if err != nil {
-				return // the reader sees the socket closed and cleans up
-			}
-			c.s.m.delivered.Inc()
-			batch[i] = nil
+		if !c.writeBatch(buf, batch) {
+			return // the reader sees the socket closed and cleans up
 		}
 		c.mu.Lock()
 		if c.spare == nil && cap(batch) <= 256 {
@@ -305,6 +299,47 @@ func (c *conn) writeLoop() {
 		}
 		c.mu.Unlock()
 	}
+}
+
+// writeBatch writes a batch of deliveries, gathered into as few writes as
+// their size allows; false when the socket is done for.
+func (c *conn) writeBatch(buf *bytes.Buffer, batch []*Message) (ok bool) {
+	c.out.hold()
+	c.deliverFrom.Store(c.s.now().UnixNano())
+	defer func() {
+		if err := c.out.release(); err != nil {
+			ok = false
+		}
+		c.deliverFrom.Store(0)
+	}()
+	for i, m := range batch {
+		c.mu.Lock()
+		subID, subscribed := c.subs[m.Topic]
+		if c.closed || !subscribed { // unsubscribed since it was queued
+			c.mu.Unlock()
+			continue
+		}
+		if len(c.pending) >= maxPendingAcks {
+			c.closed = true
+			c.mu.Unlock()
+			go c.close(websocket.StatusPolicyViolation, "Too many unacknowledged messages")
+			return false
+		}
+		c.nextID++
+		id := c.nextID
+		if c.pending == nil {
+			c.pending = map[uint64]*Message{}
+		}
+		c.pending[id] = m
+		c.mu.Unlock()
+		b := appendSubscription(buf.Bytes()[:0], id, subID, m)
+		if err := c.ws.Write(context.Background(), websocket.MessageText, b); err != nil {
+			return false
+		}
+		c.s.m.delivered.Inc()
+		batch[i] = nil
+	}
+	return true
 }
 
 // maintain is called by the server's maintenance loop about once a second.

@@ -15,9 +15,10 @@ const (
 	// ioChunk is the size of the pooled buffers a socket borrows to read and
 	// to gather a frame's writes.
 	ioChunk = 4096
-	// maxPooledWrite is the largest gathered-write buffer put back in the
-	// pool; the odd huge frame's buffer is left to the collector.
-	maxPooledWrite = 64 << 10
+	// maxGather is how many bytes writes are gathered to before they are sent
+	// even though a hold is open; it is also the largest buffer put back in
+	// the pool (the odd huge frame's buffer is left to the collector).
+	maxGather = 64 << 10
 	// fallbackBufferSize is the bufio size for a connection that is not a
 	// socket (it keeps its buffers for its lifetime).
 	fallbackBufferSize = 2048
@@ -32,9 +33,12 @@ var chunkPool = sync.Pool{New: func() any { b := make([]byte, ioChunk); return &
 //   - Reads wait for the socket to become readable without a buffer, then
 //     borrow a pooled one, read what is there and return the buffer once its
 //     bytes have been handed out.
-//   - Writes made between hold and release are gathered in a pooled buffer and
-//     sent with one write on release (the websocket library writes a frame's
-//     header and payload separately); other writes go straight to the socket.
+//   - Writes made while a hold is open are gathered in a pooled buffer and
+//     sent with one write when the last hold is released: the websocket
+//     library writes a frame's header and payload separately, and frames
+//     written back to back (a batch of deliveries, the answers to requests
+//     that arrived together) leave in one system call. Other writes go
+//     straight to the socket.
 //
 // The websocket library's own bufio buffers over it are the minimum 16 bytes.
 type sockConn struct {
@@ -44,6 +48,7 @@ type sockConn struct {
 	// Read side; the websocket library serializes reads.
 	unread []byte  // bytes read and not yet handed out
 	rchunk *[]byte // the pooled buffer unread lives in, if any
+	br     *bufio.Reader
 
 	wmu   sync.Mutex
 	wbuf  *[]byte // gathered writes (pooled), nil when empty
@@ -74,8 +79,14 @@ func newSocketIO(nc net.Conn, pending []byte) (net.Conn, *bufio.ReadWriter) {
 	if len(pending) > 0 {
 		c.unread = bytes.Clone(pending)
 	}
-	return c, bufio.NewReadWriter(bufio.NewReaderSize(c, 16), bufio.NewWriterSize(c, 16))
+	c.br = bufio.NewReaderSize(c, 16)
+	return c, bufio.NewReadWriter(c.br, bufio.NewWriterSize(c, 16))
 }
+
+// inputPending reports whether bytes the client sent are already read and
+// waiting to be handed to the websocket library (the next frame is here).
+// Only the reading goroutine may call it.
+func (c *sockConn) inputPending() bool { return len(c.unread) > 0 || c.br.Buffered() > 0 }
 
 // Read implements io.Reader.
 func (c *sockConn) Read(p []byte) (int, error) {
@@ -159,6 +170,9 @@ func (c *sockConn) Write(p []byte) (int, error) {
 		*c.wbuf = (*c.wbuf)[:0]
 	}
 	*c.wbuf = append(*c.wbuf, p...)
+	if len(*c.wbuf) >= maxGather {
+		return len(p), c.flushLocked()
+	}
 	return len(p), nil
 }
 
@@ -169,18 +183,26 @@ func (c *sockConn) hold() {
 	c.wmu.Unlock()
 }
 
-// release ends a hold and sends what was gathered; its error is the write's.
+// release ends a hold; the last one sends what was gathered. Its error is
+// that of the writes made so far.
 func (c *sockConn) release() error {
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
 	c.holds--
+	if c.holds > 0 {
+		return c.werr
+	}
+	return c.flushLocked()
+}
+
+func (c *sockConn) flushLocked() error {
 	if c.wbuf == nil {
 		return c.werr
 	}
 	b := c.wbuf
 	c.wbuf = nil
 	_, err := c.writeLocked(*b)
-	if cap(*b) <= maxPooledWrite {
+	if cap(*b) <= maxGather {
 		*b = (*b)[:cap(*b)]
 		chunkPool.Put(b)
 	}
@@ -202,14 +224,16 @@ func (c *sockConn) writeLocked(p []byte) (int, error) {
 // a write stuck on a peer that stopped reading is ended.
 func (c *sockConn) Close() error { return c.Conn.Close() }
 
-// gatherer is what a relay conn holds its writes with: the sockConn, or
+// gatherer is what a relay conn gathers its writes with: the sockConn, or
 // nothing for a connection that is not a socket.
 type gatherer interface {
 	hold()
 	release() error
+	inputPending() bool
 }
 
 type noGather struct{}
 
-func (noGather) hold()          {}
-func (noGather) release() error { return nil }
+func (noGather) hold()              {}
+func (noGather) release() error     { return nil }
+func (noGather) inputPending() bool { return false }

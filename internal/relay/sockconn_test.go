@@ -161,3 +161,38 @@ func TestNewSocketIO_NotASocketKeepsBuffers(t *testing.T) {
 		t.Fatalf("pending bytes: %q %v", got, err)
 	}
 }
+
+func TestSockConn_LastReleaseSendsAndLargeGathersFlushEarly(t *testing.T) {
+	server, client := tcpPair(t)
+	nc, _ := newSocketIO(server, nil)
+	sc := nc.(*sockConn)
+	sc.hold() // the reader answering frames that arrived together
+	sc.hold() // a delivery batch
+	sc.Write([]byte("reply,"))
+	sc.Write([]byte("delivery"))
+	if err := sc.release(); err != nil {
+		t.Fatal(err)
+	}
+	if sc.wbuf == nil {
+		t.Fatal("a release with a hold still open sent the gathered writes")
+	}
+	if err := sc.release(); err != nil || sc.wbuf != nil {
+		t.Fatalf("the last release did not send: %v", err)
+	}
+	got := make([]byte, len("reply,delivery"))
+	client.SetReadDeadline(time.Now().Add(5 * time.Second))
+	if _, err := io.ReadFull(client, got); err != nil || string(got) != "reply,delivery" {
+		t.Fatalf("%q %v", got, err)
+	}
+
+	sc.hold()
+	big := bytes.Repeat([]byte{'y'}, maxGather)
+	sc.Write(big)
+	if sc.wbuf != nil {
+		t.Fatalf("%d gathered bytes were kept while a hold is open", maxGather)
+	}
+	if _, err := io.ReadFull(client, make([]byte, maxGather)); err != nil {
+		t.Fatal(err)
+	}
+	sc.release()
+}
