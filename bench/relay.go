@@ -32,7 +32,7 @@ import (
 const (
 	relayIdleConns = 10000
 	relayPairs     = 1000
-	relayTargetRPS = 20000 // open-loop offered rate, messages per second over all pairs
+	relayTargetRPS = 20000 // the issue's throughput target, messages per second over all pairs
 	relayRunFor    = 8 * time.Second
 )
 
@@ -54,7 +54,7 @@ func benchRelay(report *strings.Builder, bin string) {
 		log.Fatal(err)
 	}
 	wsURL := "ws" + strings.TrimPrefix(srv.api, "http")
-	b := &relayBench{url: wsURL, project: project}
+	b := &relayBench{url: wsURL, project: project, pid: srv.cmd.Process.Pid}
 
 	fmt.Fprintf(report, "\n## WalletConnect relay (`latchd dev`, memory broker, limits off for the load generator)\n\n")
 
@@ -79,16 +79,18 @@ func benchRelay(report *strings.Builder, bin string) {
 			p.close()
 		}
 	}()
-	fmt.Fprintf(report, "\nPublish → delivery with %d pairs (a dapp socket publishing irn_publish to its wallet's topic, the wallet acknowledging each irn_subscription; %d sockets, load generator on the same 2 cores). Latency is from when a message was due to when its delivery was read.\n\n", len(pairs), 2*len(pairs))
-	fmt.Fprintf(report, "| load | duration | delivered | delivered/s | p50 | p99 | max |\n|---|---|---|---|---|---|---|\n")
-	for _, rate := range []int{relayTargetRPS / 2, relayTargetRPS} {
+	fmt.Fprintf(report, "\nPublish → delivery with %d pairs (a dapp socket publishing irn_publish to its wallet's topic, the wallet acknowledging each irn_subscription; %d sockets, load generator on the same 2 cores). Latency is from when a message was due to when its delivery was read. CPU per message is each process's user + system time over the run divided by the messages delivered; the kernel's loopback TCP work is charged to the process making the system call.\n\n", len(pairs), 2*len(pairs))
+	fmt.Fprintf(report, "| load | duration | delivered | delivered/s | p50 | p99 | max | CPU per message: latchd | load generator |\n|---|---|---|---|---|---|---|---|---|\n")
+	// Open loop at a sweep of offered rates (where latency stays low, the
+	// target, past it), then the closed loop.
+	for _, rate := range []int{relayTargetRPS / 4, relayTargetRPS / 2, relayTargetRPS, relayTargetRPS * 3 / 2} {
 		open := b.run(pairs, rate, relayRunFor)
-		fmt.Fprintf(report, "| open loop, %d msg/s offered | %s | %d | %.0f | %s | %s | %s |\n", rate, relayRunFor, open.n, open.rps, open.p50, open.p99, open.max)
-		log.Printf("relay open loop %d/s: %.0f delivered/s, p50 %v p99 %v", rate, open.rps, open.p50, open.p99)
+		fmt.Fprintf(report, "| open loop, %d msg/s offered | %s | %d | %.0f | %s | %s | %s | %.1f µs | %.1f µs |\n", rate, relayRunFor, open.n, open.rps, open.p50, open.p99, open.max, open.serverCPU, open.clientCPU)
+		log.Printf("relay open loop %d/s: %.0f delivered/s, p50 %v p99 %v; CPU/msg latchd %.1f µs, generator %.1f µs", rate, open.rps, open.p50, open.p99, open.serverCPU, open.clientCPU)
 	}
 	closed := b.run(pairs, 0, relayRunFor)
-	fmt.Fprintf(report, "| closed loop (each dapp publishes as soon as its last publish is answered) | %s | %d | %.0f | %s | %s | %s |\n", relayRunFor, closed.n, closed.rps, closed.p50, closed.p99, closed.max)
-	log.Printf("relay closed loop: %.0f delivered/s, p50 %v p99 %v", closed.rps, closed.p50, closed.p99)
+	fmt.Fprintf(report, "| closed loop (each dapp publishes as soon as its last publish is answered) | %s | %d | %.0f | %s | %s | %s | %.1f µs | %.1f µs |\n", relayRunFor, closed.n, closed.rps, closed.p50, closed.p99, closed.max, closed.serverCPU, closed.clientCPU)
+	log.Printf("relay closed loop: %.0f delivered/s, p50 %v p99 %v; CPU/msg latchd %.1f µs, generator %.1f µs", closed.rps, closed.p50, closed.p99, closed.serverCPU, closed.clientCPU)
 	fmt.Fprintf(report, "\nTargets (issue 4): 10,000 sockets under 20 KiB each; ≥ 20,000 delivered messages/s; p99 under 20 ms.\n")
 }
 
@@ -152,6 +154,7 @@ func rssKiB(pid int) int64 {
 
 type relayBench struct {
 	url, project string
+	pid          int // latchd's
 }
 
 // dial opens an authenticated relay socket for a fresh client key.
@@ -226,10 +229,9 @@ func (b *relayBench) openIdle(n int) []*websocket.Conn {
 
 // pair is a dapp socket publishing to the topic its wallet socket is subscribed to.
 type pair struct {
-	topic   string
-	dapp    *websocket.Conn
-	wallet  *websocket.Conn
-	answers chan struct{} // one per publish answer read on the dapp socket
+	topic  string
+	dapp   *websocket.Conn
+	wallet *websocket.Conn
 }
 
 func (p *pair) close() {
@@ -251,7 +253,7 @@ func (b *relayBench) openPairs(n int) []*pair {
 					return
 				}
 				ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-				p := &pair{topic: newTopic(), answers: make(chan struct{}, 1024)}
+				p := &pair{topic: newTopic()}
 				var err error
 				if p.dapp, err = b.dial(ctx); err == nil {
 					if p.wallet, err = b.dial(ctx); err == nil {
@@ -278,15 +280,14 @@ func (b *relayBench) run(pairs []*pair, rate int, d time.Duration) relayResult {
 	// Reads and writes take no deadline (a cancellable context costs the load
 	// generator a watcher per frame); the sockets are closed to stop.
 	ctx := context.Background()
-	done := make(chan struct{})
 	var mu sync.Mutex
 	var lat []time.Duration
 	var wg sync.WaitGroup
+	serverCPU0, clientCPU0 := cpuTime(b.pid), cpuTime(os.Getpid())
 	start := time.Now().Add(200 * time.Millisecond)
 	end := start.Add(d)
-	var seq atomic.Int64
 	for _, p := range pairs {
-		wg.Add(3)
+		wg.Add(2)
 		// Wallet: read deliveries, acknowledge, record latency.
 		go func() {
 			defer wg.Done()
@@ -315,61 +316,70 @@ func (b *relayBench) run(pairs []*pair, rate int, d time.Duration) relayResult {
 				}
 			}
 		}()
-		// Dapp reader: publish answers.
+		// Dapp reader: publish answers. In the closed loop it publishes the
+		// pair's next message as soon as the last one is answered.
 		go func() {
 			defer wg.Done()
 			var frame bytes.Buffer
-			for {
-				data, err := readFrame(ctx, p.dapp, &frame)
-				if err != nil {
+			var msg []byte
+			var err error
+			for i := 1; ; i++ {
+				if rate == 0 && i == 1 {
+					time.Sleep(time.Until(start))
+					if msg, err = publish(ctx, p, msg, i, time.Now()); err != nil {
+						return
+					}
+				}
+				var data []byte
+				if data, err = readFrame(ctx, p.dapp, &frame); err != nil {
 					return
 				}
 				if bytes.Contains(data, []byte(`"error"`)) {
 					log.Fatalf("relay bench: publish refused: %s", data)
 				}
-				select {
-				case p.answers <- struct{}{}:
-				default:
-				}
-			}
-		}()
-		// Dapp writer.
-		go func() {
-			defer wg.Done()
-			var interval time.Duration
-			due := start
-			if rate > 0 {
-				interval = time.Duration(float64(time.Second) * float64(len(pairs)) / float64(rate))
-				due = start.Add(time.Duration(seq.Add(1)%int64(len(pairs))) * interval / time.Duration(len(pairs)))
-			}
-			for i := 0; ; i++ {
-				if rate > 0 {
-					time.Sleep(time.Until(due))
-				} else {
-					due = time.Now()
-				}
-				if !due.Before(end) {
-					return
-				}
-				msg := fmt.Sprintf(`{"id":%d,"jsonrpc":"2.0","method":"irn_publish","params":{"topic":"%s","message":"t%d.%d","ttl":300,"tag":1108,"prompt":true}}`,
-					i+1, p.topic, due.UnixNano(), i)
-				if err := p.dapp.Write(ctx, websocket.MessageText, []byte(msg)); err != nil {
-					return
-				}
-				if rate > 0 {
-					due = due.Add(interval)
-				} else {
-					select {
-					case <-p.answers:
-					case <-done:
+				if now := time.Now(); rate == 0 && now.Before(end) {
+					if msg, err = publish(ctx, p, msg, i+1, now); err != nil {
 						return
 					}
 				}
 			}
 		}()
 	}
+	if rate > 0 {
+		// Open loop: message k is due at start + k/rate and goes to pair
+		// k mod len(pairs), so each pair publishes at rate/len(pairs) per
+		// second, the pairs evenly staggered. A few senders share the
+		// schedule (sender j sends messages k ≡ j mod senders); a sender
+		// that wakes late sends everything due at once, and the lateness
+		// counts in the latency, which runs from the due time.
+		const senders = 4
+		gap := time.Second / time.Duration(rate)
+		for j := range senders {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				var msg []byte
+				seqs := make([]int, len(pairs))
+				for k := j; ; k += senders {
+					due := start.Add(time.Duration(k) * gap)
+					if !due.Before(end) {
+						return
+					}
+					if wait := time.Until(due); wait > 0 {
+						time.Sleep(wait)
+					}
+					i := k % len(pairs)
+					seqs[i]++
+					var err error
+					if msg, err = publish(ctx, pairs[i], msg, seqs[i], due); err != nil {
+						return
+					}
+				}
+			}()
+		}
+	}
 	time.Sleep(time.Until(end) + 2*time.Second) // deliveries in flight arrive
-	close(done)
+	serverCPU, clientCPU := cpuTime(b.pid)-serverCPU0, cpuTime(os.Getpid())-clientCPU0
 	for _, p := range pairs {
 		p.close()
 	}
@@ -383,13 +393,46 @@ func (b *relayBench) run(pairs []*pair, rate int, d time.Duration) relayResult {
 	}
 	slices.Sort(lat)
 	q := func(f float64) time.Duration { return lat[int(f*float64(len(lat)-1))].Round(10 * time.Microsecond) }
-	return relayResult{n: len(lat), rps: float64(len(lat)) / d.Seconds(), p50: q(0.5), p99: q(0.99), max: lat[len(lat)-1].Round(10 * time.Microsecond)}
+	perMsg := func(cpu time.Duration) float64 { return float64(cpu.Microseconds()) / float64(len(lat)) }
+	return relayResult{n: len(lat), rps: float64(len(lat)) / d.Seconds(), p50: q(0.5), p99: q(0.99), max: lat[len(lat)-1].Round(10 * time.Microsecond),
+		serverCPU: perMsg(serverCPU), clientCPU: perMsg(clientCPU)}
+}
+
+// publish sends message seq of pair p, due at due (the wallet measures from
+// it), building it in buf; it returns buf for reuse. Senders of one pair's
+// messages never overlap, so a pair's socket has one writer at a time.
+func publish(ctx context.Context, p *pair, buf []byte, seq int, due time.Time) ([]byte, error) {
+	buf = append(buf[:0], `{"id":`...)
+	buf = strconv.AppendInt(buf, int64(seq), 10)
+	buf = append(buf, `,"jsonrpc":"2.0","method":"irn_publish","params":{"topic":"`...)
+	buf = append(buf, p.topic...)
+	buf = append(buf, `","message":"t`...)
+	buf = strconv.AppendInt(buf, due.UnixNano(), 10)
+	buf = append(buf, '.')
+	buf = strconv.AppendInt(buf, int64(seq), 10)
+	buf = append(buf, `","ttl":300,"tag":1108,"prompt":true}}`...)
+	return buf, p.dapp.Write(ctx, websocket.MessageText, buf)
 }
 
 type relayResult struct {
-	n             int
-	rps           float64
-	p50, p99, max time.Duration
+	n                    int
+	rps                  float64
+	p50, p99, max        time.Duration
+	serverCPU, clientCPU float64 // µs of CPU (user + system) per delivered message
+}
+
+// cpuTime is the CPU time (user + system) a process has used so far.
+func cpuTime(pid int) time.Duration {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		log.Fatal(err)
+	}
+	// The fields after the command name, which is in parentheses: utime and
+	// stime are the 12th and 13th, in clock ticks (100 per second on Linux).
+	f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
+	utime, _ := strconv.ParseInt(f[11], 10, 64)
+	stime, _ := strconv.ParseInt(f[12], 10, 64)
+	return time.Duration(utime+stime) * 10 * time.Millisecond
 }
 
 // readFrame reads the next message into buf (reused across frames) and
