@@ -53,6 +53,9 @@ func parseFrame(data []byte) (*envelope, *RPCError) {
 	if len(trimmed) > 0 && trimmed[0] == '[' {
 		return nil, &RPCError{Code: CodeInvalidRequest, Message: "Invalid request: JSON-RPC batches are not supported; send one request per frame", Tag: "InvalidRequest"}
 	}
+	if env, ok := parseEnvelopeFast(data); ok && env.JSONRPC == "2.0" && (len(env.ID) == 0 || validID(env.ID)) && (env.Method != nil || len(env.Result) > 0 || len(env.Error) > 0) {
+		return env, nil
+	}
 	var env envelope
 	if err := json.Unmarshal(data, &env); err != nil {
 		return nil, &RPCError{Code: CodeParseError, Message: "Parse error: the frame is not a JSON object", Tag: "Serialization"}

@@ -112,9 +112,12 @@ type publishParams struct {
 }
 
 func (c *conn) publishOne(ctx context.Context, params json.RawMessage) ([]byte, func(), *RPCError) {
-	var p publishParams
-	if err := decodeParams(params, &p); err != nil {
-		return nil, nil, err
+	p, ok := parsePublishFast(params)
+	if !ok {
+		p = publishParams{}
+		if err := decodeParams(params, &p); err != nil {
+			return nil, nil, err
+		}
 	}
 	m, err := c.newMessage("", "message", p.Topic, p.Message, p.TTL, true, p.Tag, p.Attestation)
 	if err != nil {

@@ -1,0 +1,101 @@
+package relay
+
+import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// FuzzFastPaths checks the single-pass decoders against encoding/json: what
+// they accept, encoding/json must accept and decode to the same values.
+// `go test` runs the seeds; `go test -fuzz FuzzFastPaths` explores.
+func FuzzFastPaths(f *testing.F) {
+	topic := strings.Repeat("ab", 32)
+	for _, seed := range []string{
+		`{"id":1,"jsonrpc":"2.0","method":"irn_subscribe","params":{"topic":"` + topic + `"}}`,
+		`{"id":"1700000000000000001","jsonrpc":"2.0","method":"irn_publish","params":{"topic":"` + topic + `","message":"eA==","ttl":300,"tag":1108,"prompt":true}}`,
+		` { "jsonrpc" : "2.0" , "id" : -1.5e3 , "method" : null , "result" : [ true , false , null , { } , [ ] ] } `,
+		`{"id":"5n","jsonrpc":"2.0","result":true}`,
+		`{"id":99,"jsonrpc":"2.0","error":{"code":1,"message":"no \"quoted\" \u00e9"}}`,
+		`{"ID":1,"jsonrpc":"2.0","method":"x"}`,
+		`{"id":1,"jsonrpc":"2.0","method":"x","method":null}`,
+		`{"id":01,"jsonrpc":"2.0","method":"x"}`,
+		`{"id":1,"jsonrpc":"2.0","method":"x",}`,
+		`{"id":1,"jsonrpc":"2.0","method":"caf\u00e9"}`,
+		`{"id":1,"jsonrpc":"2.0","method":"x"} x`,
+		`{"topic":"` + topic + `","message":"eA==","ttl":300,"tag":1108,"attestation":"a.b.c"}`,
+		`{"topic":null,"message":null,"ttl":null,"tag":null,"attestation":null}`,
+		`{"topic":"a","topic":null,"ttl":1e400,"tag":-1}`,
+		`{"ttl":1.5,"tag":4294967296}`,
+		`{"TTL":1}`,
+		`{"message":"\ud800"}`,
+		`[1,2]`, `null`, `"s"`, `{}`, ``, "\xff", `{"a":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}`,
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if env, ok := parseEnvelopeFast(data); ok {
+			var want envelope
+			if err := json.Unmarshal(data, &want); err != nil {
+				t.Fatalf("fast path accepted %q, encoding/json: %v", data, err)
+			}
+			if env.JSONRPC != want.JSONRPC || !reflect.DeepEqual(env.Method, want.Method) ||
+				!bytes.Equal(env.ID, want.ID) || !bytes.Equal(env.Params, want.Params) ||
+				!bytes.Equal(env.Result, want.Result) || !bytes.Equal(env.Error, want.Error) {
+				t.Fatalf("%q: fast %+v, encoding/json %+v", data, env, want)
+			}
+		}
+		if p, ok := parsePublishFast(data); ok {
+			var want publishParams
+			if err := json.Unmarshal(data, &want); err != nil {
+				t.Fatalf("fast path accepted params %q, encoding/json: %v", data, err)
+			}
+			if !reflect.DeepEqual(p, want) {
+				t.Fatalf("%q: fast %+v, encoding/json %+v", data, p, want)
+			}
+		}
+	})
+}
+
+func TestFastPaths_TakeTheCommonFrames(t *testing.T) {
+	topic := strings.Repeat("ab", 32)
+	for _, frame := range []string{
+		`{"id":1700000000000000001,"jsonrpc":"2.0","method":"irn_publish","params":{"topic":"` + topic + `","message":"eA==","ttl":300,"tag":1108,"prompt":true}}`,
+		`{"id":"1700000000000000002n","jsonrpc":"2.0","result":true}`,
+	} {
+		env, ok := parseEnvelopeFast([]byte(frame))
+		if !ok {
+			t.Fatalf("fast path declined %s", frame)
+		}
+		if env.Method != nil {
+			if _, ok := parsePublishFast(env.Params); !ok {
+				t.Fatalf("fast path declined params %s", env.Params)
+			}
+		}
+	}
+	if _, ok := parseEnvelopeFast([]byte(`{"id":1,"Method":"x","jsonrpc":"2.0"}`)); ok {
+		t.Fatal("a key encoding/json matches case-insensitively was not left to it")
+	}
+}
+
+func BenchmarkParsePublish(b *testing.B) {
+	frame := []byte(`{"id":1700000000000000001,"jsonrpc":"2.0","method":"irn_publish","params":{"topic":"` + strings.Repeat("ab", 32) + `","message":"` + strings.Repeat("QUJD", 300) + `","ttl":300,"tag":1108,"prompt":true}}`)
+	b.Run("fast", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			env, _ := parseEnvelopeFast(frame)
+			parsePublishFast(env.Params)
+		}
+	})
+	b.Run("encoding/json", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			var env envelope
+			json.Unmarshal(frame, &env)
+			var p publishParams
+			json.Unmarshal(env.Params, &p)
+		}
+	})
+}
