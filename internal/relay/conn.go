@@ -20,9 +20,10 @@ import (
 const frameOverhead = 64 << 10
 
 // conn is one relay socket. An idle socket owns one goroutine (its reader,
-// blocked in the kernel) and small buffers: writes of deliveries happen on a
-// goroutine started only while there is something to write, and pings and
-// timeouts are driven by the server's single maintenance loop.
+// waiting in the netpoller) and no I/O buffer (see sockConn): writes of
+// deliveries happen on a goroutine started only while there is something to
+// write, and pings and timeouts are driven by the server's single maintenance
+// loop.
 type conn struct {
 	s        *Server
 	ws       *websocket.Conn

@@ -7,6 +7,7 @@ import (
 	"net"
 	"os"
 	"sync"
+	"sync/atomic"
 	"syscall"
 )
 
@@ -46,9 +47,9 @@ type sockConn struct {
 	raw syscall.RawConn
 
 	// Read side; the websocket library serializes reads.
-	unread []byte  // bytes read and not yet handed out
-	rchunk *[]byte // the pooled buffer unread lives in, if any
-	br     *bufio.Reader
+	unread  []byte      // bytes read and not yet handed out
+	rchunk  *[]byte     // the pooled buffer unread lives in, if any
+	pending atomic.Bool // len(unread) > 0, for inputPending
 
 	wmu   sync.Mutex
 	wbuf  *[]byte // gathered writes (pooled), nil when empty
@@ -78,15 +79,17 @@ func newSocketIO(nc net.Conn, pending []byte) (net.Conn, *bufio.ReadWriter) {
 	c := &sockConn{Conn: nc, raw: raw}
 	if len(pending) > 0 {
 		c.unread = bytes.Clone(pending)
+		c.pending.Store(true)
 	}
-	c.br = bufio.NewReaderSize(c, 16)
-	return c, bufio.NewReadWriter(c.br, bufio.NewWriterSize(c, 16))
+	return c, bufio.NewReadWriter(bufio.NewReaderSize(c, 16), bufio.NewWriterSize(c, 16))
 }
 
 // inputPending reports whether bytes the client sent are already read and
-// waiting to be handed to the websocket library (the next frame is here).
-// Only the reading goroutine may call it.
-func (c *sockConn) inputPending() bool { return len(c.unread) > 0 || c.br.Buffered() > 0 }
+// waiting to be handed to the websocket library: the next frame (or its
+// start) is here. The few bytes the library's own 16-byte buffer may hold
+// are not counted; it is a hint for gathering answers, never for
+// correctness.
+func (c *sockConn) inputPending() bool { return c.pending.Load() }
 
 // Read implements io.Reader.
 func (c *sockConn) Read(p []byte) (int, error) {
@@ -104,6 +107,7 @@ func (c *sockConn) Read(p []byte) (int, error) {
 	n := copy(p, c.unread)
 	c.unread = c.unread[n:]
 	if len(c.unread) == 0 {
+		c.pending.Store(false)
 		c.unread = nil
 		if c.rchunk != nil {
 			chunkPool.Put(c.rchunk)
@@ -151,6 +155,7 @@ func (c *sockConn) fill() error {
 		return err
 	}
 	c.unread = (*c.rchunk)[:n]
+	c.pending.Store(true)
 	return nil
 }
 
