@@ -86,25 +86,12 @@ func putBuffer(b *bytes.Buffer) {
 
 // serve reads frames until the socket closes, then unsubscribes everything.
 // While frames the client sent together are being answered, the answers are
-// gathered and leave in one write before the reader waits for more.
+// gathered; they leave in one write as soon as the reader has to wait for
+// the client (sockConn.holdReader).
 func (c *conn) serve() {
 	defer c.cleanup()
-	held := false
-	defer func() {
-		if held {
-			c.out.release()
-		}
-	}()
+	defer c.out.releaseReader()
 	for {
-		if held && !c.out.inputPending() {
-			held = false
-			c.replySince.Store(c.s.now().UnixNano())
-			err := c.out.release()
-			c.replySince.Store(0)
-			if err != nil {
-				return // the socket is broken; cleanup closes it
-			}
-		}
 		_, r, err := c.ws.Reader(context.Background())
 		if err != nil {
 			c.logClosed(err)
@@ -116,9 +103,8 @@ func (c *conn) serve() {
 			c.logClosed(err)
 			return
 		}
-		if !held && c.out.inputPending() {
-			held = true
-			c.out.hold()
+		if c.out.inputPending() {
+			c.out.holdReader()
 		}
 		c.lastActive.Store(c.s.now().UnixNano())
 		c.handle(buf.Bytes())
@@ -347,7 +333,7 @@ func (c *conn) writeBatch(buf *bytes.Buffer, batch []*Message) (ok bool) {
 func (c *conn) maintain(now time.Time) {
 	n := now.UnixNano()
 	stuck := func(since int64) bool { return since != 0 && n-since > int64(WriteTimeout) }
-	if stuck(c.replySince.Load()) || stuck(c.deliverFrom.Load()) {
+	if stuck(c.replySince.Load()) || stuck(c.deliverFrom.Load()) || stuck(c.out.stuckSince()) {
 		c.s.log.Debug("relay: write timed out; closing socket")
 		c.ws.CloseNow()
 		return

@@ -59,7 +59,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.refuse(w, r, onClose, errTooManyConns)
 		return
 	}
-	hw := &hijackWriter{ResponseWriter: w}
+	hw := &hijackWriter{ResponseWriter: w, now: s.now}
 	ws, err := websocket.Accept(hw, r, acceptOptions)
 	if err != nil {
 		s.mu.Lock()
@@ -113,7 +113,7 @@ func (s *Server) refuse(w http.ResponseWriter, r *http.Request, onClose bool, er
 		httpx.Error(w, r, apperror)
 		return
 	}
-	ws, err := websocket.Accept(&hijackWriter{ResponseWriter: w}, r, acceptOptions)
+	ws, err := websocket.Accept(&hijackWriter{ResponseWriter: w, now: s.now}, r, acceptOptions)
 	if err != nil {
 		return
 	}
@@ -132,6 +132,7 @@ func (s *Server) refuse(w http.ResponseWriter, r *http.Request, onClose bool, er
 // server's writer through Unwrap (the observe middleware's statusWriter).
 type hijackWriter struct {
 	http.ResponseWriter
+	now func() time.Time
 	out gatherer // set by Hijack
 }
 
@@ -146,7 +147,7 @@ func (w *hijackWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 	}
 	// Bytes the client sent right behind its upgrade request stay readable.
 	pending, _ := brw.Reader.Peek(brw.Reader.Buffered())
-	conn, rw := newSocketIO(nc, pending)
+	conn, rw := newSocketIO(nc, pending, w.now)
 	w.out = noGather{}
 	if sc, ok := conn.(*sockConn); ok {
 		w.out = sc

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"syscall"
+	"time"
 )
 
 // Buffer sizes of a relay socket. Most WalletConnect frames are 0.5–4 KiB.
@@ -55,13 +56,17 @@ type sockConn struct {
 	wbuf  *[]byte // gathered writes (pooled), nil when empty
 	holds int
 	werr  error // sticky: a failed write fails every later one
+
+	readerHeld   atomic.Bool // the reader's hold (holdReader) is open
+	now          func() time.Time
+	writingSince atomic.Int64 // unix nanos a socket write started; 0 when none
 }
 
 // newSocketIO wraps a hijacked connection for the websocket library: the
 // connection to hand it and the bufio pair over that connection. pending are
 // bytes the client sent right behind its upgrade request. A connection that
 // is not a socket gets ordinary buffers.
-func newSocketIO(nc net.Conn, pending []byte) (net.Conn, *bufio.ReadWriter) {
+func newSocketIO(nc net.Conn, pending []byte, now func() time.Time) (net.Conn, *bufio.ReadWriter) {
 	sc, ok := nc.(syscall.Conn)
 	var raw syscall.RawConn
 	if ok {
@@ -76,7 +81,7 @@ func newSocketIO(nc net.Conn, pending []byte) (net.Conn, *bufio.ReadWriter) {
 		}
 		return nc, bufio.NewReadWriter(bufio.NewReaderSize(r, fallbackBufferSize), bufio.NewWriterSize(nc, fallbackBufferSize))
 	}
-	c := &sockConn{Conn: nc, raw: raw}
+	c := &sockConn{Conn: nc, raw: raw, now: now}
 	if len(pending) > 0 {
 		c.unread = bytes.Clone(pending)
 		c.pending.Store(true)
@@ -97,6 +102,9 @@ func (c *sockConn) Read(p []byte) (int, error) {
 		return 0, nil
 	}
 	if len(c.unread) == 0 {
+		// About to wait for the client: what the reader gathered goes out
+		// first.
+		c.releaseReader()
 		if len(p) >= ioChunk {
 			return c.Conn.Read(p) // the caller's buffer is big enough: read into it
 		}
@@ -188,6 +196,25 @@ func (c *sockConn) hold() {
 	c.wmu.Unlock()
 }
 
+// holdReader opens the reading goroutine's hold, for answering frames that
+// arrived together with one write. It ends with releaseReader, or by itself
+// as soon as a read has to wait for the client (so a frame still in flight,
+// or a control frame the websocket library consumes, never holds answers
+// back).
+func (c *sockConn) holdReader() {
+	if c.readerHeld.CompareAndSwap(false, true) {
+		c.hold()
+	}
+}
+
+// releaseReader ends the reader's hold, if open.
+func (c *sockConn) releaseReader() error {
+	if c.readerHeld.CompareAndSwap(true, false) {
+		return c.release()
+	}
+	return nil
+}
+
 // release ends a hold; the last one sends what was gathered. Its error is
 // that of the writes made so far.
 func (c *sockConn) release() error {
@@ -218,12 +245,18 @@ func (c *sockConn) writeLocked(p []byte) (int, error) {
 	if c.werr != nil {
 		return 0, c.werr
 	}
+	c.writingSince.Store(c.now().UnixNano())
 	n, err := c.Conn.Write(p)
+	c.writingSince.Store(0)
 	if err != nil {
 		c.werr = err
 	}
 	return n, err
 }
+
+// stuckSince is when the socket write in progress started (unix nanos), or
+// 0: the maintenance loop closes a socket whose peer stopped reading.
+func (c *sockConn) stuckSince() int64 { return c.writingSince.Load() }
 
 // Close implements net.Conn. It does not take the write lock: closing is how
 // a write stuck on a peer that stopped reading is ended.
@@ -234,11 +267,17 @@ func (c *sockConn) Close() error { return c.Conn.Close() }
 type gatherer interface {
 	hold()
 	release() error
+	holdReader()
+	releaseReader() error
 	inputPending() bool
+	stuckSince() int64
 }
 
 type noGather struct{}
 
-func (noGather) hold()              {}
-func (noGather) release() error     { return nil }
-func (noGather) inputPending() bool { return false }
+func (noGather) hold()                {}
+func (noGather) release() error       { return nil }
+func (noGather) holdReader()          {}
+func (noGather) releaseReader() error { return nil }
+func (noGather) inputPending() bool   { return false }
+func (noGather) stuckSince() int64    { return 0 }

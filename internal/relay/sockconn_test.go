@@ -40,7 +40,7 @@ func tcpPair(t *testing.T) (server, client net.Conn) {
 
 func TestSockConn_ReadsPendingThenSocketAndHoldsNoBufferWhenDrained(t *testing.T) {
 	server, client := tcpPair(t)
-	nc, rw := newSocketIO(server, []byte("early:"))
+	nc, rw := newSocketIO(server, []byte("early:"), time.Now)
 	sc, ok := nc.(*sockConn)
 	if !ok {
 		t.Fatalf("a TCP connection got %T, want *sockConn", nc)
@@ -67,7 +67,7 @@ func TestSockConn_ReadsPendingThenSocketAndHoldsNoBufferWhenDrained(t *testing.T
 
 func TestSockConn_SmallReadsOfOneChunk(t *testing.T) {
 	server, client := tcpPair(t)
-	nc, _ := newSocketIO(server, nil)
+	nc, _ := newSocketIO(server, nil, time.Now)
 	sc := nc.(*sockConn)
 	msg := []byte("a frame of some thirty-odd bytes")
 	if _, err := client.Write(msg); err != nil {
@@ -96,7 +96,7 @@ func TestSockConn_SmallReadsOfOneChunk(t *testing.T) {
 
 func TestSockConn_HeldWritesGoOutTogetherAndInOrder(t *testing.T) {
 	server, client := tcpPair(t)
-	nc, rw := newSocketIO(server, nil)
+	nc, rw := newSocketIO(server, nil, time.Now)
 	sc := nc.(*sockConn)
 
 	sc.hold()
@@ -133,7 +133,7 @@ func TestSockConn_HeldWritesGoOutTogetherAndInOrder(t *testing.T) {
 
 func TestSockConn_WriteErrorSticks(t *testing.T) {
 	server, _ := tcpPair(t)
-	nc, _ := newSocketIO(server, nil)
+	nc, _ := newSocketIO(server, nil, time.Now)
 	sc := nc.(*sockConn)
 	sc.Close()
 	if _, err := sc.Write([]byte("x")); err == nil {
@@ -152,7 +152,7 @@ func TestNewSocketIO_NotASocketKeepsBuffers(t *testing.T) {
 	a, b := net.Pipe()
 	defer a.Close()
 	defer b.Close()
-	nc, rw := newSocketIO(a, []byte("pending"))
+	nc, rw := newSocketIO(a, []byte("pending"), time.Now)
 	if nc != a {
 		t.Fatalf("a pipe was wrapped: %T", nc)
 	}
@@ -164,7 +164,7 @@ func TestNewSocketIO_NotASocketKeepsBuffers(t *testing.T) {
 
 func TestSockConn_LastReleaseSendsAndLargeGathersFlushEarly(t *testing.T) {
 	server, client := tcpPair(t)
-	nc, _ := newSocketIO(server, nil)
+	nc, _ := newSocketIO(server, nil, time.Now)
 	sc := nc.(*sockConn)
 	sc.hold() // the reader answering frames that arrived together
 	sc.hold() // a delivery batch
@@ -195,4 +195,33 @@ func TestSockConn_LastReleaseSendsAndLargeGathersFlushEarly(t *testing.T) {
 		t.Fatal(err)
 	}
 	sc.release()
+}
+
+// A frame that arrived with others is answered under the reader's hold; the
+// answers must leave as soon as the reader waits for the client, even when
+// what was still buffered turned out to be a control frame or the start of a
+// frame still in flight.
+func TestSockConn_ReaderHoldEndsWhenTheReaderWaits(t *testing.T) {
+	server, client := tcpPair(t)
+	nc, _ := newSocketIO(server, nil, time.Now)
+	sc := nc.(*sockConn)
+	sc.holdReader()
+	sc.Write([]byte("answer"))
+	read := make(chan error, 1)
+	go func() {
+		_, err := sc.Read(make([]byte, 8)) // waits for the client
+		read <- err
+	}()
+	got := make([]byte, len("answer"))
+	client.SetReadDeadline(time.Now().Add(5 * time.Second))
+	if _, err := io.ReadFull(client, got); err != nil || string(got) != "answer" {
+		t.Fatalf("the gathered answer did not leave while the reader waited: %q %v", got, err)
+	}
+	client.Write([]byte("next"))
+	if err := <-read; err != nil {
+		t.Fatal(err)
+	}
+	if sc.readerHeld.Load() {
+		t.Fatal("the reader's hold is still open")
+	}
 }
