@@ -199,32 +199,35 @@ func newTopic() string {
 // openIdle opens n subscribed sockets, 64 at a time.
 func (b *relayBench) openIdle(n int) []*websocket.Conn {
 	conns := make([]*websocket.Conn, n)
+	inParallel(n, 64, func(i int) {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		ws, err := b.dial(ctx)
+		if err == nil {
+			err = call(ctx, ws, 1, "irn_subscribe", `{"topic":"`+newTopic()+`"}`)
+		}
+		if err != nil {
+			log.Fatalf("relay bench: socket %d: %v", i, err)
+		}
+		conns[i] = ws
+	})
+	return conns
+}
+
+// inParallel runs f(0) … f(n-1) on the given number of goroutines.
+func inParallel(n, workers int, f func(i int)) {
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	for w := 0; w < 64; w++ {
+	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= n {
-					return
-				}
-				ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-				ws, err := b.dial(ctx)
-				if err == nil {
-					err = call(ctx, ws, 1, "irn_subscribe", `{"topic":"`+newTopic()+`"}`)
-				}
-				cancel()
-				if err != nil {
-					log.Fatalf("relay bench: socket %d: %v", i, err)
-				}
-				conns[i] = ws
+			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
+				f(i)
 			}
 		}()
 	}
 	wg.Wait()
-	return conns
 }
 
 // pair is a dapp socket publishing to the topic its wallet socket is subscribed to.
@@ -241,34 +244,21 @@ func (p *pair) close() {
 
 func (b *relayBench) openPairs(n int) []*pair {
 	pairs := make([]*pair, n)
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for w := 0; w < 32; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= n {
-					return
-				}
-				ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-				p := &pair{topic: newTopic()}
-				var err error
-				if p.dapp, err = b.dial(ctx); err == nil {
-					if p.wallet, err = b.dial(ctx); err == nil {
-						err = call(ctx, p.wallet, 1, "irn_subscribe", `{"topic":"`+p.topic+`"}`)
-					}
-				}
-				cancel()
-				if err != nil {
-					log.Fatalf("relay bench: pair %d: %v", i, err)
-				}
-				pairs[i] = p
+	inParallel(n, 32, func(i int) {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		p := &pair{topic: newTopic()}
+		var err error
+		if p.dapp, err = b.dial(ctx); err == nil {
+			if p.wallet, err = b.dial(ctx); err == nil {
+				err = call(ctx, p.wallet, 1, "irn_subscribe", `{"topic":"`+p.topic+`"}`)
 			}
-		}()
-	}
-	wg.Wait()
+		}
+		if err != nil {
+			log.Fatalf("relay bench: pair %d: %v", i, err)
+		}
+		pairs[i] = p
+	})
 	return pairs
 }
 
@@ -385,9 +375,7 @@ func (b *relayBench) run(pairs []*pair, rate int, d time.Duration) relayResult {
 	}
 	wg.Wait()
 	// Fresh sockets for the next run.
-	for i := range pairs {
-		pairs[i] = b.openPairs(1)[0]
-	}
+	copy(pairs, b.openPairs(len(pairs)))
 	if len(lat) == 0 {
 		log.Fatal("relay bench: nothing delivered")
 	}
