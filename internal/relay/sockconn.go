@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/latchkit/latch/internal/sockio"
 )
 
 // Buffer sizes of a relay socket. Most WalletConnect frames are 0.5–4 KiB.
@@ -136,12 +138,7 @@ func (c *sockConn) fill() error {
 		if c.rchunk == nil {
 			c.rchunk = chunkPool.Get().(*[]byte)
 		}
-		for {
-			n, rerr = syscall.Read(int(fd), *c.rchunk)
-			if rerr != syscall.EINTR {
-				break
-			}
-		}
+		n, rerr = sockio.Read(int(fd), *c.rchunk)
 		if rerr == syscall.EAGAIN {
 			chunkPool.Put(c.rchunk) // nothing to read: wait without a buffer
 			c.rchunk = nil
@@ -246,7 +243,7 @@ func (c *sockConn) writeLocked(p []byte) (int, error) {
 		return 0, c.werr
 	}
 	c.writingSince.Store(c.now().UnixNano())
-	n, err := c.Conn.Write(p)
+	n, err := c.writeSocket(p)
 	c.writingSince.Store(0)
 	if err != nil {
 		c.werr = err
@@ -281,3 +278,32 @@ func (noGather) holdReader()          {}
 func (noGather) releaseReader() error { return nil }
 func (noGather) inputPending() bool   { return false }
 func (noGather) stuckSince() int64    { return 0 }
+
+// writeSocket writes all of p, waiting in the netpoller while the socket's
+// send buffer is full.
+func (c *sockConn) writeSocket(p []byte) (int, error) {
+	var (
+		n    int
+		werr error
+	)
+	err := c.raw.Write(func(fd uintptr) bool {
+		for n < len(p) {
+			m, err := sockio.Write(int(fd), p[n:])
+			if m > 0 {
+				n += m
+			}
+			if err == syscall.EAGAIN {
+				return false
+			}
+			if err != nil {
+				werr = err
+				return true
+			}
+		}
+		return true
+	})
+	if err == nil && werr != nil {
+		err = os.NewSyscallError("write", werr)
+	}
+	return n, err
+}
