@@ -19,19 +19,17 @@ import (
 // fits gets a JSON-RPC error instead.
 const frameOverhead = 64 << 10
 
-// conn is one relay socket. An idle socket owns one goroutine (its reader,
-// waiting in the netpoller) and no I/O buffer (see sockConn): writes of
-// deliveries happen on a goroutine started only while there is something to
-// write, and pings and timeouts are driven by the server's single maintenance
-// loop.
+// conn is one relay socket: the JSON-RPC methods, subscriptions and
+// deliveries of one client, over a socket (see socket). An idle conn holds no
+// I/O buffer, and on Linux no goroutine either; pings and timeouts are driven
+// by the server's single maintenance loop.
 type conn struct {
 	s        *Server
-	ws       *websocket.Conn
-	out      gatherer // holds a frame's writes for one send
+	sock     socket
 	clientID string
 	ip       string
 
-	// Owned by the reader goroutine.
+	// Owned by whoever reads the socket (its goroutine or its poll loop).
 	tokens   float64
 	refilled time.Time
 
@@ -39,7 +37,6 @@ type conn struct {
 	replySince  atomic.Int64 // unix nanos a reply write started; 0 when none
 	deliverFrom atomic.Int64 // unix nanos a delivery write started; 0 when none
 	nsubs       atomic.Int32
-	pinging     atomic.Bool
 	nextPing    time.Time // owned by the maintenance loop
 
 	mu      sync.Mutex
@@ -47,19 +44,22 @@ type conn struct {
 	pending map[uint64]*Message // irn_subscription id → message, until acknowledged
 	queue   []*Message          // deliveries waiting for the writer
 	spare   []*Message
-	writing bool // a writer goroutine is running
+	writing bool // a writer is running
+	parked  bool // the socket is not taking writes: the writer resumes once it does
 	closed  bool
 	nextID  uint64
 }
 
-func newConn(s *Server, ws *websocket.Conn, out gatherer, clientID, ip string) *conn {
+func newConn(s *Server, clientID, ip string) *conn {
 	now := s.now()
-	c := &conn{s: s, ws: ws, out: out, clientID: clientID, ip: ip, refilled: now, nextPing: now.Add(s.cfg.PingInterval)}
+	c := &conn{s: s, clientID: clientID, ip: ip, refilled: now, nextPing: now.Add(s.cfg.PingInterval)}
 	c.tokens = float64(s.limits.PublishRate)
 	c.lastActive.Store(now.UnixNano())
-	ws.SetReadLimit(int64(s.limits.MaxMessageBytes) + frameOverhead)
 	return c
 }
+
+// readLimit is the largest frame (or fragmented message) a client may send.
+func (c *conn) readLimit() int { return c.s.limits.MaxMessageBytes + frameOverhead }
 
 // ClientID implements Subscriber.
 func (c *conn) ClientID() string { return c.clientID }
@@ -84,15 +84,16 @@ func putBuffer(b *bytes.Buffer) {
 	bufPool.Put(b)
 }
 
-// serve reads frames until the socket closes, then unsubscribes everything.
-// While frames the client sent together are being answered, the answers are
-// gathered; they leave in one write as soon as the reader has to wait for
-// the client (sockConn.holdReader).
-func (c *conn) serve() {
+// serve reads a socket served by the websocket library until it closes,
+// then unsubscribes everything. While frames the client sent together are
+// being answered, the answers are gathered; they leave in one write as soon
+// as the reader has to wait for the client (sockConn.holdReader).
+func (c *conn) serve(ws *websocket.Conn, out gatherer) {
 	defer c.cleanup()
-	defer c.out.releaseReader()
+	defer out.releaseReader()
+	ws.SetReadLimit(int64(c.readLimit()))
 	for {
-		_, r, err := c.ws.Reader(context.Background())
+		_, r, err := ws.Reader(context.Background())
 		if err != nil {
 			c.logClosed(err)
 			return
@@ -103,8 +104,8 @@ func (c *conn) serve() {
 			c.logClosed(err)
 			return
 		}
-		if c.out.inputPending() {
-			c.out.holdReader()
+		if out.inputPending() {
+			out.holdReader()
 		}
 		c.lastActive.Store(c.s.now().UnixNano())
 		c.handle(buf.Bytes())
@@ -122,7 +123,7 @@ func (c *conn) logClosed(err error) {
 	}
 }
 
-// cleanup runs on the reader goroutine once the socket is done.
+// cleanup runs on the socket's reader once the socket is done.
 func (c *conn) cleanup() {
 	c.mu.Lock()
 	c.closed = true
@@ -137,14 +138,15 @@ func (c *conn) cleanup() {
 		}
 	}
 	c.s.subs.Add(-int64(len(subs)))
-	c.ws.CloseNow()
+	c.sock.closeNow()
 	c.s.unregister(c)
 	c.s.handlers.Done()
 }
 
-// close starts the close handshake; the reader goroutine cleans up.
+// close starts the close handshake and returns; the socket's reader cleans
+// up once it is done.
 func (c *conn) close(code websocket.StatusCode, reason string) {
-	c.ws.Close(code, reason)
+	c.sock.close(code, reason)
 }
 
 // handle answers one frame.
@@ -188,7 +190,7 @@ func (c *conn) replyError(id []byte, e *RPCError) {
 	putBuffer(buf)
 }
 
-// writeReply writes an answer from the reader goroutine.
+// writeReply writes an answer from the socket's reader.
 func (c *conn) writeReply(b []byte) bool {
 	c.replySince.Store(c.s.now().UnixNano())
 	err := c.write(b)
@@ -198,9 +200,9 @@ func (c *conn) writeReply(b []byte) bool {
 
 // write sends one text frame with one write to the socket.
 func (c *conn) write(b []byte) error {
-	c.out.hold()
-	err := c.ws.Write(context.Background(), websocket.MessageText, b)
-	if rerr := c.out.release(); err == nil {
+	c.sock.hold()
+	err := c.sock.writeText(b)
+	if rerr := c.sock.release(); err == nil {
 		err = rerr
 	}
 	return err
@@ -228,42 +230,76 @@ func (c *conn) handleAck(env *envelope) {
 	}
 }
 
-// Deliver implements Subscriber: it queues m for the writer goroutine,
-// starting one if none runs. A socket that lets maxQueued deliveries pile up
-// is closed (1013); its messages stay in the mailbox for its next connection.
+// Deliver implements Subscriber: it queues m for the writer, starting one if
+// none runs. A socket that lets maxQueued deliveries pile up is closed
+// (1013); its messages stay in the mailbox for its next connection.
 func (c *conn) Deliver(m *Message) {
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.deliverLocked(m)
+	start := c.deliverLocked(m)
+	c.mu.Unlock()
+	if start {
+		c.startWriter()
+	}
 }
 
-func (c *conn) deliverLocked(m *Message) {
+// deliverLocked queues m and reports whether a writer must be started.
+func (c *conn) deliverLocked(m *Message) bool {
 	if c.closed {
-		return
+		return false
 	}
 	if len(c.queue) >= maxQueued {
 		c.closed = true
-		go c.close(websocket.StatusTryAgainLater, "Too many undelivered messages; reconnect to receive them")
-		return
+		c.close(websocket.StatusTryAgainLater, "Too many undelivered messages; reconnect to receive them")
+		return false
 	}
 	c.queue = append(c.queue, m)
-	if !c.writing {
-		c.writing = true
-		go c.writeLoop()
+	if c.writing || c.parked {
+		return false
 	}
+	c.writing = true
+	return true
 }
 
 // deliverAll queues a backlog.
 func (c *conn) deliverAll(msgs []*Message) {
 	c.mu.Lock()
-	defer c.mu.Unlock()
+	start := false
 	for _, m := range msgs {
-		c.deliverLocked(m)
+		start = c.deliverLocked(m) || start
+	}
+	c.mu.Unlock()
+	if start {
+		c.startWriter()
+	}
+}
+
+// startWriter runs the writer: on the delivering goroutine when the socket's
+// writes never block (a poll socket), on a goroutine of its own otherwise.
+func (c *conn) startWriter() {
+	if c.sock.nonBlocking() {
+		c.writeLoop()
+		return
+	}
+	go c.writeLoop()
+}
+
+// resumeWriter restarts a writer parked while the socket took no writes; a
+// poll socket calls it once its peer reads again.
+func (c *conn) resumeWriter() {
+	c.mu.Lock()
+	start := c.parked && !c.closed
+	if start {
+		c.parked, c.writing = false, true
+	}
+	c.mu.Unlock()
+	if start {
+		c.writeLoop()
 	}
 }
 
 // writeLoop writes queued deliveries as irn_subscription requests and exits
-// when the queue is empty.
+// when the queue is empty, or parks when the socket takes no more writes
+// for now.
 func (c *conn) writeLoop() {
 	buf := getBuffer()
 	defer putBuffer(buf)
@@ -272,6 +308,11 @@ func (c *conn) writeLoop() {
 		c.mu.Lock()
 		if c.closed || len(c.queue) == 0 {
 			c.writing = false
+			c.mu.Unlock()
+			return
+		}
+		if c.sock.blocked() {
+			c.writing, c.parked = false, true
 			c.mu.Unlock()
 			return
 		}
@@ -291,10 +332,10 @@ func (c *conn) writeLoop() {
 // writeBatch writes a batch of deliveries, gathered into as few writes as
 // their size allows; false when the socket is done for.
 func (c *conn) writeBatch(buf *bytes.Buffer, batch []*Message) (ok bool) {
-	c.out.hold()
+	c.sock.hold()
 	c.deliverFrom.Store(c.s.now().UnixNano())
 	defer func() {
-		if err := c.out.release(); err != nil {
+		if err := c.sock.release(); err != nil {
 			ok = false
 		}
 		c.deliverFrom.Store(0)
@@ -309,7 +350,7 @@ func (c *conn) writeBatch(buf *bytes.Buffer, batch []*Message) (ok bool) {
 		if len(c.pending) >= maxPendingAcks {
 			c.closed = true
 			c.mu.Unlock()
-			go c.close(websocket.StatusPolicyViolation, "Too many unacknowledged messages")
+			c.close(websocket.StatusPolicyViolation, "Too many unacknowledged messages")
 			return false
 		}
 		c.nextID++
@@ -320,7 +361,7 @@ func (c *conn) writeBatch(buf *bytes.Buffer, batch []*Message) (ok bool) {
 		c.pending[id] = m
 		c.mu.Unlock()
 		b := appendSubscription(buf.Bytes()[:0], id, subID, m)
-		if err := c.ws.Write(context.Background(), websocket.MessageText, b); err != nil {
+		if err := c.sock.writeText(b); err != nil {
 			return false
 		}
 		c.s.m.delivered.Inc()
@@ -333,30 +374,24 @@ func (c *conn) writeBatch(buf *bytes.Buffer, batch []*Message) (ok bool) {
 func (c *conn) maintain(now time.Time) {
 	n := now.UnixNano()
 	stuck := func(since int64) bool { return since != 0 && n-since > int64(WriteTimeout) }
-	if stuck(c.replySince.Load()) || stuck(c.deliverFrom.Load()) || stuck(c.out.stuckSince()) {
+	if stuck(c.replySince.Load()) || stuck(c.deliverFrom.Load()) || stuck(c.sock.stuckSince()) {
 		c.s.log.Debug("relay: write timed out; closing socket")
-		c.ws.CloseNow()
+		c.sock.closeNow()
+		return
+	}
+	if c.sock.overdue() {
+		c.s.log.Debug("relay: ping or close handshake unanswered; closing socket")
+		c.sock.closeNow()
 		return
 	}
 	if c.nsubs.Load() == 0 && n-c.lastActive.Load() > int64(c.s.cfg.IdleTimeout) {
 		c.lastActive.Store(n) // close once
-		go c.close(websocket.StatusNormalClosure, "Idle: no subscriptions")
+		c.close(websocket.StatusNormalClosure, "Idle: no subscriptions")
 		return
 	}
-	if !now.Before(c.nextPing) && c.pinging.CompareAndSwap(false, true) {
+	if !now.Before(c.nextPing) {
 		c.nextPing = now.Add(c.s.cfg.PingInterval)
-		go c.ping()
-	}
-}
-
-// ping pings the peer; no pong within PongTimeout means the socket is dead.
-func (c *conn) ping() {
-	defer c.pinging.Store(false)
-	ctx, cancel := context.WithTimeout(context.Background(), c.s.cfg.PongTimeout)
-	defer cancel()
-	if err := c.ws.Ping(ctx); err != nil {
-		c.s.log.Debug("relay: ping failed; closing socket", "err", err)
-		c.ws.CloseNow()
+		c.sock.ping(c.s.cfg.PongTimeout)
 	}
 }
 

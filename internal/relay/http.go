@@ -68,7 +68,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.m.connects.Inc("failed")
 		return // Accept answered the request
 	}
-	c := newConn(s, ws, hw.out, claims.ClientID, ip)
+	c := newConn(s, claims.ClientID, ip)
+	c.sock = &libSocket{ws: ws, out: hw.out}
 	if !s.register(c) {
 		s.mu.Lock()
 		s.releaseIP(ip)
@@ -79,7 +80,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.m.connects.Inc("accepted")
 	// Serve on a fresh goroutine so the server's request goroutine (and its
 	// stack) is released; an idle socket then costs one small goroutine.
-	go c.serve()
+	go c.serve(ws, hw.out)
 }
 
 // acceptOptions: Origin is checked against the project's allowlist by

@@ -231,17 +231,11 @@ func (s *Server) Close() error {
 	s.mu.Unlock()
 	<-s.done
 
-	var wg sync.WaitGroup
 	for _, c := range conns {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			c.close(websocket.StatusGoingAway, "server shutting down")
-		}()
+		c.close(websocket.StatusGoingAway, "server shutting down")
 	}
 	finished := make(chan struct{})
 	go func() {
-		wg.Wait()
 		s.handlers.Wait()
 		close(finished)
 	}()
@@ -249,7 +243,7 @@ func (s *Server) Close() error {
 	case <-finished:
 	case <-time.After(closeGrace):
 		for _, c := range conns {
-			c.ws.CloseNow()
+			c.sock.closeNow()
 		}
 		<-finished
 	}
