@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"net/http/httptest"
 	"net/url"
+	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -21,6 +22,21 @@ import (
 	"github.com/latchkit/latch/internal/metrics"
 	"github.com/latchkit/latch/internal/relay"
 )
+
+// TestMain runs the tests twice where sockets can be polled (Linux): with
+// the memory broker's sockets served by poll loops, and again with every
+// socket served by a goroutine, as a shared broker's are.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if code == 0 && relay.Polls() {
+		withoutPoll = true
+		code = m.Run()
+	}
+	os.Exit(code)
+}
+
+// withoutPoll: test servers serve every socket with a goroutine.
+var withoutPoll bool
 
 // testProject is the only project the test servers accept.
 const testProject = "0123456789abcdef0123456789abcdef"
@@ -77,6 +93,9 @@ func newTestServer(t testing.TB, opts ...serverOption) *testServer {
 		},
 		Metrics: reg,
 		Logger:  slog.New(slog.NewTextHandler(io.Discard, nil)),
+	}
+	if withoutPoll {
+		relay.WithoutPoll(&cfg)
 	}
 	for _, o := range opts {
 		o(&cfg)

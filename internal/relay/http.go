@@ -69,6 +69,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return // Accept answered the request
 	}
 	c := newConn(s, claims.ClientID, ip)
+	if s.poller != nil && hw.sock != nil && s.servePolled(c, ws, hw.sock) {
+		return
+	}
 	c.sock = &libSocket{ws: ws, out: hw.out}
 	if !s.register(c) {
 		s.mu.Lock()
@@ -133,8 +136,9 @@ func (s *Server) refuse(w http.ResponseWriter, r *http.Request, onClose bool, er
 // server's writer through Unwrap (the observe middleware's statusWriter).
 type hijackWriter struct {
 	http.ResponseWriter
-	now func() time.Time
-	out gatherer // set by Hijack
+	now  func() time.Time
+	out  gatherer  // set by Hijack
+	sock *sockConn // set by Hijack when the connection is a socket
 }
 
 func (w *hijackWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
@@ -151,7 +155,7 @@ func (w *hijackWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 	conn, rw := newSocketIO(nc, pending, w.now)
 	w.out = noGather{}
 	if sc, ok := conn.(*sockConn); ok {
-		w.out = sc
+		w.out, w.sock = sc, sc
 	}
 	return conn, rw, nil
 }

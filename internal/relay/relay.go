@@ -126,6 +126,9 @@ type Config struct {
 	// PingInterval, PongTimeout and IdleTimeout override the defaults of the
 	// same names (tests shorten them).
 	PingInterval, PongTimeout, IdleTimeout time.Duration
+
+	// noPoll serves every socket with a goroutine (tests run both ways).
+	noPoll bool
 }
 
 // Server is the relay: an http.Handler that upgrades requests to relay
@@ -137,6 +140,7 @@ type Server struct {
 	log       *slog.Logger
 	now       func() time.Time
 	publicURL *url.URL
+	poller    *poller // nil: every socket is served by a goroutine
 	m         serverMetrics
 	subs      atomic.Int64 // subscriptions held by this node's sockets
 
@@ -193,6 +197,15 @@ func New(cfg Config) (*Server, error) {
 		s.publicURL = u
 	}
 	s.m = newServerMetrics(cfg.Metrics, s)
+	// Poll loops answer frames on their own goroutine, which only a broker
+	// that never waits on the network allows.
+	if _, inProcess := cfg.Broker.(*Memory); inProcess && !cfg.noPoll {
+		p, err := newPoller()
+		if err != nil {
+			return nil, err
+		}
+		s.poller = p
+	}
 	go s.maintain()
 	return s, nil
 }
@@ -246,6 +259,9 @@ func (s *Server) Close() error {
 			c.sock.closeNow()
 		}
 		<-finished
+	}
+	if s.poller != nil {
+		s.poller.stop()
 	}
 	return nil
 }

@@ -1,0 +1,538 @@
+//go:build linux
+
+package relay
+
+import (
+	"errors"
+	"net"
+	"os"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/coder/websocket"
+	"github.com/latchkit/latch/internal/sockio"
+)
+
+// A poller serves relay sockets from a few epoll loops (one per processor,
+// at most maxPollLoops). A socket is a non-blocking file descriptor taken
+// over from the HTTP server after the upgrade; its loop reads it, parses the
+// frames and answers them on the loop's goroutine. That is why only a
+// broker whose calls never wait on the network (Memory) is served this way.
+type poller struct {
+	loops []*pollLoop
+	next  atomic.Uint32
+}
+
+const (
+	// pollSupported: Linux serves sockets from poll loops.
+	pollSupported = true
+	maxPollLoops  = 8
+	// pollEvents is how many ready sockets one epoll_wait returns at most.
+	pollEvents = 128
+	// closeHandshakeTimeout is how long the peer has to answer a close
+	// frame before the connection is closed anyway.
+	closeHandshakeTimeout = 5 * time.Second
+)
+
+var errClosing = errors.New("relay: socket is closing")
+
+func newPoller() (*poller, error) {
+	n := min(runtime.GOMAXPROCS(0), maxPollLoops)
+	p := &poller{}
+	for range n {
+		l, err := newPollLoop()
+		if err != nil {
+			p.stop()
+			return nil, err
+		}
+		p.loops = append(p.loops, l)
+		go l.run()
+	}
+	return p, nil
+}
+
+// stop ends the loops; their sockets must be closed already.
+func (p *poller) stop() {
+	for _, l := range p.loops {
+		l.stop()
+	}
+}
+
+// adopt takes the socket under sc over for c: a duplicate of its file
+// descriptor, with the bytes already read behind the upgrade request. The
+// caller then closes sc and calls start.
+func (p *poller) adopt(c *conn, sc *sockConn) (*pollSocket, error) {
+	tc, ok := sc.Conn.(syscall.Conn)
+	if !ok {
+		return nil, errors.New("not a socket")
+	}
+	fd, err := sockio.Dup(tc)
+	if err != nil {
+		return nil, err
+	}
+	ps := &pollSocket{c: c, loop: p.loops[p.next.Add(1)%uint32(len(p.loops))], fd: fd, limit: c.readLimit()}
+	if len(sc.unread) > 0 {
+		ps.getIn()
+		ps.in = append(ps.in, sc.unread...)
+	}
+	return ps, nil
+}
+
+// servePolled serves c's socket from a poll loop; false (and nothing done)
+// when its descriptor cannot be taken over.
+func (s *Server) servePolled(c *conn, ws *websocket.Conn, sc *sockConn) bool {
+	p, err := s.poller.adopt(c, sc)
+	if err != nil {
+		s.log.Warn("relay: poll socket; serving it with a goroutine", "err", err)
+		return false
+	}
+	ws.CloseNow() // closes the HTTP server's descriptor; p has its own
+	c.sock = p
+	if !s.register(c) {
+		p.discard(websocket.StatusGoingAway, "server shutting down")
+		s.mu.Lock()
+		s.releaseIP(c.ip)
+		s.mu.Unlock()
+		return true
+	}
+	s.m.connects.Inc("accepted")
+	p.start()
+	return true
+}
+
+// pollLoop is one epoll loop and the sockets it serves.
+type pollLoop struct {
+	poller *sockio.Poller
+	mu     sync.Mutex
+	socks  map[int32]*pollSocket
+}
+
+func newPollLoop() (*pollLoop, error) {
+	p, err := sockio.NewPoller()
+	if err != nil {
+		return nil, err
+	}
+	return &pollLoop{poller: p, socks: map[int32]*pollSocket{}}, nil
+}
+
+func (l *pollLoop) stop() { l.poller.Stop() }
+
+func (l *pollLoop) run() { l.poller.Run(l.serve) }
+
+// serve handles a batch of ready sockets.
+func (l *pollLoop) serve(events []syscall.EpollEvent) {
+	for i := range events {
+		ev := &events[i]
+		l.mu.Lock()
+		ps := l.socks[ev.Fd]
+		l.mu.Unlock()
+		// An event for a socket closed earlier in this batch may reach the
+		// socket that took its descriptor number since: its read or write
+		// then finds nothing to do.
+		if ps == nil {
+			continue
+		}
+		if ev.Events&syscall.EPOLLOUT != 0 {
+			ps.onWritable()
+		}
+		if ev.Events&(syscall.EPOLLIN|syscall.EPOLLHUP|syscall.EPOLLERR|syscall.EPOLLRDHUP) != 0 {
+			ps.onReadable()
+		}
+	}
+}
+
+// add starts serving ps. Once it is in the epoll set the loop owns ps.fd,
+// so the descriptor is read before.
+func (l *pollLoop) add(ps *pollSocket) error {
+	fd := ps.fd
+	l.mu.Lock()
+	l.socks[int32(fd)] = ps
+	l.mu.Unlock()
+	if err := l.poller.Add(fd, sockio.In); err != nil {
+		l.remove(fd)
+		return err
+	}
+	return nil
+}
+
+func (l *pollLoop) remove(fd int) {
+	l.poller.Remove(fd)
+	l.mu.Lock()
+	delete(l.socks, int32(fd))
+	l.mu.Unlock()
+}
+
+// pollSocket is a relay socket served by a poll loop (see socket).
+type pollSocket struct {
+	c     *conn
+	loop  *pollLoop
+	limit int // the largest message a client may send
+
+	// Owned by the loop (by the upgrading goroutine until start).
+	in     []byte  // bytes read and not parsed yet; nil when none
+	inBuf  *[]byte // the pooled buffer in lives in, if it is one
+	frag   []byte  // a fragmented message so far; nil when none
+	fragOp byte
+
+	wmu       sync.Mutex
+	fd        int     // -1 once closed: only the loop closes it, under wmu
+	out       *[]byte // written and not yet taken by the socket (pooled)
+	holds     int
+	armed     bool // the socket's send buffer is full: waiting for EPOLLOUT
+	shut      bool // closeNow has shut the connection down
+	closeSent bool
+	werr      error // sticky: a failed write fails every later one
+
+	stuck         atomic.Int64 // server-clock unix nanos the socket stopped taking writes; 0 when it takes them
+	pingDeadline  atomic.Int64 // unix nanos; 0 when no ping waits for its pong
+	closeDeadline atomic.Int64 // unix nanos; 0 when no close frame waits for its answer
+}
+
+// start serves what the client sent behind its upgrade request, then hands
+// the socket to its loop.
+func (p *pollSocket) start() {
+	if len(p.in) > 0 && p.frames() {
+		p.teardown()
+		return
+	}
+	if err := p.loop.add(p); err != nil {
+		p.c.s.log.Error("relay: poll socket", "err", err)
+		p.teardown()
+	}
+}
+
+// discard closes a socket that was never started.
+func (p *pollSocket) discard(code websocket.StatusCode, reason string) {
+	p.writeFrame(opClose, closePayload(code, reason))
+	p.wmu.Lock()
+	fd := p.fd
+	p.fd = -1
+	p.putOut()
+	p.wmu.Unlock()
+	syscall.Close(fd)
+	p.putIn()
+}
+
+// getIn borrows a pooled read buffer.
+func (p *pollSocket) getIn() {
+	p.inBuf = chunkPool.Get().(*[]byte)
+	p.in = (*p.inBuf)[:0]
+}
+
+// putIn gives the read buffer back.
+func (p *pollSocket) putIn() {
+	if p.inBuf != nil {
+		chunkPool.Put(p.inBuf)
+		p.inBuf = nil
+	}
+	p.in = nil
+}
+
+// onReadable reads what the socket holds and serves the frames it
+// completes. One read per readiness: epoll reports the socket again while
+// bytes remain, so an emptied socket costs no extra read.
+func (p *pollSocket) onReadable() {
+	if p.fd < 0 {
+		return
+	}
+	if p.in == nil {
+		p.getIn()
+	}
+	n, err := sockio.Read(p.fd, p.in[len(p.in):cap(p.in)])
+	if err == syscall.EAGAIN {
+		if len(p.in) == 0 {
+			p.putIn()
+		}
+		return
+	}
+	if err != nil || n == 0 {
+		p.teardown()
+		return
+	}
+	p.in = p.in[:len(p.in)+n]
+	if p.frames() {
+		p.teardown()
+	}
+}
+
+// frames serves the complete frames in p.in and keeps the rest, making room
+// for a frame larger than the buffer. The answers to frames read together
+// leave in one write. It reports whether the connection is done.
+func (p *pollSocket) frames() (done bool) {
+	p.hold()
+	defer p.release()
+	b := p.in
+	need := 0
+	for len(b) > 0 {
+		h, ok, ferr := parseFrameHeader(b, p.limit)
+		if ferr != nil {
+			p.fail(ferr)
+			return true
+		}
+		if !ok {
+			break
+		}
+		if end := h.size + h.length; len(b) < end {
+			need = end
+			break
+		}
+		payload := b[h.size : h.size+h.length]
+		unmask(payload, h.maskKey)
+		b = b[h.size+h.length:]
+		if p.frame(h, payload) {
+			return true
+		}
+	}
+	switch {
+	case len(b) == 0:
+		p.putIn()
+	case need > cap(p.in):
+		grown := make([]byte, len(b), need)
+		copy(grown, b)
+		p.putIn()
+		p.in = grown
+	default:
+		p.in = p.in[:copy(p.in, b)]
+	}
+	return false
+}
+
+// frame serves one frame; true when the connection is done.
+func (p *pollSocket) frame(h frameHeader, payload []byte) bool {
+	switch h.op {
+	case opText, opBinary:
+		if p.frag != nil {
+			p.fail(errInterleaved)
+			return true
+		}
+		if !h.fin {
+			p.frag, p.fragOp = append([]byte(nil), payload...), h.op
+			return false
+		}
+		p.message(payload)
+	case opContinuation:
+		if p.frag == nil {
+			p.fail(errContinuation)
+			return true
+		}
+		if len(p.frag)+len(payload) > p.limit {
+			p.fail(errMessageTooBig)
+			return true
+		}
+		p.frag = append(p.frag, payload...)
+		if h.fin {
+			msg := p.frag
+			p.frag = nil
+			p.message(msg)
+		}
+	case opPing:
+		p.writeFrame(opPong, payload)
+	case opPong:
+		p.pingDeadline.Store(0)
+	case opClose:
+		code, ferr := parseClose(payload)
+		if ferr != nil {
+			p.fail(ferr)
+			return true
+		}
+		p.c.s.log.Debug("relay: socket closed by peer", "code", int(code))
+		if code == websocket.StatusNoStatusRcvd {
+			p.writeFrame(opClose, nil)
+		} else {
+			p.writeFrame(opClose, closePayload(code, ""))
+		}
+		return true
+	}
+	return false
+}
+
+func (p *pollSocket) message(b []byte) {
+	p.c.lastActive.Store(p.c.s.now().UnixNano())
+	p.c.handle(b)
+}
+
+// fail closes the connection for a frame the relay will not take.
+func (p *pollSocket) fail(ferr *frameError) {
+	p.c.s.log.Debug("relay: closing socket", "code", int(ferr.code), "reason", ferr.reason)
+	p.writeFrame(opClose, closePayload(ferr.code, ferr.reason))
+}
+
+// teardown closes the connection (on the loop, or before start) and cleans
+// the conn up.
+func (p *pollSocket) teardown() {
+	p.wmu.Lock()
+	if p.fd < 0 {
+		p.wmu.Unlock()
+		return
+	}
+	p.flushLocked() // a close frame, say, if the socket takes it
+	fd := p.fd
+	p.fd = -1
+	if p.werr == nil {
+		p.werr = net.ErrClosed
+	}
+	p.putOut()
+	p.wmu.Unlock()
+	p.loop.remove(fd)
+	syscall.Close(fd)
+	p.putIn()
+	p.frag = nil
+	p.c.cleanup()
+}
+
+func (p *pollSocket) writeText(b []byte) error { return p.writeFrame(opText, b) }
+
+// writeFrame writes a frame now, or gathers it while a hold is open. Bytes
+// the socket does not take wait in the buffer until it is writable again;
+// only a failed connection is an error.
+func (p *pollSocket) writeFrame(op byte, payload []byte) error {
+	p.wmu.Lock()
+	defer p.wmu.Unlock()
+	if p.werr != nil {
+		return p.werr
+	}
+	if p.closeSent {
+		return errClosing // nothing follows a close frame
+	}
+	if p.out == nil {
+		p.out = chunkPool.Get().(*[]byte)
+		*p.out = (*p.out)[:0]
+	}
+	*p.out = append(appendFrameHeader(*p.out, op, len(payload)), payload...)
+	if op == opClose {
+		p.closeSent = true
+	}
+	if p.holds == 0 || len(*p.out) >= maxGather {
+		p.flushLocked()
+	}
+	return p.werr
+}
+
+func (p *pollSocket) hold() {
+	p.wmu.Lock()
+	p.holds++
+	p.wmu.Unlock()
+}
+
+func (p *pollSocket) release() error {
+	p.wmu.Lock()
+	defer p.wmu.Unlock()
+	if p.holds--; p.holds == 0 {
+		p.flushLocked()
+	}
+	return p.werr
+}
+
+// flushLocked writes what the socket takes of p.out; the rest waits for
+// EPOLLOUT.
+func (p *pollSocket) flushLocked() {
+	if p.out == nil || p.armed || p.fd < 0 || p.werr != nil {
+		return
+	}
+	b := *p.out
+	for len(b) > 0 {
+		n, err := sockio.Write(p.fd, b)
+		if err == syscall.EAGAIN {
+			break
+		}
+		if err != nil {
+			p.werr = os.NewSyscallError("write", err)
+			p.shutLocked()
+			p.putOut()
+			return
+		}
+		b = b[n:]
+	}
+	if len(b) == 0 {
+		p.putOut()
+		p.stuck.Store(0)
+		return
+	}
+	*p.out = (*p.out)[:copy(*p.out, b)]
+	p.armed = true
+	if p.stuck.Load() == 0 {
+		p.stuck.Store(p.c.s.now().UnixNano())
+	}
+	p.loop.poller.Modify(p.fd, sockio.Out)
+}
+
+func (p *pollSocket) putOut() {
+	if p.out == nil {
+		return
+	}
+	if cap(*p.out) <= maxGather {
+		*p.out = (*p.out)[:cap(*p.out)]
+		chunkPool.Put(p.out)
+	}
+	p.out = nil
+}
+
+// onWritable sends what waited for the socket; once all is sent, queued
+// deliveries follow.
+func (p *pollSocket) onWritable() {
+	p.wmu.Lock()
+	if !p.armed || p.fd < 0 {
+		p.wmu.Unlock()
+		return
+	}
+	p.armed = false
+	p.flushLocked()
+	drained := !p.armed && p.werr == nil
+	if drained {
+		p.loop.poller.Modify(p.fd, sockio.In)
+	}
+	p.wmu.Unlock()
+	if drained {
+		p.c.resumeWriter()
+	}
+}
+
+func (p *pollSocket) close(code websocket.StatusCode, reason string) {
+	p.closeDeadline.CompareAndSwap(0, time.Now().Add(closeHandshakeTimeout).UnixNano())
+	if err := p.writeFrame(opClose, closePayload(code, reason)); err != nil && err != errClosing {
+		p.closeNow()
+	}
+}
+
+// closeNow shuts the connection down; the loop then sees it end and tears
+// the socket down.
+func (p *pollSocket) closeNow() {
+	p.wmu.Lock()
+	p.shutLocked()
+	if p.werr == nil {
+		p.werr = net.ErrClosed
+	}
+	p.wmu.Unlock()
+}
+
+func (p *pollSocket) shutLocked() {
+	if p.fd >= 0 && !p.shut {
+		p.shut = true
+		syscall.Shutdown(p.fd, syscall.SHUT_RDWR)
+	}
+}
+
+func (p *pollSocket) ping(timeout time.Duration) {
+	if p.pingDeadline.CompareAndSwap(0, time.Now().Add(timeout).UnixNano()) {
+		p.writeFrame(opPing, nil)
+	}
+}
+
+func (p *pollSocket) overdue() bool {
+	now := time.Now().UnixNano()
+	late := func(deadline int64) bool { return deadline != 0 && now > deadline }
+	return late(p.pingDeadline.Load()) || late(p.closeDeadline.Load())
+}
+
+func (p *pollSocket) nonBlocking() bool { return true }
+
+func (p *pollSocket) blocked() bool {
+	p.wmu.Lock()
+	defer p.wmu.Unlock()
+	return p.armed
+}
+
+func (p *pollSocket) stuckSince() int64 { return p.stuck.Load() }

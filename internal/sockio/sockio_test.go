@@ -1,0 +1,103 @@
+//go:build linux
+
+package sockio_test
+
+import (
+	"net"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/latchkit/latch/internal/sockio"
+)
+
+// pipe is a connected TCP pair: the client end, and a duplicate descriptor
+// of the server end (the server net.Conn closed).
+func pipe(t *testing.T) (net.Conn, int) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	client, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { client.Close() })
+	server, err := ln.Accept()
+	if err != nil {
+		t.Fatal(err)
+	}
+	fd, err := sockio.Dup(server.(*net.TCPConn))
+	if err != nil {
+		t.Fatal(err)
+	}
+	server.Close() // the socket stays open on fd
+	t.Cleanup(func() { syscall.Close(fd) })
+	return client, fd
+}
+
+func TestDupReadWrite(t *testing.T) {
+	client, fd := pipe(t)
+	buf := make([]byte, 64)
+	if _, err := sockio.Read(fd, buf); err != syscall.EAGAIN {
+		t.Fatalf("read with nothing sent: %v, want EAGAIN (non-blocking)", err)
+	}
+	client.Write([]byte("ping"))
+	time.Sleep(50 * time.Millisecond)
+	if n, err := sockio.Read(fd, buf); err != nil || string(buf[:n]) != "ping" {
+		t.Fatalf("read %q, %v", buf[:n], err)
+	}
+	if n, err := sockio.Write(fd, []byte("pong")); n != 4 || err != nil {
+		t.Fatalf("write: %d, %v", n, err)
+	}
+	client.SetReadDeadline(time.Now().Add(5 * time.Second))
+	if n, err := client.Read(buf); err != nil || string(buf[:n]) != "pong" {
+		t.Fatalf("client read %q, %v", buf[:n], err)
+	}
+}
+
+func TestPoller_ReportsReadySocketsUntilStopped(t *testing.T) {
+	client, fd := pipe(t)
+	p, err := sockio.NewPoller()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Add(fd, sockio.In); err != nil {
+		t.Fatal(err)
+	}
+	got := make(chan string, 8)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		p.Run(func(events []syscall.EpollEvent) {
+			for _, ev := range events {
+				buf := make([]byte, 64)
+				if n, err := sockio.Read(int(ev.Fd), buf); err == nil {
+					got <- string(buf[:n])
+				}
+			}
+		})
+	}()
+	// Run parks while nothing is ready and wakes for each new write.
+	for _, msg := range []string{"one", "two"} {
+		time.Sleep(20 * time.Millisecond)
+		client.Write([]byte(msg))
+		select {
+		case s := <-got:
+			if s != msg {
+				t.Fatalf("read %q, want %q", s, msg)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("%q not reported", msg)
+		}
+	}
+	p.Remove(fd)
+	p.Stop()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("Run did not return after Stop")
+	}
+}
