@@ -12,8 +12,11 @@ import (
 	"crypto/ed25519"
 	"crypto/rand"
 	"encoding/hex"
+	"flag"
 	"fmt"
 	"log"
+	"net"
+	"net/http"
 	"net/url"
 	"os"
 	"os/exec"
@@ -27,6 +30,7 @@ import (
 
 	"github.com/coder/websocket"
 	"github.com/latchkit/latch/internal/relay"
+	"github.com/latchkit/latch/internal/sockio"
 )
 
 const (
@@ -35,6 +39,8 @@ const (
 	relayTargetRPS = 20000 // the issue's throughput target, messages per second over all pairs
 	relayRunFor    = 8 * time.Second
 )
+
+var relayRates = flag.String("relay-rates", "", "relay section: only the open loop at these offered rates in msg/s, comma-separated (no idle sockets, no report)")
 
 // benchRelay appends the relay section to report.
 func benchRelay(report *strings.Builder, bin string) {
@@ -58,6 +64,19 @@ func benchRelay(report *strings.Builder, bin string) {
 
 	fmt.Fprintf(report, "\n## WalletConnect relay (`latchd dev`, memory broker, limits off for the load generator)\n\n")
 
+	if *relayRates != "" {
+		// Quick look while working on the relay: the open loop only.
+		pairs := b.openPairs(relayPairs)
+		for _, f := range strings.Split(*relayRates, ",") {
+			rate, err := strconv.Atoi(f)
+			if err != nil || rate <= 0 {
+				log.Fatalf("-relay-rates: %q is not a rate", f)
+			}
+			open := b.run(pairs, rate, relayRunFor)
+			log.Printf("relay %d/s: %.0f delivered/s, p50 %v p99 %v max %v; CPU/msg latchd %.1f µs, generator %.1f µs", rate, open.rps, open.p50, open.p99, open.max, open.serverCPU, open.clientCPU)
+		}
+		return
+	}
 	// Idle sockets: each authenticated and subscribed to one topic, like a
 	// wallet waiting for requests.
 	before := rssKiB(srv.cmd.Process.Pid)
@@ -157,16 +176,24 @@ type relayBench struct {
 	pid          int // latchd's
 }
 
-// dial opens an authenticated relay socket for a fresh client key.
-func (b *relayBench) dial(ctx context.Context) (*websocket.Conn, error) {
+// dial opens an authenticated relay socket for a fresh client key. It also
+// returns the socket under the websocket, which a run takes over.
+func (b *relayBench) dial(ctx context.Context) (*websocket.Conn, net.Conn, error) {
 	_, key, _ := ed25519.GenerateKey(rand.Reader)
 	q := url.Values{"auth": {relay.SignToken(key, "bench", b.url, time.Now(), time.Hour)}, "projectId": {b.project}, "ua": {"wc-2/go-bench"}, "useOnCloseEvent": {"true"}}
-	ws, _, err := websocket.Dial(ctx, b.url+"/?"+q.Encode(), &websocket.DialOptions{CompressionMode: websocket.CompressionDisabled})
+	var nc net.Conn
+	var d net.Dialer
+	hc := &http.Client{Transport: &http.Transport{DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+		c, err := d.DialContext(ctx, network, addr)
+		nc = c
+		return c, err
+	}}}
+	ws, _, err := websocket.Dial(ctx, b.url+"/?"+q.Encode(), &websocket.DialOptions{HTTPClient: hc, CompressionMode: websocket.CompressionDisabled})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	ws.SetReadLimit(1 << 20)
-	return ws, nil
+	return ws, nc, nil
 }
 
 // call sends one request and reads frames until its answer.
@@ -202,7 +229,7 @@ func (b *relayBench) openIdle(n int) []*websocket.Conn {
 	inParallel(n, 64, func(i int) {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
-		ws, err := b.dial(ctx)
+		ws, _, err := b.dial(ctx)
 		if err == nil {
 			err = call(ctx, ws, 1, "irn_subscribe", `{"topic":"`+newTopic()+`"}`)
 		}
@@ -232,9 +259,10 @@ func inParallel(n, workers int, f func(i int)) {
 
 // pair is a dapp socket publishing to the topic its wallet socket is subscribed to.
 type pair struct {
-	topic  string
-	dapp   *websocket.Conn
-	wallet *websocket.Conn
+	topic            string
+	dapp, wallet     *websocket.Conn
+	dappNC, walletNC net.Conn
+	dappFD, walletFD int // while a run serves them
 }
 
 func (p *pair) close() {
@@ -249,8 +277,8 @@ func (b *relayBench) openPairs(n int) []*pair {
 		defer cancel()
 		p := &pair{topic: newTopic()}
 		var err error
-		if p.dapp, err = b.dial(ctx); err == nil {
-			if p.wallet, err = b.dial(ctx); err == nil {
+		if p.dapp, p.dappNC, err = b.dial(ctx); err == nil {
+			if p.wallet, p.walletNC, err = b.dial(ctx); err == nil {
 				err = call(ctx, p.wallet, 1, "irn_subscribe", `{"topic":"`+p.topic+`"}`)
 			}
 		}
@@ -265,77 +293,27 @@ func (b *relayBench) openPairs(n int) []*pair {
 // run publishes on every pair for d, at rate messages/s in total (open loop;
 // 0: closed loop), and returns delivery latencies and throughput. Each
 // message carries the time it was due; the wallet side measures on receipt
-// and acknowledges as @walletconnect/core does.
+// and acknowledges as @walletconnect/core does. The pairs' sockets are
+// served by the generator's epoll loops (relayload.go) and closed after.
 func (b *relayBench) run(pairs []*pair, rate int, d time.Duration) relayResult {
-	// Reads and writes take no deadline (a cancellable context costs the load
-	// generator a watcher per frame); the sockets are closed to stop.
-	ctx := context.Background()
-	var mu sync.Mutex
-	var lat []time.Duration
-	var wg sync.WaitGroup
+	for _, p := range pairs {
+		p.dappFD, p.walletFD = takeOver(p.dapp, p.dappNC), takeOver(p.wallet, p.walletNC)
+	}
 	serverCPU0, clientCPU0 := cpuTime(b.pid), cpuTime(os.Getpid())
 	start := time.Now().Add(200 * time.Millisecond)
 	end := start.Add(d)
-	for _, p := range pairs {
-		wg.Add(2)
-		// Wallet: read deliveries, acknowledge, record latency.
-		go func() {
-			defer wg.Done()
-			local := make([]time.Duration, 0, 1024)
-			defer func() {
-				mu.Lock()
-				lat = append(lat, local...)
-				mu.Unlock()
-			}()
-			ack := make([]byte, 0, 64)
-			var frame bytes.Buffer
-			for {
-				data, err := readFrame(ctx, p.wallet, &frame)
-				if err != nil {
-					return
-				}
-				now := time.Now()
-				due := messageDue(data)
-				if !due.IsZero() && !due.Before(start) && due.Before(end) {
-					local = append(local, now.Sub(due))
-				}
-				ack = append(ack[:0], data[:bytes.IndexByte(data, ',')]...)
-				ack = append(ack, `,"jsonrpc":"2.0","result":true}`...)
-				if err := p.wallet.Write(ctx, websocket.MessageText, ack); err != nil {
-					return
-				}
-			}
-		}()
-		// Dapp reader: publish answers. In the closed loop it publishes the
-		// pair's next message as soon as the last one is answered.
-		go func() {
-			defer wg.Done()
-			var frame bytes.Buffer
-			var msg []byte
-			var err error
-			for i := 1; ; i++ {
-				if rate == 0 && i == 1 {
-					time.Sleep(time.Until(start))
-					if msg, err = publish(ctx, p, msg, i, time.Now()); err != nil {
-						return
-					}
-				}
-				var data []byte
-				if data, err = readFrame(ctx, p.dapp, &frame); err != nil {
-					return
-				}
-				if bytes.Contains(data, []byte(`"error"`)) {
-					log.Fatalf("relay bench: publish refused: %s", data)
-				}
-				if now := time.Now(); rate == 0 && now.Before(end) {
-					if msg, err = publish(ctx, p, msg, i+1, now); err != nil {
-						return
-					}
-				}
-			}
-		}()
-	}
-	if rate > 0 {
+	loops := startLoops(pairs, &loadRun{start: start, end: end, closed: rate == 0})
+	var wg sync.WaitGroup
+	if rate == 0 {
+		// Closed loop: each pair's first message; the loops publish the
+		// next one when a publish is answered.
+		time.Sleep(time.Until(start))
+		var msg []byte
+		for _, p := range pairs {
+			msg = appendPublish(msg[:0], p, 0, time.Now())
+			writeAll(p.dappFD, msg)
+		}
+	} else {
 		// Open loop: message k is due at start + k/rate and goes to pair
 		// k mod len(pairs), so each pair publishes at rate/len(pairs) per
 		// second, the pairs evenly staggered. A few senders share the
@@ -360,20 +338,16 @@ func (b *relayBench) run(pairs []*pair, rate int, d time.Duration) relayResult {
 					}
 					i := k % len(pairs)
 					seqs[i]++
-					var err error
-					if msg, err = publish(ctx, pairs[i], msg, seqs[i], due); err != nil {
-						return
-					}
+					msg = appendPublish(msg[:0], pairs[i], seqs[i], due)
+					writeAll(pairs[i].dappFD, msg)
 				}
 			}()
 		}
 	}
+	wg.Wait()
 	time.Sleep(time.Until(end) + 2*time.Second) // deliveries in flight arrive
 	serverCPU, clientCPU := cpuTime(b.pid)-serverCPU0, cpuTime(os.Getpid())-clientCPU0
-	for _, p := range pairs {
-		p.close()
-	}
-	wg.Wait()
+	lat := stopLoops(loops)
 	// Fresh sockets for the next run.
 	copy(pairs, b.openPairs(len(pairs)))
 	if len(lat) == 0 {
@@ -386,20 +360,31 @@ func (b *relayBench) run(pairs []*pair, rate int, d time.Duration) relayResult {
 		serverCPU: perMsg(serverCPU), clientCPU: perMsg(clientCPU)}
 }
 
-// publish sends message seq of pair p, due at due (the wallet measures from
-// it), building it in buf; it returns buf for reuse. Senders of one pair's
-// messages never overlap, so a pair's socket has one writer at a time.
-func publish(ctx context.Context, p *pair, buf []byte, seq int, due time.Time) ([]byte, error) {
-	buf = append(buf[:0], `{"id":`...)
-	buf = strconv.AppendInt(buf, int64(seq), 10)
-	buf = append(buf, `,"jsonrpc":"2.0","method":"irn_publish","params":{"topic":"`...)
-	buf = append(buf, p.topic...)
-	buf = append(buf, `","message":"t`...)
-	buf = strconv.AppendInt(buf, due.UnixNano(), 10)
-	buf = append(buf, '.')
-	buf = strconv.AppendInt(buf, int64(seq), 10)
-	buf = append(buf, `","ttl":300,"tag":1108,"prompt":true}}`...)
-	return buf, p.dapp.Write(ctx, websocket.MessageText, buf)
+// takeOver returns a descriptor of the socket under ws for the load loops
+// and closes ws without a close frame.
+func takeOver(ws *websocket.Conn, nc net.Conn) int {
+	fd, err := sockio.Dup(nc.(syscall.Conn))
+	if err != nil {
+		log.Fatal(err)
+	}
+	ws.CloseNow()
+	return fd
+}
+
+// appendPublish appends the client frame of message seq of pair p, due at
+// due (the wallet measures from it).
+func appendPublish(dst []byte, p *pair, seq int, due time.Time) []byte {
+	var buf [256]byte
+	b := append(buf[:0], `{"id":`...)
+	b = strconv.AppendInt(b, int64(seq)+1, 10)
+	b = append(b, `,"jsonrpc":"2.0","method":"irn_publish","params":{"topic":"`...)
+	b = append(b, p.topic...)
+	b = append(b, `","message":"t`...)
+	b = strconv.AppendInt(b, due.UnixNano(), 10)
+	b = append(b, '.')
+	b = strconv.AppendInt(b, int64(seq), 10)
+	b = append(b, `","ttl":300,"tag":1108,"prompt":true}}`...)
+	return appendClientFrame(dst, 0x1, b)
 }
 
 type relayResult struct {
@@ -421,20 +406,6 @@ func cpuTime(pid int) time.Duration {
 	utime, _ := strconv.ParseInt(f[11], 10, 64)
 	stime, _ := strconv.ParseInt(f[12], 10, 64)
 	return time.Duration(utime+stime) * 10 * time.Millisecond
-}
-
-// readFrame reads the next message into buf (reused across frames) and
-// returns its bytes, valid until the next call.
-func readFrame(ctx context.Context, ws *websocket.Conn, buf *bytes.Buffer) ([]byte, error) {
-	_, r, err := ws.Reader(ctx)
-	if err != nil {
-		return nil, err
-	}
-	buf.Reset()
-	if _, err := buf.ReadFrom(r); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
 }
 
 // messageDue reads the due time from a delivered message "t<unixnano>.<seq>".
