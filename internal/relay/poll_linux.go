@@ -451,6 +451,8 @@ func (p *pollSocket) flushLocked() {
 		p.stuck.Store(0)
 		return
 	}
+	// The peer is not reading: wait until it does, and meanwhile read none
+	// of its requests either, so answers cannot pile up here.
 	*p.out = (*p.out)[:copy(*p.out, b)]
 	p.armed = true
 	if p.stuck.Load() == 0 {

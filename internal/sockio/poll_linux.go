@@ -46,11 +46,11 @@ type Poller struct {
 	file         *os.File
 }
 
-// Events a socket is watched for: In (readable, or closed by the peer), and
-// Out (writable) on top.
+// Events a socket is watched for: In (readable) and Out (writable); both
+// report a peer that closed its end.
 const (
 	In  = syscall.EPOLLIN | syscall.EPOLLRDHUP
-	Out = In | syscall.EPOLLOUT
+	Out = syscall.EPOLLOUT | syscall.EPOLLRDHUP
 )
 
 // NewPoller returns an empty epoll set.
@@ -77,8 +77,8 @@ func NewPoller() (*Poller, error) {
 	return &Poller{epfd: epfd, wakefd: wakefd, file: os.NewFile(uintptr(epfd), "epoll")}, nil
 }
 
-// Add watches fd for events (In or Out), level-triggered: a socket is
-// reported for as long as it is ready.
+// Add watches fd for events (In, Out or both), level-triggered: a socket
+// is reported for as long as it is ready.
 func (p *Poller) Add(fd int, events uint32) error {
 	return os.NewSyscallError("epoll_ctl", syscall.EpollCtl(p.epfd, syscall.EPOLL_CTL_ADD, fd, &syscall.EpollEvent{Events: events, Fd: int32(fd)}))
 }
