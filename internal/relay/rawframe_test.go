@@ -112,27 +112,35 @@ func (c *rawClient) read() (op byte, payload []byte, err error) {
 	return h[0] & 0x0f, payload, err
 }
 
+// next reads frames until one with opcode op.
+func (c *rawClient) next(op byte, what string) []byte {
+	c.t.Helper()
+	for {
+		got, p, err := c.read()
+		if err != nil {
+			c.t.Fatalf("waiting for %s: %v", what, err)
+		}
+		if got == op {
+			return p
+		}
+	}
+}
+
 // answer reads frames until the JSON-RPC answer with the given id.
 func (c *rawClient) answer(id int) frame {
 	c.t.Helper()
 	for {
-		op, p, err := c.read()
-		if err != nil {
-			c.t.Fatalf("waiting for answer %d: %v", id, err)
-		}
-		if op != 0x1 {
-			continue
-		}
 		var f frame
-		if err := json.Unmarshal(p, &f); err != nil {
+		if err := json.Unmarshal(c.next(0x1, fmt.Sprint("answer ", id)), &f); err != nil {
 			c.t.Fatal(err)
 		}
-		if string(f.ID) == fmt.Sprint(id) {
-			if f.Error != nil {
-				c.t.Fatalf("answer %d: error %d %s", id, f.Error.Code, f.Error.Message)
-			}
-			return f
+		if string(f.ID) != fmt.Sprint(id) {
+			continue
 		}
+		if f.Error != nil {
+			c.t.Fatalf("answer %d: error %d %s", id, f.Error.Code, f.Error.Message)
+		}
+		return f
 	}
 }
 
@@ -140,18 +148,9 @@ func (c *rawClient) answer(id int) frame {
 // checks the server then closes the connection.
 func (c *rawClient) closedWith(code websocket.StatusCode) {
 	c.t.Helper()
-	for {
-		op, p, err := c.read()
-		if err != nil {
-			c.t.Fatalf("waiting for close %d: %v", code, err)
-		}
-		if op != 0x8 {
-			continue
-		}
-		if len(p) < 2 || websocket.StatusCode(binary.BigEndian.Uint16(p)) != code {
-			c.t.Fatalf("close frame % x, want code %d", p, code)
-		}
-		break
+	p := c.next(0x8, fmt.Sprint("close ", code))
+	if len(p) < 2 || websocket.StatusCode(binary.BigEndian.Uint16(p)) != code {
+		c.t.Fatalf("close frame % x, want code %d", p, code)
 	}
 	if _, _, err := c.read(); err == nil {
 		c.t.Fatal("a frame after the close frame")
