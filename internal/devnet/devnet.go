@@ -96,6 +96,8 @@ type chain struct {
 	// sealMu is held while a block is sealed, so Rollback never rewinds the
 	// chain under a seal in progress.
 	sealMu sync.Mutex
+	// syncMu serialises TxPool.Sync (see syncPool).
+	syncMu sync.Mutex
 }
 
 // Genesis balances.

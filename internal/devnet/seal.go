@@ -60,7 +60,7 @@ func (c *chain) sealLoop() {
 			}
 			// Wait for the pool to drop the sealed transactions before asking
 			// whether any are left, or we would seal an empty block.
-			if err := c.backend.TxPool().Sync(); err != nil {
+			if err := c.syncPool(); err != nil {
 				return
 			}
 			select {
@@ -89,4 +89,14 @@ func (c *chain) sealPending() bool {
 	}
 	c.beacon.Commit()
 	return true
+}
+
+// syncPool waits for the pool to finish resetting to the current head. The
+// pool keeps one Sync waiter: a second Sync while one waits replaces it, and
+// the first never returns (go-ethereum 1.17 txpool.loop). The seal loop and
+// Rollback both sync, so calls go one at a time.
+func (c *chain) syncPool() error {
+	c.syncMu.Lock()
+	defer c.syncMu.Unlock()
+	return c.backend.TxPool().Sync()
 }

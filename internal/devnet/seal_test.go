@@ -3,6 +3,7 @@ package devnet
 import (
 	"context"
 	"math/big"
+	"sync"
 	"testing"
 	"time"
 
@@ -81,3 +82,33 @@ func TestSealLoop_Burst(t *testing.T) {
 }
 
 const params1Gwei = 1_000_000_000
+
+// The seal loop and Rollback sync the pool at the same time. The pool keeps
+// one Sync waiter, so unserialised calls lose one and it never returns (the
+// seal loop then stopped sealing, and closing the chain hung on it).
+func TestSyncPool_Concurrent(t *testing.T) {
+	c := shared.chains[0]
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for range 8 {
+		wg.Go(func() {
+			for range 20 {
+				if err := c.syncPool(); err != nil {
+					errs <- err
+					return
+				}
+			}
+		})
+	}
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("a pool sync never returned")
+	}
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+}
