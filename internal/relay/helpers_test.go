@@ -23,20 +23,26 @@ import (
 	"github.com/latchkit/latch/internal/relay"
 )
 
-// TestMain runs the tests twice where sockets can be polled (Linux): with
-// the memory broker's sockets served by poll loops, and again with every
-// socket served by a goroutine, as a shared broker's are.
+// TestMain runs the tests three times where sockets can be polled (Linux):
+// with poll loops answering frames (the memory broker), with poll loops
+// handing them to workers (a shared broker), and with every socket served by
+// a goroutine (other systems).
 func TestMain(m *testing.M) {
 	code := m.Run()
 	if code == 0 && relay.Polls() {
-		withoutPoll = true
+		offloaded = true
+		code = m.Run()
+	}
+	if code == 0 && relay.Polls() {
+		offloaded, withoutPoll = false, true
 		code = m.Run()
 	}
 	os.Exit(code)
 }
 
-// withoutPoll: test servers serve every socket with a goroutine.
-var withoutPoll bool
+// withoutPoll: test servers serve every socket with a goroutine; offloaded:
+// polled sockets' messages are handled by workers.
+var withoutPoll, offloaded bool
 
 // testProject is the only project the test servers accept.
 const testProject = "0123456789abcdef0123456789abcdef"
@@ -96,6 +102,9 @@ func newTestServer(t testing.TB, opts ...serverOption) *testServer {
 	}
 	if withoutPoll {
 		relay.WithoutPoll(&cfg)
+	}
+	if offloaded {
+		relay.Offloaded(&cfg)
 	}
 	for _, o := range opts {
 		o(&cfg)

@@ -3,6 +3,7 @@
 package relay
 
 import (
+	"bytes"
 	"errors"
 	"net"
 	"os"
@@ -18,9 +19,11 @@ import (
 
 // A poller serves relay sockets from a few epoll loops (one per processor,
 // at most maxPollLoops). A socket is a non-blocking file descriptor taken
-// over from the HTTP server after the upgrade; its loop reads it, parses the
-// frames and answers them on the loop's goroutine. That is why only a
-// broker whose calls never wait on the network (Memory) is served this way.
+// over from the HTTP server after the upgrade; its loop reads it and parses
+// the frames. With a broker whose calls never wait on the network (Memory)
+// the loop answers them itself; otherwise (Redis) a socket's messages go to
+// a worker goroutine of its own, started while it has some, so a round trip
+// never stalls the loop's other sockets.
 type poller struct {
 	loops []*pollLoop
 	next  atomic.Uint32
@@ -30,8 +33,10 @@ const (
 	// pollSupported: Linux serves sockets from poll loops.
 	pollSupported = true
 	maxPollLoops  = 8
-	// pollEvents is how many ready sockets one epoll_wait returns at most.
-	pollEvents = 128
+	// maxInbox and maxInboxBytes bound the messages a socket's worker has not
+	// taken yet; past them the socket is not read until it has.
+	maxInbox      = 64
+	maxInboxBytes = 1 << 20
 	// closeHandshakeTimeout is how long the peer has to answer a close
 	// frame before the connection is closed anyway.
 	closeHandshakeTimeout = 5 * time.Second
@@ -73,7 +78,7 @@ func (p *poller) adopt(c *conn, sc *sockConn) (*pollSocket, error) {
 	if err != nil {
 		return nil, err
 	}
-	ps := &pollSocket{c: c, loop: p.loops[p.next.Add(1)%uint32(len(p.loops))], fd: fd, limit: c.readLimit()}
+	ps := &pollSocket{c: c, loop: p.loops[p.next.Add(1)%uint32(len(p.loops))], fd: fd, limit: c.readLimit(), offload: !c.s.inline}
 	if len(sc.unread) > 0 {
 		ps.getIn()
 		ps.in = append(ps.in, sc.unread...)
@@ -167,9 +172,10 @@ func (l *pollLoop) remove(fd int) {
 
 // pollSocket is a relay socket served by a poll loop (see socket).
 type pollSocket struct {
-	c     *conn
-	loop  *pollLoop
-	limit int // the largest message a client may send
+	c       *conn
+	loop    *pollLoop
+	limit   int  // the largest message a client may send
+	offload bool // messages are handled by the worker, not the loop
 
 	// Owned by the loop (by the upgrading goroutine until start).
 	in     []byte  // bytes read and not parsed yet; nil when none
@@ -182,6 +188,7 @@ type pollSocket struct {
 	out       *[]byte // written and not yet taken by the socket (pooled)
 	holds     int
 	armed     bool // the socket's send buffer is full: waiting for EPOLLOUT
+	paused    bool // the worker is behind: the socket is not read
 	shut      bool // closeNow has shut the connection down
 	closeSent bool
 	werr      error // sticky: a failed write fails every later one
@@ -189,6 +196,13 @@ type pollSocket struct {
 	stuck         atomic.Int64 // server-clock unix nanos the socket stopped taking writes; 0 when it takes them
 	pingDeadline  atomic.Int64 // unix nanos; 0 when no ping waits for its pong
 	closeDeadline atomic.Int64 // unix nanos; 0 when no close frame waits for its answer
+
+	// The worker (offload): messages it has not taken yet, in order.
+	imu        sync.Mutex
+	inbox      [][]byte
+	inboxBytes int
+	working    bool // a worker goroutine runs
+	finished   bool // torn down: the worker, if one runs, cleans the conn up
 }
 
 // start serves what the client sent behind its upgrade request, then hands
@@ -351,7 +365,76 @@ func (p *pollSocket) frame(h frameHeader, payload []byte) bool {
 
 func (p *pollSocket) message(b []byte) {
 	p.c.lastActive.Store(p.c.s.now().UnixNano())
-	p.c.handle(b)
+	if !p.offload {
+		p.c.handle(b)
+		return
+	}
+	p.imu.Lock()
+	p.inbox = append(p.inbox, bytes.Clone(b))
+	p.inboxBytes += len(b)
+	full := len(p.inbox) >= maxInbox || p.inboxBytes >= maxInboxBytes
+	start := !p.working
+	p.working = true
+	p.imu.Unlock()
+	if full {
+		p.setPaused(true)
+	}
+	if start {
+		go p.work()
+	}
+}
+
+// work handles the inbox in order until it is empty; the answers to
+// messages taken together leave in one write.
+func (p *pollSocket) work() {
+	for {
+		p.imu.Lock()
+		batch := p.inbox
+		p.inbox, p.inboxBytes = nil, 0
+		if len(batch) == 0 || p.finished {
+			p.working = false
+			finished := p.finished
+			p.imu.Unlock()
+			if finished {
+				p.c.cleanup()
+			}
+			return
+		}
+		p.imu.Unlock()
+		p.setPaused(false)
+		p.hold()
+		for _, m := range batch {
+			p.c.handle(m)
+		}
+		p.release()
+	}
+}
+
+// setPaused stops or resumes reading the socket.
+func (p *pollSocket) setPaused(paused bool) {
+	p.wmu.Lock()
+	if p.paused != paused {
+		p.paused = paused
+		p.watchLocked()
+	}
+	p.wmu.Unlock()
+}
+
+// watchLocked sets what the loop waits for: writability while the peer is
+// not reading (and then no reading of its requests, so answers cannot pile
+// up here), else readability unless the worker is behind.
+func (p *pollSocket) watchLocked() {
+	if p.fd < 0 {
+		return
+	}
+	var events uint32 = syscall.EPOLLRDHUP
+	switch {
+	case p.armed:
+		events = sockio.Out
+	case !p.paused:
+		events = sockio.In
+	}
+	p.loop.poller.Modify(p.fd, events)
 }
 
 // fail closes the connection for a frame the relay will not take.
@@ -380,7 +463,19 @@ func (p *pollSocket) teardown() {
 	syscall.Close(fd)
 	p.putIn()
 	p.frag = nil
-	p.c.cleanup()
+	if !p.offload {
+		p.c.cleanup()
+		return
+	}
+	// Cleaning up calls the broker: on a goroutine, after the worker.
+	p.imu.Lock()
+	p.finished = true
+	p.inbox = nil
+	working := p.working
+	p.imu.Unlock()
+	if !working {
+		go p.c.cleanup()
+	}
 }
 
 func (p *pollSocket) writeText(b []byte) error { return p.writeFrame(opText, b) }
@@ -451,14 +546,13 @@ func (p *pollSocket) flushLocked() {
 		p.stuck.Store(0)
 		return
 	}
-	// The peer is not reading: wait until it does, and meanwhile read none
-	// of its requests either, so answers cannot pile up here.
+	// The peer is not reading: wait until it does.
 	*p.out = (*p.out)[:copy(*p.out, b)]
 	p.armed = true
 	if p.stuck.Load() == 0 {
 		p.stuck.Store(p.c.s.now().UnixNano())
 	}
-	p.loop.poller.Modify(p.fd, sockio.Out)
+	p.watchLocked()
 }
 
 func (p *pollSocket) putOut() {
@@ -484,7 +578,7 @@ func (p *pollSocket) onWritable() {
 	p.flushLocked()
 	drained := !p.armed && p.werr == nil
 	if drained {
-		p.loop.poller.Modify(p.fd, sockio.In)
+		p.watchLocked()
 	}
 	p.wmu.Unlock()
 	if drained {

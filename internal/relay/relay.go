@@ -127,8 +127,10 @@ type Config struct {
 	// same names (tests shorten them).
 	PingInterval, PongTimeout, IdleTimeout time.Duration
 
-	// noPoll serves every socket with a goroutine (tests run both ways).
-	noPoll bool
+	// noPoll serves every socket with a goroutine, and offload hands every
+	// polled socket's messages to a worker as a shared broker's are (tests
+	// run all three ways).
+	noPoll, offload bool
 }
 
 // Server is the relay: an http.Handler that upgrades requests to relay
@@ -141,6 +143,7 @@ type Server struct {
 	now       func() time.Time
 	publicURL *url.URL
 	poller    *poller // nil: every socket is served by a goroutine
+	inline    bool    // broker calls never wait on the network: poll loops answer frames themselves
 	m         serverMetrics
 	subs      atomic.Int64 // subscriptions held by this node's sockets
 
@@ -197,9 +200,9 @@ func New(cfg Config) (*Server, error) {
 		s.publicURL = u
 	}
 	s.m = newServerMetrics(cfg.Metrics, s)
-	// Poll loops answer frames on their own goroutine, which only a broker
-	// that never waits on the network allows.
-	if _, inProcess := cfg.Broker.(*Memory); inProcess && !cfg.noPoll {
+	_, inProcess := cfg.Broker.(*Memory)
+	s.inline = inProcess && !cfg.offload
+	if !cfg.noPoll {
 		p, err := newPoller()
 		if err != nil {
 			return nil, err
