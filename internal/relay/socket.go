@@ -10,15 +10,16 @@ import (
 
 // socket is how a conn writes to and closes its websocket. There are two:
 //
-//   - pollSocket (Linux, memory broker): the relay's own framing on a
-//     non-blocking socket read by one of a few epoll loops. An idle socket
-//     costs no goroutine and no buffer, a frame costs no goroutine wake-up,
-//     and a write never blocks: what the socket cannot take now waits in its
-//     buffer (answers) or in the conn's queue (deliveries).
+//   - pollSocket (Linux): the relay's own framing on a non-blocking socket
+//     read by one of a few epoll loops. An idle socket costs no goroutine and
+//     no buffer, and a write never blocks: what the socket cannot take now
+//     waits in its buffer (answers) or in the conn's queue (deliveries). With
+//     the memory broker the loop answers frames itself, so a frame costs no
+//     goroutine wake-up; with a shared broker, whose calls make network round
+//     trips, a worker goroutine does, while the socket has messages.
 //   - libSocket: the websocket library, with one reading goroutine per socket
-//     (conn.serve). Used where handlers may block (a shared broker makes
-//     network round trips, which must not stall a loop serving other
-//     sockets) and on other systems.
+//     (conn.serve), on other systems and for a connection that is not a
+//     socket.
 type socket interface {
 	// writeText writes one text frame; while a hold is open it is gathered
 	// and leaves with the others when the last hold is released.
