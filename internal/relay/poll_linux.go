@@ -178,10 +178,9 @@ type pollSocket struct {
 	offload bool // messages are handled by the worker, not the loop
 
 	// Owned by the loop (by the upgrading goroutine until start).
-	in     []byte  // bytes read and not parsed yet; nil when none
-	inBuf  *[]byte // the pooled buffer in lives in, if it is one
-	frag   []byte  // a fragmented message so far; nil when none
-	fragOp byte
+	in    []byte  // bytes read and not parsed yet; nil when none
+	inBuf *[]byte // the pooled buffer in lives in, if it is one
+	frag  []byte  // a fragmented message so far; nil when none
 
 	wmu       sync.Mutex
 	fd        int     // -1 once closed: only the loop closes it, under wmu
@@ -323,7 +322,7 @@ func (p *pollSocket) frame(h frameHeader, payload []byte) bool {
 			return true
 		}
 		if !h.fin {
-			p.frag, p.fragOp = append([]byte(nil), payload...), h.op
+			p.frag = append(make([]byte, 0, len(payload)), payload...) // not nil, even when empty
 			return false
 		}
 		p.message(payload)

@@ -198,6 +198,13 @@ func TestServer_RawFrames(t *testing.T) {
 		}
 		c.answer(7)
 	})
+	t.Run("EmptyFirstFragment", func(t *testing.T) {
+		srv := newTestServer(t)
+		c := rawDial(t, srv)
+		c.write(maskedFrame(0x01, nil))
+		c.write(maskedFrame(0x80, []byte(fmt.Sprintf(`{"id":8,"jsonrpc":"2.0","method":"irn_subscribe","params":{"topic":"%s"}}`, newTopic(t)))))
+		c.answer(8)
+	})
 	t.Run("FrameLargerThanABuffer", func(t *testing.T) {
 		srv := newTestServer(t, withLimits(relay.Limits{PublishRate: -1}))
 		c := rawDial(t, srv)
