@@ -279,3 +279,25 @@ func TestServer_PolledSocketsHoldNoGoroutine(t *testing.T) {
 		t.Fatalf("%d idle sockets added %d goroutines", n, grown)
 	}
 }
+
+// FuzzServer_RawBytes sends any bytes behind the upgrade request and again
+// on the open socket: the relay answers or closes, never crashes, and lets
+// go of the socket once the client hangs up.
+func FuzzServer_RawBytes(f *testing.F) {
+	topic := strings.Repeat("ab", 32)
+	sub := fmt.Sprintf(`{"id":1,"jsonrpc":"2.0","method":"irn_subscribe","params":{"topic":"%s"}}`, topic)
+	f.Add(textFrame(sub))
+	f.Add(append(maskedFrame(0x01, []byte(sub[:10])), maskedFrame(0x80, []byte(sub[10:]))...))
+	f.Add(append(maskedFrame(0x89, []byte("hi")), maskedFrame(0x88, []byte{0x03, 0xe8})...))
+	f.Add([]byte{0x81, 0xfe, 0x00, 0x05, 1, 2, 3, 4, 'x'})
+	f.Add([]byte("GET / HTTP/1.1\r\n\r\n"))
+	srv := newTestServer(f, withLimits(relay.Limits{PublishRate: -1, MaxMessageBytes: 1024}))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		c := rawDial(t, srv, b)
+		c.nc.Write(b) // the relay may have closed already
+		c.nc.SetReadDeadline(time.Now().Add(50 * time.Millisecond))
+		io.Copy(io.Discard, c.br) // whatever it answers, until it closes or goes quiet
+		c.nc.Close()
+		waitFor(t, func() bool { return srv.Conns() == 0 })
+	})
+}
