@@ -94,10 +94,9 @@ type chain struct {
 	nonce uint64
 
 	// sealMu is held while a block is sealed, so Rollback never rewinds the
-	// chain under a seal in progress.
+	// chain under a seal in progress, and around every TxPool.Sync (see
+	// syncPool).
 	sealMu sync.Mutex
-	// syncMu serialises TxPool.Sync (see syncPool).
-	syncMu sync.Mutex
 }
 
 // Genesis balances.

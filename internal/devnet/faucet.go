@@ -167,6 +167,12 @@ func (c *chain) confirm(ctx context.Context, hash common.Hash) (common.Hash, err
 	if receipts[0].Status != types.ReceiptStatusSuccessful {
 		return common.Hash{}, fmt.Errorf("devnet: faucet transaction %s reverted", hash.Hex())
 	}
+	// The receipt is there as soon as the block is; the pool takes the new
+	// state a moment later. Until it has, a transaction from the funded
+	// address is refused for insufficient funds, so wait for it.
+	if err := c.syncPool(); err != nil {
+		return common.Hash{}, fmt.Errorf("devnet: faucet: %w", err)
+	}
 	return hash, nil
 }
 

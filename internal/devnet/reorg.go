@@ -47,11 +47,11 @@ func (d *Devnet) Rollback(ctx context.Context, networkID string, number uint64) 
 	}
 	// The pool re-injects the rewound blocks' transactions on its reset; wait
 	// for that, then drop them all.
-	if err := c.syncPool(); err != nil {
+	if err := c.backend.TxPool().Sync(); err != nil {
 		return err
 	}
 	c.beacon.Rollback()
-	if err := c.syncPool(); err != nil {
+	if err := c.backend.TxPool().Sync(); err != nil {
 		return err
 	}
 	// The deployer's rewound transactions are gone with them.

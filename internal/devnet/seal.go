@@ -93,10 +93,12 @@ func (c *chain) sealPending() bool {
 
 // syncPool waits for the pool to finish resetting to the current head. The
 // pool keeps one Sync waiter: a second Sync while one waits replaces it, and
-// the first never returns (go-ethereum 1.17 txpool.loop). The seal loop and
-// Rollback both sync, so calls go one at a time.
+// the first never returns (go-ethereum 1.17 txpool.loop). The seal loop, the
+// faucet, Rollback and the simulated beacon's own Commit and Fork all sync,
+// so every Sync happens under sealMu; Rollback, which holds it already,
+// calls the pool directly.
 func (c *chain) syncPool() error {
-	c.syncMu.Lock()
-	defer c.syncMu.Unlock()
+	c.sealMu.Lock()
+	defer c.sealMu.Unlock()
 	return c.backend.TxPool().Sync()
 }
