@@ -1,22 +1,22 @@
 import { lazy, Suspense } from 'react'
 import type { LatchView } from '@latchkit/core'
-import { AccountView } from '../../views/AccountView'
-import { ConnectingExternalView } from '../../views/ConnectingExternalView'
-import { ConnectView } from '../../views/ConnectView'
-import { NetworksView } from '../../views/NetworksView'
-import { UnavailableView } from '../../views/UnavailableView'
-import { UnsupportedChainView } from '../../views/UnsupportedChainView'
+import { AccountView } from '../../views/account/AccountView'
+import { ConnectingExternalView } from '../../views/connect/ConnectingExternalView'
+import { ConnectView } from '../../views/connect/ConnectView'
+import { NetworksView } from '../../views/networks/NetworksView'
+import { UnsupportedChainView } from '../../views/networks/UnsupportedChainView'
+import { UnavailableView } from './UnavailableView'
 
 // A separate chunk: the registry list is only needed once the visitor asks for all wallets.
-const AllWalletsView = lazy(() => import('../../views/AllWalletsView'))
+const AllWalletsView = lazy(() => import('../../views/connect/AllWalletsView'))
 // Send and Receive are panels loaded on demand (spec §2), each only when enabled.
-const SendView = lazy(() => import('../../views/SendView'))
-const SendPreviewView = lazy(() => import('../../views/SendPreviewView'))
-const ReceiveView = lazy(() => import('../../views/ReceiveView'))
+const SendView = lazy(() => import('../../views/send/SendView'))
+const SendPreviewView = lazy(() => import('../../views/send/SendPreviewView'))
+const ReceiveView = lazy(() => import('../../views/account/ReceiveView'))
 const panelFallback = <span className="latch-spinner latch-list-spinner" aria-hidden="true" />
 // WalletConnect's views (QR code generator included) load when the visitor picks WalletConnect.
-const ConnectingWalletConnectView = lazy(() => import('../../views/ConnectingWalletConnectView'))
-const ConnectingWalletConnectBasicView = lazy(() => import('../../views/ConnectingWalletConnectBasicView'))
+const ConnectingWalletConnectView = lazy(() => import('../../views/walletconnect/ConnectingWalletConnectView'))
+const ConnectingWalletConnectBasicView = lazy(() => import('../../views/walletconnect/ConnectingWalletConnectBasicView'))
 
 /** The body of the modal for the current view. */
 export function ViewRouter({ view }: { view: LatchView }) {

@@ -3,7 +3,7 @@ import type { ActivityItem } from '@latchkit/core'
 import { useLatchActivity } from '../../hooks/useLatchActivity'
 import { useT } from '../../hooks/useT'
 import { truncateAddress } from '../../utils'
-import { WalletImage } from '../WalletImage'
+import { WalletImage } from '../connect/WalletImage'
 
 /** Arrow for the direction of the first transfer: out (up), in (down), self or none (swap). */
 function DirectionIcon({ direction }: { direction: ActivityItem['direction'] }) {

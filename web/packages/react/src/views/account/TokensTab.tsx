@@ -4,7 +4,7 @@ import { useAccountModels } from '../../hooks/useAccountModels'
 import { useLatchBalances } from '../../hooks/useLatchBalances'
 import { useLatchSelector } from '../../hooks/useLatchSelector'
 import { useT } from '../../hooks/useT'
-import { WalletImage } from '../WalletImage'
+import { WalletImage } from '../connect/WalletImage'
 
 /** One balance: icon, name, quantity with 3 decimals and its USD value with 2 (spec §9). */
 function TokenRow({ balance, models, onSelect }: { balance: TokenBalance; models: AccountModule; onSelect: (() => void) | undefined }) {

@@ -1,4 +1,4 @@
-import { useT } from '../hooks/useT'
+import { useT } from '../../hooks/useT'
 import { NetworkList } from './NetworkList'
 
 /** The configured networks; picking one switches to it (spec §4). */

@@ -1,16 +1,16 @@
 import { lazy, Suspense } from 'react'
-import { Avatar } from '../components/Avatar/Avatar'
-import { useLatchInstance } from '../context'
-import { preloadAccountModels } from '../hooks/useAccountModels'
-import { useLatchSelector } from '../hooks/useLatchSelector'
-import { useT } from '../hooks/useT'
-import { truncateAddress } from '../utils'
+import { Avatar } from '../../components/Avatar/Avatar'
+import { useLatchInstance } from '../../context'
+import { preloadAccountModels } from '../../hooks/useAccountModels'
+import { useLatchSelector } from '../../hooks/useLatchSelector'
+import { useT } from '../../hooks/useT'
+import { truncateAddress } from '../../utils'
 
 // The tabs and their data layer are a chunk of their own: a page pays for them only once someone connects.
 // Core's account module (formats, Activity model) is fetched alongside, not after, the tabs' chunk.
 const AccountTabs = lazy(() => {
   void preloadAccountModels().catch(() => {})
-  return import('./account/AccountTabs')
+  return import('./AccountTabs')
 })
 
 /** The Account view: avatar, address, balance, network, Send and Receive, the Tokens/NFTs/Activity tabs (spec §2), disconnect. */

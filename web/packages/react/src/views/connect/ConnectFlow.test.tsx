@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from 'vitest'
 import { act, screen, within } from '@testing-library/react'
-import { ConnectButton } from '../components/ConnectButton/ConnectButton'
-import { createFakeLatch } from '../test/createFakeLatch'
-import { renderWithLatch } from '../test/render'
+import { ConnectButton } from '../../components/ConnectButton/ConnectButton'
+import { createFakeLatch } from '../../test/createFakeLatch'
+import { renderWithLatch } from '../../test/render'
 
 async function openConnect(latch = createFakeLatch()) {
   const result = renderWithLatch(<ConnectButton />, { latch })

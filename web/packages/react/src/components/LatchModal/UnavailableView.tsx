@@ -1,4 +1,4 @@
-import { useT } from '../hooks/useT'
+import { useT } from '../../hooks/useT'
 
 /** Placeholder for views that later issues build. */
 export function UnavailableView({ view }: { view: string }) {

@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
 import type { LatchWallet } from '@latchkit/core'
-import { walletSearchDebounceMs } from '../constants'
-import { useLatchInstance } from '../context'
-import { useT } from '../hooks/useT'
+import { walletSearchDebounceMs } from '../../constants'
+import { useLatchInstance } from '../../context'
+import { useT } from '../../hooks/useT'
 import { WalletListItem } from './WalletListItem'
 
 type ListState = {

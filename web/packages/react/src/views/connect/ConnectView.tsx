@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react'
 import type { LatchWallet } from '@latchkit/core'
-import { useLatchInstance } from '../context'
-import { useLatchSelector } from '../hooks/useLatchSelector'
-import { useT } from '../hooks/useT'
+import { useLatchInstance } from '../../context'
+import { useLatchSelector } from '../../hooks/useLatchSelector'
+import { useT } from '../../hooks/useT'
 import { WalletListItem } from './WalletListItem'
 
 /** "430+" style count for the All Wallets row, as AppKit shows it. */

@@ -9,8 +9,8 @@ import {
   type MessageKey,
   type WalletConnectPlatform,
 } from '@latchkit/core'
-import { useLatchSelector } from '../hooks/useLatchSelector'
-import { useT } from '../hooks/useT'
+import { useLatchSelector } from '../../hooks/useLatchSelector'
+import { useT } from '../../hooks/useT'
 import {
   CopyLinkButton,
   PairingError,
@@ -18,7 +18,7 @@ import {
   useWalletConnectPairing,
   WalletConnectQrCode,
 } from './ConnectingWalletConnectParts'
-import { WalletImage } from './WalletImage'
+import { WalletImage } from '../connect/WalletImage'
 
 const platformLabel: Record<WalletConnectPlatform, MessageKey> = {
   qrcode: 'walletConnect.platformQrcode',

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest'
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
-import { renderWithLatch } from '../test/render'
-import { createConnectedFakeLatch, createFakeLatch } from '../test/createFakeLatch'
+import { renderWithLatch } from '../../test/render'
+import { createConnectedFakeLatch, createFakeLatch } from '../../test/createFakeLatch'
 
 describe('NetworksView', () => {
   it('lists the networks with latchd images, testnet tags and the active one marked', async () => {

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
-import { createFakeLatch, makeWallet } from '../test/createFakeLatch'
-import { renderWithLatch } from '../test/render'
-import { ConnectButton } from '../components/ConnectButton/ConnectButton'
+import { createFakeLatch, makeWallet } from '../../test/createFakeLatch'
+import { renderWithLatch } from '../../test/render'
+import { ConnectButton } from '../../components/ConnectButton/ConnectButton'
 
 class MockIntersectionObserver {
   static instances: MockIntersectionObserver[] = []

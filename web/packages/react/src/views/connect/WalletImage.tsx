@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react'
-import { imagePreloadLimitMs } from '../constants'
+import { imagePreloadLimitMs } from '../../constants'
 
 export type WalletImageProps = { src: string | undefined; name: string; size?: number }
 

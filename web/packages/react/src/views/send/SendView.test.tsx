@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import { act, renderHook, screen, waitFor } from '@testing-library/react'
 import type { TokenBalance } from '@latchkit/core'
-import { ConnectButton } from '../components/ConnectButton/ConnectButton'
-import { LatchProvider } from '../components/LatchProvider/LatchProvider'
-import { useLatchSend } from '../hooks/useLatchSend'
-import { createConnectedFakeLatch } from '../test/createFakeLatch'
-import { createFakeAccountData } from '../test/fakeAccountData'
-import { renderWithLatch } from '../test/render'
+import { ConnectButton } from '../../components/ConnectButton/ConnectButton'
+import { LatchProvider } from '../../components/LatchProvider/LatchProvider'
+import { useLatchSend } from '../../hooks/useLatchSend'
+import { createConnectedFakeLatch } from '../../test/createFakeLatch'
+import { createFakeAccountData } from '../../test/fakeAccountData'
+import { renderWithLatch } from '../../test/render'
 
 const balances: TokenBalance[] = [
   { name: 'Ether', symbol: 'ETH', chainId: 'eip155:1', value: 3000, price: 3000, quantity: { decimals: '18', numeric: '1' }, iconUrl: '' },

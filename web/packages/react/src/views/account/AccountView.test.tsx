@@ -1,10 +1,10 @@
 import { describe, expect, it, vi } from 'vitest'
 import { act, screen, waitFor, within } from '@testing-library/react'
 import type { TokenBalance, Transaction } from '@latchkit/core'
-import { ConnectButton } from '../components/ConnectButton/ConnectButton'
-import { connectedAddress, createConnectedFakeLatch } from '../test/createFakeLatch'
-import { createFakeAccountData, type FakeAccountData, type FakeAccountServer } from '../test/fakeAccountData'
-import { renderWithLatch } from '../test/render'
+import { ConnectButton } from '../../components/ConnectButton/ConnectButton'
+import { connectedAddress, createConnectedFakeLatch } from '../../test/createFakeLatch'
+import { createFakeAccountData, type FakeAccountData, type FakeAccountServer } from '../../test/fakeAccountData'
+import { renderWithLatch } from '../../test/render'
 
 async function openAccount(options: Parameters<typeof createConnectedFakeLatch>[0] = {}) {
   const latch = createConnectedFakeLatch(options)

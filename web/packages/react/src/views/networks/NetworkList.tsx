@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState } from 'react'
-import { useLatchInstance } from '../context'
-import { useLatchSelector } from '../hooks/useLatchSelector'
-import { useT } from '../hooks/useT'
-import { WalletImage } from './WalletImage'
+import { useLatchInstance } from '../../context'
+import { useLatchSelector } from '../../hooks/useLatchSelector'
+import { useT } from '../../hooks/useT'
+import { WalletImage } from '../connect/WalletImage'
 
 export type NetworkListProps = {
   /** Accessible name of the list. */

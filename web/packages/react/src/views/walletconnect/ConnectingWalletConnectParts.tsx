@@ -4,10 +4,10 @@
 import { useEffect, useMemo } from 'react'
 import { encode } from 'uqr'
 import type { LatchWalletConnectState } from '@latchkit/core'
-import { useLatchInstance } from '../context'
-import { useLatchSelector } from '../hooks/useLatchSelector'
-import { useT } from '../hooks/useT'
-import { WalletImage } from './WalletImage'
+import { useLatchInstance } from '../../context'
+import { useLatchSelector } from '../../hooks/useLatchSelector'
+import { useT } from '../../hooks/useT'
+import { WalletImage } from '../connect/WalletImage'
 
 /**
  * The pairing on offer. Asks for one when the view shows; core reuses the

@@ -11,13 +11,13 @@ function formatFee(value: string, formatQuantity: (numeric: string) => string): 
   if (n < 0.000001) return '<0.000001'
   return n.toFixed(6).replace(/0+$/, '')
 }
-import { Avatar } from '../components/Avatar/Avatar'
-import { useLatchInstance } from '../context'
-import { useAccountModels } from '../hooks/useAccountModels'
-import { useLatchSelector } from '../hooks/useLatchSelector'
-import { useLatchSend } from '../hooks/useLatchSend'
-import { useT } from '../hooks/useT'
-import { truncateAddress } from '../utils'
+import { Avatar } from '../../components/Avatar/Avatar'
+import { useLatchInstance } from '../../context'
+import { useAccountModels } from '../../hooks/useAccountModels'
+import { useLatchSelector } from '../../hooks/useLatchSelector'
+import { useLatchSend } from '../../hooks/useLatchSend'
+import { useT } from '../../hooks/useT'
+import { truncateAddress } from '../../utils'
 
 /**
  * The review step (WalletSendPreview): what is sent, to whom, on which

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { act, screen } from '@testing-library/react'
-import { ConnectButton } from '../components/ConnectButton/ConnectButton'
-import { connectedAddress, createConnectedFakeLatch } from '../test/createFakeLatch'
-import { renderWithLatch } from '../test/render'
+import { ConnectButton } from '../../components/ConnectButton/ConnectButton'
+import { connectedAddress, createConnectedFakeLatch } from '../../test/createFakeLatch'
+import { renderWithLatch } from '../../test/render'
 
 describe('Receive view', () => {
   it('shows the address as a QR code and text, copies it, and lists the networks it is valid on', async () => {

@@ -1,10 +1,10 @@
 import { useEffect, useId, useState } from 'react'
-import { Avatar } from '../components/Avatar/Avatar'
-import { useLatchInstance } from '../context'
-import { useAccountModels } from '../hooks/useAccountModels'
-import { useLatchSend } from '../hooks/useLatchSend'
-import { useT } from '../hooks/useT'
-import { truncateAddress } from '../utils'
+import { Avatar } from '../../components/Avatar/Avatar'
+import { useLatchInstance } from '../../context'
+import { useAccountModels } from '../../hooks/useAccountModels'
+import { useLatchSend } from '../../hooks/useLatchSend'
+import { useT } from '../../hooks/useT'
+import { truncateAddress } from '../../utils'
 
 /** Delay between the last keystroke in the receiver field and resolving it (spec §9's search delay). */
 const RECEIVER_DEBOUNCE_MS = 300

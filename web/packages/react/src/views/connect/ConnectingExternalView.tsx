@@ -1,6 +1,6 @@
-import { useLatchInstance } from '../context'
-import { useLatchSelector } from '../hooks/useLatchSelector'
-import { useT } from '../hooks/useT'
+import { useLatchInstance } from '../../context'
+import { useLatchSelector } from '../../hooks/useLatchSelector'
+import { useT } from '../../hooks/useT'
 import { WalletImage } from './WalletImage'
 
 /** Waiting for the wallet to approve; on failure the reason and a Retry button. Success is core's (it opens Account). */

@@ -1,5 +1,5 @@
 import type { LatchWallet } from '@latchkit/core'
-import { useT } from '../hooks/useT'
+import { useT } from '../../hooks/useT'
 import { WalletImage } from './WalletImage'
 
 export type WalletListItemProps = { wallet: LatchWallet; onSelect: (wallet: LatchWallet) => void }

@@ -1,4 +1,4 @@
-import { useT } from '../hooks/useT'
+import { useT } from '../../hooks/useT'
 import { NetworkList } from './NetworkList'
 
 /** Shown while the wallet is on a chain the app does not support (spec §2): why, and the networks to switch to. */

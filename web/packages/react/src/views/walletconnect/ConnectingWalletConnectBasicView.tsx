@@ -1,10 +1,10 @@
 import type { LatchWallet } from '@latchkit/core'
 import { isMobileUserAgent } from '@latchkit/core'
-import { useLatchInstance } from '../context'
-import { useLatchSelector } from '../hooks/useLatchSelector'
-import { useT } from '../hooks/useT'
+import { useLatchInstance } from '../../context'
+import { useLatchSelector } from '../../hooks/useLatchSelector'
+import { useT } from '../../hooks/useT'
 import { CopyLinkButton, PairingError, RetryAfterDecline, useWalletConnectPairing, WalletConnectQrCode } from './ConnectingWalletConnectParts'
-import { WalletListItem } from './WalletListItem'
+import { WalletListItem } from '../connect/WalletListItem'
 
 /**
  * ConnectingWalletConnectBasic (spec §2): where the modal opens on a computer

@@ -1,9 +1,9 @@
 import { useMemo } from 'react'
 import { encode } from 'uqr'
-import { useLatchInstance } from '../context'
-import { useLatchSelector } from '../hooks/useLatchSelector'
-import { useT } from '../hooks/useT'
-import { WalletImage } from './WalletImage'
+import { useLatchInstance } from '../../context'
+import { useLatchSelector } from '../../hooks/useLatchSelector'
+import { useT } from '../../hooks/useT'
+import { WalletImage } from '../connect/WalletImage'
 
 /** The address as a QR code: one SVG path of the dark modules, drawn in the theme's foreground colour. */
 function AddressQr({ value, label }: { value: string; label: string }) {
