@@ -25,6 +25,9 @@ step "web: npm ci"
 step "web: typecheck (tsc --noEmit, strict)"
 (cd web && npm run typecheck --silent)
 
+step "web: public API report (packages/*/api-report.md match the sources)"
+(cd web && node scripts/api-report.mjs --check)
+
 step "web: unit and component tests (vitest)"
 (cd web && npx vitest run)
 
