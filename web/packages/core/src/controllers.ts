@@ -23,7 +23,7 @@ export {
   viewAfterEmbeddedClose,
   viewOnOpen,
   VIEWS,
-} from './router'
+} from './modal/router'
 export type {
   CloseContext,
   OpenViewContext,
@@ -36,10 +36,10 @@ export type {
   SignInCancelOutcome,
   UnsupportedChainContext,
   View,
-} from './router'
+} from './modal/router'
 
-export { createModalController, MODAL_SHAKE_MS } from './modal'
-export type { ModalContext, ModalController, ModalControllerOptions, ModalState, OpenModalOptions } from './modal'
+export { createModalController, MODAL_SHAKE_MS } from './modal/controller'
+export type { ModalContext, ModalController, ModalControllerOptions, ModalState, OpenModalOptions } from './modal/controller'
 
 export { ALERTS, createAlertController } from './alerts'
 export type { AlertCode, AlertController, AlertControllerOptions, AlertDefinition, AlertState, AlertVariant } from './alerts'

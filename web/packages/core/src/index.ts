@@ -31,8 +31,9 @@ export {
   type NetworkState,
   type NetworkSwitchedEvent,
   type NetworkSwitchedListener,
-} from './network'
+} from './network/controller'
 export type * from './latch-types'
+export type { LatchInternal, LatchRuntime, LatchSlice } from './instance'
 export * from './account/index'
 // The send module loads on demand (its own chunk); only its types are static.
 export { initialSendState, loadSendModule, type SendModule } from './send/load'
@@ -52,4 +53,5 @@ export type {
   SendState,
 } from './send/index'
 export * from './walletconnect/index'
-export { createLatch, LATCH_VERSION, type LatchExtensions } from './latch'
+export { createLatch, LATCH_VERSION } from './latch'
+export type { LatchExtensions } from './walletconnect/connectors'

@@ -3,7 +3,8 @@
 import type { Chain } from 'viem'
 import type { Config as WagmiConfig } from '@wagmi/core'
 import type { AccountData } from './account/data'
-import type { View } from './router'
+import type { LatchInternal } from './instance'
+import type { View } from './modal/router'
 import type { ThemeMode } from './theme'
 
 /** Views of the modal (spec §2, plus Networks and WhatIsAWallet). */
@@ -146,6 +147,8 @@ export interface Latch {
   /** Push a view; `goBack` pops (closing the modal at one view). */
   push(view: LatchView, data?: LatchViewData): void
   goBack(): void
+  /** Returns the open modal to `view` in one step: back to its last place on the stack, or `view` alone (see core's goBackTo). */
+  goBackTo(view: LatchView): void
   /** Connect a wallet: pushes ConnectingExternal, connects, records it as recent, opens Account on success. */
   connectWallet(wallet: LatchWallet): Promise<void>
   disconnect(): Promise<void>
@@ -193,4 +196,6 @@ export interface Latch {
   /** Runs start-up work: remote config, origin check, reconnect (spec §4). Idempotent. */
   init(): Promise<void>
   destroy(): void
+  /** What core's actions work on (controllers, state slice, per-instance slots). Not for apps: it may change without notice. */
+  readonly _internal: LatchInternal
 }

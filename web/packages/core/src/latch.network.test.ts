@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { alice } from './connection/test/fakeWallet'
 import { createLatch } from './latch'
 import type { Latch, LatchWallet } from './latch-types'
-import { activeNetworkStorageKey } from './network'
+import { activeNetworkStorageKey } from './network/controller'
 import { createMemoryStorage, type KeyValueStorage } from './storage'
 
 const networks = [mainnet, sepolia] as const

@@ -1,7 +1,8 @@
 // Theme as a contract (STYLE.md): themeMode + themeVariables compile to
 // `--latch-*` custom properties that the React components scope under
-// `[data-latch]` and use exclusively.
+// `[data-latch]` and use exclusively. The values themselves live in theme-tokens.ts.
 import { createStore, type Store } from './store'
+import { DEFAULT_THEME_VARIABLES, QR_CODE_COLORS, THEME_PALETTES } from './theme-tokens'
 
 /** Theme modes (spec §2, §5: light or dark). */
 export const THEME_MODES = ['light', 'dark'] as const
@@ -27,43 +28,7 @@ export interface ThemeVariables {
   readonly qrColor?: string
 }
 
-/** Defaults (spec §2, §9: font size 10px, radius 4px, z-index 999, modal width 360px). */
-export const DEFAULT_THEME_VARIABLES = {
-  accent: '#3396ff',
-  fontFamily: "system-ui, -apple-system, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif",
-  fontSizeMaster: '10px',
-  borderRadiusMaster: '4px',
-  zIndex: 999,
-  modalWidth: '360px',
-} as const
-
-/** Colours of each mode; components read them as --latch-color-*. */
-const PALETTES: Record<ThemeMode, Readonly<Record<string, string>>> = {
-  light: {
-    bg: '#ffffff',
-    'bg-secondary': '#f3f4f6',
-    fg: '#141414',
-    'fg-secondary': '#5c5c5c',
-    border: 'rgba(0, 0, 0, 0.08)',
-    overlay: 'rgba(0, 0, 0, 0.3)',
-    success: '#2bb673',
-    error: '#df4a34',
-    warning: '#e8a200',
-    'on-accent': '#ffffff',
-  },
-  dark: {
-    bg: '#141414',
-    'bg-secondary': '#202020',
-    fg: '#ffffff',
-    'fg-secondary': '#9a9a9a',
-    border: 'rgba(255, 255, 255, 0.1)',
-    overlay: 'rgba(0, 0, 0, 0.6)',
-    success: '#30a46b',
-    error: '#f25a67',
-    warning: '#f5b400',
-    'on-accent': '#ffffff',
-  },
-}
+export { DEFAULT_THEME_VARIABLES }
 
 /** A theme error names the offending option. */
 export class ThemeError extends Error {
@@ -113,7 +78,7 @@ export function themeToCssVars(mode: ThemeMode, variables: ThemeVariables = {}):
     '--latch-z-index': String(v.zIndex),
     '--latch-modal-width': length('modalWidth', v.modalWidth),
   }
-  for (const [name, colour] of Object.entries(PALETTES[mode])) vars[`--latch-color-${name}`] = colour
+  for (const [name, colour] of Object.entries(THEME_PALETTES[mode])) vars[`--latch-color-${name}`] = colour
   if (v.colorMix !== undefined) {
     const strength = v.colorMixStrength ?? 0
     if (!Number.isFinite(strength) || strength < 0 || strength > 100) {
@@ -122,7 +87,7 @@ export function themeToCssVars(mode: ThemeMode, variables: ThemeVariables = {}):
     vars['--latch-color-mix'] = text('colorMix', v.colorMix)
     vars['--latch-color-mix-strength'] = `${strength}%`
   }
-  vars['--latch-qr-color'] = v.qrColor === undefined ? PALETTES[mode].fg ?? '#000000' : text('qrColor', v.qrColor)
+  vars['--latch-qr-color'] = v.qrColor === undefined ? QR_CODE_COLORS.dots : text('qrColor', v.qrColor)
   return vars
 }
 

@@ -1,7 +1,10 @@
 // Types of the connection layer. Kept local to this module on purpose: the
 // connection controller must not depend on the rest of @latchkit/core.
 import type { KeyValueStorage } from '../storage'
-import type { Address } from 'viem'
+import type { Config, CreateConnectorFn } from '@wagmi/core'
+import type { Address, Chain } from 'viem'
+import type { NativeBalance } from './balance.js'
+import type { ConnectionListener } from './state.js'
 
 /** Every chain namespace Latch knows about (CAIP-2 namespaces, spec §3). */
 export type ChainNamespace = 'eip155' | 'solana' | 'bip122' | 'polkadot' | 'cosmos'
@@ -79,3 +82,77 @@ export const disconnectedNamespace: NamespaceConnection = Object.freeze({
   connectorId: undefined,
   wallet: undefined,
 })
+
+/** Parameters of {@link createConnectionController}. */
+export interface ConnectionControllerParameters {
+  /** The networks the app supports; the first is the default. */
+  networks: readonly [Chain, ...Chain[]]
+  /** The app's own wagmi config. Without it the controller creates one (see {@link createDefaultWagmiConfig}). */
+  wagmiConfig?: Config | undefined
+  /**
+   * RPC URL per chain for the config the controller creates, usually
+   * {@link latchRpcUrl} unless the app asked for the chain's own RPC URL.
+   * Returning undefined uses the chain's `rpcUrls.default`. Ignored with `wagmiConfig`.
+   */
+  transportUrl?: ((chain: Chain) => string | undefined) | undefined
+  /** Connectors the config the controller creates holds beside the injected one (e.g. WalletConnect). Ignored with `wagmiConfig`. */
+  connectors?: readonly CreateConnectorFn[] | undefined
+  /** Where connection state persists, normally `window.localStorage`. Absent → in memory (SSR-safe). */
+  storage?: StorageLike | undefined
+  /** Restore a stored connection in `init()` (spec §4). Default true. */
+  enableReconnect?: boolean | undefined
+  /** How long `init()` waits for the stored wallet's EIP-6963 announcement. Default 1000 ms. */
+  announcementTimeoutMs?: number | undefined
+}
+
+/** Options of {@link ConnectionController.connect}. */
+export interface ConnectOptions {
+  /** Ask the wallet to switch to this chain after connecting. */
+  chainId?: number | undefined
+}
+
+/** The connection layer of a Latch instance. */
+export interface ConnectionController {
+  /** The current immutable snapshot. */
+  getState(): ConnectionState
+  /** Calls `listener` after every change of the snapshot; returns the unsubscribe function. */
+  subscribe(listener: ConnectionListener): () => void
+  /**
+   * Restores the stored connection (spec §4). A stored 'connected' namespace
+   * goes to 'reconnecting' and ends 'connected' (the same account, read with
+   * `eth_accounts`, so the wallet never prompts) or 'disconnected' (storage
+   * cleared). A stored 'disconnected' clears the cached address. Never
+   * rejects; calling it again returns the same promise.
+   */
+  init(): Promise<void>
+  /**
+   * Connects the wagmi connector `connectorId` (for announced wallets, its
+   * rdns). Status goes connecting → connected; on failure the previous state is
+   * restored and a {@link LatchConnectError} is thrown (`kind` 'user_rejected'
+   * when the wallet says the user declined). Waits for a running `init()`.
+   */
+  connect(connectorId: string, options?: ConnectOptions): Promise<NamespaceConnection>
+  /**
+   * Disconnects `namespace` (default: every connected namespace). Account data
+   * and the stored connection are cleared; if wagmi holds another connection
+   * the namespace switches to it, else it is 'disconnected' (spec §4). If the
+   * wallet fails to disconnect, local state is cleared anyway and a
+   * {@link LatchDisconnectError} (DISCONNECT_ERROR) is thrown.
+   */
+  disconnect(namespace?: SupportedNamespace): Promise<void>
+  /**
+   * Asks the connected wallet to switch to `chain` (one of `networks`). An
+   * injected wallet that answers 4902 (unknown chain) is asked to add it with
+   * the chain's name, native currency, RPC and explorer URLs, then to switch
+   * (spec §4). Resolves once wagmi reports the new chain; the namespace's
+   * chainId follows through the wallet's chainChanged. Throws a
+   * {@link LatchSwitchNetworkError} (`kind` 'user_rejected' when declined).
+   */
+  switchChain(chain: Chain): Promise<void>
+  /** Native balance of an account, formatted to 3 truncated decimals (spec §9). */
+  getNativeBalance(params: { address: Address; chainId: number }): Promise<NativeBalance>
+  /** The wagmi config in use, for the React layer's WagmiProvider. */
+  getWagmiConfig(): Config
+  /** Stops watching wagmi and wallets and drops all listeners. */
+  destroy(): void
+}

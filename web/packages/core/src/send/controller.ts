@@ -5,18 +5,16 @@
 // the connected wallet via wagmi. The namespace is part of every step so a
 // Solana driver can slot in beside the eip155 one.
 import type { Config } from '@wagmi/core'
-import { encodeFunctionData, formatUnits, type Address, type Chain, type Hex } from 'viem'
-import { isNativeBalance, tokenContractAddress } from '../account/format'
-import type { AccountData } from '../account/data'
+import type { Address, Hex } from 'viem'
+import { isNativeBalance } from '../account/format'
 import type { TokenBalance } from '../account/types'
-import { createStore, type Store } from '../store'
+import { createStore } from '../store'
 import { formatDecimal } from './decimal'
 import { LatchSendError, SEND_MESSAGES, toSendError } from './errors'
 import * as evm from './evm'
+import { buildRequest, estimateSendFee, networkBalanceInUsd, readSendBalances, type EvmRequest } from './transaction'
 import { initialSendState } from './load'
-import type { NameResolver } from './resolver'
 import {
-  assertFeeFields,
   assertSendNamespace,
   assertSufficientBalance,
   looksLikeName,
@@ -35,137 +33,18 @@ export const NATIVE_TOKEN_ADDRESS = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee'
 export const RECEIPT_TIMEOUT_MS = 180_000
 export const RECEIPT_RETRY_DELAY_MS = 200
 
-/** A fee estimate: gas limit × price, shown in the native currency and in USD. */
-export interface FeeEstimate {
-  readonly gas: bigint
-  /** EIP-1559 fees, or gasPrice on a legacy chain (never both, spec §8). */
-  readonly maxFeePerGas?: bigint | undefined
-  readonly maxPriorityFeePerGas?: bigint | undefined
-  readonly gasPrice?: bigint | undefined
-  /** Expected cost: gas × the current gas price (wei). */
-  readonly expected: bigint
-  /** Worst case the wallet may charge: gas × max fee per gas (wei); used for the balance check and "max". */
-  readonly worstCase: bigint
-  readonly nativeSymbol: string
-  readonly nativeDecimals: number
-  /** The expected fee in whole native units ("0.000021"). */
-  readonly formatted: string
-  /** The expected fee in USD, when the native price is known. */
-  readonly usd: number | undefined
-}
-
-/** The send state (spec §3), plus the form's progress. */
-export interface SendState {
-  readonly token: TokenBalance | undefined
-  /** The amount as typed (decimal text). */
-  readonly sendTokenAmount: string
-  /** The receiver as typed: an address or a name. */
-  readonly receiverAddress: string
-  /** The receiver's address once checked or resolved. */
-  readonly resolvedReceiver: string | undefined
-  readonly receiverProfileName: string | undefined
-  readonly receiverProfileImageUrl: string | undefined
-  /** A name is being resolved. */
-  readonly resolving: boolean
-  /** The native balance's USD value, as text with 2 decimals. */
-  readonly networkBalanceInUSD: string | undefined
-  readonly tokenBalances: readonly TokenBalance[]
-  readonly fee: FeeEstimate | undefined
-  readonly estimating: boolean
-  /** Set during the send, cleared afterwards (spec §4). */
-  readonly loading: boolean
-  readonly step: 'form' | 'review'
-  /** The message of the last failure, for the form. */
-  readonly error: string | undefined
-  readonly errorKind: LatchSendError['kind'] | undefined
-}
-
-/** What the controller needs to know about the connection right now. */
-export interface SendContext {
-  readonly namespace: string
-  readonly address: string
-  readonly chain: Chain
-}
-
-/** A transaction the controller sent. */
-export interface SendResult {
-  readonly hash: string
-  readonly chainId: number
-  /** The network's block explorer page of the transaction, when the network has an explorer. */
-  readonly explorerUrl: string | undefined
-  readonly native: boolean
-}
-
-/** What a sent transaction's success toast needs. */
-export interface SendNotice {
-  readonly message: string
-  /** A link to the transaction on the network's block explorer. */
-  readonly link?: { readonly url: string; readonly label: string } | undefined
-}
-
-/** Parameters of createSendController. */
-export interface SendControllerParameters {
-  readonly wagmiConfig: Config
-  /** The connected account and its network, or undefined when disconnected. */
-  readonly getContext: () => SendContext | undefined
-  readonly accountData: AccountData
-  /** Resolves receiver names; default: none (names are refused). */
-  readonly resolver?: NameResolver | undefined
-  /** Success toast (with the explorer link) and error toast. */
-  readonly notify: { success(notice: SendNotice): void; error(message: string): void }
-  /** Called after a successful token transfer: spec §4 returns the view to Account. */
-  readonly returnToAccount: () => void
-  /** NETWORK_SWITCHED; the form is cleared on it (spec §4). */
-  readonly onNetworkSwitched?: ((listener: () => void) => () => void) | undefined
-  /** Waits for the receipt before refreshing balances (default true). */
-  readonly waitForReceipt?: boolean
-}
-
-/** Options of one send from code (the headless hook). */
-export interface SendRequest extends FeeOverrides {
-  readonly token?: TokenBalance | undefined
-  readonly amount?: string | undefined
-  readonly receiver?: string | undefined
-}
-
-/** The send controller. */
-export interface SendController {
-  readonly store: Store<SendState>
-  setTokenBalances(balances: readonly TokenBalance[]): void
-  setToken(token: TokenBalance | undefined): void
-  setAmount(amount: string): void
-  /** Sets the receiver text; a name is resolved, an address checked, and the identity looked up. */
-  setReceiver(receiver: string): Promise<void>
-  /** Fills in the largest amount: the token balance, less the worst-case fee for the native currency. */
-  setMax(): Promise<void>
-  /** Validates, estimates the fee, checks balances; on success the step becomes 'review'. Returns whether it did. */
-  review(overrides?: FeeOverrides): Promise<boolean>
-  /** Back from review to the form. */
-  edit(): void
-  /**
-   * Sends the reviewed transaction through the wallet. `loading` is set while
-   * it runs and cleared after; on success the form resets, balances refresh,
-   * a success toast links to the explorer and token transfers return to
-   * Account (spec §4). Throws a LatchSendError on failure (also kept in state).
-   */
-  send(): Promise<SendResult>
-  /** Validates, estimates, checks and sends in one call (headless use). */
-  sendNow(request?: SendRequest): Promise<SendResult>
-  /** Clears the form (spec §4: after a send and on a network switch). */
-  reset(): void
-  /** Replaces the name resolver (e.g. an app's own naming service instead of ENS). */
-  setResolver(resolver: NameResolver | undefined): void
-  destroy(): void
-}
-
-
-/** The networks's native balance in USD with 2 decimals, from the balance list. */
-function networkBalanceInUsd(balances: readonly TokenBalance[]): string | undefined {
-  const native = balances.find((b) => isNativeBalance(b))
-  if (!native) return undefined
-  const value = typeof native.value === 'number' ? native.value : Number(native.quantity.numeric) * native.price
-  return Number.isFinite(value) ? value.toFixed(2) : undefined
-}
+// Kept here too: the send module's index exports them from this file.
+export type {
+  FeeEstimate,
+  SendContext,
+  SendController,
+  SendControllerParameters,
+  SendNotice,
+  SendRequest,
+  SendResult,
+  SendState,
+} from './types'
+import type { FeeEstimate, SendContext, SendController, SendControllerParameters, SendRequest, SendResult, SendState } from './types'
 
 /** createSendController makes a send form bound to the connection given by params.getContext. */
 export function createSendController(params: SendControllerParameters): SendController {
@@ -197,67 +76,9 @@ export function createSendController(params: SendControllerParameters): SendCont
     return parseReceiverAddress(ctx.namespace, text)
   }
 
-  /** Builds the eip155 transaction for a validated send. */
-  const buildRequest = (token: TokenBalance, to: string, amount: bigint): { to: Address; value: bigint; data?: Hex } => {
-    if (isNativeBalance(token)) return { to: to as Address, value: amount }
-    return {
-      to: tokenContractAddress(token.address!) as Address,
-      value: 0n,
-      data: encodeFunctionData({ abi: evm.erc20TransferAbi, functionName: 'transfer', args: [to as Address, amount] }),
-    }
-  }
-
-  const nativePrice = (ctx: SendContext): number | undefined => {
-    const native = store.getState().tokenBalances.find((b) => isNativeBalance(b) && b.chainId === `eip155:${ctx.chain.id}`)
-    return native && native.price > 0 ? native.price : undefined
-  }
-
-  /** Gas × price for a request (spec: fee estimate), honouring caller fee overrides. */
-  const estimateFee = async (
-    ctx: SendContext,
-    request: { to: Address; value: bigint; data?: Hex },
-    overrides: FeeOverrides = {},
-  ): Promise<FeeEstimate> => {
-    assertFeeFields(overrides)
-    const chainId = ctx.chain.id
-    let gas: bigint
-    let fees: evm.EvmFees
-    let current: bigint
-    try {
-      gas = overrides.gas ?? (await evm.estimateGas(config, chainId, { from: ctx.address as Address, ...request }))
-      if (overrides.gasPrice !== undefined) fees = { gasPrice: overrides.gasPrice }
-      else if (overrides.maxFeePerGas !== undefined) {
-        fees = { maxFeePerGas: overrides.maxFeePerGas, maxPriorityFeePerGas: overrides.maxPriorityFeePerGas ?? 0n }
-      } else fees = await evm.estimateFees(config, chainId)
-      current = await evm.gasPrice(config, chainId)
-    } catch (error) {
-      throw toSendError(error, 'estimate')
-    }
-    const cap = 'gasPrice' in fees ? fees.gasPrice : fees.maxFeePerGas
-    const expectedPrice = current < cap ? current : cap
-    const { decimals, symbol } = ctx.chain.nativeCurrency
-    const expected = gas * expectedPrice
-    const price = nativePrice(ctx)
-    const formatted = formatUnits(expected, decimals)
-    return {
-      gas,
-      ...fees,
-      expected,
-      worstCase: gas * cap,
-      nativeSymbol: symbol,
-      nativeDecimals: decimals,
-      formatted,
-      usd: price === undefined ? undefined : Number(formatted) * price,
-    }
-  }
-
-  /** On-chain balances (native and the token), read at review time rather than trusted from a 30 s cache. */
-  const readBalances = async (ctx: SendContext, token: TokenBalance): Promise<{ native: bigint; token: bigint }> => {
-    const native = await evm.nativeBalance(config, ctx.chain.id, ctx.address as Address)
-    if (isNativeBalance(token)) return { native, token: native }
-    const balance = await evm.tokenBalance(config, ctx.chain.id, tokenContractAddress(token.address!) as Address, ctx.address as Address)
-    return { native, token: balance }
-  }
+  const estimateFee = (ctx: SendContext, request: EvmRequest, overrides: FeeOverrides = {}): Promise<FeeEstimate> =>
+    estimateSendFee(config, ctx, request, overrides, store.getState().tokenBalances)
+  const readBalances = (ctx: SendContext, token: TokenBalance) => readSendBalances(config, ctx, token)
 
   let reviewed: { ctx: SendContext; token: TokenBalance; to: string; amount: bigint; fee: FeeEstimate } | undefined
 

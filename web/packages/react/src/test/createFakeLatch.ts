@@ -6,6 +6,7 @@ import { mainnet, sepolia, base } from 'viem/chains'
 import type { Chain } from 'viem'
 import type {
   Latch,
+  LatchInternal,
   LatchEvent,
   LatchNetworkSwitchedEvent,
   LatchState,
@@ -140,6 +141,14 @@ export function createFakeLatch(options: FakeLatchOptions = {}): FakeLatch {
     goBack() {
       if (stack.length <= 1) return fake.close()
       stack = stack.slice(0, -1)
+      syncStack()
+    },
+    // As core: back to the last `view` on the stack in one step, or `view` alone.
+    goBackTo(view) {
+      if (!state.open) return
+      let index = stack.length - 1
+      while (index >= 0 && stack[index]!.view !== view) index--
+      stack = index >= 0 ? stack.slice(0, index + 1) : [{ view, data: {} }]
       syncStack()
     },
     async connectWallet(wallet) {
@@ -281,6 +290,8 @@ export function createFakeLatch(options: FakeLatchOptions = {}): FakeLatch {
       listeners.clear()
       eventListeners.clear()
     },
+    // No controllers: only the per-instance slots React's actions use (send form, query client, account module).
+    _internal: { send: {}, queries: { refreshers: new Map() }, account: {} } as unknown as LatchInternal,
   }
   return fake
 }

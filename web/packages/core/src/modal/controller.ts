@@ -1,9 +1,9 @@
 // The modal controller: open/closed, a loading flag while prefetching before
 // opening, and a short shake when a close is refused (spec §4).
-import type { EventBus } from './events'
+import type { EventBus } from '../events'
 import { canCloseModal, viewAfterEmbeddedClose, viewOnOpen, type RouteData, type RouterController, type View } from './router'
-import { createStore, type Store } from './store'
-import { globalTimers, type TimerHandle, type Timers } from './timers'
+import { createStore, type Store } from '../store'
+import { globalTimers, type TimerHandle, type Timers } from '../timers'
 
 /** How long the shake flag stays on (spec §9). */
 export const MODAL_SHAKE_MS = 500

@@ -2,8 +2,8 @@
 // opening rules that decide which view a stack starts from. Rules are pure
 // functions of the facts they depend on, so the modal, the connection layer
 // and SIWX can wire them without the router knowing about those controllers.
-import { createStore, type Store } from './store'
-import type { ListedWallet } from './wallets'
+import { createStore, type Store } from '../store'
+import type { ListedWallet } from '../wallets'
 
 /** Every view the modal can show (spec §2, plus Networks and WhatIsAWallet from AppKit's `open({view})`). */
 export const VIEWS = [
@@ -82,6 +82,8 @@ export interface RouterController {
   goBack(): void
   /** Pops every view above `index` (0 = the first view); an index out of range does nothing. */
   goBackToIndex(index: number): void
+  /** Pops back to the last `view` on the stack in one update, or makes `view` the only one when it is not on it. */
+  goBackTo(view: View): void
 }
 
 function stateOf(stack: readonly Route[]): RouterState {
@@ -117,6 +119,12 @@ export function createRouterController(hooks: RouterHooks): RouterController {
       // Spec §2: the Farcaster flow leaves the auth provider waiting for a
       // sign-in; going back while unconnected must reset it.
       if (leavingFarcaster && !hooks.isConnected()) hooks.resetAuthProvider?.()
+    },
+    goBackTo(view) {
+      const current = stack()
+      let index = current.length - 1
+      while (index >= 0 && current[index]!.view !== view) index--
+      setStack(index >= 0 ? current.slice(0, index + 1) : [{ view, data: undefined }])
     },
     goBackToIndex(index) {
       const current = stack()

@@ -4,9 +4,9 @@
 // switch itself lives in the connection controller and createLatch wires the
 // two (alerts, router, toasts).
 import type { Chain } from 'viem'
-import { caipNetworkIdOf } from './options'
-import { STORAGE_PREFIX, type KeyValueStorage } from './storage'
-import { createStore, type Store } from './store'
+import { caipNetworkIdOf } from '../options'
+import { STORAGE_PREFIX, type KeyValueStorage } from '../storage'
+import { createStore, type Store } from '../store'
 
 /** Where the active network persists, per namespace (AppKit's `activeCaipNetworkId`). */
 export const activeNetworkStorageKey = (namespace: 'eip155') => `${STORAGE_PREFIX}activeCaipNetworkId:${namespace}` as const

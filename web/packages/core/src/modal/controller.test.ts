@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { createEventBus, type LatchEventData } from './events'
-import { createModalController, MODAL_SHAKE_MS, type ModalContext } from './modal'
+import { createEventBus, type LatchEventData } from '../events'
+import { createModalController, MODAL_SHAKE_MS, type ModalContext } from './controller'
 import { createRouterController } from './router'
 
 function setup(ctx: Partial<ModalContext> = {}, prefetch?: () => Promise<void>) {

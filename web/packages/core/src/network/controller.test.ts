@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest'
 import { base, mainnet, sepolia } from 'viem/chains'
-import { activeNetworkStorageKey, createNetworkController, restoreActiveNetwork } from './network'
-import { createMemoryStorage } from './storage'
+import { activeNetworkStorageKey, createNetworkController, restoreActiveNetwork } from './controller'
+import { createMemoryStorage } from '../storage'
 
 const networks = [mainnet, base, sepolia] as const
 const key = activeNetworkStorageKey('eip155')

@@ -1,0 +1,29 @@
+import { activeClient } from '../../adapters/active'
+import type { Latch } from '../../latch-types'
+import { t } from '../../messages'
+
+/**
+ * loadNativeBalance reads the connected account's native balance into the
+ * account state. An unconfigured chain has no transport: its balance is
+ * unknown, not an error. A failed read shows "0.00" ETH and the 'Token
+ * Balance Unavailable' toast (spec §8). Only the latest call's answer counts.
+ */
+export async function loadNativeBalance(latch: Latch): Promise<void> {
+  const internal = latch._internal
+  const { slice, pending, network, toasts } = internal
+  const { account, client } = activeClient(internal)
+  const seq = ++pending.balanceSeq
+  if (account.status !== 'connected' || !account.address || !account.chainId || !network.find(account.chainId)) {
+    slice.setState({ balance: undefined })
+    return
+  }
+  try {
+    const b = await client.balance({ address: account.address, chainId: account.chainId })
+    if (seq !== pending.balanceSeq) return
+    slice.setState({ balance: { formatted: b.formatted, symbol: b.symbol } })
+  } catch {
+    if (seq !== pending.balanceSeq) return
+    slice.setState({ balance: { formatted: '0.00', symbol: 'ETH' } })
+    toasts.showError(t('account.balanceUnavailable'))
+  }
+}

@@ -1,0 +1,64 @@
+// The seam between Latch and a chain namespace (CAIP-2: eip155, solana, …).
+// Views and hooks never name a namespace: they ask the adapter registered for
+// it (adapters/registry.ts) for ids and networks, and core's actions reach the
+// wallet through the namespace's client. The Solana issue adds a second
+// adapter beside eip155 without touching views.
+import type { Chain } from 'viem'
+import type { NativeBalance } from '../connection/balance'
+import type { ConnectionState, NamespaceConnection } from '../connection/types'
+
+/** A network the app configured. Today every network is a viem Chain; a non-EVM adapter brings its own shape. */
+export type LatchNetwork = Chain
+
+/** A transaction an adapter sends: the receiver, the value in the smallest unit and optional call data. */
+export interface AdapterTransaction {
+  readonly to: string
+  readonly value: bigint
+  readonly data?: string | undefined
+}
+
+/**
+ * A chain namespace's client bound to one Latch instance. Every method that
+ * talks to a wallet rejects with the namespace's error types (LatchConnectError,
+ * LatchDisconnectError, LatchSwitchNetworkError) rather than resolving silently;
+ * a capability the namespace lacks rejects with an Error saying so.
+ */
+export interface NamespaceClient {
+  /** Connects the wallet behind `connectorId`, asking for `chainId` first when given. */
+  connect(connectorId: string, options?: { chainId?: number | undefined }): Promise<NamespaceConnection>
+  /** Restores the stored connection at start-up (spec §4); never rejects. */
+  reconnect(): Promise<void>
+  /** Disconnects this namespace (and those sharing its session, spec §4). */
+  disconnect(): Promise<void>
+  /** The namespace's connection now: status, account, chain, wallet. */
+  account(state?: ConnectionState): NamespaceConnection
+  /** The native balance of an account on a network. */
+  balance(params: { address: string; chainId: number }): Promise<NativeBalance>
+  /** Sends a transaction through the connected wallet; resolves with its hash. */
+  sendTransaction(params: { chainId: number; from: string; transaction: AdapterTransaction }): Promise<string>
+  /** Asks the connected wallet to sign a message; resolves with the signature. */
+  signMessage(params: { message: string; address: string }): Promise<string>
+  /** Asks the connected wallet to switch to `network`. */
+  switchNetwork(network: LatchNetwork): Promise<void>
+  /** The connected wallet's own provider (EIP-1193 for eip155), if any. */
+  provider(): Promise<unknown>
+}
+
+/** What an adapter's client is built from: the instance's connection layer. */
+export interface NamespaceClientContext {
+  readonly connection: import('../connection/controller').ConnectionController
+}
+
+/** A chain namespace: how its ids read (pure, for views) and how to reach its wallets (per instance). */
+export interface NamespaceAdapter {
+  /** The CAIP-2 namespace, e.g. `eip155`. */
+  readonly namespace: string
+  /** Whether a configured network belongs to this namespace. */
+  ownsNetwork(network: LatchNetwork): boolean
+  /** The CAIP-2 id of one of this namespace's networks (`eip155:1`). */
+  caipNetworkId(network: LatchNetwork): string
+  /** The networks (of those configured) an address of this namespace is valid on. */
+  networksForAddress(address: string, networks: readonly LatchNetwork[]): LatchNetwork[]
+  /** Binds the adapter to one Latch instance. */
+  createClient(context: NamespaceClientContext): NamespaceClient
+}

@@ -1,0 +1,103 @@
+// What one Latch instance holds: its parts (controllers, latchd client,
+// telemetry), the state slice createLatch used to keep in captured `let`s,
+// and the slots the React layer needs per instance (send controller, name
+// resolver, query client). Actions (one per file, in each capability's
+// folder) take the Latch and work on `latch._internal`, as wagmi's actions
+// take its Config. Nothing here lives at module level: two instances on one
+// page share nothing.
+import type { QueryClient } from '@tanstack/query-core'
+import type { Chain } from 'viem'
+import type { AccountData } from './account/data'
+import type { AccountModule } from './account/load'
+import type { AlertController } from './alerts'
+import type { ApiClient, RegistryWallet } from './api'
+import type { NamespaceClient } from './adapters/types'
+import type { ConnectionController } from './connection/controller'
+import type { EventBus } from './events'
+import type { LatchAccountState, LatchFeatures, LatchState } from './latch-types'
+import type { ModalController } from './modal/controller'
+import type { RouterController } from './modal/router'
+import type { NetworkController } from './network/controller'
+import type { LatchOptions, ResolvedOptions } from './options'
+import type { NameResolver } from './send/resolver'
+import type { SendController } from './send/controller'
+import type { KeyValueStorage } from './storage'
+import { createStore, type Store } from './store'
+import type { Telemetry } from './telemetry'
+import type { ThemeController } from './theme'
+import type { ToastController } from './toasts'
+import type { WalletConnectController } from './walletconnect/controller'
+import type { RecentWallets } from './wallets'
+
+/** The instance's own data that is not a controller's: what the derived LatchState reads besides them. */
+export interface LatchSlice {
+  /** Registry wallets for the Connect view (featured and a few recommended), once loaded. */
+  readonly registry: readonly RegistryWallet[]
+  /** The visitor's recent wallets (stored), as last read. */
+  readonly recent: readonly RegistryWallet[]
+  /** Account panels: local options until latchd's project config answers, then its send/receive/activity. */
+  readonly features: LatchFeatures
+  /** The last connect attempt's error, for ConnectingExternal. */
+  readonly connectError: LatchState['connectError']
+  /** Native balance of the connected account on its chain. */
+  readonly balance: LatchAccountState['balance'] | undefined
+  /** latchd said analytics are on for this project. */
+  readonly analyticsEnabled: boolean
+}
+
+/** Per-instance slots the React layer's actions use; a test Latch without controllers can still have them. */
+export interface LatchRuntime {
+  /** The send form (a lazy module) and the receiver-name resolver it uses. */
+  readonly send: { controller?: SendController; resolver?: NameResolver }
+  /** The QueryClient used when the app provides none, and one account-refresh subscription per client. */
+  readonly queries: {
+    client?: QueryClient
+    readonly refreshers: Map<QueryClient, { count: number; stop: () => void }>
+  }
+  /** Core's account module (formats, Activity model) once loaded. */
+  readonly account: { module?: AccountModule }
+}
+
+/** Everything one Latch instance holds; actions read and change it. Not for apps: it may change without notice. */
+export interface LatchInternal extends LatchRuntime {
+  readonly options: LatchOptions
+  readonly opts: ResolvedOptions
+  readonly networks: readonly [Chain, ...Chain[]]
+  readonly isMobile: boolean
+  readonly storage: KeyValueStorage
+  readonly api: ApiClient
+  readonly alerts: AlertController
+  readonly toasts: ToastController
+  readonly theme: ThemeController
+  readonly events: EventBus
+  readonly telemetry: Telemetry
+  readonly recent: RecentWallets
+  readonly accountData: AccountData
+  readonly connection: ConnectionController
+  readonly network: NetworkController
+  readonly router: RouterController
+  readonly modal: ModalController
+  readonly walletConnect: WalletConnectController
+  /** Each registered namespace adapter bound to this instance, by CAIP-2 namespace; actions reach wallets through these. */
+  readonly clients: ReadonlyMap<string, NamespaceClient>
+  /** The instance's own slice (see LatchSlice). */
+  readonly slice: Store<LatchSlice>
+  /** The one LatchState the UI renders from, derived from the controllers and the slice. */
+  readonly store: Store<LatchState>
+  /** Registry entries AllWallets showed, so a wallet picked there becomes recent too. */
+  readonly seenRegistry: Map<string, RegistryWallet>
+  /** Work in flight, shared by callers, and the latest balance read (older answers are dropped). */
+  readonly pending: { init?: Promise<void>; connectWallets?: Promise<void>; balanceSeq: number }
+  /** Undone by destroy(). */
+  readonly cleanups: Array<() => void>
+}
+
+/** createLatchRuntime makes the empty per-instance slots of LatchRuntime. */
+export function createLatchRuntime(): LatchRuntime {
+  return { send: {}, queries: { refreshers: new Map() }, account: {} }
+}
+
+/** createSlice makes an instance's slice with the local options' features and the stored recent wallets. */
+export function createSlice(features: LatchFeatures, recent: readonly RegistryWallet[]): Store<LatchSlice> {
+  return createStore<LatchSlice>({ registry: [], recent, features, connectError: null, balance: undefined, analyticsEnabled: false })
+}

@@ -1,0 +1,32 @@
+import { loadConnectWallets } from '../connection/actions/loadConnectWallets'
+import { fetchAnalyticsEnabled, initProjectConfig } from '../features'
+import type { Latch } from '../latch-types'
+import { systemThemeMode } from '../theme'
+
+/**
+ * init runs start-up work once (later calls share it): the visitor's theme
+ * when the app set none, latchd's project config (features, origin check),
+ * whether analytics are on, the stored connection's restore (spec §4) and
+ * the Connect view's wallets. Failures are reported as alerts, never thrown.
+ */
+export function init(latch: Latch): Promise<void> {
+  const internal = latch._internal
+  const { opts, api, alerts, slice, theme, events, pending } = internal
+  pending.init ??= (async () => {
+    if (!opts.themeMode) theme.setThemeMode(systemThemeMode())
+    events.sendEvent({ type: 'track', event: 'INITIALIZE', properties: { projectId: opts.projectId ?? '' } })
+    const config = initProjectConfig({ api, projectId: opts.projectId, localFeatures: opts.localFeatures, alerts }).then((remote) => {
+      slice.setState({
+        features: { send: remote.send ?? opts.features.send, receive: remote.receive ?? opts.features.receive, activity: remote.activity },
+      })
+    })
+    const analytics = opts.projectId && opts.features.analytics ? fetchAnalyticsEnabled(api) : Promise.resolve(false)
+    await Promise.allSettled([
+      ...[...internal.clients.values()].map((client) => client.reconnect()),
+      config,
+      analytics.then((on) => slice.setState({ analyticsEnabled: on })),
+      loadConnectWallets(latch),
+    ])
+  })()
+  return pending.init
+}

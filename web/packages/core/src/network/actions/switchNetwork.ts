@@ -1,0 +1,43 @@
+import { activeClient } from '../../adapters/active'
+import { networkCaipId } from '../../adapters/registry'
+import { LatchSwitchNetworkError, toSwitchNetworkError } from '../../connection/errors'
+import type { Latch } from '../../latch-types'
+import { t } from '../../messages'
+import { leaveNetworkViews } from './leaveNetworkViews'
+
+/**
+ * switchNetwork makes `chainId` the active network (spec §4): locally when
+ * no wallet is connected, else by asking the wallet. A chain not configured
+ * shows SWITCH_NETWORK_NOT_FOUND and rejects; a failed switch goes back one
+ * view (from the views that start one), shows why and rejects with a
+ * LatchSwitchNetworkError. On success the network views are left.
+ */
+export async function switchNetwork(latch: Latch, chainId: number): Promise<void> {
+  const { network, alerts, events, toasts, modal, router } = latch._internal
+  const target = network.find(chainId)
+  if (!target) {
+    alerts.show('SWITCH_NETWORK_NOT_FOUND')
+    throw new LatchSwitchNetworkError('chain_not_configured', t('network.notFound'))
+  }
+  events.sendEvent({ type: 'track', event: 'SWITCH_NETWORK', properties: { network: networkCaipId(target) } })
+  const { account, client } = activeClient(latch._internal)
+  if (account.status !== 'connected') {
+    network.setActiveNetwork(target)
+    leaveNetworkViews(latch)
+    return
+  }
+  if (account.chainId !== target.id) {
+    try {
+      // On success the wallet's chainChanged has already moved the active network.
+      await client.switchNetwork(target)
+    } catch (error) {
+      const failure = toSwitchNetworkError(error)
+      // Spec §4: a failed switch goes back one view (only from the views that start a switch).
+      const view = router.store.getState().view
+      if (modal.store.getState().open && (view === 'Networks' || view === 'UnsupportedChain')) router.goBack()
+      toasts.showError(failure.kind === 'user_rejected' ? t('network.switchDeclined') : failure.message)
+      throw failure
+    }
+  }
+  leaveNetworkViews(latch)
+}

@@ -1,0 +1,44 @@
+// The theme defaults as CSS, for @latchkit/react's stylesheet: the variables themeToCssVars sets inline, declared
+// under [data-latch] so that they apply before any script runs (server-rendered HTML without styles inlined, a
+// first paint before hydration). web/scripts/theme-css.mjs writes them into the stylesheet at build time, and
+// theme-css.test.ts fails when the committed stylesheet and theme-tokens.ts differ.
+import { themeToCssVars } from './theme'
+import { FIXED_TOKENS } from './theme-tokens'
+
+/** The comment lines around the generated block; everything between them is replaced. */
+export const THEME_DEFAULTS_BEGIN =
+  '/* Theme defaults, generated from @latchkit/core src/theme-tokens.ts by web/scripts/theme-css.mjs (run by the build).\n' +
+  ' * Do not edit: change theme-tokens.ts. Variables a component sets inline (themeVariables) win over these. */'
+export const THEME_DEFAULTS_END = '/* End of the generated theme defaults. */'
+
+function rule(selector: string, vars: Record<string, string>): string {
+  const lines = Object.entries(vars).map(([name, value]) => `  ${name}: ${value};`)
+  return `${selector} {\n${lines.join('\n')}\n}`
+}
+
+/** The light mode's variables and the fixed tokens on [data-latch]; what dark mode changes on its data-theme. */
+export function themeDefaultsCss(): string {
+  const light = themeToCssVars('light')
+  const dark = themeToCssVars('dark')
+  const fixed = Object.fromEntries(Object.entries(FIXED_TOKENS).map(([name, value]) => [`--latch-${name}`, value]))
+  const darkChanges = Object.fromEntries(Object.entries(dark).filter(([name, value]) => light[name] !== value))
+  return [
+    THEME_DEFAULTS_BEGIN,
+    '',
+    rule('[data-latch]', { ...light, ...fixed }),
+    '',
+    rule("[data-latch][data-theme='dark']", darkChanges),
+    '',
+    THEME_DEFAULTS_END,
+  ].join('\n')
+}
+
+/** The stylesheet with its generated block replaced by the current defaults; throws when the markers are missing. */
+export function withThemeDefaults(stylesheet: string): string {
+  const begin = stylesheet.indexOf(THEME_DEFAULTS_BEGIN)
+  const end = stylesheet.indexOf(THEME_DEFAULTS_END)
+  if (begin < 0 || end < begin) {
+    throw new Error('the stylesheet has no generated theme block (its begin and end comments are missing)')
+  }
+  return stylesheet.slice(0, begin) + themeDefaultsCss() + stylesheet.slice(end + THEME_DEFAULTS_END.length)
+}
