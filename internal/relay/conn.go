@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+
+	"github.com/latchkit/latch/internal/jsonrpc"
 )
 
 // frameOverhead is what a frame may carry beyond one maximal message: the
@@ -183,7 +185,7 @@ func (c *conn) handle(data []byte) {
 	}
 }
 
-func (c *conn) replyError(id []byte, e *RPCError) {
+func (c *conn) replyError(id []byte, e *jsonrpc.Error) {
 	c.s.m.errors.Inc(itoa(e.Code))
 	buf := getBuffer()
 	c.writeReply(appendError(buf.Bytes(), id, e))

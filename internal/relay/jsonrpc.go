@@ -5,34 +5,45 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
-	"unicode/utf8"
+
+	"github.com/latchkit/latch/internal/jsonrpc"
 )
 
-// JSON-RPC error codes. The standard ones are JSON-RPC 2.0's; the others
-// follow the WalletConnect relay (relay_rpc): 3001 for rate limits, -32000
-// for a refused request that was well formed.
-const (
-	CodeParseError     = -32700
-	CodeInvalidRequest = -32600
-	CodeMethodNotFound = -32601
-	CodeInvalidParams  = -32602
-	CodeInternal       = -32603
-	CodeRefused        = -32000 // a limit or state refuses the request (mailbox full, too many topics)
-	CodeTooManyReqs    = 3001   // rate limit
+// The relay's errors use internal/jsonrpc's codes: JSON-RPC 2.0's, and as
+// the WalletConnect relay (relay_rpc) answers, CodeTooManyRequests (3001)
+// for its rate limit and CodeRefused (-32000) for a well-formed request a
+// limit or state refuses. Each error carries a stable machine-readable tag
+// as its data, as relay_rpc does; the tags are encoded once, here.
+var (
+	tagBatchEmpty              = jsonrpc.StringData("BatchEmpty")
+	tagBatchLimitExceeded      = jsonrpc.StringData("BatchLimitExceeded")
+	tagInvalidJsonRpcVersion   = jsonrpc.StringData("InvalidJsonRpcVersion")
+	tagInvalidMethod           = jsonrpc.StringData("InvalidMethod")
+	tagInvalidParams           = jsonrpc.StringData("InvalidParams")
+	tagInvalidRequest          = jsonrpc.StringData("InvalidRequest")
+	tagInvalidRequestId        = jsonrpc.StringData("InvalidRequestId")
+	tagInvalidTopic            = jsonrpc.StringData("InvalidTopic")
+	tagMailboxLimitExceeded    = jsonrpc.StringData("MailboxLimitExceeded")
+	tagPayloadSizeExceeded     = jsonrpc.StringData("PayloadSizeExceeded")
+	tagSerialization           = jsonrpc.StringData("Serialization")
+	tagStorageError            = jsonrpc.StringData("StorageError")
+	tagSubscriberLimitExceeded = jsonrpc.StringData("SubscriberLimitExceeded")
+	tagTooManyRequests         = jsonrpc.StringData("TooManyRequests")
+	tagTtlTooLong              = jsonrpc.StringData("TtlTooLong")
+	tagTtlTooShort             = jsonrpc.StringData("TtlTooShort")
 )
 
-// RPCError is a JSON-RPC error object. Tag is a stable machine-readable name
-// sent as "data", as the WalletConnect relay does.
-type RPCError struct {
-	Code    int
-	Message string
-	Tag     string
-}
+// The frame-level refusals, built once: they do not depend on the frame.
+var (
+	errBatchFrame = &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "Invalid request: JSON-RPC batches are not supported; send one request per frame", Data: tagInvalidRequest}
+	errParseFrame = &jsonrpc.Error{Code: jsonrpc.CodeParseError, Message: "Parse error: the frame is not a JSON object", Data: tagSerialization}
+	errFrameID    = &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "Invalid request: id must be a string or a number", Data: tagInvalidRequestId}
+	errVersion    = &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: `Invalid request: jsonrpc must be "2.0"`, Data: tagInvalidJsonRpcVersion}
+	errNoMethod   = &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "Invalid request: no method", Data: tagInvalidMethod}
+)
 
-func (e *RPCError) Error() string { return fmt.Sprintf("%d %s", e.Code, e.Message) }
-
-func invalidParams(format string, args ...any) *RPCError {
-	return &RPCError{Code: CodeInvalidParams, Message: "Invalid params: " + fmt.Sprintf(format, args...), Tag: "InvalidParams"}
+func invalidParams(format string, args ...any) *jsonrpc.Error {
+	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "Invalid params: " + fmt.Sprintf(format, args...), Data: tagInvalidParams}
 }
 
 // envelope is any JSON-RPC object the client sends: a request (method set) or
@@ -48,27 +59,27 @@ type envelope struct {
 
 // parseFrame decodes one websocket text frame. On failure it returns the
 // error to answer and the id to answer it with (null when unknown).
-func parseFrame(data []byte) (*envelope, *RPCError) {
+func parseFrame(data []byte) (*envelope, *jsonrpc.Error) {
 	trimmed := bytes.TrimLeft(data, " \t\r\n")
 	if len(trimmed) > 0 && trimmed[0] == '[' {
-		return nil, &RPCError{Code: CodeInvalidRequest, Message: "Invalid request: JSON-RPC batches are not supported; send one request per frame", Tag: "InvalidRequest"}
+		return nil, errBatchFrame
 	}
 	if env, ok := parseEnvelopeFast(data); ok && env.JSONRPC == "2.0" && (len(env.ID) == 0 || validID(env.ID)) && (env.Method != nil || len(env.Result) > 0 || len(env.Error) > 0) {
 		return env, nil
 	}
 	var env envelope
 	if err := json.Unmarshal(data, &env); err != nil {
-		return nil, &RPCError{Code: CodeParseError, Message: "Parse error: the frame is not a JSON object", Tag: "Serialization"}
+		return nil, errParseFrame
 	}
 	if len(env.ID) > 0 && !validID(env.ID) {
 		env.ID = nil
-		return &env, &RPCError{Code: CodeInvalidRequest, Message: "Invalid request: id must be a string or a number", Tag: "InvalidRequestId"}
+		return &env, errFrameID
 	}
 	if env.JSONRPC != "2.0" {
-		return &env, &RPCError{Code: CodeInvalidRequest, Message: `Invalid request: jsonrpc must be "2.0"`, Tag: "InvalidJsonRpcVersion"}
+		return &env, errVersion
 	}
 	if env.Method == nil && len(env.Result) == 0 && len(env.Error) == 0 {
-		return &env, &RPCError{Code: CodeInvalidRequest, Message: "Invalid request: no method", Tag: "InvalidMethod"}
+		return &env, errNoMethod
 	}
 	return &env, nil
 }
@@ -102,37 +113,24 @@ func parseAckID(raw json.RawMessage) (uint64, bool) {
 	return n, err == nil
 }
 
-// appendResponse appends {"id":…,"jsonrpc":"2.0","result":…}.
+// appendResponse appends {"id":…,"jsonrpc":"2.0","result":…}. The relay
+// writes id first, as relay_rpc does (and bench/relay.go matches answers on
+// that prefix); members' order means nothing to JSON clients.
 func appendResponse(b []byte, id json.RawMessage, result []byte) []byte {
 	b = append(b, `{"id":`...)
-	b = appendID(b, id)
+	b = jsonrpc.AppendID(b, id)
 	b = append(b, `,"jsonrpc":"2.0","result":`...)
 	b = append(b, result...)
 	return append(b, '}')
 }
 
-// appendError appends a JSON-RPC error response.
-func appendError(b []byte, id json.RawMessage, e *RPCError) []byte {
+// appendError appends a JSON-RPC error response, id first like appendResponse.
+func appendError(b []byte, id json.RawMessage, e *jsonrpc.Error) []byte {
 	b = append(b, `{"id":`...)
-	b = appendID(b, id)
-	b = append(b, `,"jsonrpc":"2.0","error":{"code":`...)
-	b = strconv.AppendInt(b, int64(e.Code), 10)
-	b = append(b, `,"message":`...)
-	b = appendString(b, e.Message)
-	if e.Tag != "" {
-		b = append(b, `,"data":`...)
-		b = appendString(b, e.Tag)
-	}
-	return append(b, "}}"...)
-}
-
-// appendID writes the request id byte for byte (clients match responses on
-// it), or null.
-func appendID(b []byte, id json.RawMessage) []byte {
-	if len(id) == 0 {
-		return append(b, "null"...)
-	}
-	return append(b, id...)
+	b = jsonrpc.AppendID(b, id)
+	b = append(b, `,"jsonrpc":"2.0","error":`...)
+	b = jsonrpc.AppendErrorObject(b, e)
+	return append(b, '}')
 }
 
 // appendSubscription appends the irn_subscription request that delivers m.
@@ -140,7 +138,7 @@ func appendSubscription(b []byte, id uint64, subID string, m *Message) []byte {
 	b = append(b, `{"id":`...)
 	b = strconv.AppendUint(b, id, 10)
 	b = append(b, `,"jsonrpc":"2.0","method":"irn_subscription","params":{"id":`...)
-	b = appendString(b, subID)
+	b = jsonrpc.AppendString(b, subID)
 	b = append(b, `,"data":`...)
 	b = appendMessageData(b, m)
 	return append(b, "}}"...)
@@ -150,70 +148,18 @@ func appendSubscription(b []byte, id uint64, subID string, m *Message) []byte {
 // the shape of irn_subscription data and of fetched messages.
 func appendMessageData(b []byte, m *Message) []byte {
 	b = append(b, `{"topic":`...)
-	b = appendString(b, m.Topic)
+	b = jsonrpc.AppendString(b, m.Topic)
 	b = append(b, `,"message":`...)
-	b = appendString(b, m.Message)
+	b = jsonrpc.AppendString(b, m.Message)
 	b = append(b, `,"publishedAt":`...)
 	b = strconv.AppendInt(b, m.PublishedAt, 10)
 	if m.Attestation != "" {
 		b = append(b, `,"attestation":`...)
-		b = appendString(b, m.Attestation)
+		b = jsonrpc.AppendString(b, m.Attestation)
 	}
 	if m.Tag != 0 {
 		b = append(b, `,"tag":`...)
 		b = strconv.AppendUint(b, uint64(m.Tag), 10)
 	}
 	return append(b, '}')
-}
-
-const hexDigits = "0123456789abcdef"
-
-// appendString appends s as a JSON string. Invalid UTF-8 becomes U+FFFD, as
-// encoding/json does; HTML characters are left alone (nobody renders this).
-func appendString(b []byte, s string) []byte {
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xf])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
 }

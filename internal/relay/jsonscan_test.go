@@ -99,3 +99,44 @@ func BenchmarkParsePublish(b *testing.B) {
 		}
 	})
 }
+
+// The answers a socket writes (a result, an error, a delivery) are built in
+// a pooled buffer: no allocation per message.
+func TestAnswers_NoAllocation(t *testing.T) {
+	id := json.RawMessage(`"1700000000000000001"`)
+	m := &Message{Topic: strings.Repeat("ab", 32), Message: strings.Repeat("QUJD", 300), PublishedAt: 1700000000000, Tag: 1108}
+	buf := make([]byte, 0, 4096)
+	for name, fn := range map[string]func(){
+		"result":       func() { _ = appendResponse(buf[:0], id, resultTrue) },
+		"error":        func() { _ = appendError(buf[:0], id, errStorage) },
+		"subscription": func() { _ = appendSubscription(buf[:0], 7, m.Topic, m) },
+	} {
+		if n := testing.AllocsPerRun(100, fn); n != 0 {
+			t.Errorf("%s: %v allocations", name, n)
+		}
+	}
+}
+
+func BenchmarkAnswers(b *testing.B) {
+	id := json.RawMessage(`"1700000000000000001"`)
+	m := &Message{Topic: strings.Repeat("ab", 32), Message: strings.Repeat("QUJD", 300), PublishedAt: 1700000000000, Tag: 1108}
+	buf := make([]byte, 0, 4096)
+	b.Run("result", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			buf = appendResponse(buf[:0], id, resultTrue)
+		}
+	})
+	b.Run("error", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			buf = appendError(buf[:0], id, errStorage)
+		}
+	})
+	b.Run("subscription", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			buf = appendSubscription(buf[:0], 7, m.Topic, m)
+		}
+	})
+}

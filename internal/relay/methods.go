@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/latchkit/latch/internal/jsonrpc"
 )
 
 // Tags the composite methods publish with (sign-client ENGINE_RPC_OPTS).
@@ -24,9 +26,9 @@ const (
 
 var (
 	resultTrue   = []byte("true")
-	errStorage   = &RPCError{Code: CodeInternal, Message: "Storage operation failed; retry later", Tag: "StorageError"}
-	errRateLimit = func(rate int) *RPCError {
-		return &RPCError{Code: CodeTooManyReqs, Message: fmt.Sprintf("Too many requests: at most %d messages may be published per second on one connection", rate), Tag: "TooManyRequests"}
+	errStorage   = &jsonrpc.Error{Code: jsonrpc.CodeInternal, Message: "Storage operation failed; retry later", Data: tagStorageError}
+	errRateLimit = func(rate int) *jsonrpc.Error {
+		return &jsonrpc.Error{Code: jsonrpc.CodeTooManyRequests, Message: fmt.Sprintf("Too many requests: at most %d messages may be published per second on one connection", rate), Data: tagTooManyRequests}
 	}
 )
 
@@ -46,7 +48,7 @@ func (s *Server) opContext() (context.Context, context.CancelFunc) {
 
 // call runs one method. after, if set, runs once the result has been written
 // (deliveries that must follow the answer).
-func (c *conn) call(method string, params json.RawMessage) (result []byte, after func(), err *RPCError) {
+func (c *conn) call(method string, params json.RawMessage) (result []byte, after func(), err *jsonrpc.Error) {
 	if rest, ok := strings.CutPrefix(method, "iridium_"); ok {
 		method = "irn_" + rest // the legacy names the spec still lists
 	}
@@ -92,13 +94,13 @@ func (c *conn) call(method string, params json.RawMessage) (result []byte, after
 	case "wc_approveSession":
 		return c.approveSession(ctx, params)
 	case "irn_subscription":
-		return nil, nil, &RPCError{Code: CodeMethodNotFound, Message: "Method not found: irn_subscription is sent by the relay, not to it", Tag: "InvalidMethod"}
+		return nil, nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "Method not found: irn_subscription is sent by the relay, not to it", Data: tagInvalidMethod}
 	}
 	name := method
 	if len(name) > 64 {
 		name = name[:64] + "…"
 	}
-	return nil, nil, &RPCError{Code: CodeMethodNotFound, Message: "Method not found: " + strconv.Quote(name), Tag: "InvalidMethod"}
+	return nil, nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "Method not found: " + strconv.Quote(name), Data: tagInvalidMethod}
 }
 
 // publishParams are irn_publish's params. Extra fields (prompt, the
@@ -111,7 +113,7 @@ type publishParams struct {
 	Attestation string   `json:"attestation"`
 }
 
-func (c *conn) publishOne(ctx context.Context, params json.RawMessage) ([]byte, func(), *RPCError) {
+func (c *conn) publishOne(ctx context.Context, params json.RawMessage) ([]byte, func(), *jsonrpc.Error) {
 	p, ok := parsePublishFast(params)
 	if !ok {
 		p = publishParams{}
@@ -132,7 +134,7 @@ func (c *conn) publishOne(ctx context.Context, params json.RawMessage) ([]byte, 
 	return resultTrue, nil, nil
 }
 
-func (c *conn) batchPublish(ctx context.Context, params json.RawMessage) ([]byte, func(), *RPCError) {
+func (c *conn) batchPublish(ctx context.Context, params json.RawMessage) ([]byte, func(), *jsonrpc.Error) {
 	var p struct {
 		Messages []publishParams `json:"messages"`
 	}
@@ -157,7 +159,7 @@ func (c *conn) batchPublish(ctx context.Context, params json.RawMessage) ([]byte
 	for i, m := range msgs {
 		if err := c.publish(ctx, m); err != nil {
 			if i > 0 {
-				err = &RPCError{Code: err.Code, Tag: err.Tag, Message: fmt.Sprintf("%s (messages[%d]; the %d before it were published)", err.Message, i, i)}
+				err = &jsonrpc.Error{Code: err.Code, Data: err.Data, Message: fmt.Sprintf("%s (messages[%d]; the %d before it were published)", err.Message, i, i)}
 			}
 			return nil, nil, err
 		}
@@ -165,7 +167,7 @@ func (c *conn) batchPublish(ctx context.Context, params json.RawMessage) ([]byte
 	return resultTrue, nil, nil
 }
 
-func (c *conn) subscribeOne(ctx context.Context, params json.RawMessage) ([]byte, func(), *RPCError) {
+func (c *conn) subscribeOne(ctx context.Context, params json.RawMessage) ([]byte, func(), *jsonrpc.Error) {
 	var p struct {
 		Topic *string `json:"topic"`
 	}
@@ -182,10 +184,10 @@ func (c *conn) subscribeOne(ctx context.Context, params json.RawMessage) ([]byte
 	if err != nil {
 		return nil, nil, err
 	}
-	return appendString(nil, subID), func() { c.deliverAll(backlog) }, nil
+	return jsonrpc.AppendString(nil, subID), func() { c.deliverAll(backlog) }, nil
 }
 
-func (c *conn) batchSubscribe(ctx context.Context, params json.RawMessage) ([]byte, func(), *RPCError) {
+func (c *conn) batchSubscribe(ctx context.Context, params json.RawMessage) ([]byte, func(), *jsonrpc.Error) {
 	var p struct {
 		Topics []string `json:"topics"`
 	}
@@ -208,7 +210,7 @@ func (c *conn) batchSubscribe(ctx context.Context, params json.RawMessage) ([]by
 		if i > 0 {
 			result = append(result, ',')
 		}
-		result = appendString(result, subID)
+		result = jsonrpc.AppendString(result, subID)
 		backlog = append(backlog, msgs...)
 	}
 	return append(result, ']'), func() { c.deliverAll(backlog) }, nil
@@ -216,7 +218,7 @@ func (c *conn) batchSubscribe(ctx context.Context, params json.RawMessage) ([]by
 
 // reserveTopics refuses a subscription request that would take the socket
 // over its topic limit, before subscribing any of its topics.
-func (c *conn) reserveTopics(topics []string) *RPCError {
+func (c *conn) reserveTopics(topics []string) *jsonrpc.Error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	n := len(c.subs)
@@ -226,14 +228,14 @@ func (c *conn) reserveTopics(topics []string) *RPCError {
 		}
 	}
 	if n > c.s.limits.MaxTopicsPerConn {
-		return &RPCError{Code: CodeRefused, Message: fmt.Sprintf("Subscriber limit exceeded: at most %d topics per connection", c.s.limits.MaxTopicsPerConn), Tag: "SubscriberLimitExceeded"}
+		return &jsonrpc.Error{Code: jsonrpc.CodeRefused, Message: fmt.Sprintf("Subscriber limit exceeded: at most %d topics per connection", c.s.limits.MaxTopicsPerConn), Data: tagSubscriberLimitExceeded}
 	}
 	return nil
 }
 
 // subscribe subscribes the socket to topic (again, if it already is) and
 // returns the mailbox messages it has yet to receive.
-func (c *conn) subscribe(ctx context.Context, topic string) (string, []*Message, *RPCError) {
+func (c *conn) subscribe(ctx context.Context, topic string) (string, []*Message, *jsonrpc.Error) {
 	subID := subscriptionID(topic, c.clientID)
 	c.mu.Lock()
 	if c.closed {
@@ -269,7 +271,7 @@ type unsubscribeParams struct {
 	ID    string  `json:"id"` // the client's own subscription id; the topic decides
 }
 
-func (c *conn) unsubscribeOne(ctx context.Context, params json.RawMessage) ([]byte, func(), *RPCError) {
+func (c *conn) unsubscribeOne(ctx context.Context, params json.RawMessage) ([]byte, func(), *jsonrpc.Error) {
 	var p unsubscribeParams
 	if err := decodeParams(params, &p); err != nil {
 		return nil, nil, err
@@ -283,7 +285,7 @@ func (c *conn) unsubscribeOne(ctx context.Context, params json.RawMessage) ([]by
 	return resultTrue, nil, nil
 }
 
-func (c *conn) batchUnsubscribe(ctx context.Context, params json.RawMessage) ([]byte, func(), *RPCError) {
+func (c *conn) batchUnsubscribe(ctx context.Context, params json.RawMessage) ([]byte, func(), *jsonrpc.Error) {
 	var p struct {
 		Subscriptions []unsubscribeParams `json:"subscriptions"`
 	}
@@ -306,7 +308,7 @@ func (c *conn) batchUnsubscribe(ctx context.Context, params json.RawMessage) ([]
 	return resultTrue, nil, nil
 }
 
-func (c *conn) unsubscribe(ctx context.Context, topic string) *RPCError {
+func (c *conn) unsubscribe(ctx context.Context, topic string) *jsonrpc.Error {
 	c.mu.Lock()
 	_, had := c.subs[topic]
 	delete(c.subs, topic)
@@ -326,7 +328,7 @@ func (c *conn) unsubscribe(ctx context.Context, topic string) *RPCError {
 // the topics this client has not received, at most MaxFetch, oldest first.
 // Once the answer is written they count as received (acknowledged), so the
 // next fetch returns the rest.
-func (c *conn) fetch(ctx context.Context, topics []string) ([]byte, func(), *RPCError) {
+func (c *conn) fetch(ctx context.Context, topics []string) ([]byte, func(), *jsonrpc.Error) {
 	var msgs []*Message
 	more := false
 	for _, topic := range topics {
@@ -368,7 +370,7 @@ func (c *conn) fetch(ctx context.Context, topics []string) ([]byte, func(), *RPC
 // proposeSession is wc_proposeSession: subscribe the dapp to the pairing
 // topic and publish the proposal there (tag 1100) for the wallet, which
 // subscribes when it scans the URI and finds it in the mailbox.
-func (c *conn) proposeSession(ctx context.Context, params json.RawMessage) ([]byte, func(), *RPCError) {
+func (c *conn) proposeSession(ctx context.Context, params json.RawMessage) ([]byte, func(), *jsonrpc.Error) {
 	var p struct {
 		PairingTopic    *string  `json:"pairingTopic"`
 		SessionProposal *string  `json:"sessionProposal"`
@@ -391,7 +393,7 @@ func (c *conn) proposeSession(ctx context.Context, params json.RawMessage) ([]by
 // approveSession is wc_approveSession: subscribe the wallet to the session
 // topic, answer the proposal on the pairing topic (tag 1101) and send the
 // settlement on the session topic (tag 1102).
-func (c *conn) approveSession(ctx context.Context, params json.RawMessage) ([]byte, func(), *RPCError) {
+func (c *conn) approveSession(ctx context.Context, params json.RawMessage) ([]byte, func(), *jsonrpc.Error) {
 	var p struct {
 		SessionTopic             *string  `json:"sessionTopic"`
 		PairingTopic             *string  `json:"pairingTopic"`
@@ -422,7 +424,7 @@ func (c *conn) approveSession(ctx context.Context, params json.RawMessage) ([]by
 // subscribeAndPublish is the common tail of the wc_ methods: subscribe this
 // socket to topic, then publish msgs in order. Limits are checked before
 // anything happens, and the topic's backlog is delivered after the answer.
-func (c *conn) subscribeAndPublish(ctx context.Context, topic string, msgs ...*Message) ([]byte, func(), *RPCError) {
+func (c *conn) subscribeAndPublish(ctx context.Context, topic string, msgs ...*Message) ([]byte, func(), *jsonrpc.Error) {
 	if err := c.reserveTopics([]string{topic}); err != nil {
 		return nil, nil, err
 	}
@@ -443,7 +445,7 @@ func (c *conn) subscribeAndPublish(ctx context.Context, topic string, msgs ...*M
 
 // newMessage validates a message to publish. prefix names the batch entry in
 // errors; requireTTL is false for the composite methods (default 300 s).
-func (c *conn) newMessage(prefix, messageField string, topic, message *string, ttl *float64, requireTTL bool, tag uint32, attestation string) (*Message, *RPCError) {
+func (c *conn) newMessage(prefix, messageField string, topic, message *string, ttl *float64, requireTTL bool, tag uint32, attestation string) (*Message, *jsonrpc.Error) {
 	if err := checkTopic(prefix+"topic", topic); err != nil {
 		return nil, err
 	}
@@ -451,7 +453,7 @@ func (c *conn) newMessage(prefix, messageField string, topic, message *string, t
 		return nil, invalidParams("%s%s is required (a non-empty string)", prefix, messageField)
 	}
 	if len(*message) > c.s.limits.MaxMessageBytes {
-		return nil, &RPCError{Code: CodeInvalidParams, Tag: "PayloadSizeExceeded",
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Data: tagPayloadSizeExceeded,
 			Message: fmt.Sprintf("Payload size exceeded: %s%s is %d bytes, the limit is %d", prefix, messageField, len(*message), c.s.limits.MaxMessageBytes)}
 	}
 	seconds := float64(compositeTTL)
@@ -464,10 +466,10 @@ func (c *conn) newMessage(prefix, messageField string, topic, message *string, t
 	}
 	maxTTL := c.s.limits.MaxTTL.Seconds()
 	if seconds != math.Trunc(seconds) || seconds < 1 {
-		return nil, &RPCError{Code: CodeInvalidParams, Tag: "TtlTooShort", Message: fmt.Sprintf("Invalid params: %sttl must be a whole number of seconds, at least 1", prefix)}
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Data: tagTtlTooShort, Message: fmt.Sprintf("Invalid params: %sttl must be a whole number of seconds, at least 1", prefix)}
 	}
 	if seconds > maxTTL {
-		return nil, &RPCError{Code: CodeInvalidParams, Tag: "TtlTooLong", Message: fmt.Sprintf("Invalid params: %sttl must be at most %d seconds", prefix, int64(maxTTL))}
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Data: tagTtlTooLong, Message: fmt.Sprintf("Invalid params: %sttl must be at most %d seconds", prefix, int64(maxTTL))}
 	}
 	if len(attestation) > attestationMax {
 		return nil, invalidParams("%sattestation is longer than %d bytes", prefix, attestationMax)
@@ -485,10 +487,10 @@ func (c *conn) newMessage(prefix, messageField string, topic, message *string, t
 	}, nil
 }
 
-func (c *conn) publish(ctx context.Context, m *Message) *RPCError {
+func (c *conn) publish(ctx context.Context, m *Message) *jsonrpc.Error {
 	stored, err := c.s.broker.Publish(ctx, m)
 	if errors.Is(err, ErrMailboxFull) {
-		return &RPCError{Code: CodeRefused, Tag: "MailboxLimitExceeded",
+		return &jsonrpc.Error{Code: jsonrpc.CodeRefused, Data: tagMailboxLimitExceeded,
 			Message: fmt.Sprintf("Mailbox limit exceeded: the topic holds %d undelivered messages; retry once the peer has received some", c.s.limits.MaxMessagesPerTopic)}
 	}
 	if err != nil {
@@ -502,7 +504,7 @@ func (c *conn) publish(ctx context.Context, m *Message) *RPCError {
 	return nil
 }
 
-func (c *conn) brokerError(err error) *RPCError {
+func (c *conn) brokerError(err error) *jsonrpc.Error {
 	if !errors.Is(err, ErrClosed) {
 		c.s.log.Error("relay: broker", "err", err)
 	}
@@ -510,7 +512,7 @@ func (c *conn) brokerError(err error) *RPCError {
 }
 
 // decodeParams decodes a params object, naming the offending field on error.
-func decodeParams(raw json.RawMessage, v any) *RPCError {
+func decodeParams(raw json.RawMessage, v any) *jsonrpc.Error {
 	if len(raw) == 0 || raw[0] != '{' {
 		return invalidParams("params must be an object")
 	}
@@ -541,17 +543,17 @@ func jsonKind(goKind string) string {
 }
 
 // checkTopic requires a topic: 32 bytes as 64 hexadecimal characters.
-func checkTopic(field string, topic *string) *RPCError {
+func checkTopic(field string, topic *string) *jsonrpc.Error {
 	if topic == nil || *topic == "" {
 		return invalidParams("%s is required", field)
 	}
 	if !isTopic(*topic) {
-		return &RPCError{Code: CodeInvalidParams, Tag: "InvalidTopic", Message: fmt.Sprintf("Invalid params: %s must be 64 hexadecimal characters (32 bytes)", field)}
+		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Data: tagInvalidTopic, Message: fmt.Sprintf("Invalid params: %s must be 64 hexadecimal characters (32 bytes)", field)}
 	}
 	return nil
 }
 
-func checkTopics(field string, topics []string) *RPCError {
+func checkTopics(field string, topics []string) *jsonrpc.Error {
 	if err := checkBatch(field, len(topics)); err != nil {
 		return err
 	}
@@ -563,12 +565,12 @@ func checkTopics(field string, topics []string) *RPCError {
 	return nil
 }
 
-func checkBatch(field string, n int) *RPCError {
+func checkBatch(field string, n int) *jsonrpc.Error {
 	if n == 0 {
-		return &RPCError{Code: CodeInvalidParams, Tag: "BatchEmpty", Message: fmt.Sprintf("Invalid params: %s must not be empty", field)}
+		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Data: tagBatchEmpty, Message: fmt.Sprintf("Invalid params: %s must not be empty", field)}
 	}
 	if n > MaxBatch {
-		return &RPCError{Code: CodeInvalidParams, Tag: "BatchLimitExceeded", Message: fmt.Sprintf("Invalid params: %s has %d entries; at most %d are allowed", field, n, MaxBatch)}
+		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Data: tagBatchLimitExceeded, Message: fmt.Sprintf("Invalid params: %s has %d entries; at most %d are allowed", field, n, MaxBatch)}
 	}
 	return nil
 }

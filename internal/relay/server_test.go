@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+	"github.com/latchkit/latch/internal/jsonrpc"
 	"github.com/latchkit/latch/internal/relay"
 )
 
@@ -369,14 +370,14 @@ func TestServer_ComposeMethods(t *testing.T) {
 		t.Fatalf("session request delivery %s", f.Raw)
 	}
 	wallet.none(100 * time.Millisecond) // nothing of its own came back
-	dapp.wantError("wc_approveSession", map[string]any{"sessionTopic": session, "pairingTopic": pairing, "sessionProposalResponse": "eA=="}, relay.CodeInvalidParams, "sessionSettlementRequest is required")
+	dapp.wantError("wc_approveSession", map[string]any{"sessionTopic": session, "pairingTopic": pairing, "sessionProposalResponse": "eA=="}, jsonrpc.CodeInvalidParams, "sessionSettlementRequest is required")
 }
 
 func TestServer_Limits(t *testing.T) {
 	t.Run("MessageSize", func(t *testing.T) {
 		srv := newTestServer(t, withLimits(relay.Limits{MaxMessageBytes: 1000}))
 		c := dial(t, connectURL(srv.url, newIdentity(t), srv.url))
-		c.wantError("irn_publish", publishParams(newTopic(t), strings.Repeat("A", 1001), 300, 0), relay.CodeInvalidParams, "Payload size exceeded: message is 1001 bytes, the limit is 1000")
+		c.wantError("irn_publish", publishParams(newTopic(t), strings.Repeat("A", 1001), 300, 0), jsonrpc.CodeInvalidParams, "Payload size exceeded: message is 1001 bytes, the limit is 1000")
 		c.ok("irn_publish", publishParams(newTopic(t), strings.Repeat("A", 1000), 300, 0))
 		// A frame beyond the limit plus its allowance closes the socket with 1009.
 		c.send(`{"id":1,"jsonrpc":"2.0","method":"irn_publish","params":{"message":"` + strings.Repeat("A", 70<<10) + `"}}`)
@@ -388,9 +389,9 @@ func TestServer_Limits(t *testing.T) {
 		srv := newTestServer(t, withLimits(relay.Limits{MaxTopicsPerConn: 3}))
 		c := dial(t, connectURL(srv.url, newIdentity(t), srv.url))
 		c.ok("irn_batchSubscribe", map[string]any{"topics": []string{newTopic(t), newTopic(t)}})
-		c.wantError("irn_batchSubscribe", map[string]any{"topics": []string{newTopic(t), newTopic(t)}}, relay.CodeRefused, "Subscriber limit exceeded: at most 3 topics per connection")
+		c.wantError("irn_batchSubscribe", map[string]any{"topics": []string{newTopic(t), newTopic(t)}}, jsonrpc.CodeRefused, "Subscriber limit exceeded: at most 3 topics per connection")
 		c.ok("irn_subscribe", map[string]any{"topic": newTopic(t)}) // the refused batch took nothing
-		c.wantError("irn_subscribe", map[string]any{"topic": newTopic(t)}, relay.CodeRefused, "Subscriber limit exceeded")
+		c.wantError("irn_subscribe", map[string]any{"topic": newTopic(t)}, jsonrpc.CodeRefused, "Subscriber limit exceeded")
 	})
 	t.Run("PublishRate", func(t *testing.T) {
 		clock := newFakeClock()
@@ -400,7 +401,7 @@ func TestServer_Limits(t *testing.T) {
 		for i := 0; i < 5; i++ {
 			c.ok("irn_publish", publishParams(topic, fmt.Sprintf("bSVk%d", i), 300, 0))
 		}
-		c.wantError("irn_publish", publishParams(topic, "bW9yZQ==", 300, 0), relay.CodeTooManyReqs, "Too many requests: at most 5 messages")
+		c.wantError("irn_publish", publishParams(topic, "bW9yZQ==", 300, 0), jsonrpc.CodeTooManyRequests, "Too many requests: at most 5 messages")
 		clock.Advance(time.Second)
 		c.ok("irn_publish", publishParams(topic, "bW9yZQ==", 300, 0))
 	})
@@ -434,7 +435,7 @@ func TestServer_Limits(t *testing.T) {
 		c := dial(t, connectURL(srv.url, newIdentity(t), srv.url))
 		c.ok("irn_publish", publishParams(topic, "b25l", 300, 0))
 		c.ok("irn_publish", publishParams(topic, "dHdv", 300, 0))
-		c.wantError("irn_publish", publishParams(topic, "dGhyZWU=", 300, 0), relay.CodeRefused, "Mailbox limit exceeded")
+		c.wantError("irn_publish", publishParams(topic, "dGhyZWU=", 300, 0), jsonrpc.CodeRefused, "Mailbox limit exceeded")
 		// Once a peer has received one, there is room again.
 		peer := dial(t, connectURL(srv.url, newIdentity(t), srv.url))
 		peer.ok("irn_subscribe", map[string]any{"topic": topic})
@@ -446,9 +447,9 @@ func TestServer_Limits(t *testing.T) {
 	t.Run("TTL", func(t *testing.T) {
 		srv := newTestServer(t)
 		c := dial(t, connectURL(srv.url, newIdentity(t), srv.url))
-		c.wantError("irn_publish", publishParams(newTopic(t), "eA==", 31*24*3600, 0), relay.CodeInvalidParams, "ttl must be at most 2592000 seconds")
-		c.wantError("irn_publish", publishParams(newTopic(t), "eA==", 0, 0), relay.CodeInvalidParams, "ttl must be a whole number of seconds")
-		c.wantError("irn_publish", map[string]any{"topic": newTopic(t), "message": "eA=="}, relay.CodeInvalidParams, "ttl is required")
+		c.wantError("irn_publish", publishParams(newTopic(t), "eA==", 31*24*3600, 0), jsonrpc.CodeInvalidParams, "ttl must be at most 2592000 seconds")
+		c.wantError("irn_publish", publishParams(newTopic(t), "eA==", 0, 0), jsonrpc.CodeInvalidParams, "ttl must be a whole number of seconds")
+		c.wantError("irn_publish", map[string]any{"topic": newTopic(t), "message": "eA=="}, jsonrpc.CodeInvalidParams, "ttl is required")
 	})
 	t.Run("Batch", func(t *testing.T) {
 		srv := newTestServer(t)
@@ -457,8 +458,8 @@ func TestServer_Limits(t *testing.T) {
 		for i := range topics {
 			topics[i] = newTopic(t)
 		}
-		c.wantError("irn_batchSubscribe", map[string]any{"topics": topics}, relay.CodeInvalidParams, "topics has 501 entries; at most 500")
-		c.wantError("irn_batchSubscribe", map[string]any{"topics": []string{}}, relay.CodeInvalidParams, "topics must not be empty")
+		c.wantError("irn_batchSubscribe", map[string]any{"topics": topics}, jsonrpc.CodeInvalidParams, "topics has 501 entries; at most 500")
+		c.wantError("irn_batchSubscribe", map[string]any{"topics": []string{}}, jsonrpc.CodeInvalidParams, "topics must not be empty")
 		c.ok("irn_batchSubscribe", map[string]any{"topics": topics[:500]})
 	})
 }
@@ -472,21 +473,21 @@ func TestServer_MalformedFrames(t *testing.T) {
 		code            int
 		want            string
 	}{
-		{"NotJSON", "null", `hello`, relay.CodeParseError, "Parse error"},
-		{"Truncated", "null", `{"id":1,"jsonrpc":"2.0","method":"irn_sub`, relay.CodeParseError, "Parse error"},
-		{"Batch", "null", `[{"id":1,"jsonrpc":"2.0","method":"irn_subscribe"}]`, relay.CodeInvalidRequest, "batches are not supported"},
-		{"ObjectID", "null", `{"id":{"a":1},"jsonrpc":"2.0","method":"irn_subscribe","params":{}}`, relay.CodeInvalidRequest, "id must be a string or a number"},
-		{"NoVersion", "41", `{"id":41,"method":"irn_subscribe","params":{}}`, relay.CodeInvalidRequest, `jsonrpc must be "2.0"`},
-		{"NoMethod", "42", `{"id":42,"jsonrpc":"2.0"}`, relay.CodeInvalidRequest, "no method"},
-		{"UnknownMethod", "43", `{"id":43,"jsonrpc":"2.0","method":"eth_call","params":{}}`, relay.CodeMethodNotFound, `Method not found: "eth_call"`},
-		{"ParamsArray", "44", `{"id":44,"jsonrpc":"2.0","method":"irn_subscribe","params":["x"]}`, relay.CodeInvalidParams, "params must be an object"},
-		{"ParamsMissing", "45", `{"id":45,"jsonrpc":"2.0","method":"irn_publish"}`, relay.CodeInvalidParams, "params must be an object"},
-		{"TopicNotHex", "46", `{"id":46,"jsonrpc":"2.0","method":"irn_subscribe","params":{"topic":"zz"}}`, relay.CodeInvalidParams, "topic must be 64 hexadecimal characters"},
-		{"TopicNumber", "47", `{"id":47,"jsonrpc":"2.0","method":"irn_subscribe","params":{"topic":5}}`, relay.CodeInvalidParams, "topic must be a string"},
-		{"TagNegative", "48", `{"id":48,"jsonrpc":"2.0","method":"irn_publish","params":{"topic":"` + topic + `","message":"eA==","ttl":300,"tag":-1}}`, relay.CodeInvalidParams, "tag must be an integer"},
-		{"MessageEmpty", "49", `{"id":49,"jsonrpc":"2.0","method":"irn_publish","params":{"topic":"` + topic + `","message":"","ttl":300}}`, relay.CodeInvalidParams, "message is required"},
-		{"BatchTopicBad", "50", `{"id":50,"jsonrpc":"2.0","method":"irn_batchSubscribe","params":{"topics":["` + topic + `","nope"]}}`, relay.CodeInvalidParams, "topics[1] must be 64 hexadecimal"},
-		{"Subscription", "51", `{"id":51,"jsonrpc":"2.0","method":"irn_subscription","params":{}}`, relay.CodeMethodNotFound, "sent by the relay"},
+		{"NotJSON", "null", `hello`, jsonrpc.CodeParseError, "Parse error"},
+		{"Truncated", "null", `{"id":1,"jsonrpc":"2.0","method":"irn_sub`, jsonrpc.CodeParseError, "Parse error"},
+		{"Batch", "null", `[{"id":1,"jsonrpc":"2.0","method":"irn_subscribe"}]`, jsonrpc.CodeInvalidRequest, "batches are not supported"},
+		{"ObjectID", "null", `{"id":{"a":1},"jsonrpc":"2.0","method":"irn_subscribe","params":{}}`, jsonrpc.CodeInvalidRequest, "id must be a string or a number"},
+		{"NoVersion", "41", `{"id":41,"method":"irn_subscribe","params":{}}`, jsonrpc.CodeInvalidRequest, `jsonrpc must be "2.0"`},
+		{"NoMethod", "42", `{"id":42,"jsonrpc":"2.0"}`, jsonrpc.CodeInvalidRequest, "no method"},
+		{"UnknownMethod", "43", `{"id":43,"jsonrpc":"2.0","method":"eth_call","params":{}}`, jsonrpc.CodeMethodNotFound, `Method not found: "eth_call"`},
+		{"ParamsArray", "44", `{"id":44,"jsonrpc":"2.0","method":"irn_subscribe","params":["x"]}`, jsonrpc.CodeInvalidParams, "params must be an object"},
+		{"ParamsMissing", "45", `{"id":45,"jsonrpc":"2.0","method":"irn_publish"}`, jsonrpc.CodeInvalidParams, "params must be an object"},
+		{"TopicNotHex", "46", `{"id":46,"jsonrpc":"2.0","method":"irn_subscribe","params":{"topic":"zz"}}`, jsonrpc.CodeInvalidParams, "topic must be 64 hexadecimal characters"},
+		{"TopicNumber", "47", `{"id":47,"jsonrpc":"2.0","method":"irn_subscribe","params":{"topic":5}}`, jsonrpc.CodeInvalidParams, "topic must be a string"},
+		{"TagNegative", "48", `{"id":48,"jsonrpc":"2.0","method":"irn_publish","params":{"topic":"` + topic + `","message":"eA==","ttl":300,"tag":-1}}`, jsonrpc.CodeInvalidParams, "tag must be an integer"},
+		{"MessageEmpty", "49", `{"id":49,"jsonrpc":"2.0","method":"irn_publish","params":{"topic":"` + topic + `","message":"","ttl":300}}`, jsonrpc.CodeInvalidParams, "message is required"},
+		{"BatchTopicBad", "50", `{"id":50,"jsonrpc":"2.0","method":"irn_batchSubscribe","params":{"topics":["` + topic + `","nope"]}}`, jsonrpc.CodeInvalidParams, "topics[1] must be 64 hexadecimal"},
+		{"Subscription", "51", `{"id":51,"jsonrpc":"2.0","method":"irn_subscription","params":{}}`, jsonrpc.CodeMethodNotFound, "sent by the relay"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
