@@ -28,6 +28,7 @@ export interface ThemeVariables {
   readonly qrColor?: string
 }
 
+// Exported from here as before; the values are theme-tokens.ts's.
 export { DEFAULT_THEME_VARIABLES }
 
 /** A theme error names the offending option. */
