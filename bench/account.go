@@ -26,6 +26,7 @@ import (
 
 	"github.com/latchkit/latch/contracts"
 	"github.com/latchkit/latch/internal/devnet"
+	"github.com/latchkit/latch/internal/evm"
 	"github.com/latchkit/latch/internal/indexer"
 	"github.com/latchkit/latch/internal/store"
 )
@@ -358,7 +359,7 @@ func benchIndexer(report *strings.Builder, backends []struct{ name, url string }
 		for _, t := range c.Tokens {
 			listed = append(listed, indexer.Token{Address: t.Address, Standard: 20, Name: t.Name, Symbol: t.Symbol, Decimals: int(t.Decimals), WrappedNative: t.Symbol == "WETH"})
 		}
-		client, err := indexer.NewClient([]string{c.RPCURL})
+		client, err := evm.NewClient([]string{c.RPCURL})
 		if err != nil {
 			log.Fatal(err)
 		}

@@ -521,6 +521,3 @@ func TestParseAddress(t *testing.T) {
 		}
 	}
 }
-
-// indexerClient shortens the client type in tests.
-type indexerClient = indexer.Client

@@ -15,6 +15,7 @@ import (
 
 	"github.com/latchkit/latch/contracts"
 	"github.com/latchkit/latch/internal/apperr"
+	"github.com/latchkit/latch/internal/evm"
 	"github.com/latchkit/latch/internal/indexer"
 	"github.com/latchkit/latch/internal/network"
 )
@@ -159,7 +160,7 @@ func sortBalances(b []TokenBalance, n *network.Network) {
 
 // readBalances reads the coin and every token balance of addr at the
 // latest block.
-func (s *Service) readBalances(ctx context.Context, n *network.Network, chainID uint64, client *indexer.Client, addr common.Address, force []common.Address) (map[common.Address]*big.Int, error) {
+func (s *Service) readBalances(ctx context.Context, n *network.Network, chainID uint64, client *evm.Client, addr common.Address, force []common.Address) (map[common.Address]*big.Int, error) {
 	seen := map[common.Address]bool{}
 	var tokens []common.Address
 	add := func(t common.Address) {
@@ -212,7 +213,7 @@ type result3 struct {
 
 // multicallBalances reads everything with one aggregate3 eth_call; a token
 // whose balanceOf fails (not a token, self-destructed) is left out.
-func multicallBalances(ctx context.Context, client *indexer.Client, mc, addr common.Address, tokens []common.Address) (map[common.Address]*big.Int, error) {
+func multicallBalances(ctx context.Context, client *evm.Client, mc, addr common.Address, tokens []common.Address) (map[common.Address]*big.Int, error) {
 	getEth, _ := multicallABI.Pack("getEthBalance", addr)
 	balanceOf, _ := erc20ABI.Pack("balanceOf", addr)
 	calls := []call3{{Target: mc, AllowFailure: true, CallData: getEth}}
@@ -254,7 +255,7 @@ func multicallBalances(ctx context.Context, client *indexer.Client, mc, addr com
 
 // batchBalances is the fallback for networks without Multicall3: one
 // JSON-RPC batch of eth_getBalance and balanceOf calls.
-func batchBalances(ctx context.Context, client *indexer.Client, addr common.Address, tokens []common.Address) (map[common.Address]*big.Int, error) {
+func batchBalances(ctx context.Context, client *evm.Client, addr common.Address, tokens []common.Address) (map[common.Address]*big.Int, error) {
 	balanceOf, _ := erc20ABI.Pack("balanceOf", addr)
 	var native hexutil.Big
 	results := make([]hexutil.Bytes, len(tokens))

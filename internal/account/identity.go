@@ -12,7 +12,7 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/latchkit/latch/internal/apperr"
-	"github.com/latchkit/latch/internal/indexer"
+	"github.com/latchkit/latch/internal/evm"
 )
 
 // Identity is an account's display name and avatar (spec §3 Identity).
@@ -60,7 +60,7 @@ var ENSRegistry = common.HexToAddress("0x00000000000C2E074eC69A0dFb2997BA6C7d2e1
 // <addr>.addr.reverse, verified forward (the name's addr record must be the
 // address), and the name's avatar text record.
 type ENS struct {
-	Client   func() *indexer.Client // nil client: no upstream, no names
+	Client   func() *evm.Client // nil client: no upstream, no names
 	Registry common.Address
 }
 
@@ -99,7 +99,7 @@ func (e ENS) ReverseName(ctx context.Context, addr common.Address) (Identity, er
 	}
 	addrData, _ := ensABI.Pack("addr", node)
 	textData, _ := ensABI.Pack("text", node, "avatar")
-	calls := []indexer.CallElem{{To: fwd, Data: addrData}, {To: fwd, Data: textData}}
+	calls := []evm.CallElem{{To: fwd, Data: addrData}, {To: fwd, Data: textData}}
 	if err := client.CallBatch(ctx, calls); err != nil {
 		return Identity{}, err
 	}
@@ -121,7 +121,7 @@ func (e ENS) ReverseName(ctx context.Context, addr common.Address) (Identity, er
 	return id, nil
 }
 
-func (e ENS) callAddress(ctx context.Context, client *indexer.Client, to common.Address, method string, node common.Hash) (common.Address, error) {
+func (e ENS) callAddress(ctx context.Context, client *evm.Client, to common.Address, method string, node common.Hash) (common.Address, error) {
 	data, _ := ensABI.Pack(method, node)
 	out, err := client.CallContract(ctx, to, data)
 	if err != nil {
@@ -134,7 +134,7 @@ func (e ENS) callAddress(ctx context.Context, client *indexer.Client, to common.
 	return vals[0].(common.Address), nil
 }
 
-func (e ENS) callString(ctx context.Context, client *indexer.Client, to common.Address, method string, node common.Hash) (string, error) {
+func (e ENS) callString(ctx context.Context, client *evm.Client, to common.Address, method string, node common.Hash) (string, error) {
 	data, _ := ensABI.Pack(method, node)
 	out, err := client.CallContract(ctx, to, data)
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/latchkit/latch/contracts"
+	"github.com/latchkit/latch/internal/evm"
 )
 
 // ensEnv deploys an ENS registry and resolver on the dev chain.
@@ -73,7 +74,7 @@ func TestENS_ReverseName(t *testing.T) {
 	e.setReverse(bob, "bob.eth")
 	e.setForward("bob.eth", bob, "ipfs://bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylqabf3oclgtqy55fbzdi")
 
-	ens := ENS{Client: func() *indexerClient { return e.clients.For(e.chain.CAIPNetworkID) }, Registry: e.registry}
+	ens := ENS{Client: func() *evm.Client { return e.clients.For(e.chain.CAIPNetworkID) }, Registry: e.registry}
 	tests := []struct {
 		name         string
 		addr         common.Address
@@ -97,7 +98,7 @@ func TestENS_ReverseName(t *testing.T) {
 	}
 
 	t.Run("NoUpstream", func(t *testing.T) {
-		id, err := ENS{Client: func() *indexerClient { return nil }, Registry: e.registry}.ReverseName(ctx, alice)
+		id, err := ENS{Client: func() *evm.Client { return nil }, Registry: e.registry}.ReverseName(ctx, alice)
 		if err != nil || id.Name != nil {
 			t.Fatalf("identity %v, err %v", id, err)
 		}

@@ -14,7 +14,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/latchkit/latch/contracts"
-	"github.com/latchkit/latch/internal/indexer"
+	"github.com/latchkit/latch/internal/evm"
 )
 
 // Native is the key of a network's coin in price maps (no token has the zero address).
@@ -45,7 +45,7 @@ type Feed struct {
 // concurrent use.
 type ChainlinkSource struct {
 	feeds  map[uint64]map[common.Address]Feed // chain → token (Native for the coin) → feed
-	client func(chainID uint64) *indexer.Client
+	client func(chainID uint64) *evm.Client
 	now    func() time.Time
 
 	mu       sync.Mutex
@@ -54,7 +54,7 @@ type ChainlinkSource struct {
 
 // NewChainlinkSource returns a source over feeds (chain → token → feed);
 // client gives the RPC client of a chain, or nil when it has none.
-func NewChainlinkSource(feeds map[uint64]map[common.Address]Feed, client func(chainID uint64) *indexer.Client, now func() time.Time) *ChainlinkSource {
+func NewChainlinkSource(feeds map[uint64]map[common.Address]Feed, client func(chainID uint64) *evm.Client, now func() time.Time) *ChainlinkSource {
 	if now == nil {
 		now = time.Now
 	}
@@ -93,15 +93,15 @@ func (s *ChainlinkSource) Prices(ctx context.Context, chainID uint64, tokens []c
 		round    int // index of latestRoundData in calls
 		decimals int // index of decimals, or -1 when known
 	}
-	var calls []indexer.CallElem
+	var calls []evm.CallElem
 	var reads []read
 	s.mu.Lock()
 	for feed := range byFeed {
 		r := read{feed: feed, round: len(calls), decimals: -1}
-		calls = append(calls, indexer.CallElem{To: feed, Data: latest})
+		calls = append(calls, evm.CallElem{To: feed, Data: latest})
 		if _, ok := s.decimals[feed]; !ok {
 			r.decimals = len(calls)
-			calls = append(calls, indexer.CallElem{To: feed, Data: decimalsCall})
+			calls = append(calls, evm.CallElem{To: feed, Data: decimalsCall})
 		}
 		reads = append(reads, r)
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/latchkit/latch/internal/apperr"
 	"github.com/latchkit/latch/internal/caip"
+	"github.com/latchkit/latch/internal/evm"
 	"github.com/latchkit/latch/internal/indexer"
 	"github.com/latchkit/latch/internal/network"
 	"github.com/latchkit/latch/internal/rpcproxy"
@@ -32,16 +33,16 @@ type Clients struct {
 	networks *network.Registry
 
 	mu      sync.Mutex
-	clients map[string]*indexer.Client
+	clients map[string]*evm.Client
 }
 
 // NewClients returns the clients of the registry's networks.
 func NewClients(networks *network.Registry) *Clients {
-	return &Clients{networks: networks, clients: map[string]*indexer.Client{}}
+	return &Clients{networks: networks, clients: map[string]*evm.Client{}}
 }
 
 // For returns the client of a network, or nil when it has no upstream.
-func (c *Clients) For(caipNetworkID string) *indexer.Client {
+func (c *Clients) For(caipNetworkID string) *evm.Client {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if cl, ok := c.clients[caipNetworkID]; ok {
@@ -51,7 +52,7 @@ func (c *Clients) For(caipNetworkID string) *indexer.Client {
 	if len(urls) == 0 {
 		return nil
 	}
-	cl, err := indexer.NewClient(urls)
+	cl, err := evm.NewClient(urls)
 	if err != nil {
 		return nil
 	}
@@ -60,7 +61,7 @@ func (c *Clients) For(caipNetworkID string) *indexer.Client {
 }
 
 // ForChain returns the client of an EVM chain, or nil.
-func (c *Clients) ForChain(chainID uint64) *indexer.Client {
+func (c *Clients) ForChain(chainID uint64) *evm.Client {
 	return c.For("eip155:" + strconv.FormatUint(chainID, 10))
 }
 
@@ -71,7 +72,7 @@ func (c *Clients) Close() {
 	for _, cl := range c.clients {
 		cl.Close()
 	}
-	c.clients = map[string]*indexer.Client{}
+	c.clients = map[string]*evm.Client{}
 }
 
 // Config configures a Service.

@@ -17,6 +17,7 @@ import (
 	"github.com/latchkit/latch/internal/account"
 	"github.com/latchkit/latch/internal/caip"
 	"github.com/latchkit/latch/internal/devnet"
+	"github.com/latchkit/latch/internal/evm"
 	"github.com/latchkit/latch/internal/indexer"
 	"github.com/latchkit/latch/internal/project"
 	"github.com/latchkit/latch/internal/rpcproxy"
@@ -181,7 +182,7 @@ func (m *Main) startAccount(ctx context.Context) error {
 	var names account.NameResolver
 	if m.Networks.Get(cfg.IdentityNetwork) != nil {
 		idNet := cfg.IdentityNetwork
-		names = account.Resolvers{account.ENS{Client: func() *indexer.Client { return a.clients.For(idNet) }, Registry: account.ENSRegistry}}
+		names = account.Resolvers{account.ENS{Client: func() *evm.Client { return a.clients.For(idNet) }, Registry: account.ENSRegistry}}
 	}
 	a.svc = account.New(account.Config{
 		Networks: m.Networks, Clients: a.clients, Store: st, Tokens: a.tokens, Indexer: a.indexer,

@@ -22,11 +22,12 @@ import (
 	"github.com/ethereum/go-ethereum/eth/catalyst"
 	"github.com/ethereum/go-ethereum/eth/ethconfig"
 	"github.com/ethereum/go-ethereum/eth/filters"
-	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/ethereum/go-ethereum/node"
 	"github.com/ethereum/go-ethereum/p2p"
 	"github.com/ethereum/go-ethereum/params"
 	"github.com/ethereum/go-ethereum/rpc"
+
+	"github.com/latchkit/latch/internal/evm"
 )
 
 // Defaults applied by Start when the Config leaves a field empty.
@@ -81,7 +82,7 @@ type chain struct {
 	stack   *node.Node
 	backend *eth.Ethereum
 	beacon  *catalyst.SimulatedBeacon
-	client  *ethclient.Client // in-process, so our own calls bypass HTTP
+	client  *evm.Client // in-process, so our own calls bypass HTTP
 	signer  types.Signer
 
 	quit     chan struct{} // closed to stop sealLoop
@@ -281,7 +282,7 @@ func newChain(cfg Config, chainID uint64, name string) (*chain, error) {
 		stack:    stack,
 		backend:  backend,
 		beacon:   beacon,
-		client:   ethclient.NewClient(stack.Attach()),
+		client:   evm.Attach(stack.Attach()),
 		signer:   types.LatestSignerForChainID(id),
 		quit:     make(chan struct{}),
 		sealDone: make(chan struct{}),

@@ -6,6 +6,8 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
+
+	"github.com/latchkit/latch/internal/evm"
 )
 
 // Event signatures the indexer reads.
@@ -81,7 +83,7 @@ type txRecord struct {
 
 // blockRecord is one decoded block.
 type blockRecord struct {
-	header
+	evm.Header
 	Txs []txRecord
 }
 
@@ -97,8 +99,8 @@ type tokenKinds interface {
 // pays out on withdraw (read from its Withdrawal event): ether moved by other
 // internal calls is only visible to call tracing, which public upstreams
 // rarely offer, so it is not recorded.
-func decodeBlock(b *fullBlock, tokens tokenKinds) blockRecord {
-	rec := blockRecord{header: b.header}
+func decodeBlock(b *evm.BlockWithReceipts, tokens tokenKinds) blockRecord {
+	rec := blockRecord{Header: b.Header}
 	for i, tx := range b.Transactions {
 		r := b.Receipts[i]
 		t := txRecord{
@@ -135,7 +137,7 @@ func decodeBlock(b *fullBlock, tokens tokenKinds) blockRecord {
 // movements lists what a successful transaction moved, in a fixed order
 // (the value transfer, then the logs in log order), so re-indexing a block
 // yields the same sequence numbers.
-func movements(t *txRecord, logs []rpcLog, tokens tokenKinds) []movement {
+func movements(t *txRecord, logs []evm.Log, tokens tokenKinds) []movement {
 	var out []movement
 	add := func(m movement) {
 		m.Seq = len(out)

@@ -9,6 +9,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 
+	"github.com/latchkit/latch/internal/evm"
 	"github.com/latchkit/latch/internal/store/storetest"
 )
 
@@ -94,9 +95,9 @@ func TestDecodeBlock_Logs(t *testing.T) {
 	me := common.HexToAddress("0x1111111111111111111111111111111111111111")
 	nft := common.HexToAddress("0x9999999999999999999999999999999999999999")
 	status := hexUint(1)
-	b := &fullBlock{
-		rpcBlock: rpcBlock{header: header{Number: 5, Time: 100}, Transactions: []rpcTx{{From: nft, To: &nft, Index: 0}}},
-		Receipts: []rpcReceipt{{Status: &status, Logs: []rpcLog{
+	b := &evm.BlockWithReceipts{
+		Block: evm.Block{Header: evm.Header{Number: 5, Time: 100}, Transactions: []evm.Tx{{From: nft, To: &nft, Index: 0}}},
+		Receipts: []evm.Receipt{{Status: &status, Logs: []evm.Log{
 			{Address: nft, Topics: []common.Hash{topicTransfer, {}, common.BytesToHash(me.Bytes()), common.BigToHash(big.NewInt(42))}},
 			{Address: nft, Topics: []common.Hash{topicTransfer, {}}, Data: make([]byte, 32)},                            // too few topics
 			{Address: nft, Topics: []common.Hash{topicApproval, {}, {}}, Data: make([]byte, 31)},                        // short data
@@ -121,14 +122,14 @@ func TestDecodeString(t *testing.T) {
 	mkr := make([]byte, 32)
 	copy(mkr, "MKR")
 	for _, tt := range []struct {
-		in   CallElem
+		in   evm.CallElem
 		want string
 	}{
-		{CallElem{Result: abiString("USD Coin")}, "USD Coin"},
-		{CallElem{Result: mkr}, "MKR"},
-		{CallElem{Result: abiString("bad\x00name")}, ""},
-		{CallElem{Result: []byte{1, 2}}, ""},
-		{CallElem{Err: context.Canceled}, ""},
+		{evm.CallElem{Result: abiString("USD Coin")}, "USD Coin"},
+		{evm.CallElem{Result: mkr}, "MKR"},
+		{evm.CallElem{Result: abiString("bad\x00name")}, ""},
+		{evm.CallElem{Result: []byte{1, 2}}, ""},
+		{evm.CallElem{Err: context.Canceled}, ""},
 	} {
 		if got := decodeString(tt.in); got != tt.want {
 			t.Errorf("decodeString = %q, want %q", got, tt.want)

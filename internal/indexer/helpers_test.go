@@ -17,6 +17,7 @@ import (
 
 	"github.com/latchkit/latch/contracts"
 	"github.com/latchkit/latch/internal/devnet"
+	"github.com/latchkit/latch/internal/evm"
 	"github.com/latchkit/latch/internal/store"
 )
 
@@ -83,11 +84,11 @@ func (h *harness) token(symbol string) common.Address {
 }
 
 // rpcClient returns an indexer Client for the chain.
-func (h *harness) rpcClient(urls ...string) *Client {
+func (h *harness) rpcClient(urls ...string) *evm.Client {
 	if len(urls) == 0 {
 		urls = []string{h.chain.RPCURL}
 	}
-	c, err := NewClient(urls)
+	c, err := evm.NewClient(urls)
 	if err != nil {
 		h.t.Fatal(err)
 	}

@@ -22,6 +22,8 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/latchkit/latch/internal/evm"
 )
 
 // ReorgWindow is how many recent block hashes the indexer keeps per chain to
@@ -67,7 +69,7 @@ type Config struct {
 // Chain is a network to follow.
 type Chain struct {
 	ChainID uint64
-	Client  *Client
+	Client  *evm.Client
 	// Start is the first block to index when the chain has no progress
 	// stored; StartAtHead starts at the head block instead.
 	Start       uint64
@@ -138,7 +140,7 @@ func (ix *Indexer) Follows(chainID uint64) bool {
 }
 
 // Client returns the client of a followed chain, or nil.
-func (ix *Indexer) Client(chainID uint64) *Client {
+func (ix *Indexer) Client(chainID uint64) *evm.Client {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	if f := ix.chains[chainID]; f != nil {
@@ -338,7 +340,7 @@ func (f *follower) step(ctx context.Context) (bool, error) {
 		to = next + uint64(f.c.BatchSize) - 1
 	}
 	blocks, err := f.c.Client.Blocks(ctx, next, to, f.perTxReceipts)
-	if errors.Is(err, errNoBlockReceipts) {
+	if errors.Is(err, evm.ErrNoBlockReceipts) {
 		f.perTxReceipts = true
 		f.log.Info("indexer: upstream lacks eth_getBlockReceipts; reading receipts per transaction")
 		return true, nil

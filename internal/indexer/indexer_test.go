@@ -19,6 +19,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 
 	"github.com/latchkit/latch/contracts"
+	"github.com/latchkit/latch/internal/evm"
 	"github.com/latchkit/latch/internal/store"
 	"github.com/latchkit/latch/internal/store/storetest"
 )
@@ -431,7 +432,7 @@ func TestStore_HistoryPagingUnderInserts(t *testing.T) {
 			defer mu.Unlock()
 			var blocks []blockRecord
 			for range n {
-				b := blockRecord{header: header{Number: hexutil.Uint64(next), Hash: common.BigToHash(big.NewInt(int64(next) + 1)), ParentHash: common.BigToHash(big.NewInt(int64(next)))}}
+				b := blockRecord{Header: evm.Header{Number: hexutil.Uint64(next), Hash: common.BigToHash(big.NewInt(int64(next) + 1)), ParentHash: common.BigToHash(big.NewInt(int64(next)))}}
 				for i := range 3 {
 					from := addr
 					if i == 2 {

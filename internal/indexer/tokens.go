@@ -11,6 +11,8 @@ import (
 	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
+
+	"github.com/latchkit/latch/internal/evm"
 )
 
 // Token is a token contract's metadata.
@@ -106,7 +108,7 @@ func (k chainKinds) IsWrappedNative(addr common.Address) bool {
 // decimals in one batch) and storing them. standard says what each address
 // was seen as (20 or 721). A contract that answers nothing useful gets an
 // entry with empty name and symbol and Decimals -1, so it is not asked again.
-func (t *Tokens) Resolve(ctx context.Context, client *Client, chainID uint64, want map[common.Address]int) (map[common.Address]Token, error) {
+func (t *Tokens) Resolve(ctx context.Context, client *evm.Client, chainID uint64, want map[common.Address]int) (map[common.Address]Token, error) {
 	out := make(map[common.Address]Token, len(want))
 	var missing []common.Address
 	for addr := range want {
@@ -159,10 +161,10 @@ var (
 var stringType, _ = abi.NewType("string", "", nil)
 
 // readTokenMetadata asks each contract for name, symbol and decimals in one batch.
-func readTokenMetadata(ctx context.Context, client *Client, addrs []common.Address, standard map[common.Address]int) ([]Token, error) {
-	calls := make([]CallElem, 0, 3*len(addrs))
+func readTokenMetadata(ctx context.Context, client *evm.Client, addrs []common.Address, standard map[common.Address]int) ([]Token, error) {
+	calls := make([]evm.CallElem, 0, 3*len(addrs))
 	for _, a := range addrs {
-		calls = append(calls, CallElem{To: a, Data: selName}, CallElem{To: a, Data: selSymbol}, CallElem{To: a, Data: selDecimals})
+		calls = append(calls, evm.CallElem{To: a, Data: selName}, evm.CallElem{To: a, Data: selSymbol}, evm.CallElem{To: a, Data: selDecimals})
 	}
 	if err := client.CallBatch(ctx, calls); err != nil {
 		return nil, err
@@ -193,7 +195,7 @@ const maxTokenText = 64
 
 // decodeString reads an ABI string, or the bytes32 some old tokens (MKR)
 // return; anything else, or text that is not UTF-8, is "".
-func decodeString(c CallElem) string {
+func decodeString(c evm.CallElem) string {
 	if c.Err != nil || len(c.Result) == 0 {
 		return ""
 	}

@@ -1,4 +1,8 @@
-package indexer
+// Package evm is a JSON-RPC client for EVM networks: upstream failover,
+// batches, eth_call, blocks with their receipts and transaction sending. The
+// indexer, the account data, the dev chains and later capabilities (swap,
+// names, bundler) read chains through it.
+package evm
 
 import (
 	"context"
@@ -9,8 +13,10 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/rpc"
 )
 
@@ -20,8 +26,11 @@ import (
 // node (a revert, an unknown method) is the node's answer and is returned as
 // is. It is safe for concurrent use.
 type Client struct {
-	urls    []string
+	urls []string
+	// timeout bounds one call to one upstream; 0 for an attached connection.
 	timeout time.Duration
+	// attached: one in-process connection, no upstream to fail over to.
+	attached bool
 
 	mu    sync.Mutex
 	conns []*rpc.Client
@@ -34,9 +43,17 @@ const callTimeout = 10 * time.Second
 // NewClient returns a Client for the upstream URLs; connections open lazily.
 func NewClient(urls []string) (*Client, error) {
 	if len(urls) == 0 {
-		return nil, errors.New("indexer: no RPC upstream")
+		return nil, errors.New("evm: no RPC upstream")
 	}
 	return &Client{urls: append([]string(nil), urls...), timeout: callTimeout, conns: make([]*rpc.Client, len(urls))}, nil
+}
+
+// Attach returns a Client over one open connection, such as an in-process
+// node's (node.Node.Attach). Calls are not bounded by the upstream timeout
+// (there is no transport to hang) and errors come back exactly as the
+// connection returns them. Close closes conn.
+func Attach(conn *rpc.Client) *Client {
+	return &Client{urls: []string{"attached"}, conns: []*rpc.Client{conn}, attached: true}
 }
 
 // Close closes the upstream connections.
@@ -107,6 +124,17 @@ func (e *nodeError) Error() string { return e.err.Error() }
 func (e *nodeError) Unwrap() error { return e.err }
 
 func (c *Client) try(ctx context.Context, fn func(context.Context, *rpc.Client) error) error {
+	if c.attached {
+		conn, err := c.conn(ctx, 0)
+		if err != nil {
+			return err
+		}
+		err = fn(ctx, conn)
+		if ne, ok := err.(*nodeError); ok {
+			return ne.err
+		}
+		return err
+	}
 	start := int(c.best.Load())
 	var errs []error
 	for k := range c.urls {
@@ -161,23 +189,24 @@ func isServerFailure(err error) bool {
 	return false
 }
 
-// header is the part of a block header the indexer keeps.
-type header struct {
+// Header is the part of a block header latchd reads.
+type Header struct {
 	Number     hexutil.Uint64 `json:"number"`
 	Hash       common.Hash    `json:"hash"`
 	ParentHash common.Hash    `json:"parentHash"`
 	Time       hexutil.Uint64 `json:"timestamp"`
 }
 
-// rpcBlock is eth_getBlockByNumber(n, true), decoded loosely: only the
+// Block is eth_getBlockByNumber(n, true), decoded loosely: only the
 // fields we use, so transaction types a network adds (deposit transactions on
 // OP chains, …) never break decoding.
-type rpcBlock struct {
-	header
-	Transactions []rpcTx `json:"transactions"`
+type Block struct {
+	Header
+	Transactions []Tx `json:"transactions"`
 }
 
-type rpcTx struct {
+// Tx is a transaction of a Block.
+type Tx struct {
 	Hash  common.Hash     `json:"hash"`
 	From  common.Address  `json:"from"`
 	To    *common.Address `json:"to"`
@@ -187,46 +216,48 @@ type rpcTx struct {
 	Index hexutil.Uint64  `json:"transactionIndex"`
 }
 
-type rpcReceipt struct {
+// Receipt is a transaction's receipt.
+type Receipt struct {
 	TxHash          common.Hash     `json:"transactionHash"`
 	Index           hexutil.Uint64  `json:"transactionIndex"`
 	Status          *hexutil.Uint64 `json:"status"`
 	ContractAddress *common.Address `json:"contractAddress"`
-	Logs            []rpcLog        `json:"logs"`
+	Logs            []Log           `json:"logs"`
 }
 
-type rpcLog struct {
+// Log is an event log of a Receipt.
+type Log struct {
 	Address common.Address `json:"address"`
 	Topics  []common.Hash  `json:"topics"`
 	Data    hexutil.Bytes  `json:"data"`
 	Index   hexutil.Uint64 `json:"logIndex"`
 }
 
-// fullBlock is a block with the receipt of each of its transactions, in order.
-type fullBlock struct {
-	rpcBlock
-	Receipts []rpcReceipt
+// BlockWithReceipts is a block with the receipt of each of its transactions, in order.
+type BlockWithReceipts struct {
+	Block
+	Receipts []Receipt
 }
 
 // Header returns the header of block n, or of the latest block when latest is true.
-func (c *Client) Header(ctx context.Context, n uint64, latest bool) (header, error) {
-	var h *header
+func (c *Client) Header(ctx context.Context, n uint64, latest bool) (Header, error) {
+	var h *Header
 	tag := hexutil.EncodeUint64(n)
 	if latest {
 		tag = "latest"
 	}
 	if err := c.Call(ctx, &h, "eth_getBlockByNumber", tag, false); err != nil {
-		return header{}, err
+		return Header{}, err
 	}
 	if h == nil {
-		return header{}, fmt.Errorf("block %s not found", tag)
+		return Header{}, fmt.Errorf("block %s not found", tag)
 	}
 	return *h, nil
 }
 
 // Headers returns the headers of blocks from..to in one batch.
-func (c *Client) Headers(ctx context.Context, from, to uint64) ([]header, error) {
-	out := make([]*header, to-from+1)
+func (c *Client) Headers(ctx context.Context, from, to uint64) ([]Header, error) {
+	out := make([]*Header, to-from+1)
 	elems := make([]rpc.BatchElem, len(out))
 	for i := range elems {
 		elems[i] = rpc.BatchElem{Method: "eth_getBlockByNumber", Args: []any{hexutil.EncodeUint64(from + uint64(i)), false}, Result: &out[i]}
@@ -234,7 +265,7 @@ func (c *Client) Headers(ctx context.Context, from, to uint64) ([]header, error)
 	if err := c.Batch(ctx, elems); err != nil {
 		return nil, err
 	}
-	hs := make([]header, len(out))
+	hs := make([]Header, len(out))
 	for i, e := range elems {
 		if e.Error != nil {
 			return nil, e.Error
@@ -247,17 +278,17 @@ func (c *Client) Headers(ctx context.Context, from, to uint64) ([]header, error)
 	return hs, nil
 }
 
-// errNoBlockReceipts marks an upstream without eth_getBlockReceipts.
-var errNoBlockReceipts = errors.New("eth_getBlockReceipts unsupported")
+// ErrNoBlockReceipts marks an upstream without eth_getBlockReceipts.
+var ErrNoBlockReceipts = errors.New("eth_getBlockReceipts unsupported")
 
 // Blocks fetches blocks from..to with their transactions and receipts: one
 // batch of eth_getBlockByNumber plus eth_getBlockReceipts, or, where an
 // upstream lacks eth_getBlockReceipts, a second batch of
 // eth_getTransactionReceipt.
-func (c *Client) Blocks(ctx context.Context, from, to uint64, perTxReceipts bool) ([]fullBlock, error) {
+func (c *Client) Blocks(ctx context.Context, from, to uint64, perTxReceipts bool) ([]BlockWithReceipts, error) {
 	n := int(to - from + 1)
-	blocks := make([]*rpcBlock, n)
-	receipts := make([][]rpcReceipt, n)
+	blocks := make([]*Block, n)
+	receipts := make([][]Receipt, n)
 	elems := make([]rpc.BatchElem, 0, 2*n)
 	for i := range n {
 		tag := hexutil.EncodeUint64(from + uint64(i))
@@ -273,17 +304,17 @@ func (c *Client) Blocks(ctx context.Context, from, to uint64, perTxReceipts bool
 		if e.Error != nil {
 			var rpcErr rpc.Error
 			if e.Method == "eth_getBlockReceipts" && errors.As(e.Error, &rpcErr) && rpcErr.ErrorCode() == -32601 {
-				return nil, errNoBlockReceipts
+				return nil, ErrNoBlockReceipts
 			}
 			return nil, fmt.Errorf("%s: %w", e.Method, e.Error)
 		}
 	}
-	out := make([]fullBlock, n)
+	out := make([]BlockWithReceipts, n)
 	for i, b := range blocks {
 		if b == nil {
 			return nil, fmt.Errorf("block %d not found", from+uint64(i))
 		}
-		out[i].rpcBlock = *b
+		out[i].Block = *b
 		out[i].Receipts = receipts[i]
 	}
 	if perTxReceipts {
@@ -304,11 +335,11 @@ func (c *Client) Blocks(ctx context.Context, from, to uint64, perTxReceipts bool
 	return out, nil
 }
 
-func (c *Client) txReceipts(ctx context.Context, blocks []fullBlock) error {
+func (c *Client) txReceipts(ctx context.Context, blocks []BlockWithReceipts) error {
 	var elems []rpc.BatchElem
-	var dst []*rpcReceipt
+	var dst []*Receipt
 	for i := range blocks {
-		blocks[i].Receipts = make([]rpcReceipt, len(blocks[i].Transactions))
+		blocks[i].Receipts = make([]Receipt, len(blocks[i].Transactions))
 		for j, tx := range blocks[i].Transactions {
 			dst = append(dst, &blocks[i].Receipts[j])
 			elems = append(elems, rpc.BatchElem{Method: "eth_getTransactionReceipt", Args: []any{tx.Hash}, Result: dst[len(dst)-1]})
@@ -359,4 +390,55 @@ func (c *Client) CallContract(ctx context.Context, to common.Address, data []byt
 	var out hexutil.Bytes
 	err := c.Call(ctx, &out, "eth_call", map[string]any{"to": to, "data": hexutil.Bytes(data)}, "latest")
 	return out, err
+}
+
+// SendTransaction submits a signed transaction (eth_sendRawTransaction).
+func (c *Client) SendTransaction(ctx context.Context, tx *types.Transaction) error {
+	raw, err := tx.MarshalBinary()
+	if err != nil {
+		return err
+	}
+	return c.Call(ctx, nil, "eth_sendRawTransaction", hexutil.Encode(raw))
+}
+
+// PendingNonceAt is the account's next nonce, counting pooled transactions.
+func (c *Client) PendingNonceAt(ctx context.Context, account common.Address) (uint64, error) {
+	var n hexutil.Uint64
+	err := c.Call(ctx, &n, "eth_getTransactionCount", account, "pending")
+	return uint64(n), err
+}
+
+// EstimateGas estimates the gas msg needs against the pending state.
+func (c *Client) EstimateGas(ctx context.Context, msg ethereum.CallMsg) (uint64, error) {
+	var n hexutil.Uint64
+	err := c.Call(ctx, &n, "eth_estimateGas", callArg(msg))
+	return uint64(n), err
+}
+
+// callArg is msg as the JSON object eth_call and eth_estimateGas take; unset
+// fields are left out so the node fills them in.
+func callArg(msg ethereum.CallMsg) map[string]any {
+	arg := map[string]any{"from": msg.From}
+	if msg.To != nil {
+		arg["to"] = msg.To
+	}
+	if len(msg.Data) > 0 {
+		arg["input"] = hexutil.Bytes(msg.Data)
+	}
+	if msg.Value != nil {
+		arg["value"] = (*hexutil.Big)(msg.Value)
+	}
+	if msg.Gas != 0 {
+		arg["gas"] = hexutil.Uint64(msg.Gas)
+	}
+	if msg.GasPrice != nil {
+		arg["gasPrice"] = (*hexutil.Big)(msg.GasPrice)
+	}
+	if msg.GasFeeCap != nil {
+		arg["maxFeePerGas"] = (*hexutil.Big)(msg.GasFeeCap)
+	}
+	if msg.GasTipCap != nil {
+		arg["maxPriorityFeePerGas"] = (*hexutil.Big)(msg.GasTipCap)
+	}
+	return arg
 }
