@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/latchkit/latch/internal/jsonrpc"
 )
 
 const gasPrice = `{"jsonrpc":"2.0","id":1,"method":"eth_gasPrice"}`
@@ -75,7 +77,7 @@ func TestProxy_Failover(t *testing.T) {
 		h := MustProxy(t, nil, a)
 		_, body := h.Post(t, gasPrice)
 		r := MustReply(t, body)
-		wantCode(t, r, codeInternal)
+		wantCode(t, r, jsonrpc.CodeInternal)
 		if !strings.Contains(r.Error.Message, "http_5xx") {
 			t.Fatalf("message %q", r.Error.Message)
 		}
@@ -90,7 +92,7 @@ func TestProxy_Failover(t *testing.T) {
 		a := MustNode(t, status(401))
 		h := MustProxy(t, nil, a)
 		_, body := h.Post(t, gasPrice)
-		wantCode(t, MustReply(t, body), codeInternal)
+		wantCode(t, MustReply(t, body), jsonrpc.CodeInternal)
 		wantHits(t, a, 1)
 	})
 
@@ -132,7 +134,7 @@ func TestProxy_Failover(t *testing.T) {
 		h := MustProxy(t, nil, a)
 		_, body := h.Post(t, gasPrice)
 		r := MustReply(t, body)
-		wantCode(t, r, codeInternal)
+		wantCode(t, r, jsonrpc.CodeInternal)
 		if r.Error.Message != msgTimeout {
 			t.Fatalf("message %q", r.Error.Message)
 		}
@@ -186,7 +188,7 @@ func TestProxy_Failover(t *testing.T) {
 			t.Fatalf("took %v", el)
 		}
 		r := MustReply(t, body)
-		wantCode(t, r, codeInternal)
+		wantCode(t, r, jsonrpc.CodeInternal)
 		if code != http.StatusOK || r.Error.Message != msgTimeout {
 			t.Fatalf("status %d body %s", code, body)
 		}
@@ -226,7 +228,7 @@ func TestProxy_SendRawTransaction(t *testing.T) {
 		a := MustNode(t, status(503))
 		h := MustProxy(t, nil, a)
 		_, body := h.Post(t, sendTx)
-		wantCode(t, MustReply(t, body), codeInternal)
+		wantCode(t, MustReply(t, body), jsonrpc.CodeInternal)
 		wantHits(t, a, 1)
 	})
 
@@ -282,7 +284,7 @@ func TestProxy_UpstreamAnswers(t *testing.T) {
 		b := MustNode(t, answering(echoMethod))
 		h := MustProxy(t, nil, a, b)
 		_, body := h.Post(t, `{"jsonrpc":"2.0","id":1,"method":"eth_getBalance","params":["zz"]}`)
-		wantCode(t, MustReply(t, body), codeInvalidParams)
+		wantCode(t, MustReply(t, body), jsonrpc.CodeInvalidParams)
 		wantHits(t, b, 0)
 	})
 

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"strconv"
 	"time"
+
+	"github.com/latchkit/latch/internal/jsonrpc"
 )
 
 // forward sends entries to the network's upstreams as one call (one batch
@@ -49,11 +51,11 @@ func (p *Proxy) forward(ctx context.Context, pl *pool, entries []*entry, pinned 
 			}
 			u.mu.Unlock()
 			if dl, ok := ctx.Deadline(); ok && time.Until(dl) < wait {
-				failAll(entries, errorResult(codeInternal, msgTimeout))
+				failAll(entries, errorResult(jsonrpc.CodeInternal, msgTimeout))
 				return
 			}
 			if err := p.cfg.Sleep(ctx, wait); err != nil {
-				failAll(entries, errorResult(codeInternal, msgTimeout))
+				failAll(entries, errorResult(jsonrpc.CodeInternal, msgTimeout))
 				return
 			}
 		}
@@ -67,7 +69,7 @@ func (p *Proxy) forward(ctx context.Context, pl *pool, entries []*entry, pinned 
 			return
 		}
 		if ctx.Err() != nil {
-			failAll(entries, errorResult(codeInternal, msgTimeout))
+			failAll(entries, errorResult(jsonrpc.CodeInternal, msgTimeout))
 			return
 		}
 		if !res.retryable {
@@ -80,7 +82,7 @@ func (p *Proxy) forward(ctx context.Context, pl *pool, entries []*entry, pinned 
 	if last != "" {
 		msg = "RPC request failed: the upstream nodes did not answer (" + last + ")"
 	}
-	failAll(entries, errorResult(codeInternal, msg))
+	failAll(entries, errorResult(jsonrpc.CodeInternal, msg))
 }
 
 func failAll(entries []*entry, res entryResult) {
@@ -152,7 +154,7 @@ func (p *Proxy) deliver(pl *pool, u *upstream, entries []*entry, res attemptResu
 	p.countNodeErrors(pl, u, nodeErrors)
 	for _, e := range entries {
 		if !e.done {
-			e.done, e.res = true, errorResult(codeInternal, "RPC request failed: the upstream node returned no answer for this request")
+			e.done, e.res = true, errorResult(jsonrpc.CodeInternal, "RPC request failed: the upstream node returned no answer for this request")
 		}
 	}
 }

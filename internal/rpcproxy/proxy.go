@@ -4,9 +4,11 @@
 // policy, failover with retries (spec §7, §9), caching and coalescing.
 //
 // HTTP statuses: request-level failures (bad chainId, unsupported network,
-// oversized body, unparseable JSON, rate limit) get a 4xx status; once the
-// body is a JSON-RPC request, the answer is 200 with JSON-RPC results and
-// errors per entry, as JSON-RPC over HTTP expects.
+// oversized body, unparseable JSON) get a 4xx status and one JSON-RPC error
+// (internal/jsonrpc) with id null; a rate limit gets 429, Retry-After and an
+// error per request id; once the body is a JSON-RPC request, the answer is
+// 200 with JSON-RPC results and errors per entry, as JSON-RPC over HTTP
+// expects.
 //
 // Rate limits count one HTTP request as one event, whatever its batch size:
 // the Limiter contract has no weight, and MaxBatch bounds the work per event.
@@ -28,6 +30,7 @@ import (
 
 	"github.com/latchkit/latch/internal/caip"
 	"github.com/latchkit/latch/internal/httpx"
+	"github.com/latchkit/latch/internal/jsonrpc"
 	"github.com/latchkit/latch/internal/metrics"
 	"github.com/latchkit/latch/internal/network"
 	"github.com/latchkit/latch/internal/project"
@@ -46,15 +49,6 @@ const (
 	baseBackoff = 150 * time.Millisecond
 	// maxMethodLen bounds a method name, which refusals echo back.
 	maxMethodLen = 128
-)
-
-// JSON-RPC error codes the proxy itself answers with.
-const (
-	codeParseError     = -32700
-	codeInvalidRequest = -32600
-	codeMethodNotFound = -32601
-	codeInvalidParams  = -32602
-	codeInternal       = -32603
 )
 
 // msgTimeout is spec §8's timeout message.
@@ -227,11 +221,7 @@ type entryResult struct {
 }
 
 func errorResult(code int, msg string) entryResult {
-	b, _ := json.Marshal(struct {
-		Code    int    `json:"code"`
-		Message string `json:"message"`
-	}{code, msg})
-	return entryResult{Error: b}
+	return entryResult{Error: jsonrpc.AppendErrorObject(nil, &jsonrpc.Error{Code: code, Message: msg})}
 }
 
 // Register mounts the proxy on POST /v1 and POST /v1/ (AppKit posts to
@@ -248,7 +238,7 @@ func (p *Proxy) Register(mux *http.ServeMux, mw func(http.Handler) http.Handler)
 func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", http.MethodPost)
-		writeRequestError(w, http.StatusMethodNotAllowed, codeInvalidRequest, "The RPC proxy takes POST requests")
+		writeRequestError(w, http.StatusMethodNotAllowed, jsonrpc.CodeInvalidRequest, "The RPC proxy takes POST requests")
 		return
 	}
 	if !p.allow(w, r) {
@@ -257,22 +247,22 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	chain := r.URL.Query().Get("chainId")
 	id, err := caip.ParseChainID(chain)
 	if err != nil {
-		writeRequestError(w, http.StatusBadRequest, codeInvalidParams, err.Error())
+		writeRequestError(w, http.StatusBadRequest, jsonrpc.CodeInvalidParams, err.Error())
 		return
 	}
 	urls := p.cfg.Networks.Upstreams(chain)
 	if p.cfg.Networks.Get(chain) == nil || len(urls) == 0 {
-		writeRequestError(w, http.StatusNotFound, codeInvalidParams, fmt.Sprintf("Chain %s is not supported by this latchd", chain))
+		writeRequestError(w, http.StatusNotFound, jsonrpc.CodeInvalidParams, fmt.Sprintf("Chain %s is not supported by this latchd", chain))
 		return
 	}
 	body, status, err := p.readBody(w, r)
 	if err != nil {
-		writeRequestError(w, status, codeInvalidRequest, err.Error())
+		writeRequestError(w, status, jsonrpc.CodeInvalidRequest, err.Error())
 		return
 	}
 	entries, batch, perr := p.parse(body, id.Namespace)
 	if perr != nil {
-		writeRequestError(w, http.StatusBadRequest, perr.code, perr.msg)
+		jsonrpc.WriteHTTPError(w, http.StatusBadRequest, nil, perr)
 		return
 	}
 	// The budget is not cut short when this client goes away: it may lead a
@@ -284,7 +274,9 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // allow applies the per-IP and per-project rate limits. A limiter that
-// cannot decide fails open: the RPC proxy stays up when Redis is not.
+// cannot decide fails open: the RPC proxy stays up when Redis is not. A
+// refused request is answered as a JSON-RPC client can read it: 429, a
+// Retry-After header and a CodeLimitExceeded error for each of its ids.
 func (p *Proxy) allow(w http.ResponseWriter, r *http.Request) bool {
 	check := func(l ratelimit.Limiter, key, what string) bool {
 		if l == nil || key == "" {
@@ -296,19 +288,22 @@ func (p *Proxy) allow(w http.ResponseWriter, r *http.Request) bool {
 			return true
 		}
 		if !d.Allowed {
-			httpx.RateLimited(w, r, d.RetryAfter, what)
+			// The body is read only now, to echo its ids: an allowed
+			// request is not read before its chain is known to be served.
+			body, _, _ := p.readBody(w, r) // nil when unreadable: answered with id null
+			jsonrpc.WriteRateLimited(w, body, d.RetryAfter, what)
 			return false
 		}
 		return true
 	}
-	if !check(p.cfg.IPLimiter, p.cfg.ClientIP(r), "RPC requests from this address") {
+	if !check(p.cfg.IPLimiter, p.cfg.ClientIP(r), "too many RPC requests from this address") {
 		return false
 	}
 	projectID := r.URL.Query().Get("projectId")
 	if pr := project.FromContext(r.Context()); pr != nil {
 		projectID = pr.ID
 	}
-	return check(p.cfg.ProjectLimiter, projectID, "RPC requests for this project")
+	return check(p.cfg.ProjectLimiter, projectID, "too many RPC requests for this project")
 }
 
 func (p *Proxy) readBody(w http.ResponseWriter, r *http.Request) ([]byte, int, error) {
@@ -330,31 +325,28 @@ func (p *Proxy) readBody(w http.ResponseWriter, r *http.Request) ([]byte, int, e
 	return body, 0, nil
 }
 
-type parseError struct {
-	code int
-	msg  string
-}
+var errBodyNotJSON = &jsonrpc.Error{Code: jsonrpc.CodeParseError, Message: "Parse error: the body is not valid JSON"}
 
 // parse splits the body into entries. Request-level problems (not JSON, an
-// empty or oversized batch) are a parseError; a malformed entry gets its own
+// empty or oversized batch) are an error for the whole body; a malformed entry gets its own
 // -32600 answer and does not spoil the rest of a batch.
-func (p *Proxy) parse(body []byte, namespace string) ([]*entry, bool, *parseError) {
+func (p *Proxy) parse(body []byte, namespace string) ([]*entry, bool, *jsonrpc.Error) {
 	body = bytes.TrimSpace(body)
 	if !json.Valid(body) {
-		return nil, false, &parseError{codeParseError, "Parse error: the body is not valid JSON"}
+		return nil, false, errBodyNotJSON
 	}
 	if body[0] != '[' {
 		return []*entry{p.parseEntry(body, namespace)}, false, nil
 	}
 	var raws []json.RawMessage
 	if err := json.Unmarshal(body, &raws); err != nil {
-		return nil, false, &parseError{codeParseError, "Parse error: the body is not valid JSON"}
+		return nil, false, errBodyNotJSON
 	}
 	if len(raws) == 0 {
-		return nil, true, &parseError{codeInvalidRequest, "Invalid request: empty batch"}
+		return nil, true, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "Invalid request: empty batch"}
 	}
 	if len(raws) > p.cfg.MaxBatch {
-		return nil, true, &parseError{codeInvalidRequest, fmt.Sprintf("Invalid request: a batch holds at most %d requests, got %d", p.cfg.MaxBatch, len(raws))}
+		return nil, true, jsonrpc.Errorf(jsonrpc.CodeInvalidRequest, "Invalid request: a batch holds at most %d requests, got %d", p.cfg.MaxBatch, len(raws))
 	}
 	entries := make([]*entry, len(raws))
 	for i, raw := range raws {
@@ -373,7 +365,7 @@ func (p *Proxy) parseEntry(raw json.RawMessage, namespace string) *entry {
 	e := &entry{}
 	invalid := func(msg string) *entry {
 		e.notify = false // an invalid request is always answered (JSON-RPC 2.0 §5)
-		e.done, e.res = true, errorResult(codeInvalidRequest, "Invalid request: "+msg)
+		e.done, e.res = true, errorResult(jsonrpc.CodeInvalidRequest, "Invalid request: "+msg)
 		return e
 	}
 	if len(raw) == 0 || raw[0] != '{' || json.Unmarshal(raw, &m) != nil {
@@ -405,7 +397,7 @@ func (p *Proxy) parseEntry(raw json.RawMessage, namespace string) *entry {
 	e.kind = classify(namespace, e.method)
 	e.pinned = namespace == "eip155" && statefulMethods[e.method]
 	if e.kind == kindRefused {
-		e.done, e.res = true, errorResult(codeMethodNotFound, fmt.Sprintf("method %s is not allowed through the latchd RPC proxy", e.method))
+		e.done, e.res = true, errorResult(jsonrpc.CodeMethodNotFound, fmt.Sprintf("method %s is not allowed through the latchd RPC proxy", e.method))
 	}
 	return e
 }
@@ -458,7 +450,7 @@ func (p *Proxy) execute(ctx context.Context, pl *pool, entries []*entry) {
 		defer func() {
 			for _, l := range leads {
 				if !l.e.done {
-					l.e.done, l.e.res = true, errorResult(codeInternal, "Internal error")
+					l.e.done, l.e.res = true, errorResult(jsonrpc.CodeInternal, "Internal error")
 				}
 				p.flights.finish(l.e.key, l.f, l.e.res)
 			}
@@ -486,7 +478,7 @@ func (p *Proxy) execute(ctx context.Context, pl *pool, entries []*entry) {
 		case <-flights[i].done:
 			e.res = flights[i].res
 		case <-ctx.Done():
-			e.res = errorResult(codeInternal, msgTimeout)
+			e.res = errorResult(jsonrpc.CodeInternal, msgTimeout)
 		}
 		e.done = true
 	}
@@ -579,30 +571,14 @@ func writeAnswers(w http.ResponseWriter, entries []*entry, batch bool) {
 }
 
 func appendAnswer(buf []byte, id json.RawMessage, r entryResult) []byte {
-	buf = append(buf, `{"jsonrpc":"2.0","id":`...)
-	if id == nil {
-		buf = append(buf, "null"...)
-	} else {
-		buf = append(buf, id...)
-	}
 	if r.Error != nil {
-		buf = append(buf, `,"error":`...)
-		buf = append(buf, r.Error...)
-	} else {
-		buf = append(buf, `,"result":`...)
-		if r.Result == nil {
-			buf = append(buf, "null"...)
-		} else {
-			buf = append(buf, r.Result...)
-		}
+		return jsonrpc.AppendRawError(buf, id, r.Error)
 	}
-	return append(buf, '}')
+	return jsonrpc.AppendResult(buf, id, r.Result)
 }
 
 // writeRequestError answers a request-level failure with one JSON-RPC error
 // (id null) and an HTTP status that says what went wrong.
 func writeRequestError(w http.ResponseWriter, status, code int, msg string) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	_, _ = w.Write(appendAnswer(nil, nil, errorResult(code, msg)))
+	jsonrpc.WriteHTTPError(w, status, nil, &jsonrpc.Error{Code: code, Message: msg})
 }

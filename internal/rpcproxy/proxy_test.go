@@ -12,8 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/latchkit/latch/internal/project"
-	"github.com/latchkit/latch/internal/ratelimit"
+	"github.com/latchkit/latch/internal/jsonrpc"
 )
 
 func discardLogger() *slog.Logger { return slog.New(slog.DiscardHandler) }
@@ -60,7 +59,7 @@ func TestProxy_ServeHTTP(t *testing.T) {
 		if code != http.StatusRequestEntityTooLarge {
 			t.Fatalf("status %d: %s", code, body)
 		}
-		wantCode(t, MustReply(t, body), codeInvalidRequest)
+		wantCode(t, MustReply(t, body), jsonrpc.CodeInvalidRequest)
 		wantHits(t, node, 0)
 	})
 
@@ -80,7 +79,7 @@ func TestProxy_ServeHTTP(t *testing.T) {
 			if code != status {
 				t.Fatalf("%q: status %d, want %d: %s", chain, code, status, body)
 			}
-			wantCode(t, MustReply(t, body), codeInvalidParams)
+			wantCode(t, MustReply(t, body), jsonrpc.CodeInvalidParams)
 		}
 		wantHits(t, node, 0)
 	})
@@ -102,7 +101,7 @@ func TestProxy_ServeHTTP(t *testing.T) {
 				t.Fatalf("%q: status %d", b, code)
 			}
 			r := MustReply(t, body)
-			wantCode(t, r, codeParseError)
+			wantCode(t, r, jsonrpc.CodeParseError)
 			if string(r.ID) != "null" {
 				t.Fatalf("id = %s", r.ID)
 			}
@@ -117,7 +116,7 @@ func TestProxy_ServeHTTP(t *testing.T) {
 		if code != http.StatusBadRequest {
 			t.Fatalf("empty: status %d", code)
 		}
-		wantCode(t, MustReply(t, body), codeInvalidRequest)
+		wantCode(t, MustReply(t, body), jsonrpc.CodeInvalidRequest)
 		e := `{"jsonrpc":"2.0","id":1,"method":"eth_gasPrice"}`
 		code, body = h.Post(t, "["+strings.Repeat(e+",", 3)+e+"]")
 		if code != http.StatusBadRequest || !strings.Contains(body, "at most 3") {
@@ -162,12 +161,12 @@ func TestProxy_Batch(t *testing.T) {
 		}
 		wantResult(t, rs[0], `"eth_gasPrice"`)
 		wantResult(t, rs[1], `"eth_blockNumber"`)
-		wantCode(t, rs[2], codeInvalidRequest) // 1
+		wantCode(t, rs[2], jsonrpc.CodeInvalidRequest) // 1
 		if string(rs[2].ID) != "null" {
 			t.Fatalf("invalid entry id = %s", rs[2].ID)
 		}
-		wantCode(t, rs[3], codeMethodNotFound)
-		wantCode(t, rs[4], codeInvalidRequest) // jsonrpc 1.0
+		wantCode(t, rs[3], jsonrpc.CodeMethodNotFound)
+		wantCode(t, rs[4], jsonrpc.CodeInvalidRequest) // jsonrpc 1.0
 		if string(rs[4].ID) != "9" {
 			t.Fatalf("id = %s", rs[4].ID)
 		}
@@ -212,7 +211,7 @@ func TestProxy_Batch(t *testing.T) {
 			t.Fatalf("replies %s", body)
 		}
 		wantResult(t, rs[0], `"0xa"`)
-		wantCode(t, rs[1], codeInternal)
+		wantCode(t, rs[1], jsonrpc.CodeInternal)
 		wantResult(t, rs[2], `null`)
 		if string(rs[1].ID) != `"b"` {
 			t.Fatalf("id %s", rs[1].ID)
@@ -228,13 +227,13 @@ func TestProxy_MethodPolicy(t *testing.T) {
 		"engine_newPayloadV3", "eth_sendTransaction", "eth_sign", "eth_signTypedData_v4", "eth_accounts", "eth_subscribe", "wallet_switchEthereumChain", "foo"} {
 		_, body := h.Post(t, `{"jsonrpc":"2.0","id":1,"method":"`+m+`","params":[]}`)
 		r := MustReply(t, body)
-		wantCode(t, r, codeMethodNotFound)
+		wantCode(t, r, jsonrpc.CodeMethodNotFound)
 		if r.Error.Message != "method "+m+" is not allowed through the latchd RPC proxy" {
 			t.Fatalf("message %q", r.Error.Message)
 		}
 	}
 	_, body := h.Post(t, `{"jsonrpc":"2.0","id":1,"method":"eth_`+strings.Repeat("x", 200)+`"}`)
-	wantCode(t, MustReply(t, body), codeInvalidRequest)
+	wantCode(t, MustReply(t, body), jsonrpc.CodeInvalidRequest)
 	wantHits(t, node, 0)
 	for _, m := range []string{"eth_call", "eth_estimateGas", "eth_getLogs", "eth_feeHistory", "net_version", "web3_clientVersion", "eth_sendRawTransaction", "eth_getFilterChanges"} {
 		_, body := h.Post(t, `{"jsonrpc":"2.0","id":1,"method":"`+m+`","params":[]}`)
@@ -396,35 +395,6 @@ func TestProxy_Cache(t *testing.T) {
 		now = now.Add(time.Second)
 		if _, ok, _ := c.Get(ctx, "t"); ok {
 			t.Fatal("expired value served")
-		}
-	})
-}
-
-func TestProxy_RateLimit(t *testing.T) {
-	t.Run("IP", func(t *testing.T) {
-		node := MustNode(t, answering(echoMethod))
-		h := MustProxy(t, func(c *Config) { c.IPLimiter = ratelimit.NewMemory(1, time.Minute) }, node)
-		h.Post(t, `{"jsonrpc":"2.0","id":1,"method":"eth_gasPrice"}`)
-		r := httptest.NewRequest(http.MethodPost, "/v1?chainId=eip155:1", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"eth_gasPrice"}`))
-		w := httptest.NewRecorder()
-		h.p.ServeHTTP(w, r)
-		if w.Code != http.StatusTooManyRequests || w.Header().Get("Retry-After") == "" {
-			t.Fatalf("status %d retry-after %q", w.Code, w.Header().Get("Retry-After"))
-		}
-		wantHits(t, node, 1)
-	})
-	t.Run("Project", func(t *testing.T) {
-		node := MustNode(t, answering(echoMethod))
-		h := MustProxy(t, func(c *Config) { c.ProjectLimiter = ratelimit.NewMemory(2, time.Minute) }, node)
-		post := func(id string) int {
-			r := httptest.NewRequest(http.MethodPost, "/v1?chainId=eip155:1&projectId=ignored", strings.NewReader(`[{"jsonrpc":"2.0","id":1,"method":"eth_gasPrice"},{"jsonrpc":"2.0","id":2,"method":"eth_gasPrice"},{"jsonrpc":"2.0","id":3,"method":"eth_gasPrice"}]`))
-			r = r.WithContext(project.NewContext(r.Context(), &project.Project{ID: id}))
-			code, _ := h.Do(t, r)
-			return code
-		}
-		// A batch counts as one request.
-		if a, b, c, d := post("p1"), post("p1"), post("p1"), post("p2"); a != 200 || b != 200 || c != 429 || d != 200 {
-			t.Fatalf("statuses %d %d %d %d", a, b, c, d)
 		}
 	})
 }
