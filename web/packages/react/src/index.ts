@@ -44,7 +44,9 @@ export { useWalletInfo, type UseWalletInfoReturnType } from './hooks/useWalletIn
 export { useLatchProvider, type UseLatchProviderReturnType } from './hooks/useLatchProvider'
 export { useLatchBalances, type UseLatchBalancesReturnType } from './hooks/useLatchBalances'
 export { useLatchActivity, type UseLatchActivityReturnType } from './hooks/useLatchActivity'
-export { setLatchNameResolver, useLatchSend, type UseLatchSendReturnType } from './hooks/useLatchSend'
+export { useLatchSend, type UseLatchSendReturnType } from './hooks/useLatchSend'
+// Core's setNameResolver under the name apps already use.
+export { setNameResolver as setLatchNameResolver } from '@latchkit/core'
 
 export { truncateAddress } from './utils'
 export type { MessageKey } from './messages'

@@ -30,7 +30,14 @@ export {
   type ValidSend,
 } from './validation'
 export { createEnsResolver, hasEns, type NameResolver } from './resolver'
-export { FEE_MULTIPLIER_PERCENT, type EvmFees, type EvmTransaction } from './evm'
+export {
+  estimateFees,
+  estimateGas,
+  FEE_MULTIPLIER_PERCENT,
+  sendTransaction as sendEvmTransaction,
+  type EvmFees,
+  type EvmTransaction,
+} from './evm'
 export {
   createSendController,
   RECEIPT_RETRY_DELAY_MS,

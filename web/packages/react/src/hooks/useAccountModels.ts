@@ -1,29 +1,24 @@
 import { useEffect, useState } from 'react'
-import { loadAccountModule, type AccountModule } from '@latchkit/core'
-
-let loaded: AccountModule | undefined
-
-/** Starts loading core's account module (formats, Activity model); views preload it with their own chunk. */
-export function preloadAccountModels(): Promise<AccountModule> {
-  return loadAccountModule().then((module) => (loaded = module))
-}
+import { getAccountModels, loadAccountModels, type AccountModule } from '@latchkit/core'
+import { useLatchInstance } from '../context'
 
 /**
  * Core's account module (formats, Activity model, latchd client), loaded on
- * demand; undefined for the first render after it was first asked for.
+ * demand for this Latch instance; undefined until it has loaded.
  */
 export function useAccountModels(): AccountModule | undefined {
-  const [models, setModels] = useState<AccountModule | undefined>(loaded)
+  const latch = useLatchInstance()
+  const [models, setModels] = useState<AccountModule | undefined>(() => getAccountModels(latch))
   useEffect(() => {
     if (models) return
     let live = true
-    preloadAccountModels().then(
+    loadAccountModels(latch).then(
       (module) => live && setModels(module),
       (error: unknown) => console.error('[latch] could not load the account module', error),
     )
     return () => {
       live = false
     }
-  }, [models])
+  }, [latch, models])
   return models
 }

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react'
-import { ACCOUNT_CACHE_MS, accountQueryKeys, type ActivityGroup, type Transaction, type TransactionPage } from '@latchkit/core'
+import { historyPageQueryOptions, networkCaipId, type ActivityGroup, type Transaction, type TransactionPage } from '@latchkit/core'
 import type { QueryState } from '@tanstack/react-query'
 import { useLatchInstance } from '../context'
 import { useAccountModels } from './useAccountModels'
@@ -33,24 +33,19 @@ export function useLatchActivity(): UseLatchActivityReturnType {
   const latch = useLatchInstance()
   const client = useAccountQueryClient()
   const cache = client.getQueryCache()
-  const { address, chainId, connected } = useLatchSelector((s) => ({
-    address: s.account.address,
-    chainId: s.activeNetwork.id,
-    connected: s.account.status === 'connected',
+  const { address, network } = useLatchSelector((s) => ({
+    address: s.account.status === 'connected' ? s.account.address : undefined,
+    network: s.activeNetwork,
   }))
-  const caipNetworkId = `eip155:${chainId}`
-  const enabled = connected && Boolean(address)
-  const base = accountQueryKeys.history(address ?? '', caipNetworkId)
-  const baseHash = client.defaultQueryOptions({ queryKey: base }).queryHash
+  const caipNetworkId = networkCaipId(network)
+  const pageOptions = useCallback((cursor: string) => historyPageQueryOptions(latch, { address, network, cursor }), [latch, address, network])
+  const enabled = pageOptions('').enabled
+  // Every page's key is the history key plus its cursor; the first page's hash without its cursor identifies the list.
+  const baseHash = client.defaultQueryOptions({ queryKey: pageOptions('').queryKey.slice(0, -1) }).queryHash
   // Cursors of the pages asked for; '' is the first page. A new account or network starts over.
   const [paging, setPaging] = useState<{ key: string; cursors: string[] }>({ key: baseHash, cursors: [''] })
   const cursors = paging.key === baseHash ? paging.cursors : ['']
-  // base is rebuilt on every render with the same content; baseHash is its identity.
-  const pageKey = useMemo(() => {
-    const key = base
-    return (cursor: string) => [...key, cursor]
-  }, [baseHash])
-  const hashes = cursors.map((c) => client.defaultQueryOptions({ queryKey: pageKey(c) }).queryHash)
+  const hashes = cursors.map((c) => client.defaultQueryOptions({ queryKey: pageOptions(c).queryKey }).queryHash)
 
   const subscribe = useCallback(
     (onChange: () => void) =>
@@ -71,19 +66,13 @@ export function useLatchActivity(): UseLatchActivityReturnType {
   const states = useSyncExternalStore(subscribe, getSnapshot, getSnapshot)
 
   const fetchPage = useCallback(
-    (cursor: string, staleTime: number = ACCOUNT_CACHE_MS.portfolio) => {
-      client
-        .fetchQuery({
-          queryKey: pageKey(cursor),
-          queryFn: ({ signal }) => latch.accountData.fetchHistory({ address: address ?? '', caipNetworkId, cursor: cursor || undefined }, { signal }),
-          staleTime,
-          retry: false,
-        })
-        .catch(() => {
-          // The error is in the page's state.
-        })
+    (cursor: string, staleTime?: number) => {
+      const { queryKey, queryFn, staleTime: cached } = pageOptions(cursor)
+      client.fetchQuery({ queryKey, queryFn, staleTime: staleTime ?? cached, retry: false }).catch(() => {
+        // The error is in the page's state.
+      })
     },
-    [client, latch, address, caipNetworkId, pageKey],
+    [client, pageOptions],
   )
 
   // Fetch each page when first asked for, and again when invalidated (after the visitor's own transaction).

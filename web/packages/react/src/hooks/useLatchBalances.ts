@@ -1,5 +1,5 @@
 import { useMemo, useSyncExternalStore } from 'react'
-import { ACCOUNT_CACHE_MS, accountQueryKeys, type TokenBalance } from '@latchkit/core'
+import { balancesQueryOptions, type TokenBalance } from '@latchkit/core'
 import { useLatchInstance } from '../context'
 import { useAccountModels } from './useAccountModels'
 import { useAccountQueryClient } from './useAccountQueryClient'
@@ -28,22 +28,11 @@ export type UseLatchBalancesReturnType = {
 export function useLatchBalances(): UseLatchBalancesReturnType {
   const latch = useLatchInstance()
   const client = useAccountQueryClient()
-  const { address, chainId, connected } = useLatchSelector((s) => ({
-    address: s.account.address,
-    chainId: s.activeNetwork.id,
-    connected: s.account.status === 'connected',
+  const { address, network } = useLatchSelector((s) => ({
+    address: s.account.status === 'connected' ? s.account.address : undefined,
+    network: s.activeNetwork,
   }))
-  const caipNetworkId = `eip155:${chainId}`
-  const query = useCachedQuery(client, {
-    queryKey: accountQueryKeys.balances(address ?? '', caipNetworkId),
-    queryFn: ({ signal }) =>
-      latch.accountData.fetchBalances(
-        { address: address!, caipNetworkId, forceUpdate: latch.accountData.takeForceUpdate(caipNetworkId) },
-        { signal },
-      ),
-    enabled: connected && Boolean(address),
-    staleTime: ACCOUNT_CACHE_MS.portfolio,
-  })
+  const query = useCachedQuery(client, balancesQueryOptions(latch, { address, network }))
   const balanceLoading = useSyncExternalStore(
     (onChange) => latch.accountData.store.subscribe(() => onChange()),
     () => latch.accountData.store.getState().balanceLoading,

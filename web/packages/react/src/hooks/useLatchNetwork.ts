@@ -1,18 +1,18 @@
-import type { Chain } from 'viem'
+import { networkCaipId, type LatchNetwork } from '@latchkit/core'
 import { useLatchSelector } from './useLatchSelector'
 
 export type UseLatchNetworkReturnType = {
   chainId: number
-  /** CAIP-2 id, e.g. `eip155:1`. */
+  /** CAIP-2 id of the network (e.g. `eip155:1` for Ethereum). */
   caipNetworkId: string
-  network: Chain
+  network: LatchNetwork
 }
 
 /** The active network. */
 export function useLatchNetwork(): UseLatchNetworkReturnType {
   return useLatchSelector(({ activeNetwork }) => ({
     chainId: activeNetwork.id,
-    caipNetworkId: `eip155:${activeNetwork.id}`,
+    caipNetworkId: networkCaipId(activeNetwork),
     network: activeNetwork,
   }))
 }

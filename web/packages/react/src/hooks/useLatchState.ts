@@ -1,4 +1,4 @@
-import type { LatchView, LatchViewData } from '@latchkit/core'
+import { networkCaipId, type LatchView, type LatchViewData } from '@latchkit/core'
 import { useLatchSelector } from './useLatchSelector'
 
 export type UseLatchStateReturnType = {
@@ -7,7 +7,7 @@ export type UseLatchStateReturnType = {
   view: LatchView
   viewData: LatchViewData
   historyLength: number
-  /** CAIP-2 id of the active network, e.g. `eip155:1`. */
+  /** CAIP-2 id of the active network (e.g. `eip155:1` for Ethereum). */
   selectedNetworkId: string
 }
 
@@ -19,6 +19,6 @@ export function useLatchState(): UseLatchStateReturnType {
     view: state.view,
     viewData: state.viewData,
     historyLength: state.historyLength,
-    selectedNetworkId: `eip155:${state.activeNetwork.id}`,
+    selectedNetworkId: networkCaipId(state.activeNetwork),
   }))
 }

@@ -4,6 +4,7 @@
 import type { Address, Hex } from 'viem'
 import { caipNetworkIdOf } from '../../options'
 import { disconnectedNamespace } from '../../connection/types'
+import { loadSendModule } from '../../send/load'
 import type { NamespaceAdapter, NamespaceClient, NamespaceClientContext } from '../types'
 
 /** The eip155 namespace (EVM chains, CAIP-2 `eip155:<chain id>`). */
@@ -26,10 +27,11 @@ function createEip155Client({ connection }: NamespaceClientContext): NamespaceCl
     account: (state = connection.getState()) => state.namespaces.eip155 ?? disconnectedNamespace,
     balance: ({ address, chainId }) => connection.getNativeBalance({ address: address as Address, chainId }),
     async sendTransaction({ chainId, from, transaction }) {
-      const evm = await import('../../send/evm')
+      // The send module's chunk, which the send form loads anyway.
+      const evm = await loadSendModule()
       const rpc = { from: from as Address, to: transaction.to as Address, value: transaction.value, data: transaction.data as Hex | undefined }
       const [gas, fees] = await Promise.all([evm.estimateGas(config(), chainId, rpc), evm.estimateFees(config(), chainId)])
-      return evm.sendTransaction(config(), chainId, { ...rpc, gas, fees })
+      return evm.sendEvmTransaction(config(), chainId, { ...rpc, gas, fees })
     },
     async signMessage({ message, address }) {
       const provider = (await this.provider()) as { request(args: { method: string; params: unknown[] }): Promise<unknown> } | undefined

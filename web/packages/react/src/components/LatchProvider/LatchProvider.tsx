@@ -1,8 +1,8 @@
 import { useEffect, useRef, type ReactNode } from 'react'
 import { createPortal } from 'react-dom'
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
+import { QueryClientProvider, type QueryClient } from '@tanstack/react-query'
 import { WagmiProvider } from 'wagmi'
-import type { Latch } from '@latchkit/core'
+import { getQueryClient, type Latch } from '@latchkit/core'
 import { LatchContext } from '../../context'
 import { useIsMounted } from '../../hooks/useLatchSelector'
 import { LatchModal } from '../LatchModal/LatchModal'
@@ -10,7 +10,7 @@ import { LatchModal } from '../LatchModal/LatchModal'
 export type LatchProviderProps = {
   /** The instance from `createLatch`. */
   latch: Latch
-  /** TanStack Query client; a shared default is used when omitted. */
+  /** TanStack Query client; the Latch instance's own (core's getQueryClient) when omitted. */
   queryClient?: QueryClient
   /**
    * Set to false when the app already renders its own WagmiProvider and QueryClientProvider (with the
@@ -18,12 +18,6 @@ export type LatchProviderProps = {
    */
   wagmi?: boolean
   children?: ReactNode
-}
-
-let defaultQueryClient: QueryClient | undefined
-function getDefaultQueryClient(): QueryClient {
-  defaultQueryClient ??= new QueryClient()
-  return defaultQueryClient
 }
 
 /** Renders the modal into document.body, on the client only (the server and hydration render nothing). */
@@ -54,7 +48,7 @@ export function LatchProvider({ latch, queryClient, wagmi = true, children }: La
   return (
     // Reconnecting is part of latch.init() (spec §4), so wagmi must not do it a second time.
     <WagmiProvider config={latch.getWagmiConfig()} reconnectOnMount={false}>
-      <QueryClientProvider client={queryClient ?? getDefaultQueryClient()}>{content}</QueryClientProvider>
+      <QueryClientProvider client={queryClient ?? getQueryClient(latch)}>{content}</QueryClientProvider>
     </WagmiProvider>
   )
 }

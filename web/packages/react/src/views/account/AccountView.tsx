@@ -1,7 +1,7 @@
 import { lazy, Suspense } from 'react'
+import { loadAccountModule } from '@latchkit/core'
 import { Avatar } from '../../components/Avatar/Avatar'
 import { useLatchInstance } from '../../context'
-import { preloadAccountModels } from '../../hooks/useAccountModels'
 import { useLatchSelector } from '../../hooks/useLatchSelector'
 import { useT } from '../../hooks/useT'
 import { truncateAddress } from '../../utils'
@@ -9,7 +9,7 @@ import { truncateAddress } from '../../utils'
 // The tabs and their data layer are a chunk of their own: a page pays for them only once someone connects.
 // Core's account module (formats, Activity model) is fetched alongside, not after, the tabs' chunk.
 const AccountTabs = lazy(() => {
-  void preloadAccountModels().catch(() => {})
+  void loadAccountModule().catch(() => {})
   return import('./AccountTabs')
 })
 

@@ -1,5 +1,6 @@
 import { useMemo } from 'react'
 import { encode } from 'uqr'
+import { networkCaipId, networksForAccount } from '@latchkit/core'
 import { useLatchInstance } from '../../context'
 import { useLatchSelector } from '../../hooks/useLatchSelector'
 import { useT } from '../../hooks/useT'
@@ -35,9 +36,8 @@ export function ReceiveView() {
     networks: s.networks,
   }))
   if (!address) return null
-  // An EVM address is the same account on every EVM network the app configured.
-  const namespace = caipAddress?.split(':')[0] ?? 'eip155'
-  const valid = namespace === 'eip155' ? networks : []
+  // The account's namespace decides (e.g. an EVM address is the same account on every EVM network configured).
+  const valid = networksForAccount(caipAddress, networks)
   const copy = async () => {
     try {
       await latch.copyToClipboard(address)
@@ -58,7 +58,7 @@ export function ReceiveView() {
       <ul className="latch-receive-networks" aria-label={t('receive.networks')} data-testid="latch-receive-networks">
         {valid.map((n) => (
           <li key={n.id} title={n.name} data-testid={`latch-receive-network-${n.id}`}>
-            <WalletImage src={latch.assetImageUrl(`eip155:${n.id}`)} name={n.name} size={24} />
+            <WalletImage src={latch.assetImageUrl(networkCaipId(n))} name={n.name} size={24} />
             <span>{n.name}</span>
           </li>
         ))}

@@ -1,4 +1,4 @@
-import { loadSendModule, type AccountModule, type TokenBalance } from '@latchkit/core'
+import { loadSendController, type AccountModule, type TokenBalance } from '@latchkit/core'
 import { useLatchInstance } from '../../context'
 import { useAccountModels } from '../../hooks/useAccountModels'
 import { useLatchBalances } from '../../hooks/useLatchBalances'
@@ -46,8 +46,7 @@ export function TokensTab() {
 
   const startSend = async (token: TokenBalance) => {
     // Send is a lazy panel: its code loads on this click, not with the Account view.
-    const [{ sendControllerFor }, mod] = await Promise.all([import('../../hooks/useLatchSend'), loadSendModule()])
-    sendControllerFor(latch, mod).setToken(token)
+    ;(await loadSendController(latch)).setToken(token)
     latch.push('WalletSend')
   }
 

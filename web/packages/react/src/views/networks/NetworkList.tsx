@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react'
+import { networkCaipId } from '@latchkit/core'
 import { useLatchInstance } from '../../context'
 import { useLatchSelector } from '../../hooks/useLatchSelector'
 import { useT } from '../../hooks/useT'
@@ -58,7 +59,7 @@ export function NetworkList({ label, markActive = true }: NetworkListProps) {
               disabled={pendingId !== undefined && !pending}
               onClick={() => void select(network.id)}
             >
-              <WalletImage src={latch.assetImageUrl(`eip155:${network.id}`)} name={network.name} size={28} />
+              <WalletImage src={latch.assetImageUrl(networkCaipId(network))} name={network.name} size={28} />
               <span className="latch-list-item-name">{network.name}</span>
               {network.testnet ? <span className="latch-tag">{t('network.testnet')}</span> : null}
               {active ? <span className="latch-tag latch-tag-accent">{t('network.active')}</span> : null}
