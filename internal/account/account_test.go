@@ -459,37 +459,6 @@ func TestFeedAnswer(t *testing.T) {
 	}
 }
 
-func TestBuiltinFeeds(t *testing.T) {
-	feeds, err := BuiltinFeeds()
-	if err != nil {
-		t.Fatal(err)
-	}
-	networks := map[string]int{}
-	for _, f := range feeds {
-		networks[f.Network]++
-		if f.MaxAge <= heartbeatGrace {
-			t.Errorf("%s %s: max age %s", f.Network, f.Asset, f.MaxAge)
-		}
-	}
-	for _, id := range []string{"eip155:1", "eip155:10", "eip155:137", "eip155:8453", "eip155:42161"} {
-		if networks[id] < 3 {
-			t.Errorf("%s has %d feeds", id, networks[id])
-		}
-	}
-}
-
-func TestParseFeedFlag(t *testing.T) {
-	f, err := ParseFeedFlag("eip155:1:native=0x5f4eC3Df9cbd43714FE2740f5E3616155c5b8419")
-	if err != nil || f.Network != "eip155:1" || f.Asset != "native" || f.Feed != common.HexToAddress("0x5f4eC3Df9cbd43714FE2740f5E3616155c5b8419") {
-		t.Fatalf("ParseFeedFlag = %+v, %v", f, err)
-	}
-	for _, bad := range []string{"", "eip155:1:native", "eip155:1=0x5f4eC3Df9cbd43714FE2740f5E3616155c5b8419", "solana:x:native=0x5f4eC3Df9cbd43714FE2740f5E3616155c5b8419", "eip155:1:USDC=0x123", "eip155:1:=0x5f4eC3Df9cbd43714FE2740f5E3616155c5b8419"} {
-		if _, err := ParseFeedFlag(bad); err == nil {
-			t.Errorf("ParseFeedFlag(%q) accepted", bad)
-		}
-	}
-}
-
 func TestFormatUnits(t *testing.T) {
 	for _, tt := range []struct {
 		amount   string

@@ -275,7 +275,7 @@ func (h *Handler) identity(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		// Spec §5: skipped for non-EVM chains and test networks.
-		if n := h.svc.cfg.Networks.Get(chain); c.Namespace != "eip155" || (n != nil && n.Testnet) {
+		if n := h.svc.cfg.Networks.Get(chain); c.Namespace != caip.EIP155 || (n != nil && n.Testnet) {
 			writeJSON(w, r, Identity{})
 			return
 		}

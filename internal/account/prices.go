@@ -2,12 +2,9 @@ package account
 
 import (
 	"context"
-	_ "embed"
-	"encoding/json"
 	"fmt"
 	"math"
 	"math/big"
-	"strings"
 	"sync"
 	"time"
 
@@ -164,71 +161,6 @@ func feedAnswer(answer, updatedAt *big.Int, decimals uint8, now time.Time, maxAg
 		return 0, false
 	}
 	return f, true
-}
-
-//go:embed pricefeeds.json
-var builtinFeeds []byte
-
-// FeedConfig is one feed of pricefeeds.json or --price-feed.
-type FeedConfig struct {
-	Network string // CAIP-2
-	Asset   string // "native", a token symbol of the network's list, or a token address
-	Feed    common.Address
-	MaxAge  time.Duration
-}
-
-// heartbeatGrace is added to a feed's heartbeat before its answer counts as
-// stale: an update can land a little late.
-const heartbeatGrace = time.Hour
-
-// defaultHeartbeat is assumed for feeds given without one (--price-feed):
-// Chainlink's slowest USD feeds update at least daily.
-const defaultHeartbeat = 24 * time.Hour
-
-// BuiltinFeeds returns the feeds of pricefeeds.json.
-func BuiltinFeeds() ([]FeedConfig, error) {
-	var raw map[string]json.RawMessage
-	if err := json.Unmarshal(builtinFeeds, &raw); err != nil {
-		return nil, fmt.Errorf("pricefeeds.json: %w", err)
-	}
-	var out []FeedConfig
-	for network, body := range raw {
-		if strings.HasPrefix(network, "_") {
-			continue
-		}
-		var assets map[string]struct {
-			Feed      string `json:"feed"`
-			Heartbeat int64  `json:"heartbeat"`
-		}
-		if err := json.Unmarshal(body, &assets); err != nil {
-			return nil, fmt.Errorf("pricefeeds.json: %s: %w", network, err)
-		}
-		for asset, f := range assets {
-			if !common.IsHexAddress(f.Feed) || f.Heartbeat <= 0 {
-				return nil, fmt.Errorf("pricefeeds.json: %s %s: bad feed", network, asset)
-			}
-			out = append(out, FeedConfig{Network: network, Asset: asset, Feed: common.HexToAddress(f.Feed), MaxAge: time.Duration(f.Heartbeat)*time.Second + heartbeatGrace})
-		}
-	}
-	return out, nil
-}
-
-// ParseFeedFlag parses --price-feed "<caip2>:<native|symbol|token address>=<feed address>".
-func ParseFeedFlag(s string) (FeedConfig, error) {
-	bad := fmt.Errorf("--price-feed %q: want <caip2>:<native|symbol|token address>=<feed address>", s)
-	left, feed, ok := strings.Cut(s, "=")
-	if !ok {
-		return FeedConfig{}, bad
-	}
-	i := strings.LastIndex(left, ":")
-	if i <= 0 {
-		return FeedConfig{}, bad
-	}
-	network, asset := left[:i], left[i+1:]
-	if !strings.HasPrefix(network, "eip155:") || asset == "" || !common.IsHexAddress(feed) || len(feed) != 42 {
-		return FeedConfig{}, bad
-	}
-	return FeedConfig{Network: network, Asset: asset, Feed: common.HexToAddress(feed), MaxAge: defaultHeartbeat + heartbeatGrace}, nil
 }
 
 // PriceCache keeps a source's answers (and its "no price") for a short

@@ -3,7 +3,6 @@ package account
 import (
 	"context"
 	"errors"
-	"strconv"
 	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -42,10 +41,10 @@ func parseTokenAddress(field, s string) (tokenRef, error) {
 	if err != nil {
 		return tokenRef{}, apperr.Fieldf(apperr.Invalid, field, "%s", err.Error())
 	}
-	if id.Chain.Namespace != "eip155" {
+	if id.Chain.Namespace != caip.EIP155 {
 		return tokenRef{}, apperr.Fieldf(apperr.Invalid, field, "%s is not an EVM token address", clip(s))
 	}
-	chainID, err := strconv.ParseUint(id.Chain.Reference, 10, 64)
+	chainID, err := id.Chain.EVMChainID()
 	if err != nil {
 		return tokenRef{}, apperr.Fieldf(apperr.Invalid, field, "Invalid CAIP-10 address: %s", clip(s))
 	}

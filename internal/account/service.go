@@ -6,7 +6,6 @@ package account
 
 import (
 	"context"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -62,7 +61,7 @@ func (c *Clients) For(caipNetworkID string) *evm.Client {
 
 // ForChain returns the client of an EVM chain, or nil.
 func (c *Clients) ForChain(chainID uint64) *evm.Client {
-	return c.For("eip155:" + strconv.FormatUint(chainID, 10))
+	return c.For(caip.EVMNetworkID(chainID))
 }
 
 // Close closes every client.
@@ -122,10 +121,10 @@ func (s *Service) evmNetwork(caipID string) (*network.Network, uint64, error) {
 	if n == nil {
 		return nil, 0, apperr.Fieldf(apperr.NotFound, "chainId", "Unknown network %s", caipID)
 	}
-	if c.Namespace != "eip155" {
+	if c.Namespace != caip.EIP155 {
 		return nil, 0, apperr.Fieldf(apperr.NotFound, "chainId", "Account data is served for EVM networks only, not %s", caipID)
 	}
-	id, err := strconv.ParseUint(c.Reference, 10, 64)
+	id, err := c.EVMChainID()
 	if err != nil {
 		return nil, 0, apperr.Fieldf(apperr.Invalid, "chainId", "Invalid CAIP-2 network id: %s", caipID)
 	}

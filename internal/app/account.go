@@ -2,12 +2,10 @@ package app
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"net"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 
@@ -16,7 +14,6 @@ import (
 	"github.com/latchkit/latch/data"
 	"github.com/latchkit/latch/internal/account"
 	"github.com/latchkit/latch/internal/caip"
-	"github.com/latchkit/latch/internal/devnet"
 	"github.com/latchkit/latch/internal/evm"
 	"github.com/latchkit/latch/internal/indexer"
 	"github.com/latchkit/latch/internal/project"
@@ -62,7 +59,7 @@ func accountFlags(fs *flag.FlagSet, cfg *Config) func() error {
 	return func() error {
 		cfg.IndexNetworks, cfg.PriceFeeds = index, feeds
 		for _, s := range cfg.IndexNetworks {
-			if _, _, _, err := parseIndexFlag(s); err != nil {
+			if _, err := indexer.ParseStart(s); err != nil {
 				return err
 			}
 		}
@@ -87,23 +84,6 @@ func accountFlags(fs *flag.FlagSet, cfg *Config) func() error {
 	}
 }
 
-// parseIndexFlag parses --index-network "eip155:1=19000000" or "eip155:1=head".
-func parseIndexFlag(s string) (caipID string, start uint64, atHead bool, err error) {
-	id, from, ok := strings.Cut(s, "=")
-	c, perr := caip.ParseChainID(id)
-	if !ok || perr != nil || c.Namespace != "eip155" {
-		return "", 0, false, fmt.Errorf("--index-network %q: want <eip155 network id>=<start block|head>", s)
-	}
-	if from == "head" {
-		return id, 0, true, nil
-	}
-	start, err = strconv.ParseUint(from, 10, 63)
-	if err != nil {
-		return "", 0, false, fmt.Errorf("--index-network %q: the start block must be a number or head", s)
-	}
-	return id, start, false, nil
-}
-
 // startAccount starts the indexer and builds the account-data services.
 // It runs after the dev networks and m.Networks are ready.
 func (m *Main) startAccount(ctx context.Context) error {
@@ -117,9 +97,21 @@ func (m *Main) startAccount(ctx context.Context) error {
 	a.tokens = indexer.NewTokens(st, listed)
 	a.clients = account.NewClients(m.Networks)
 
-	feeds, err := m.priceFeeds(listed)
+	feeds, err := account.ResolveFeeds(m.Networks, listed, cfg.PriceFeeds)
 	if err != nil {
 		return err
+	}
+	if m.Devnet != nil {
+		for _, c := range m.Devnet.Chains() {
+			for _, pf := range c.PriceFeeds {
+				token := account.Native
+				if pf.Token != nil {
+					token = *pf.Token
+				}
+				// Dev feeds change only when someone sets them: no age limit.
+				feeds.Set(c.ChainID, token, account.Feed{Address: pf.Address})
+			}
+		}
 	}
 	a.prices = account.NewPriceCache(account.NewChainlinkSource(feeds, a.clients.ForChain, nil), account.PriceTTL, nil)
 	a.indexer = indexer.New(indexer.Config{
@@ -158,7 +150,11 @@ func (m *Main) startAccount(ctx context.Context) error {
 		}
 	}
 	for _, s := range cfg.IndexNetworks {
-		id, start, atHead, _ := parseIndexFlag(s)
+		start, err := indexer.ParseStart(s)
+		if err != nil {
+			return err
+		}
+		id := start.Network
 		if m.Networks.Get(id) == nil {
 			return fmt.Errorf("--index-network %s: unknown network", id)
 		}
@@ -166,9 +162,8 @@ func (m *Main) startAccount(ctx context.Context) error {
 		if client == nil {
 			return fmt.Errorf("--index-network %s: the network has no --rpc-upstream", id)
 		}
-		chainID, _ := strconv.ParseUint(strings.TrimPrefix(id, "eip155:"), 10, 64)
 		if err := a.indexer.Follow(indexer.Chain{
-			ChainID: chainID, Client: client, Start: start, StartAtHead: atHead,
+			ChainID: start.ChainID, Client: client, Start: start.Block, StartAtHead: start.AtHead,
 			Confirmations: uint64(cfg.IndexConfirmations), PollInterval: cfg.IndexPollInterval,
 		}); err != nil {
 			return fmt.Errorf("--index-network %s: %w", id, err)
@@ -191,127 +186,24 @@ func (m *Main) startAccount(ctx context.Context) error {
 	return nil
 }
 
-// tokenListEntry is one token of data/tokens.json.
-type tokenListEntry struct {
-	Address  string `json:"address"`
-	Symbol   string `json:"symbol"`
-	Name     string `json:"name"`
-	Decimals int    `json:"decimals"`
-}
-
 // listedTokens is the token list per EVM chain: data/tokens.json for the
 // networks latchd knows, plus the dev tokens.
 func (m *Main) listedTokens() (map[uint64][]indexer.Token, error) {
-	var list map[string][]tokenListEntry
-	if err := json.Unmarshal(data.Tokens, &list); err != nil {
-		return nil, fmt.Errorf("tokens.json: %w", err)
-	}
-	out := map[uint64][]indexer.Token{}
-	for id, entries := range list {
-		n := m.Networks.Get(id)
-		if n == nil || n.ChainNamespace != "eip155" {
-			continue
-		}
-		chainID, err := strconv.ParseUint(strings.TrimPrefix(id, "eip155:"), 10, 64)
-		if err != nil {
-			continue
-		}
-		for _, e := range entries {
-			if !common.IsHexAddress(e.Address) {
-				return nil, fmt.Errorf("tokens.json: %s %s: bad address", id, e.Symbol)
-			}
-			out[chainID] = append(out[chainID], indexer.Token{
-				Address: common.HexToAddress(e.Address), Standard: 20, Name: e.Name, Symbol: e.Symbol, Decimals: e.Decimals,
-				WrappedNative: wrapsNative(e.Symbol, n.NativeCurrency.Symbol),
-			})
-		}
+	out, err := indexer.ParseTokenList(data.Tokens, m.Networks)
+	if err != nil {
+		return nil, err
 	}
 	if m.Devnet != nil {
 		for _, c := range m.Devnet.Chains() {
 			for _, t := range c.Tokens {
 				out[c.ChainID] = append(out[c.ChainID], indexer.Token{
 					Address: t.Address, Standard: 20, Name: t.Name, Symbol: t.Symbol, Decimals: int(t.Decimals),
-					WrappedNative: wrapsNative(t.Symbol, "ETH"),
+					WrappedNative: indexer.WrapsNative(t.Symbol, "ETH"),
 				})
 			}
 		}
 	}
 	return out, nil
-}
-
-// wrapsNative: the WETH9-style wrapper of a network's coin is named W<coin>
-// (WETH, WBNB, WAVAX…); Polygon's is still WMATIC after the POL rename.
-func wrapsNative(symbol, native string) bool {
-	return symbol == "W"+native || (native == "POL" && (symbol == "WMATIC" || symbol == "WPOL"))
-}
-
-// priceFeeds builds chain → token → feed from the built-in feeds, the dev
-// chains' own feeds and --price-feed (which wins).
-func (m *Main) priceFeeds(listed map[uint64][]indexer.Token) (map[uint64]map[common.Address]account.Feed, error) {
-	out := map[uint64]map[common.Address]account.Feed{}
-	set := func(chainID uint64, token common.Address, f account.Feed) {
-		if out[chainID] == nil {
-			out[chainID] = map[common.Address]account.Feed{}
-		}
-		out[chainID][token] = f
-	}
-	builtin, err := account.BuiltinFeeds()
-	if err != nil {
-		return nil, err
-	}
-	var flags []account.FeedConfig
-	for _, s := range m.Config.PriceFeeds {
-		f, _ := account.ParseFeedFlag(s)
-		flags = append(flags, f)
-	}
-	for i, f := range append(builtin, flags...) {
-		fromFlag := i >= len(builtin)
-		n := m.Networks.Get(f.Network)
-		if n == nil {
-			if fromFlag {
-				return nil, fmt.Errorf("--price-feed: unknown network %s", f.Network)
-			}
-			continue
-		}
-		chainID, _ := strconv.ParseUint(strings.TrimPrefix(f.Network, "eip155:"), 10, 64)
-		token, ok := resolveAsset(f.Asset, listed[chainID])
-		if !ok {
-			if fromFlag {
-				return nil, fmt.Errorf("--price-feed %s:%s: not native, a listed token symbol or a token address", f.Network, f.Asset)
-			}
-			continue
-		}
-		set(chainID, token, account.Feed{Address: f.Feed, MaxAge: f.MaxAge})
-	}
-	if m.Devnet != nil {
-		for _, c := range m.Devnet.Chains() {
-			for _, pf := range c.PriceFeeds {
-				token := account.Native
-				if pf.Token != nil {
-					token = *pf.Token
-				}
-				// Dev feeds change only when someone sets them: no age limit.
-				set(c.ChainID, token, account.Feed{Address: pf.Address})
-			}
-		}
-	}
-	return out, nil
-}
-
-// resolveAsset maps a feed's asset ("native", a listed symbol, an address) to a token key.
-func resolveAsset(asset string, listed []indexer.Token) (common.Address, bool) {
-	if asset == "native" {
-		return account.Native, true
-	}
-	if common.IsHexAddress(asset) && strings.HasPrefix(asset, "0x") {
-		return common.HexToAddress(asset), true
-	}
-	for _, t := range listed {
-		if t.Symbol == asset {
-			return t.Address, true
-		}
-	}
-	return common.Address{}, false
 }
 
 // registerAccount mounts the account-data routes, and POST /dev/price in dev mode.
@@ -334,7 +226,7 @@ func (m *Main) registerAccount(mux *http.ServeMux, requireProject func(http.Hand
 		guard := &project.Guard{Projects: m.Projects, DevOrigins: m.Config.Dev}
 		prices := m.account.prices
 		mux.Handle("POST /dev/price", guard.LocalOnly(m.Devnet.HandlePrice(func(networkID string) {
-			if id, err := strconv.ParseUint(strings.TrimPrefix(networkID, "eip155:"), 10, 64); err == nil {
+			if id, err := caip.EVMChainID(networkID); err == nil {
 				prices.Invalidate(id)
 			}
 		})))
@@ -381,17 +273,4 @@ func (m *Main) closeAccount() error {
 		a.clients.Close()
 	}
 	return nil
-}
-
-// devPriceFeeds lists the dev feeds for /dev/info: network → symbol → feed address.
-func devPriceFeeds(chains []devnet.Chain) map[string]map[string]string {
-	out := map[string]map[string]string{}
-	for _, c := range chains {
-		feeds := map[string]string{}
-		for _, f := range c.PriceFeeds {
-			feeds[f.Symbol] = f.Address.Hex()
-		}
-		out[c.CAIPNetworkID] = feeds
-	}
-	return out
 }

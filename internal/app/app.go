@@ -148,6 +148,7 @@ func (m *Main) Run(ctx context.Context) (err error) {
 	if err := m.startAccount(ctx); err != nil {
 		return fmt.Errorf("start account data: %w", err)
 	}
+	m.startRPC()
 
 	if m.apiLn, err = net.Listen("tcp", cfg.Addr); err != nil {
 		return fmt.Errorf("listen on --addr: %w", err)
@@ -309,6 +310,27 @@ func (m *Main) clientIP(r *http.Request) string {
 	})
 }
 
+// startRPC builds the RPC proxy; Run starts its health probes.
+func (m *Main) startRPC() {
+	rpcCfg := rpcproxy.Config{
+		Networks: m.Networks,
+		Metrics:  m.Metrics,
+		ClientIP: m.clientIP,
+		// One budget of 10 s per request (spec §9); a single attempt may use 4 s of
+		// it, so a hung upstream still leaves time to fail over to the next one.
+		AttemptTimeout: 4 * time.Second,
+		ProbeInterval:  m.Config.RPCProbeInterval,
+		Logger:         m.Logger.With("component", "rpcproxy"),
+	}
+	if m.Config.RPCProjectLimit > 0 {
+		rpcCfg.ProjectLimiter = m.newLimiter("rpc-project", m.Config.RPCProjectLimit, time.Minute)
+	}
+	if m.Redis != nil {
+		rpcCfg.Cache = rpcproxy.NewRedisCache(m.Redis, m.RedisPrefix+"rpc-cache:")
+	}
+	m.rpc = rpcproxy.New(rpcCfg)
+}
+
 // apiHandler builds the API mux: every domain registers its routes, wrapped by
 // the project guard where the route takes a projectId.
 func (m *Main) apiHandler() http.Handler {
@@ -332,23 +354,6 @@ func (m *Main) apiHandler() http.Handler {
 	telemetry.New(m.DB, telemetryCfg).Register(mux, requireProject)
 	mux.Handle("GET /v1/supported-chains", requireProject(http.HandlerFunc(m.Networks.HandleSupportedChains)))
 	mux.Handle("GET /v1/networks", requireProject(http.HandlerFunc(m.Networks.HandleNetworks)))
-	rpcCfg := rpcproxy.Config{
-		Networks: m.Networks,
-		Metrics:  m.Metrics,
-		ClientIP: m.clientIP,
-		// One budget of 10 s per request (spec §9); a single attempt may use 4 s of
-		// it, so a hung upstream still leaves time to fail over to the next one.
-		AttemptTimeout: 4 * time.Second,
-		ProbeInterval:  m.Config.RPCProbeInterval,
-		Logger:         m.Logger.With("component", "rpcproxy"),
-	}
-	if m.Config.RPCProjectLimit > 0 {
-		rpcCfg.ProjectLimiter = m.newLimiter("rpc-project", m.Config.RPCProjectLimit, time.Minute)
-	}
-	if m.Redis != nil {
-		rpcCfg.Cache = rpcproxy.NewRedisCache(m.Redis, m.RedisPrefix+"rpc-cache:")
-	}
-	m.rpc = rpcproxy.New(rpcCfg)
 	m.rpc.Register(mux, requireProject)
 	m.registerAccount(mux, requireProject)
 	relayWS := m.registerRelay(mux)

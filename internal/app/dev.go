@@ -91,7 +91,7 @@ type DevToken struct {
 
 // Info returns the dev info; only meaningful in dev mode.
 func (m *Main) Info() DevInfo {
-	info := DevInfo{ProjectID: m.DevProjectID, APIURL: m.APIURL(), FrameOrigin: m.FrameURL(), DemoURL: m.DemoURL(), Tokens: map[string]map[string]DevToken{}, Mnemonic: devMnemonic, PriceFeeds: devPriceFeeds(m.Devnet.Chains())}
+	info := DevInfo{ProjectID: m.DevProjectID, APIURL: m.APIURL(), FrameOrigin: m.FrameURL(), DemoURL: m.DemoURL(), Tokens: map[string]map[string]DevToken{}, Mnemonic: devMnemonic, PriceFeeds: devnet.FeedAddresses(m.Devnet.Chains())}
 	for _, c := range m.Devnet.Chains() {
 		info.Networks = append(info.Networks, DevNetwork{CAIPNetworkID: c.CAIPNetworkID, ChainID: c.ChainID, Name: c.Name, RPCURL: c.RPCURL, Multicall3: c.Multicall3.Hex()})
 		tokens := map[string]DevToken{}

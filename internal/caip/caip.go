@@ -3,7 +3,9 @@
 package caip
 
 import (
+	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -76,6 +78,41 @@ func ParseChainID(s string) (ChainID, error) {
 		return ChainID{}, &Error{Kind: "CAIP-2 network id", Input: s}
 	}
 	return ChainID{Namespace: ns, Reference: ref}, nil
+}
+
+// EIP155 is the namespace of EVM networks.
+const EIP155 = "eip155"
+
+// ErrNotEVM is returned by EVMChainID for a valid CAIP-2 id of a namespace
+// other than eip155.
+var ErrNotEVM = errors.New("not an EVM (eip155) network id")
+
+// EVMChainID parses an EVM network's CAIP-2 id ("eip155:1") into its chain
+// id. A malformed id (or one whose chain id overflows 64 bits) is an *Error;
+// a valid id of another namespace wraps ErrNotEVM.
+func EVMChainID(s string) (uint64, error) {
+	c, err := ParseChainID(s)
+	if err != nil {
+		return 0, err
+	}
+	return c.EVMChainID()
+}
+
+// EVMChainID is c's chain id when c is an EVM network (see the function EVMChainID).
+func (c ChainID) EVMChainID() (uint64, error) {
+	if c.Namespace != EIP155 {
+		return 0, fmt.Errorf("%s: %w", quote(c.String()), ErrNotEVM)
+	}
+	n, err := strconv.ParseUint(c.Reference, 10, 64)
+	if err != nil {
+		return 0, &Error{Kind: "CAIP-2 network id", Input: c.String()}
+	}
+	return n, nil
+}
+
+// EVMNetworkID is the CAIP-2 id of the EVM network with chainID ("eip155:1").
+func EVMNetworkID(chainID uint64) string {
+	return EIP155 + ":" + strconv.FormatUint(chainID, 10)
 }
 
 // ParseAccountID parses a CAIP-10 id: three non-empty colon-separated parts,

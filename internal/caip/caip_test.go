@@ -1,6 +1,7 @@
 package caip
 
 import (
+	"errors"
 	"strings"
 	"testing"
 )
@@ -124,4 +125,56 @@ func FuzzParseAccountID(f *testing.F) {
 			t.Fatalf("accepted %q with invalid chain: %v", s, err)
 		}
 	})
+}
+
+func TestEVMChainID(t *testing.T) {
+	tests := []struct {
+		in      string
+		want    uint64
+		wantErr error // nil: ok; ErrNotEVM; or a non-nil *Error (any)
+	}{
+		{in: "eip155:1", want: 1},
+		{in: "eip155:31337", want: 31337},
+		{in: "eip155:18446744073709551615", want: 1<<64 - 1},
+		{in: "eip155:18446744073709551616", wantErr: &Error{}},
+		{in: "eip155:", wantErr: &Error{}},
+		{in: "eip155:01", wantErr: &Error{}},
+		{in: "eip155:0x1", wantErr: &Error{}},
+		{in: "1", wantErr: &Error{}},
+		{in: "", wantErr: &Error{}},
+		{in: "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp", wantErr: ErrNotEVM},
+		{in: "cosmos:cosmoshub-4", wantErr: ErrNotEVM},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			got, err := EVMChainID(tt.in)
+			switch want := tt.wantErr.(type) {
+			case nil:
+				if err != nil || got != tt.want {
+					t.Fatalf("EVMChainID(%q) = %d, %v; want %d", tt.in, got, err, tt.want)
+				}
+			case *Error:
+				var perr *Error
+				if !errors.As(err, &perr) || !strings.HasPrefix(err.Error(), "Invalid CAIP-2 network id: ") {
+					t.Fatalf("EVMChainID(%q) = %d, %v; want an invalid-id error", tt.in, got, err)
+				}
+			default:
+				if !errors.Is(err, want) {
+					t.Fatalf("EVMChainID(%q) = %d, %v; want %v", tt.in, got, err, want)
+				}
+			}
+		})
+	}
+}
+
+func TestEVMNetworkID(t *testing.T) {
+	for _, n := range []uint64{0, 1, 31337, 1<<64 - 1} {
+		id := EVMNetworkID(n)
+		if got, err := EVMChainID(id); err != nil || got != n {
+			t.Fatalf("EVMChainID(EVMNetworkID(%d) = %q) = %d, %v", n, id, got, err)
+		}
+	}
+	if got := EVMNetworkID(10); got != "eip155:10" {
+		t.Fatalf("EVMNetworkID(10) = %q", got)
+	}
 }

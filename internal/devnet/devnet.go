@@ -27,6 +27,7 @@ import (
 	"github.com/ethereum/go-ethereum/params"
 	"github.com/ethereum/go-ethereum/rpc"
 
+	"github.com/latchkit/latch/internal/caip"
 	"github.com/latchkit/latch/internal/evm"
 )
 
@@ -274,7 +275,7 @@ func newChain(cfg Config, chainID uint64, name string) (*chain, error) {
 	c := &chain{
 		info: Chain{
 			ChainID:       chainID,
-			CAIPNetworkID: "eip155:" + strconv.FormatUint(chainID, 10),
+			CAIPNetworkID: caip.EVMNetworkID(chainID),
 			Name:          name,
 			RPCURL:        stack.HTTPEndpoint(),
 		},

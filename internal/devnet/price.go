@@ -172,3 +172,17 @@ func formatPrice(answer *big.Int) string {
 	}
 	return whole + "." + frac
 }
+
+// FeedAddresses lists the chains' USD feeds as GET /dev/info shows them:
+// network → symbol → feed address.
+func FeedAddresses(chains []Chain) map[string]map[string]string {
+	out := map[string]map[string]string{}
+	for _, c := range chains {
+		feeds := map[string]string{}
+		for _, f := range c.PriceFeeds {
+			feeds[f.Symbol] = f.Address.Hex()
+		}
+		out[c.CAIPNetworkID] = feeds
+	}
+	return out
+}

@@ -18,6 +18,7 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/latchkit/latch/internal/caip"
 	"github.com/latchkit/latch/internal/store"
 )
 
@@ -239,7 +240,7 @@ func newEntry(w *Wallet, pos int) (*entry, error) {
 	}
 	for _, c := range w.Chains {
 		e.chains[c] = true
-		if strings.HasPrefix(c, "eip155:") {
+		if id, err := caip.ParseChainID(c); err == nil && id.Namespace == caip.EIP155 {
 			e.evm = true
 		}
 	}
