@@ -16,18 +16,33 @@ function rule(selector: string, vars: Record<string, string>): string {
   return `${selector} {\n${lines.join('\n')}\n}`
 }
 
-/** The light mode's variables and the fixed tokens on [data-latch]; what dark mode changes on its data-theme. */
-export function themeDefaultsCss(): string {
+function variablesRead(css: string): Set<string> {
+  return new Set([...css.matchAll(/var\((--latch-[\w-]+)/g)].map((match) => match[1] as string))
+}
+
+/**
+ * The light mode's variables and the fixed tokens on [data-latch]; what dark mode changes on its data-theme.
+ * Only the variables `rules` read (directly or through another token) are declared: the stylesheet ships in every
+ * first load, and a variable it never reads (--latch-color-scheme) would only add bytes.
+ */
+export function themeDefaultsCss(rules: string): string {
   const light = themeToCssVars('light')
   const dark = themeToCssVars('dark')
   const fixed = Object.fromEntries(Object.entries(FIXED_TOKENS).map(([name, value]) => [`--latch-${name}`, value]))
+  const candidates: Record<string, string> = { ...light, ...fixed }
+  const read = variablesRead(rules)
+  for (let size = -1; size !== read.size; ) {
+    size = read.size
+    for (const name of [...read]) for (const inner of variablesRead(candidates[name] ?? '')) read.add(inner)
+  }
+  const declared = (vars: Record<string, string>) => Object.fromEntries(Object.entries(vars).filter(([name]) => read.has(name)))
   const darkChanges = Object.fromEntries(Object.entries(dark).filter(([name, value]) => light[name] !== value))
   return [
     THEME_DEFAULTS_BEGIN,
     '',
-    rule('[data-latch]', { ...light, ...fixed }),
+    rule('[data-latch]', declared(candidates)),
     '',
-    rule("[data-latch][data-theme='dark']", darkChanges),
+    rule("[data-latch][data-theme='dark']", declared(darkChanges)),
     '',
     THEME_DEFAULTS_END,
   ].join('\n')
@@ -40,5 +55,7 @@ export function withThemeDefaults(stylesheet: string): string {
   if (begin < 0 || end < begin) {
     throw new Error('the stylesheet has no generated theme block (its begin and end comments are missing)')
   }
-  return stylesheet.slice(0, begin) + themeDefaultsCss() + stylesheet.slice(end + THEME_DEFAULTS_END.length)
+  const before = stylesheet.slice(0, begin)
+  const after = stylesheet.slice(end + THEME_DEFAULTS_END.length)
+  return before + themeDefaultsCss(before + after) + after
 }

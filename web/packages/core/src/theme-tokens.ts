@@ -41,10 +41,10 @@ export const THEME_PALETTES = {
 } as const satisfies Record<'light' | 'dark', Readonly<Record<string, string>>>
 
 /**
- * The WalletConnect QR code: dark dots on a light square in either mode, which phone cameras read reliably.
- * themeVariables.qrColor replaces the dots' colour (--latch-qr-color).
+ * The WalletConnect QR code's dots (--latch-qr-color, which themeVariables.qrColor replaces): dark on the light
+ * square of --latch-qr-background in either mode, which phone cameras read reliably.
  */
-export const QR_CODE_COLORS = { dots: '#141414', background: '#ffffff' } as const
+export const QR_CODE_COLOR = '#141414'
 
 /**
  * Tokens an app does not set, the same in both modes: `--latch-<name>`. Durations are the spec's animation
@@ -58,7 +58,7 @@ export const FIXED_TOKENS = {
   'duration-shake': '500ms',
   'shadow-modal': '0 calc(var(--latch-font-size-master) * 0.8) calc(var(--latch-font-size-master) * 3.2) rgba(0, 0, 0, 0.2)',
   'shadow-tab': '0 1px 2px rgba(0, 0, 0, 0.08)',
-  'qr-background': QR_CODE_COLORS.background,
+  'qr-background': '#ffffff',
   'color-info': 'var(--latch-accent)',
   'color-bg-hover': 'color-mix(in srgb, var(--latch-color-fg) 6%, var(--latch-color-bg-secondary))',
 } as const

@@ -2,7 +2,7 @@
 // `--latch-*` custom properties that the React components scope under
 // `[data-latch]` and use exclusively. The values themselves live in theme-tokens.ts.
 import { createStore, type Store } from './store'
-import { DEFAULT_THEME_VARIABLES, QR_CODE_COLORS, THEME_PALETTES } from './theme-tokens'
+import { DEFAULT_THEME_VARIABLES, QR_CODE_COLOR, THEME_PALETTES } from './theme-tokens'
 
 /** Theme modes (spec §2, §5: light or dark). */
 export const THEME_MODES = ['light', 'dark'] as const
@@ -88,7 +88,7 @@ export function themeToCssVars(mode: ThemeMode, variables: ThemeVariables = {}):
     vars['--latch-color-mix'] = text('colorMix', v.colorMix)
     vars['--latch-color-mix-strength'] = `${strength}%`
   }
-  vars['--latch-qr-color'] = v.qrColor === undefined ? QR_CODE_COLORS.dots : text('qrColor', v.qrColor)
+  vars['--latch-qr-color'] = v.qrColor === undefined ? QR_CODE_COLOR : text('qrColor', v.qrColor)
   return vars
 }
 
