@@ -89,13 +89,24 @@ func (r *recorder) wait(t *testing.T, n int) []string {
 	}
 }
 
-// quiet checks nothing more than n messages arrives for a while.
-func (r *recorder) quiet(t *testing.T, n int) {
+// settle returns once every message published on topic so far has been
+// handed to the subscribers on probe's node, probe being subscribed to
+// topic there and having had `had` deliveries. It publishes a marker from
+// every node and waits for probe to get them all: per topic and publisher
+// node, brokers deliver in publish order, and a node hands a message to all
+// its subscribers of the topic at once. It returns the markers' bodies.
+func settle(t *testing.T, node func(int) relay.Broker, n int, clock *fakeClock, topic string, probe *recorder, had int) []string {
 	t.Helper()
-	time.Sleep(150 * time.Millisecond)
-	if got := r.messages(); len(got) != n {
-		t.Fatalf("%s: deliveries %v, want %d", r.client, got, n)
+	var markers []string
+	for i := range n {
+		body := fmt.Sprintf("marker%d", i)
+		if _, err := node(i).Publish(context.Background(), message(clock, topic, body, "did:key:zMarker", time.Minute)); err != nil {
+			t.Fatal(err)
+		}
+		markers = append(markers, body)
 	}
+	probe.wait(t, had+n)
+	return markers
 }
 
 func message(clock *fakeClock, topic, body, publisher string, ttl time.Duration) *relay.Message {
@@ -168,7 +179,10 @@ func testBroker(t *testing.T, newBroker newBrokerFunc) {
 			t.Fatalf("subscriber got %v", got)
 		}
 		third.wait(t, 3)
-		pub.quiet(t, 0)
+		// The publisher got none of its own: only the markers.
+		if markers := settle(t, node, n, clock, topic, pub, 0); !equal(sorted(pub.messages()), markers) {
+			t.Fatalf("publisher got %v", pub.messages())
+		}
 	})
 
 	t.Run("OrderPerPublisherNode", func(t *testing.T) {
@@ -208,9 +222,13 @@ func testBroker(t *testing.T, newBroker newBrokerFunc) {
 			t.Fatalf("duplicate: stored=%v err=%v, want false, nil", stored, err)
 		}
 		sub.wait(t, 1)
-		sub.quiet(t, 1)
 		if backlog, _ := node(0).Subscribe(ctx, topic, newRecorder(other)); len(backlog) != 1 {
 			t.Fatalf("mailbox holds %d copies", len(backlog))
+		}
+		// Delivered once: the duplicate was not fanned out.
+		markers := settle(t, node, n, clock, topic, sub, 1)
+		if got := sorted(sub.messages()); !equal(got, sorted(append(markers, "once"))) {
+			t.Fatalf("subscriber got %v", got)
 		}
 	})
 
@@ -300,8 +318,15 @@ func testBroker(t *testing.T, newBroker newBrokerFunc) {
 		if err := node(n-1).Unsubscribe(ctx, topic, sub); err != nil {
 			t.Fatal(err)
 		}
+		probe := newRecorder(other)
+		if _, err := node(n-1).Subscribe(ctx, topic, probe); err != nil {
+			t.Fatal(err)
+		}
 		node(0).Publish(ctx, message(clock, topic, "after", dapp, time.Minute))
-		sub.quiet(t, 1)
+		settle(t, node, n, clock, topic, probe, 1)
+		if got := sub.messages(); !equal(got, []string{"before"}) {
+			t.Fatalf("%s: deliveries %v after unsubscribing, want [before]", sub.client, got)
+		}
 		if err := node(n-1).Unsubscribe(ctx, newTopic(t), sub); err != nil {
 			t.Fatalf("unsubscribe from an unknown topic: %v", err)
 		}

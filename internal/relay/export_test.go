@@ -1,5 +1,7 @@
 package relay
 
+import "time"
+
 // WithoutPoll makes a server serve every socket with a goroutine, as it does
 // on other systems.
 func WithoutPoll(cfg *Config) { cfg.noPoll = true }
@@ -10,3 +12,23 @@ func Offloaded(cfg *Config) { cfg.offload = true }
 
 // Polls reports whether this system serves sockets from poll loops.
 func Polls() bool { return pollSupported }
+
+// Maintenance runs a server's maintenance loop every period and calls
+// after at the end of each round.
+func Maintenance(cfg *Config, every time.Duration, after func()) {
+	cfg.maintainEvery, cfg.maintained = every, after
+}
+
+// WritesWaiting counts the sockets with a write waiting for the peer: a
+// reply, deliveries, or bytes left in the socket's own buffer.
+func (s *Server) WritesWaiting() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for c := range s.conns {
+		if c.replySince.Load() != 0 || c.deliverFrom.Load() != 0 || c.sock.stuckSince() != 0 {
+			n++
+		}
+	}
+	return n
+}

@@ -125,6 +125,39 @@ func newTestServer(t testing.TB, opts ...serverOption) *testServer {
 	return &testServer{Server: s, http: hs, url: "ws" + strings.TrimPrefix(hs.URL, "http"), metrics: reg, broker: cfg.Broker}
 }
 
+// waitFor polls cond until it holds, and fails the test if it does not
+// within timeout.
+func waitFor(t testing.TB, timeout time.Duration, cond func() bool) {
+	t.Helper()
+	deadline := time.NewTimer(timeout)
+	defer deadline.Stop()
+	tick := time.NewTicker(time.Millisecond)
+	defer tick.Stop()
+	for !cond() {
+		select {
+		case <-deadline.C:
+			t.Fatalf("condition not met within %v", timeout)
+		case <-tick.C:
+		}
+	}
+}
+
+// maintenance runs a test server's maintenance loop (pings, reaping) every
+// few milliseconds and counts its rounds, so that tests wait for rounds
+// instead of sleeping through one-second ticks.
+type maintenance struct{ rounds atomic.Int64 }
+
+func (m *maintenance) option() serverOption {
+	return func(cfg *relay.Config) { relay.Maintenance(cfg, 5*time.Millisecond, func() { m.rounds.Add(1) }) }
+}
+
+// wait returns once n more rounds have run.
+func (m *maintenance) wait(t testing.TB, n int64) {
+	t.Helper()
+	target := m.rounds.Load() + n
+	waitFor(t, 5*time.Second, func() bool { return m.rounds.Load() >= target })
+}
+
 // identity is a client key pair, like @walletconnect/core's persisted seed.
 type identity struct {
 	key ed25519.PrivateKey
@@ -295,6 +328,15 @@ func (c *client) wantError(method string, params any, code int, want string) {
 	if f.Error.Code != code || !strings.Contains(f.Error.Message, want) {
 		c.t.Fatalf("%s: error %d %q, want %d containing %q", method, f.Error.Code, f.Error.Message, code, want)
 	}
+}
+
+// sync returns once the relay has handled every frame this socket sent
+// before (acks included) and run what follows their answers: a socket's
+// frames are handled one after the other, so the answer to one more request
+// comes after all of that.
+func (c *client) sync() {
+	c.t.Helper()
+	c.ok("irn_unsubscribe", map[string]any{"topic": newTopic(c.t), "id": "sync"})
 }
 
 // next waits for the next irn_subscription.

@@ -131,6 +131,11 @@ type Config struct {
 	// polled socket's messages to a worker as a shared broker's are (tests
 	// run all three ways).
 	noPoll, offload bool
+	// maintainEvery is the maintenance loop's period (default 1 s), and
+	// maintained, if set, is called after each of its rounds: tests shorten
+	// the one and wait on the other rather than sleep.
+	maintainEvery time.Duration
+	maintained    func()
 }
 
 // Server is the relay: an http.Handler that upgrades requests to relay
@@ -177,6 +182,9 @@ func New(cfg Config) (*Server, error) {
 	}
 	if cfg.IdleTimeout <= 0 {
 		cfg.IdleTimeout = IdleTimeout
+	}
+	if cfg.maintainEvery <= 0 {
+		cfg.maintainEvery = time.Second
 	}
 	if cfg.ClientIP == nil {
 		cfg.ClientIP = func(r *http.Request) string {
@@ -275,7 +283,7 @@ func (s *Server) Close() error {
 // sockets free of timers and goroutines of their own.
 func (s *Server) maintain() {
 	defer close(s.done)
-	tick := time.NewTicker(time.Second)
+	tick := time.NewTicker(s.cfg.maintainEvery)
 	defer tick.Stop()
 	var conns []*conn
 	sweep := 0
@@ -300,6 +308,9 @@ func (s *Server) maintain() {
 			if m, ok := s.broker.(*Memory); ok {
 				m.Sweep()
 			}
+		}
+		if s.cfg.maintained != nil {
+			s.cfg.maintained()
 		}
 	}
 }

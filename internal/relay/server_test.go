@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/url"
@@ -198,7 +199,7 @@ func TestServer_AckForms(t *testing.T) {
 			json.Unmarshal(f.ID, &id)
 			s.send(fmt.Sprintf(`{"id":`+form+`,"jsonrpc":"2.0","result":true}`, id))
 			// Acknowledged: a new socket of the same client gets nothing.
-			time.Sleep(50 * time.Millisecond)
+			s.sync()
 			s.ws.Close(websocket.StatusNormalClosure, "")
 			s2 := dial(t, connectURL(srv.url, sub, srv.url))
 			s2.ok("irn_subscribe", map[string]any{"topic": topic})
@@ -236,7 +237,7 @@ func TestServer_Mailbox(t *testing.T) {
 			t.Fatalf("redelivered %v", got)
 		}
 		// Those were acknowledged (autoAck): re-subscribing brings nothing.
-		time.Sleep(50 * time.Millisecond)
+		b.sync()
 		b.ok("irn_subscribe", map[string]any{"topic": topic})
 		b.none(150 * time.Millisecond)
 	})
@@ -331,7 +332,7 @@ func TestServer_FetchMessages(t *testing.T) {
 	if len(res.Messages) != relay.MaxFetch || !res.HasMore || res.Messages[0].Message != "bSVk0000" || res.Messages[0].Topic != topic {
 		t.Fatalf("first fetch: %d messages, hasMore %v", len(res.Messages), res.HasMore)
 	}
-	time.Sleep(20 * time.Millisecond) // fetched messages count as received once answered
+	s.sync() // fetched messages count as received once answered
 	res.Messages = nil
 	json.Unmarshal(s.ok("irn_fetchMessages", map[string]any{"topic": topic}), &res)
 	if len(res.Messages) != 100 || res.HasMore || res.Messages[99].Message != "bSVk0599" {
@@ -426,7 +427,7 @@ func TestServer_Limits(t *testing.T) {
 		// A closed socket frees its place.
 		second.ws.Close(websocket.StatusNormalClosure, "")
 		second.waitClosed(5 * time.Second)
-		time.Sleep(50 * time.Millisecond)
+		waitFor(t, 5*time.Second, func() bool { return srv.Conns() == 1 })
 		dial(t, connectURL(srv.url, id, srv.url)).ok("irn_subscribe", map[string]any{"topic": newTopic(t)})
 	})
 	t.Run("MailboxFull", func(t *testing.T) {
@@ -441,7 +442,7 @@ func TestServer_Limits(t *testing.T) {
 		peer.ok("irn_subscribe", map[string]any{"topic": topic})
 		peer.next()
 		peer.next()
-		time.Sleep(50 * time.Millisecond)
+		peer.sync() // its acks handled
 		c.ok("irn_publish", publishParams(topic, "dGhyZWU=", 300, 0))
 	})
 	t.Run("TTL", func(t *testing.T) {
@@ -507,7 +508,8 @@ func TestServer_MalformedFrames(t *testing.T) {
 func TestServer_PingAndReaping(t *testing.T) {
 	t.Run("Pings", func(t *testing.T) {
 		clock := newFakeClock()
-		srv := newTestServer(t, withClock(clock), func(cfg *relay.Config) { cfg.PingInterval = 30 * time.Second })
+		var m maintenance
+		srv := newTestServer(t, withClock(clock), m.option(), func(cfg *relay.Config) { cfg.PingInterval = 30 * time.Second })
 		pinged := make(chan struct{}, 4)
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
@@ -518,11 +520,30 @@ func TestServer_PingAndReaping(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer ws.CloseNow()
-		go ws.Read(context.Background()) // handles control frames
+		answers := make(chan []byte, 4)
+		go func() { // handles control frames
+			for {
+				_, data, err := ws.Read(context.Background())
+				if err != nil {
+					return
+				}
+				answers <- data
+			}
+		}()
+		waitFor(t, 5*time.Second, func() bool { return srv.Conns() == 1 })
+		m.wait(t, 3)
+		// A ping sent by those rounds comes before the answer to a request
+		// sent after them, and the reader reports it first.
+		ws.Write(ctx, websocket.MessageText, []byte(`{"id":1,"jsonrpc":"2.0","method":"irn_fetchMessages","params":{"topic":"`+newTopic(t)+`"}}`))
+		select {
+		case <-answers:
+		case <-ctx.Done():
+			t.Fatal("no answer")
+		}
 		select {
 		case <-pinged:
 			t.Fatal("pinged before 30 s")
-		case <-time.After(1500 * time.Millisecond):
+		default:
 		}
 		clock.Advance(30 * time.Second)
 		select {
@@ -533,7 +554,8 @@ func TestServer_PingAndReaping(t *testing.T) {
 	})
 	t.Run("DeadSocketReaped", func(t *testing.T) {
 		clock := newFakeClock()
-		srv := newTestServer(t, withClock(clock), func(cfg *relay.Config) { cfg.PongTimeout = 300 * time.Millisecond })
+		var m maintenance
+		srv := newTestServer(t, withClock(clock), m.option(), func(cfg *relay.Config) { cfg.PongTimeout = 300 * time.Millisecond })
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		ws, _, err := websocket.Dial(ctx, connectURL(srv.url, newIdentity(t), srv.url), &websocket.DialOptions{
@@ -545,21 +567,22 @@ func TestServer_PingAndReaping(t *testing.T) {
 		defer ws.CloseNow()
 		readErr := make(chan error, 1)
 		go func() { _, _, err := ws.Read(context.Background()); readErr <- err }()
-		waitFor(t, func() bool { return srv.Conns() == 1 }) // its clock started before the jump
+		waitFor(t, 5*time.Second, func() bool { return srv.Conns() == 1 }) // its clock started before the jump
 		clock.Advance(31 * time.Second)
 		select {
 		case <-readErr:
 		case <-time.After(5 * time.Second):
 			t.Fatal("a socket that does not answer pings was not closed")
 		}
-		waitFor(t, func() bool { return srv.Conns() == 0 })
+		waitFor(t, 5*time.Second, func() bool { return srv.Conns() == 0 })
 	})
 	t.Run("StuckWriteReaped", func(t *testing.T) {
 		// A subscriber that stops reading: deliveries fill the socket buffers,
 		// the writer blocks, and the socket is closed WriteTimeout later. Its
 		// messages stay in the mailbox.
 		clock := newFakeClock()
-		srv := newTestServer(t, withClock(clock), withLimits(relay.Limits{PublishRate: -1, MaxMessageBytes: 1 << 20}))
+		var m maintenance
+		srv := newTestServer(t, withClock(clock), m.option(), withLimits(relay.Limits{PublishRate: -1, MaxMessageBytes: 1 << 20}))
 		topic := newTopic(t)
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
@@ -583,36 +606,28 @@ func TestServer_PingAndReaping(t *testing.T) {
 		for i := 0; i < 8; i++ { // 8 MiB: more than the server's send buffer (4 MiB at most) holds
 			p.ok("irn_publish", publishParams(topic, fmt.Sprintf("%d%s", i, big[:len(big)-8]), 300, 0))
 		}
-		time.Sleep(200 * time.Millisecond)
-		if srv.Conns() != 2 {
+		waitFor(t, 5*time.Second, func() bool { return srv.WritesWaiting() == 1 })
+		m.wait(t, 3) // rounds that see the stuck write, WriteTimeout not yet passed
+		if srv.Conns() != 2 || srv.WritesWaiting() != 1 {
 			t.Fatalf("%d sockets before the timeout", srv.Conns())
 		}
 		clock.Advance(relay.WriteTimeout + time.Second)
-		waitFor(t, func() bool { return srv.Conns() == 1 })
+		waitFor(t, 5*time.Second, func() bool { return srv.Conns() == 1 })
 	})
 	t.Run("IdleReaped", func(t *testing.T) {
 		clock := newFakeClock()
-		srv := newTestServer(t, withClock(clock))
+		var m maintenance
+		srv := newTestServer(t, withClock(clock), m.option())
 		idle := dial(t, connectURL(srv.url, newIdentity(t), srv.url))
 		busy := dial(t, connectURL(srv.url, newIdentity(t), srv.url))
 		busy.ok("irn_subscribe", map[string]any{"topic": newTopic(t)})
-		waitFor(t, func() bool { return srv.Conns() == 2 })
+		waitFor(t, 5*time.Second, func() bool { return srv.Conns() == 2 })
 		clock.Advance(relay.IdleTimeout + time.Second)
 		if err := idle.waitClosed(5 * time.Second); websocket.CloseStatus(err) != websocket.StatusNormalClosure {
 			t.Fatalf("idle socket: %v, want close 1000", err)
 		}
 		busy.ok("irn_subscribe", map[string]any{"topic": newTopic(t)}) // a subscribed socket stays
 	})
-}
-
-func waitFor(t *testing.T, cond func() bool) {
-	t.Helper()
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		if cond() {
-			return
-		}
-	}
-	t.Fatal("condition not met within 5 s")
 }
 
 func TestServer_Close(t *testing.T) {
@@ -657,7 +672,18 @@ func TestServer_HijackedDeadlines(t *testing.T) {
 	c := dial(t, connectURL(base, newIdentity(t), base))
 	topic := newTopic(t)
 	c.ok("irn_subscribe", map[string]any{"topic": topic})
-	time.Sleep(600 * time.Millisecond)
+	// A connection opened now that sends nothing is closed by the server
+	// once its ReadTimeout passes; the relay socket's deadlines, had they
+	// stayed, were set before and have passed by then too.
+	canary, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer canary.Close()
+	canary.SetReadDeadline(time.Now().Add(5 * time.Second))
+	if _, err := canary.Read(make([]byte, 1)); err != io.EOF {
+		t.Fatalf("idle connection: %v, want EOF after the server's ReadTimeout", err)
+	}
 	c.ok("irn_subscribe", map[string]any{"topic": topic})
 }
 
