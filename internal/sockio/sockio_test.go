@@ -4,6 +4,8 @@ package sockio_test
 
 import (
 	"net"
+	"runtime"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -45,7 +47,7 @@ func TestDupReadWrite(t *testing.T) {
 		t.Fatalf("read with nothing sent: %v, want EAGAIN (non-blocking)", err)
 	}
 	client.Write([]byte("ping"))
-	time.Sleep(50 * time.Millisecond)
+	waitReadable(t, fd)
 	if n, err := sockio.Read(fd, buf); err != nil || string(buf[:n]) != "ping" {
 		t.Fatalf("read %q, %v", buf[:n], err)
 	}
@@ -82,7 +84,7 @@ func TestPoller_ReportsReadySocketsUntilStopped(t *testing.T) {
 	}()
 	// Run parks while nothing is ready and wakes for each new write.
 	for _, msg := range []string{"one", "two"} {
-		time.Sleep(20 * time.Millisecond)
+		waitParked(t, "sockio.(*Poller).Run")
 		client.Write([]byte(msg))
 		select {
 		case s := <-got:
@@ -99,5 +101,53 @@ func TestPoller_ReportsReadySocketsUntilStopped(t *testing.T) {
 	case <-done:
 	case <-time.After(5 * time.Second):
 		t.Fatal("Run did not return after Stop")
+	}
+}
+
+// waitReadable waits until fd has bytes to read (epoll_wait with a timeout).
+func waitReadable(t *testing.T, fd int) {
+	t.Helper()
+	epfd, err := syscall.EpollCreate1(syscall.EPOLL_CLOEXEC)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer syscall.Close(epfd)
+	if err := syscall.EpollCtl(epfd, syscall.EPOLL_CTL_ADD, fd, &syscall.EpollEvent{Events: syscall.EPOLLIN, Fd: int32(fd)}); err != nil {
+		t.Fatal(err)
+	}
+	events := make([]syscall.EpollEvent, 1)
+	for {
+		n, err := syscall.EpollWait(epfd, events, 5000)
+		switch {
+		case err == syscall.EINTR:
+			continue
+		case err != nil:
+			t.Fatal(err)
+		case n == 0:
+			t.Fatal("nothing to read within 5 s")
+		}
+		return
+	}
+}
+
+// waitParked waits until a goroutine running fn is parked in the runtime's
+// netpoller (state "IO wait" in a goroutine dump).
+func waitParked(t *testing.T, fn string) {
+	t.Helper()
+	buf := make([]byte, 1<<20)
+	deadline := time.Now().Add(5 * time.Second)
+	tick := time.NewTicker(time.Millisecond)
+	defer tick.Stop()
+	for {
+		dump := string(buf[:runtime.Stack(buf, true)])
+		for _, g := range strings.Split(dump, "\n\n") {
+			if strings.Contains(g, "[IO wait") && strings.Contains(g, fn) {
+				return
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no goroutine in %s parked within 5 s", fn)
+		}
+		<-tick.C
 	}
 }
