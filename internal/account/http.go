@@ -47,17 +47,6 @@ func NewHandler(svc *Service, baseURL func(*http.Request) string, limit func(*ht
 	return &Handler{svc: svc, baseURL: baseURL, limit: limit}
 }
 
-// Register mounts the routes, each wrapped by mw (the project guard).
-func (h *Handler) Register(mux *http.ServeMux, mw func(http.Handler) http.Handler) {
-	mux.Handle("GET /v1/account/{address}/history", mw(http.HandlerFunc(h.history)))
-	// /v1/account//history (no address) is cleaned to this path by the mux.
-	mux.Handle("GET /v1/account/history", mw(http.HandlerFunc(h.history)))
-	mux.Handle("GET /v1/account/{address}/balance", mw(http.HandlerFunc(h.balance)))
-	mux.Handle("GET /v1/account/{address}/identity", mw(http.HandlerFunc(h.identity)))
-	mux.Handle("GET /v1/identity/{address}", mw(http.HandlerFunc(h.identity)))
-	mux.Handle("POST /v1/fungible/price", projectFromBody(mw(http.HandlerFunc(h.price))))
-}
-
 // spend turns the limit into a Spend for one request.
 func (h *Handler) spend(r *http.Request) Spend {
 	return func(context.Context) error {
@@ -97,7 +86,10 @@ func query(r *http.Request, name string, max int) (string, error) {
 	return httpx.Query(r, name, max)
 }
 
-func (h *Handler) history(w http.ResponseWriter, r *http.Request) {
+// History serves GET /v1/account/{address}/history (and
+// /v1/account/history, where the mux cleans an empty address to): a page of
+// the account's transactions. The handlers run behind the project guard.
+func (h *Handler) History(w http.ResponseWriter, r *http.Request) {
 	raw := r.PathValue("address")
 	if isMissingAddress(raw) {
 		httpx.Error(w, r, apperr.Fieldf(apperr.Invalid, "address", "Transactions can't be fetched without an accountAddress"))
@@ -154,7 +146,8 @@ type (
 	}
 )
 
-func (h *Handler) balance(w http.ResponseWriter, r *http.Request) {
+// Balance serves GET /v1/account/{address}/balance.
+func (h *Handler) Balance(w http.ResponseWriter, r *http.Request) {
 	addr, err := ParseAddress("address", r.PathValue("address"))
 	if err != nil {
 		httpx.Error(w, r, err)
@@ -251,7 +244,8 @@ func checkCurrency(c string) error {
 	return apperr.Fieldf(apperr.Invalid, "currency", "Only usd prices are available, not %q", clip(c))
 }
 
-func (h *Handler) identity(w http.ResponseWriter, r *http.Request) {
+// Identity serves GET /v1/account/{address}/identity and /v1/identity/{address}.
+func (h *Handler) Identity(w http.ResponseWriter, r *http.Request) {
 	raw := r.PathValue("address")
 	if _, err := query(r, "sender", 128); err != nil {
 		httpx.Error(w, r, err)
@@ -326,7 +320,8 @@ type (
 	}
 )
 
-func (h *Handler) price(w http.ResponseWriter, r *http.Request) {
+// Price serves POST /v1/fungible/price, behind ProjectFromBody and the project guard.
+func (h *Handler) Price(w http.ResponseWriter, r *http.Request) {
 	var req priceRequest
 	if err := httpx.DecodeJSON(w, r, maxPriceBody, &req); err != nil {
 		httpx.Error(w, r, err)
@@ -359,10 +354,11 @@ func (h *Handler) price(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, r, out)
 }
 
-// projectFromBody lets POST /v1/fungible/price carry its projectId in the
+// ProjectFromBody lets POST /v1/fungible/price carry its projectId in the
 // JSON body, as AppKit's client sends it, for the project guard that reads
-// the query. A body projectId that contradicts the query one is refused.
-func projectFromBody(next http.Handler) http.Handler {
+// the query: it wraps the guard. A body projectId that contradicts the query
+// one is refused.
+func ProjectFromBody(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxPriceBody))
 		if err != nil {

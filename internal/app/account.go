@@ -16,7 +16,6 @@ import (
 	"github.com/latchkit/latch/internal/caip"
 	"github.com/latchkit/latch/internal/evm"
 	"github.com/latchkit/latch/internal/indexer"
-	"github.com/latchkit/latch/internal/project"
 	"github.com/latchkit/latch/internal/rpcproxy"
 )
 
@@ -27,6 +26,7 @@ type accountService struct {
 	indexer *indexer.Indexer
 	prices  *account.PriceCache
 	svc     *account.Service
+	http    *account.Handler
 	unwatch []func()
 }
 
@@ -183,6 +183,7 @@ func (m *Main) startAccount(ctx context.Context) error {
 		Networks: m.Networks, Clients: a.clients, Store: st, Tokens: a.tokens, Indexer: a.indexer,
 		Prices: a.prices, Names: names, Cache: cache,
 	})
+	a.http = account.NewHandler(a.svc, m.publicBaseURL, m.accountLimit())
 	return nil
 }
 
@@ -206,30 +207,29 @@ func (m *Main) listedTokens() (map[uint64][]indexer.Token, error) {
 	return out, nil
 }
 
-// registerAccount mounts the account-data routes, and POST /dev/price in dev mode.
-func (m *Main) registerAccount(mux *http.ServeMux, requireProject func(http.Handler) http.Handler) {
-	var limit func(*http.Request) (time.Duration, bool)
-	if m.Config.AccountRateLimit > 0 {
-		limiter := m.newLimiter("account", m.Config.AccountRateLimit, time.Minute)
-		limit = func(r *http.Request) (time.Duration, bool) {
-			d, err := limiter.Allow(r.Context(), m.clientIP(r))
-			if err != nil {
-				// A limiter failure must not take the API down.
-				m.Logger.Warn("account rate limiter", "err", err)
-				return 0, true
-			}
-			return d.RetryAfter, d.Allowed
-		}
+// accountLimit is the account handler's budget of upstream-costing
+// requests per client IP; nil without --account-rate-limit.
+func (m *Main) accountLimit() func(*http.Request) (time.Duration, bool) {
+	if m.Config.AccountRateLimit <= 0 {
+		return nil
 	}
-	account.NewHandler(m.account.svc, m.publicBaseURL, limit).Register(mux, requireProject)
-	if m.Devnet != nil {
-		guard := &project.Guard{Projects: m.Projects, DevOrigins: m.Config.Dev}
-		prices := m.account.prices
-		mux.Handle("POST /dev/price", guard.LocalOnly(m.Devnet.HandlePrice(func(networkID string) {
-			if id, err := caip.EVMChainID(networkID); err == nil {
-				prices.Invalidate(id)
-			}
-		})))
+	limiter := m.newLimiter("account", m.Config.AccountRateLimit, time.Minute)
+	return func(r *http.Request) (time.Duration, bool) {
+		d, err := limiter.Allow(r.Context(), m.clientIP(r))
+		if err != nil {
+			// A limiter failure must not take the API down.
+			m.Logger.Warn("account rate limiter", "err", err)
+			return 0, true
+		}
+		return d.RetryAfter, d.Allowed
+	}
+}
+
+// devPriceChanged drops the cached prices of a dev network whose feed
+// POST /dev/price just set.
+func (m *Main) devPriceChanged(networkID string) {
+	if id, err := caip.EVMChainID(networkID); err == nil {
+		m.account.prices.Invalidate(id)
 	}
 }
 

@@ -57,6 +57,8 @@ type Main struct {
 	account accountService
 
 	rpc *rpcproxy.Proxy
+	// http: the handlers the route table mounts, built by Run.
+	http apiServices
 	// stopBackground ends the background loops (RPC health probes); bg waits for them.
 	stopBackground context.CancelFunc
 	bg             sync.WaitGroup
@@ -148,7 +150,7 @@ func (m *Main) Run(ctx context.Context) (err error) {
 	if err := m.startAccount(ctx); err != nil {
 		return fmt.Errorf("start account data: %w", err)
 	}
-	m.startRPC()
+	m.buildAPI()
 
 	if m.apiLn, err = net.Listen("tcp", cfg.Addr); err != nil {
 		return fmt.Errorf("listen on --addr: %w", err)
@@ -167,7 +169,7 @@ func (m *Main) Run(ctx context.Context) (err error) {
 		go m.serve(m.demo, m.demoLn, "demo")
 	}
 	m.api = m.newServer(m.apiHandler())
-	m.frame = m.newServer(frameHandler())
+	m.frame = m.newServer(m.frameHandler())
 	bgCtx, stop := context.WithCancel(context.WithoutCancel(ctx))
 	m.stopBackground = stop
 	m.bg.Go(func() { m.rpc.RunProbes(bgCtx) })
@@ -310,8 +312,17 @@ func (m *Main) clientIP(r *http.Request) string {
 	})
 }
 
-// startRPC builds the RPC proxy; Run starts its health probes.
-func (m *Main) startRPC() {
+// buildAPI builds the API's own services (the RPC proxy, telemetry) and
+// the handlers of the others, for apiHandler to mount.
+func (m *Main) buildAPI() {
+	m.http.guard = &project.Guard{Projects: m.Projects, DevOrigins: m.Config.Dev, AdminToken: m.Config.AdminToken}
+	m.http.explorer = explorer.NewHandler(m.Explorer, m.assetName)
+	telemetryCfg := telemetry.Config{AdminToken: m.Config.AdminToken, ClientIP: m.clientIP}
+	if m.Redis != nil {
+		telemetryCfg.RequestLimiter = m.newLimiter("telemetry-request", telemetry.DefaultRequestLimit, telemetry.DefaultRequestWindow)
+		telemetryCfg.ErrorLimiter = m.newLimiter("telemetry-error", telemetry.ErrorLimit, telemetry.ErrorWindow)
+	}
+	m.http.telemetry = telemetry.New(m.DB, telemetryCfg)
 	rpcCfg := rpcproxy.Config{
 		Networks: m.Networks,
 		Metrics:  m.Metrics,
@@ -329,55 +340,9 @@ func (m *Main) startRPC() {
 		rpcCfg.Cache = rpcproxy.NewRedisCache(m.Redis, m.RedisPrefix+"rpc-cache:")
 	}
 	m.rpc = rpcproxy.New(rpcCfg)
-}
-
-// apiHandler builds the API mux: every domain registers its routes, wrapped by
-// the project guard where the route takes a projectId.
-func (m *Main) apiHandler() http.Handler {
-	mux := http.NewServeMux()
-	guard := &project.Guard{Projects: m.Projects, DevOrigins: m.Config.Dev}
-	requireProject := guard.Require
-
-	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
-		httpx.JSON(w, http.StatusOK, map[string]string{"status": "ok"})
-	})
-	mux.HandleFunc("GET /readyz", m.handleReady)
-	mux.Handle("GET /metrics", m.Metrics)
-
-	project.ConfigHandler{}.Register(mux, requireProject)
-	explorer.NewHandler(m.Explorer, m.assetName).Register(mux, requireProject)
-	telemetryCfg := telemetry.Config{AdminToken: m.Config.AdminToken, ClientIP: m.clientIP}
-	if m.Redis != nil {
-		telemetryCfg.RequestLimiter = m.newLimiter("telemetry-request", telemetry.DefaultRequestLimit, telemetry.DefaultRequestWindow)
-		telemetryCfg.ErrorLimiter = m.newLimiter("telemetry-error", telemetry.ErrorLimit, telemetry.ErrorWindow)
-	}
-	telemetry.New(m.DB, telemetryCfg).Register(mux, requireProject)
-	mux.Handle("GET /v1/supported-chains", requireProject(http.HandlerFunc(m.Networks.HandleSupportedChains)))
-	mux.Handle("GET /v1/networks", requireProject(http.HandlerFunc(m.Networks.HandleNetworks)))
-	m.rpc.Register(mux, requireProject)
-	m.registerAccount(mux, requireProject)
-	relayWS := m.registerRelay(mux)
-
-	if m.Devnet != nil {
-		mux.Handle("GET /dev/info", guard.LocalOnly(http.HandlerFunc(m.handleDevInfo)))
-		mux.Handle("POST /dev/faucet", guard.LocalOnly(http.HandlerFunc(m.Devnet.HandleFaucet)))
-	}
-	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		// WalletConnect clients open the relay at "/" (any path) with ?auth=.
-		if relayWS != nil && isWebSocketUpgrade(r) {
-			relayWS.ServeHTTP(w, r)
-			return
-		}
-		httpx.Error(w, r, notFound(r))
-	})
-
-	requests := m.Metrics.Counter("latch_http_requests_total", "HTTP requests by route and status.", "route", "status")
-	latency := m.Metrics.Histogram("latch_http_request_duration_seconds", "HTTP request latency by route.", metrics.DefaultLatencyBuckets, "route")
-	var h http.Handler = guard.Preflight(mux)
 	if m.Config.IPRateLimit > 0 {
-		h = limitIP(h, m.newLimiter("ip", m.Config.IPRateLimit, time.Minute), m.clientIP)
+		m.http.ipLimiter = m.newLimiter("ip", m.Config.IPRateLimit, time.Minute)
 	}
-	return observe(h, m.Logger, requests, latency)
 }
 
 func (m *Main) handleReady(w http.ResponseWriter, r *http.Request) {

@@ -29,6 +29,7 @@ Usage:
   latchd project update --id ID [--name NAME] [--origin URL]… [--add-origin URL]… [--remove-origin URL]…
                         [--feature key=value]… [--analytics=true|false]
   latchd image put --kind wallet|asset|currency|token --id ID --file logo.png|.jpg|.webp|.svg
+  latchd routes              print every route with its method, pattern, guard class and listener
   latchd help
 
 Every option can also be set with an environment variable LATCH_<OPTION> (e.g. LATCH_DATABASE_URL)
@@ -53,6 +54,12 @@ func CLI(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = runProject(ctx, args, stdout, stderr)
 	case "image":
 		err = runImage(ctx, args, stdout, stderr)
+	case "routes":
+		if len(args) > 0 {
+			err = fmt.Errorf("takes no arguments")
+			break
+		}
+		err = printRoutes(stdout)
 	case "help", "-h", "-help", "--help":
 		printUsage(stdout)
 		return 0

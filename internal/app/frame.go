@@ -12,20 +12,16 @@ const framePage = `<!doctype html>
 <body><p>The Latch embedded-wallet frame is not part of this build yet.</p></body></html>
 `
 
-// frameHandler serves the frame origin. Its pages may be framed by any site;
-// the frame itself checks the embedding origin against the project (later).
-func frameHandler() http.Handler {
-	mux := http.NewServeMux()
-	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
-		w.Write([]byte("ok\n"))
-	})
-	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
-		h := w.Header()
-		h.Set("Content-Type", "text/html; charset=utf-8")
-		h.Set("Content-Security-Policy", "default-src 'none'")
-		h.Set("X-Content-Type-Options", "nosniff")
-		h.Set("Referrer-Policy", "no-referrer")
-		w.Write([]byte(framePage))
-	})
-	return mux
+func handleFrameHealth(w http.ResponseWriter, r *http.Request) {
+	w.Write([]byte("ok\n"))
+}
+
+// handleFramePage serves the frame origin's page.
+func handleFramePage(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Content-Security-Policy", "default-src 'none'")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "no-referrer")
+	w.Write([]byte(framePage))
 }

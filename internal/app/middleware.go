@@ -3,6 +3,7 @@ package app
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"io"
 	"log/slog"
 	"net/http"
 	"strconv"
@@ -10,8 +11,10 @@ import (
 
 	"github.com/latchkit/latch/internal/apperr"
 	"github.com/latchkit/latch/internal/httpx"
+	"github.com/latchkit/latch/internal/jsonrpc"
 	"github.com/latchkit/latch/internal/metrics"
 	"github.com/latchkit/latch/internal/ratelimit"
+	"github.com/latchkit/latch/internal/rpcproxy"
 )
 
 // statusWriter records the status and size of a response.
@@ -99,8 +102,10 @@ func validRequestID(id string) bool {
 }
 
 // limitIP caps requests per client IP across the API. Health and metrics
-// endpoints are exempt so probes never get throttled.
-func limitIP(next http.Handler, limiter ratelimit.Limiter, clientIP func(*http.Request) string) http.Handler {
+// endpoints are exempt so probes never get throttled. A refused request for
+// a JSON-RPC route (isJSONRPC) gets JSON-RPC errors, one per request id, as
+// its client can read only those; others get the REST error body.
+func limitIP(next http.Handler, limiter ratelimit.Limiter, clientIP func(*http.Request) string, isJSONRPC func(*http.Request) bool) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case "/healthz", "/readyz", "/metrics":
@@ -112,6 +117,12 @@ func limitIP(next http.Handler, limiter ratelimit.Limiter, clientIP func(*http.R
 			// A limiter failure must not take the API down; log and let the request through.
 			slog.WarnContext(r.Context(), "rate limiter", "err", err)
 		} else if !d.Allowed {
+			if isJSONRPC(r) {
+				// Read only to echo the ids; an unreadable body is answered with id null.
+				body, _ := io.ReadAll(http.MaxBytesReader(w, r.Body, rpcproxy.DefaultMaxBody))
+				jsonrpc.WriteRateLimited(w, body, d.RetryAfter, "request rate per IP")
+				return
+			}
 			httpx.RateLimited(w, r, d.RetryAfter, "request rate per IP")
 			return
 		}

@@ -87,17 +87,6 @@ func (m *Main) authorizeRelay(ctx context.Context, projectID, origin string) err
 	return nil
 }
 
-// registerRelay mounts the relay at /relay and returns the handler that
-// serves relay websockets opened at any other path ("/" is what
-// WalletConnect clients use); nil when there is none.
-func (m *Main) registerRelay(mux *http.ServeMux) http.Handler {
-	if m.relay.server == nil {
-		return nil
-	}
-	mux.Handle("GET /relay", m.relay.server)
-	return m.relay.server
-}
-
 // closeRelay closes every relay socket (1001, going away), then the broker.
 func (m *Main) closeRelay() error {
 	var errs []error

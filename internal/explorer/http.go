@@ -29,20 +29,8 @@ func NewHandler(svc *Service, names Names) *Handler {
 	return &Handler{svc: svc, names: names}
 }
 
-// Register adds GET /getWallets and the four image routes to mux, each
-// wrapped by mw (the app's project-id and CORS check); mw may be nil.
-func (h *Handler) Register(mux *http.ServeMux, mw func(http.Handler) http.Handler) {
-	if mw == nil {
-		mw = func(next http.Handler) http.Handler { return next }
-	}
-	mux.Handle("GET /getWallets", mw(http.HandlerFunc(h.getWallets)))
-	mux.Handle("GET /getWalletImage/{id}", mw(h.image(KindWallet)))
-	mux.Handle("GET /public/getAssetImage/{id}", mw(h.image(KindAsset)))
-	mux.Handle("GET /public/getCurrencyImage/{id}", mw(h.image(KindCurrency)))
-	mux.Handle("GET /public/getTokenImage/{id}", mw(h.image(KindToken)))
-}
-
-func (h *Handler) getWallets(w http.ResponseWriter, r *http.Request) {
+// Wallets serves GET /getWallets: a page of the wallet registry.
+func (h *Handler) Wallets(w http.ResponseWriter, r *http.Request) {
 	f, err := ParseFilter(r.URL.Query())
 	if err != nil {
 		httpx.Error(w, r, err)
@@ -76,7 +64,9 @@ const maxPooledPage = 256 << 10
 
 var pageBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 64<<10); return &b }}
 
-func (h *Handler) image(kind string) http.Handler {
+// Image serves GET /getWalletImage/{id} and the asset, currency and token
+// image routes: the image of kind with the path's id.
+func (h *Handler) Image(kind string) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		img, err := h.svc.Image(r.Context(), kind, r.PathValue("id"), h.names)
 		if err != nil {

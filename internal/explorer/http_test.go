@@ -30,7 +30,7 @@ func mustServer(t *testing.T) (*Service, *httptest.Server, *atomic.Int64) {
 	}
 	names := func(kind, id string) (string, bool) { return "Ethereum", kind == KindAsset && id == "eip155-1" }
 	mux := http.NewServeMux()
-	NewHandler(s, names).Register(mux, mw)
+	mount(mux, NewHandler(s, names), mw)
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
 	return s, srv, &seen
@@ -259,7 +259,7 @@ func TestEtagMatches(t *testing.T) {
 func BenchmarkGetWallets(b *testing.B) {
 	s := mustService(b, data.Wallets)
 	mux := http.NewServeMux()
-	NewHandler(s, nil).Register(mux, nil)
+	mount(mux, NewHandler(s, nil), nil)
 	req := httptest.NewRequest(http.MethodGet, "/getWallets?projectId=p&st=appkit&sv=x&page=1&entries=40&search=wa&chains=eip155:1,eip155:137", nil)
 	b.ReportAllocs()
 	for b.Loop() {
@@ -275,7 +275,7 @@ func BenchmarkGetWallets(b *testing.B) {
 func BenchmarkGetWalletsParallel(b *testing.B) {
 	s := mustService(b, data.Wallets)
 	mux := http.NewServeMux()
-	NewHandler(s, nil).Register(mux, nil)
+	mount(mux, NewHandler(s, nil), nil)
 	b.ReportAllocs()
 	b.SetParallelism((64 + runtime.GOMAXPROCS(0) - 1) / runtime.GOMAXPROCS(0))
 	b.RunParallel(func(pb *testing.PB) {
@@ -308,3 +308,16 @@ func (w *discardWriter) Write(b []byte) (int, error) {
 }
 
 func (w *discardWriter) WriteHeader(code int) { w.code = code }
+
+// mount serves h's routes on mux as latchd's route table does, each wrapped
+// by mw (nil: none).
+func mount(mux *http.ServeMux, h *Handler, mw func(http.Handler) http.Handler) {
+	if mw == nil {
+		mw = func(next http.Handler) http.Handler { return next }
+	}
+	mux.Handle("GET /getWallets", mw(http.HandlerFunc(h.Wallets)))
+	mux.Handle("GET /getWalletImage/{id}", mw(h.Image(KindWallet)))
+	mux.Handle("GET /public/getAssetImage/{id}", mw(h.Image(KindAsset)))
+	mux.Handle("GET /public/getCurrencyImage/{id}", mw(h.Image(KindCurrency)))
+	mux.Handle("GET /public/getTokenImage/{id}", mw(h.Image(KindToken)))
+}

@@ -1,6 +1,8 @@
 package project
 
 import (
+	"crypto/sha256"
+	"crypto/subtle"
 	"net/http"
 	"strings"
 
@@ -15,6 +17,9 @@ type Guard struct {
 	// DevOrigins also allows http://localhost:* and http://127.0.0.1:* for every
 	// project (latchd dev).
 	DevOrigins bool
+	// AdminToken is the operator's bearer token for RequireAdmin; empty
+	// refuses every admin request.
+	AdminToken string
 }
 
 // corsAllowHeaders are the request headers the widget and AppKit-compatible
@@ -51,6 +56,44 @@ func (g *Guard) Require(next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r.WithContext(NewContext(r.Context(), p)))
 	})
+}
+
+// Messages of RequireAdmin's refusals.
+const (
+	msgAdminDisabled = "Admin routes are disabled: no admin token configured"
+	msgAdminAuth     = "A valid admin token is required: Authorization: Bearer <token>"
+)
+
+// RequireAdmin wraps an operator's route about one project: it runs next
+// only after Require accepts the project and the request carries
+// Authorization: Bearer <AdminToken>. Without an admin token configured
+// every request is refused (403).
+func (g *Guard) RequireAdmin(next http.Handler) http.Handler {
+	return g.Require(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if g.AdminToken == "" {
+			httpx.Error(w, r, apperr.Fieldf(apperr.Forbidden, "Authorization", msgAdminDisabled))
+			return
+		}
+		if !BearerMatches(r, g.AdminToken) {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="latchd"`)
+			httpx.Error(w, r, apperr.Fieldf(apperr.Unauthorized, "Authorization", msgAdminAuth))
+			return
+		}
+		next.ServeHTTP(w, r)
+	}))
+}
+
+// BearerMatches reports whether r carries Authorization: Bearer <token>.
+// Both tokens are hashed before a constant-time comparison, so that it leaks
+// neither the token nor its length.
+func BearerMatches(r *http.Request, token string) bool {
+	scheme, got, ok := strings.Cut(r.Header.Get("Authorization"), " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return false
+	}
+	a := sha256.Sum256([]byte(strings.TrimSpace(got)))
+	b := sha256.Sum256([]byte(token))
+	return subtle.ConstantTimeCompare(a[:], b[:]) == 1
 }
 
 // Preflight answers CORS preflight requests before routing: the mux would
@@ -125,17 +168,6 @@ func setCORS(w http.ResponseWriter, origin string) {
 	h.Set("Access-Control-Expose-Headers", "Retry-After, X-Request-Id")
 }
 
-// ConfigHandler serves the project's configuration API (api-shapes §1.3–1.6).
-type ConfigHandler struct{}
-
-// Register adds the config routes to mux, each wrapped by mw (Guard.Require).
-func (ConfigHandler) Register(mux *http.ServeMux, mw func(http.Handler) http.Handler) {
-	mux.Handle("GET /appkit/v1/config", mw(http.HandlerFunc(handleConfig)))
-	mux.Handle("GET /appkit/v1/project-limits", mw(http.HandlerFunc(handleLimits)))
-	mux.Handle("GET /projects/v1/origins", mw(http.HandlerFunc(handleOrigins)))
-	mux.Handle("GET /getAnalyticsConfig", mw(http.HandlerFunc(handleAnalyticsConfig)))
-}
-
 // FeatureConfig is one entry of GET /appkit/v1/config (api-shapes §1.3).
 type FeatureConfig struct {
 	ID        string   `json:"id"`
@@ -170,26 +202,33 @@ func nonNil(s []string) []string {
 	return s
 }
 
-func handleConfig(w http.ResponseWriter, r *http.Request) {
+// The configuration API (api-shapes §1.3–1.6): each handler runs behind
+// Guard.Require, which puts the project in the request context.
+
+// HandleConfig serves GET /appkit/v1/config: the project's remote features.
+func HandleConfig(w http.ResponseWriter, r *http.Request) {
 	p := FromContext(r.Context())
 	w.Header().Set("Cache-Control", "private, max-age=60")
 	httpx.JSON(w, http.StatusOK, map[string]any{"features": p.Features.RemoteFeatures()})
 }
 
-// A self-hosted latchd has no plans; the limits that exist are rate limits,
-// answered with 429 where they apply.
-func handleLimits(w http.ResponseWriter, r *http.Request) {
+// HandleLimits serves GET /appkit/v1/project-limits. A self-hosted latchd
+// has no plans; the limits that exist are rate limits, answered with 429
+// where they apply.
+func HandleLimits(w http.ResponseWriter, r *http.Request) {
 	httpx.JSON(w, http.StatusOK, map[string]any{"planLimits": map[string]any{
 		"tier": "none", "isAboveRpcLimit": false, "isAboveMauLimit": false,
 	}})
 }
 
-func handleOrigins(w http.ResponseWriter, r *http.Request) {
+// HandleOrigins serves GET /projects/v1/origins: the project's allowlist.
+func HandleOrigins(w http.ResponseWriter, r *http.Request) {
 	p := FromContext(r.Context())
 	httpx.JSON(w, http.StatusOK, map[string]any{"allowedOrigins": nonNil(p.Origins)})
 }
 
-func handleAnalyticsConfig(w http.ResponseWriter, r *http.Request) {
+// HandleAnalyticsConfig serves GET /getAnalyticsConfig.
+func HandleAnalyticsConfig(w http.ResponseWriter, r *http.Request) {
 	p := FromContext(r.Context())
 	httpx.JSON(w, http.StatusOK, map[string]any{"isAnalyticsEnabled": p.Analytics})
 }

@@ -157,7 +157,10 @@ func TestGuard(t *testing.T) {
 	}
 	g := &project.Guard{Projects: svc}
 	mux := http.NewServeMux()
-	project.ConfigHandler{}.Register(mux, g.Require)
+	mux.Handle("GET /appkit/v1/config", g.Require(http.HandlerFunc(project.HandleConfig)))
+	mux.Handle("GET /appkit/v1/project-limits", g.Require(http.HandlerFunc(project.HandleLimits)))
+	mux.Handle("GET /projects/v1/origins", g.Require(http.HandlerFunc(project.HandleOrigins)))
+	mux.Handle("GET /getAnalyticsConfig", g.Require(http.HandlerFunc(project.HandleAnalyticsConfig)))
 	h := g.Preflight(mux)
 
 	do := func(method, target, origin string, hdr map[string]string) *httptest.ResponseRecorder {

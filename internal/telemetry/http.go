@@ -1,14 +1,11 @@
 package telemetry
 
 import (
-	"crypto/sha256"
-	"crypto/subtle"
 	"encoding/json"
 	"errors"
 	"log/slog"
 	"net/http"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/latchkit/latch/internal/apperr"
@@ -20,18 +17,10 @@ import (
 // dropped; the request still succeeds because AppKit never reads the answer.
 const DroppedHeader = "X-Latch-Dropped"
 
-// Register adds the telemetry routes to mux, each wrapped by mw, the app's
-// project-id and CORS middleware that puts the *project.Project in the
-// request context.
-func (s *Service) Register(mux *http.ServeMux, mw func(http.Handler) http.Handler) {
-	mux.Handle("POST /e", mw(http.HandlerFunc(s.handleEvent)))
-	mux.Handle("POST /batch", mw(http.HandlerFunc(s.handleBatch)))
-	mux.Handle("GET /v1/analytics/summary", mw(http.HandlerFunc(s.handleSummary)))
-}
-
-// handleEvent serves POST /e: one TelemetryController error event with an
-// ISO timestamp.
-func (s *Service) handleEvent(w http.ResponseWriter, r *http.Request) {
+// HandleEvent serves POST /e: one TelemetryController error event with an
+// ISO timestamp. It runs behind the project guard, which puts the
+// *project.Project in the request context.
+func (s *Service) HandleEvent(w http.ResponseWriter, r *http.Request) {
 	s.ingest(w, r, maxEventBody, func(body json.RawMessage, now time.Time) ([]Event, error) {
 		e, err := parseEvent(body, "", timestampISO, now)
 		if err != nil {
@@ -41,9 +30,10 @@ func (s *Service) handleEvent(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
-// handleBatch serves POST /batch: an EventsController array of PendingEvent
-// with millisecond timestamps, sent by navigator.sendBeacon.
-func (s *Service) handleBatch(w http.ResponseWriter, r *http.Request) {
+// HandleBatch serves POST /batch: an EventsController array of PendingEvent
+// with millisecond timestamps, sent by navigator.sendBeacon. It runs behind
+// the project guard.
+func (s *Service) HandleBatch(w http.ResponseWriter, r *http.Request) {
 	s.ingest(w, r, maxBatchBody, parseBatch)
 }
 
@@ -100,13 +90,15 @@ const (
 	msgSummaryAuth     = "A valid admin token is required: Authorization: Bearer <token>"
 )
 
-// handleSummary serves GET /v1/analytics/summary?projectId&from&to to operators.
-func (s *Service) handleSummary(w http.ResponseWriter, r *http.Request) {
+// HandleSummary serves GET /v1/analytics/summary?projectId&from&to to
+// operators. It checks the admin token itself too, so that it refuses
+// everyone wherever it is mounted.
+func (s *Service) HandleSummary(w http.ResponseWriter, r *http.Request) {
 	if s.cfg.AdminToken == "" {
 		httpx.Error(w, r, apperr.Fieldf(apperr.Forbidden, "Authorization", msgSummaryDisabled))
 		return
 	}
-	if !s.validAdminToken(r) {
+	if !project.BearerMatches(r, s.cfg.AdminToken) {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="latchd"`)
 		httpx.Error(w, r, apperr.Fieldf(apperr.Unauthorized, "Authorization", msgSummaryAuth))
 		return
@@ -128,19 +120,6 @@ func (s *Service) handleSummary(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Cache-Control", "no-store")
 	httpx.JSON(w, http.StatusOK, sum)
-}
-
-// validAdminToken compares the bearer token with the configured one in
-// constant time. Both are hashed first so that the comparison does not leak
-// the token's length either.
-func (s *Service) validAdminToken(r *http.Request) bool {
-	scheme, token, ok := strings.Cut(r.Header.Get("Authorization"), " ")
-	if !ok || !strings.EqualFold(scheme, "Bearer") {
-		return false
-	}
-	got := sha256.Sum256([]byte(strings.TrimSpace(token)))
-	want := sha256.Sum256([]byte(s.cfg.AdminToken))
-	return subtle.ConstantTimeCompare(got[:], want[:]) == 1
 }
 
 // summaryProjectID prefers the project the middleware resolved, and falls

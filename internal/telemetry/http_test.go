@@ -41,7 +41,10 @@ func newHarness(t *testing.T, cfg telemetry.Config) *harness {
 	if cfg.Now == nil {
 		cfg.Now = h.clock.Now
 	}
-	telemetry.New(db, cfg).Register(h.mux, h.middleware)
+	svc := telemetry.New(db, cfg)
+	h.mux.Handle("POST /e", h.middleware(http.HandlerFunc(svc.HandleEvent)))
+	h.mux.Handle("POST /batch", h.middleware(http.HandlerFunc(svc.HandleBatch)))
+	h.mux.Handle("GET /v1/analytics/summary", h.middleware(http.HandlerFunc(svc.HandleSummary)))
 	return h
 }
 

@@ -1,0 +1,273 @@
+package app
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/latchkit/latch/internal/account"
+	"github.com/latchkit/latch/internal/explorer"
+	"github.com/latchkit/latch/internal/httpx"
+	"github.com/latchkit/latch/internal/metrics"
+	"github.com/latchkit/latch/internal/project"
+	"github.com/latchkit/latch/internal/ratelimit"
+	"github.com/latchkit/latch/internal/telemetry"
+)
+
+// Guard is the class of check a route passes before its handler runs. The
+// zero value is no class: mounting a route without one panics, and the
+// route table's test fails first.
+type Guard uint8
+
+// The guard classes.
+const (
+	// GuardOpen: no check. Health, metrics, the relay's websocket upgrade
+	// (the relay authorizes its projectId and Origin itself), CORS
+	// preflight and the unknown-route answer.
+	GuardOpen Guard = iota + 1
+	// GuardProject: a known projectId and, from a browser, an Origin the
+	// project allows (project.Guard.Require).
+	GuardProject
+	// GuardAdmin: the project guard, then the operator's bearer token
+	// (project.Guard.RequireAdmin).
+	GuardAdmin
+	// GuardDev: latchd dev only (not mounted by latchd serve), from local
+	// origins only (project.Guard.LocalOnly).
+	GuardDev
+)
+
+var guardNames = [...]string{GuardOpen: "open", GuardProject: "project", GuardAdmin: "admin", GuardDev: "dev"}
+
+// String is the class's name in `latchd routes`; "" for no class.
+func (g Guard) String() string {
+	if int(g) < len(guardNames) {
+		return guardNames[g]
+	}
+	return ""
+}
+
+// Listeners of the routes.
+const (
+	listenerAPI   = "api"
+	listenerFrame = "frame"
+)
+
+// route is one route: its mux pattern, guard class and handler.
+type route struct {
+	listener string
+	pattern  string // "[METHOD ]/path", as http.ServeMux reads it
+	guard    Guard
+	// handler is the route's handler on a running Main.
+	handler func(m *Main) http.Handler
+	// beforeGuard, when set, wraps the guarded handler: it puts where the
+	// guard looks what the client sends elsewhere (the price route's
+	// projectId comes in its JSON body).
+	beforeGuard func(http.Handler) http.Handler
+	// beforeRouting marks the route served ahead of the mux, for every path
+	// (CORS preflight: the mux would answer OPTIONS with 405); handler is
+	// then unused and pattern is for display.
+	beforeRouting bool
+	// jsonRPC marks a JSON-RPC endpoint: refusals made before its handler
+	// runs (the IP rate limit) answer with JSON-RPC error bodies.
+	jsonRPC bool
+}
+
+// routes is every route latchd serves, on the API and frame listeners. The
+// demo listener (latchd dev --demo-dir) serves files, not routes.
+var routes = []route{
+	{listener: listenerAPI, pattern: "GET /healthz", guard: GuardOpen, handler: func(m *Main) http.Handler { return http.HandlerFunc(handleHealth) }},
+	{listener: listenerAPI, pattern: "GET /readyz", guard: GuardOpen, handler: func(m *Main) http.Handler { return http.HandlerFunc(m.handleReady) }},
+	{listener: listenerAPI, pattern: "GET /metrics", guard: GuardOpen, handler: func(m *Main) http.Handler { return m.Metrics }},
+	{listener: listenerAPI, pattern: "OPTIONS /{path...}", guard: GuardOpen, beforeRouting: true},
+
+	// Project configuration (api-shapes §1.3–1.6).
+	{listener: listenerAPI, pattern: "GET /appkit/v1/config", guard: GuardProject, handler: handlerFunc(project.HandleConfig)},
+	{listener: listenerAPI, pattern: "GET /appkit/v1/project-limits", guard: GuardProject, handler: handlerFunc(project.HandleLimits)},
+	{listener: listenerAPI, pattern: "GET /projects/v1/origins", guard: GuardProject, handler: handlerFunc(project.HandleOrigins)},
+	{listener: listenerAPI, pattern: "GET /getAnalyticsConfig", guard: GuardProject, handler: handlerFunc(project.HandleAnalyticsConfig)},
+
+	// Wallet explorer.
+	{listener: listenerAPI, pattern: "GET /getWallets", guard: GuardProject, handler: func(m *Main) http.Handler { return http.HandlerFunc(m.http.explorer.Wallets) }},
+	{listener: listenerAPI, pattern: "GET /getWalletImage/{id}", guard: GuardProject, handler: explorerImage(explorer.KindWallet)},
+	{listener: listenerAPI, pattern: "GET /public/getAssetImage/{id}", guard: GuardProject, handler: explorerImage(explorer.KindAsset)},
+	{listener: listenerAPI, pattern: "GET /public/getCurrencyImage/{id}", guard: GuardProject, handler: explorerImage(explorer.KindCurrency)},
+	{listener: listenerAPI, pattern: "GET /public/getTokenImage/{id}", guard: GuardProject, handler: explorerImage(explorer.KindToken)},
+
+	// Telemetry.
+	{listener: listenerAPI, pattern: "POST /e", guard: GuardProject, handler: func(m *Main) http.Handler { return http.HandlerFunc(m.http.telemetry.HandleEvent) }},
+	{listener: listenerAPI, pattern: "POST /batch", guard: GuardProject, handler: func(m *Main) http.Handler { return http.HandlerFunc(m.http.telemetry.HandleBatch) }},
+	{listener: listenerAPI, pattern: "GET /v1/analytics/summary", guard: GuardAdmin, handler: func(m *Main) http.Handler { return http.HandlerFunc(m.http.telemetry.HandleSummary) }},
+
+	// Networks and the RPC proxy (AppKit posts to "/v1/?chainId=…", api-shapes §3.8).
+	{listener: listenerAPI, pattern: "GET /v1/supported-chains", guard: GuardProject, handler: func(m *Main) http.Handler { return http.HandlerFunc(m.Networks.HandleSupportedChains) }},
+	{listener: listenerAPI, pattern: "GET /v1/networks", guard: GuardProject, handler: func(m *Main) http.Handler { return http.HandlerFunc(m.Networks.HandleNetworks) }},
+	{listener: listenerAPI, pattern: "POST /v1", guard: GuardProject, handler: func(m *Main) http.Handler { return m.rpc }, jsonRPC: true},
+	{listener: listenerAPI, pattern: "POST /v1/{$}", guard: GuardProject, handler: func(m *Main) http.Handler { return m.rpc }, jsonRPC: true},
+
+	// Account data.
+	{listener: listenerAPI, pattern: "GET /v1/account/{address}/history", guard: GuardProject, handler: accountRoute((*account.Handler).History)},
+	// /v1/account//history (no address) is cleaned to this path by the mux.
+	{listener: listenerAPI, pattern: "GET /v1/account/history", guard: GuardProject, handler: accountRoute((*account.Handler).History)},
+	{listener: listenerAPI, pattern: "GET /v1/account/{address}/balance", guard: GuardProject, handler: accountRoute((*account.Handler).Balance)},
+	{listener: listenerAPI, pattern: "GET /v1/account/{address}/identity", guard: GuardProject, handler: accountRoute((*account.Handler).Identity)},
+	{listener: listenerAPI, pattern: "GET /v1/identity/{address}", guard: GuardProject, handler: accountRoute((*account.Handler).Identity)},
+	{listener: listenerAPI, pattern: "POST /v1/fungible/price", guard: GuardProject, handler: accountRoute((*account.Handler).Price), beforeGuard: account.ProjectFromBody},
+
+	// WalletConnect relay: /relay, and a websocket upgrade at any other path
+	// ("/" is what WalletConnect clients open); other unknown paths get a 404.
+	{listener: listenerAPI, pattern: "GET /relay", guard: GuardOpen, handler: func(m *Main) http.Handler { return m.relay.server }},
+	{listener: listenerAPI, pattern: "/", guard: GuardOpen, handler: func(m *Main) http.Handler { return http.HandlerFunc(m.handleFallback) }},
+
+	// latchd dev.
+	{listener: listenerAPI, pattern: "GET /dev/info", guard: GuardDev, handler: func(m *Main) http.Handler { return http.HandlerFunc(m.handleDevInfo) }},
+	{listener: listenerAPI, pattern: "POST /dev/faucet", guard: GuardDev, handler: func(m *Main) http.Handler { return http.HandlerFunc(m.Devnet.HandleFaucet) }},
+	{listener: listenerAPI, pattern: "POST /dev/price", guard: GuardDev, handler: func(m *Main) http.Handler { return m.Devnet.HandlePrice(m.devPriceChanged) }},
+
+	// The embedded-wallet frame's origin.
+	{listener: listenerFrame, pattern: "GET /healthz", guard: GuardOpen, handler: func(m *Main) http.Handler { return http.HandlerFunc(handleFrameHealth) }},
+	{listener: listenerFrame, pattern: "GET /{$}", guard: GuardOpen, handler: func(m *Main) http.Handler { return http.HandlerFunc(handleFramePage) }},
+}
+
+func handlerFunc(f http.HandlerFunc) func(*Main) http.Handler {
+	return func(*Main) http.Handler { return f }
+}
+
+func explorerImage(kind string) func(*Main) http.Handler {
+	return func(m *Main) http.Handler { return m.http.explorer.Image(kind) }
+}
+
+func accountRoute(f func(*account.Handler, http.ResponseWriter, *http.Request)) func(*Main) http.Handler {
+	return func(m *Main) http.Handler {
+		h := m.account.http
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { f(h, w, r) })
+	}
+}
+
+// apiServices are the handlers of the API listener that Run builds and
+// the route table mounts.
+type apiServices struct {
+	guard     *project.Guard
+	explorer  *explorer.Handler
+	telemetry *telemetry.Service
+	// ipLimiter caps requests per client IP (--ip-rate-limit); nil: no cap.
+	ipLimiter ratelimit.Limiter
+}
+
+// guarded wraps h in the check of class g.
+func (m *Main) guarded(g Guard, h http.Handler) http.Handler {
+	switch g {
+	case GuardOpen:
+		return h
+	case GuardProject:
+		return m.http.guard.Require(h)
+	case GuardAdmin:
+		return m.http.guard.RequireAdmin(h)
+	case GuardDev:
+		return m.http.guard.LocalOnly(h)
+	}
+	panic(fmt.Sprintf("app: route without a guard class (%d)", g))
+}
+
+// mount builds the mux of a listener from the route table. Dev routes are
+// mounted in latchd dev only. isJSONRPC reports whether a request is for a
+// JSON-RPC route.
+func (m *Main) mount(listener string) (h http.Handler, isJSONRPC func(*http.Request) bool) {
+	mux := http.NewServeMux()
+	h = mux
+	jsonRPC := map[string]bool{}
+	for _, rt := range routes {
+		if rt.listener != listener || rt.guard == GuardDev && m.Devnet == nil {
+			continue
+		}
+		if rt.beforeRouting {
+			continue // applied below, around the mux
+		}
+		handler := m.guarded(rt.guard, rt.handler(m))
+		if rt.beforeGuard != nil {
+			handler = rt.beforeGuard(handler)
+		}
+		mux.Handle(rt.pattern, handler)
+		jsonRPC[rt.pattern] = rt.jsonRPC
+	}
+	for _, rt := range routes {
+		if rt.listener == listener && rt.beforeRouting {
+			// The only route served ahead of the mux is CORS preflight.
+			h = m.http.guard.Preflight(h)
+		}
+	}
+	return h, func(r *http.Request) bool {
+		_, pattern := mux.Handler(r)
+		return jsonRPC[pattern]
+	}
+}
+
+// apiHandler is the API listener's handler: its routes, then the IP rate
+// limit, request ids, logging and metrics around them.
+func (m *Main) apiHandler() http.Handler {
+	requests := m.Metrics.Counter("latch_http_requests_total", "HTTP requests by route and status.", "route", "status")
+	latency := m.Metrics.Histogram("latch_http_request_duration_seconds", "HTTP request latency by route.", metrics.DefaultLatencyBuckets, "route")
+	h, isJSONRPC := m.mount(listenerAPI)
+	if m.http.ipLimiter != nil {
+		h = limitIP(h, m.http.ipLimiter, m.clientIP, isJSONRPC)
+	}
+	return observe(h, m.Logger, requests, latency)
+}
+
+// frameHandler serves the frame origin. Its pages may be framed by any site;
+// the frame itself checks the embedding origin against the project (later).
+func (m *Main) frameHandler() http.Handler {
+	h, _ := m.mount(listenerFrame)
+	return h
+}
+
+func handleHealth(w http.ResponseWriter, r *http.Request) {
+	httpx.JSON(w, http.StatusOK, map[string]string{"status": "ok"})
+}
+
+// handleFallback serves the paths no other route matches: WalletConnect
+// clients open the relay at "/" (any path) with ?auth=; anything else is 404.
+func (m *Main) handleFallback(w http.ResponseWriter, r *http.Request) {
+	if m.relay.server != nil && isWebSocketUpgrade(r) {
+		m.relay.server.ServeHTTP(w, r)
+		return
+	}
+	httpx.Error(w, r, notFound(r))
+}
+
+// RouteInfo describes a route of the table, for `latchd routes` and tests.
+type RouteInfo struct {
+	Listener string // "api" or "frame"
+	Method   string // "" for every method
+	Path     string
+	Guard    Guard
+}
+
+// Routes lists every route latchd serves, dev routes included, in the
+// order of the table.
+func Routes() []RouteInfo {
+	out := make([]RouteInfo, 0, len(routes))
+	for _, rt := range routes {
+		method, path, ok := strings.Cut(rt.pattern, " ")
+		if !ok {
+			method, path = "", rt.pattern
+		}
+		out = append(out, RouteInfo{Listener: rt.listener, Method: method, Path: path, Guard: rt.guard})
+	}
+	return out
+}
+
+// printRoutes writes the route table, one aligned route per line.
+func printRoutes(w io.Writer) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "METHOD\tPATTERN\tGUARD\tLISTENER")
+	for _, r := range Routes() {
+		method := r.Method
+		if method == "" {
+			method = "*"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", method, r.Path, r.Guard, r.Listener)
+	}
+	return tw.Flush()
+}
