@@ -155,10 +155,7 @@ func TestRunProbes_StopsWithContext(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { h.p.RunProbes(ctx); close(done) }()
-	deadline := time.Now().Add(5 * time.Second)
-	for a.Hits() < 3 && time.Now().Before(deadline) {
-		time.Sleep(time.Millisecond)
-	}
+	waitFor(t, 5*time.Second, func() bool { return a.Hits() >= 3 })
 	cancel()
 	select {
 	case <-done:

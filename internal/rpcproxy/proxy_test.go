@@ -348,10 +348,7 @@ func TestProxy_Cache(t *testing.T) {
 				_, bodies[i] = h.Post(t, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"eth_getBalance","params":["0xaa","latest"]}`, i))
 			})
 		}
-		deadline := time.Now().Add(5 * time.Second)
-		for h.p.metrics.cache.Value(testChain, "coalesced") < 49 && time.Now().Before(deadline) {
-			time.Sleep(time.Millisecond)
-		}
+		waitFor(t, 5*time.Second, func() bool { return h.p.metrics.cache.Value(testChain, "coalesced") >= 49 })
 		close(release)
 		wg.Wait()
 		wantHits(t, node, 1)
@@ -399,37 +396,97 @@ func TestProxy_Cache(t *testing.T) {
 	})
 }
 
-func TestProxy_CoalesceCrossingBatches(t *testing.T) {
-	node := MustNode(t, func(w http.ResponseWriter, r *http.Request, body []byte) {
-		time.Sleep(2 * time.Millisecond)
-		answering(echoMethod)(w, r, body)
-	})
-	h := MustProxy(t, nil, node)
-	a := `{"jsonrpc":"2.0","id":"a","method":"eth_getBalance","params":["0xaa","latest"]}`
-	b := `{"jsonrpc":"2.0","id":"b","method":"eth_getCode","params":["0xbb","latest"]}`
-	var wg sync.WaitGroup
-	for i := range 40 {
-		wg.Go(func() {
-			body := "[" + a + "," + b + "," + a + "]"
-			if i%2 == 1 {
-				body = "[" + b + "," + a + "," + b + "]"
-			}
-			_, out := h.Post(t, body)
-			if rs := MustReplies(t, out); len(rs) != 3 || rs[0].Error != nil || rs[1].Error != nil || rs[2].Error != nil {
-				t.Errorf("replies %s", out)
-			}
-		})
-		if i%10 == 9 {
-			h.Advance(2 * time.Second) // let the cache expire now and then
+// batchKey tags a test request's context with a batch name; the proxy's
+// cache calls see it (the request's values outlive its cancellation).
+type batchKey struct{}
+
+// crossingCache holds each batch at its second cache lookup until both
+// batches are there: each has then led the flight of its first read and
+// will join the other's flight for its second.
+type crossingCache struct {
+	Cache
+	mu      sync.Mutex
+	gets    map[any]int
+	arrived int
+	both    chan struct{}
+}
+
+func (c *crossingCache) Get(ctx context.Context, key string) ([]byte, bool, error) {
+	c.mu.Lock()
+	batch := ctx.Value(batchKey{})
+	c.gets[batch]++
+	second := c.gets[batch] == 2
+	if second {
+		if c.arrived++; c.arrived == 2 {
+			close(c.both)
 		}
 	}
-	done := make(chan struct{})
-	go func() { wg.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(10 * time.Second):
-		t.Fatal("deadlock")
+	c.mu.Unlock()
+	if second {
+		<-c.both
 	}
+	return c.Cache.Get(ctx, key)
+}
+
+func TestProxy_CoalesceCrossingBatches(t *testing.T) {
+	a := `{"jsonrpc":"2.0","id":"a","method":"eth_getBalance","params":["0xaa","latest"]}`
+	b := `{"jsonrpc":"2.0","id":"b","method":"eth_getCode","params":["0xbb","latest"]}`
+	finishes := func(t *testing.T, wg *sync.WaitGroup) {
+		t.Helper()
+		done := make(chan struct{})
+		go func() { wg.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			t.Fatal("deadlock")
+		}
+	}
+
+	// [a,b] and [b,a], each leading one read and waiting on the other's.
+	t.Run("Crossing", func(t *testing.T) {
+		node := MustNode(t, answering(echoMethod))
+		cache := &crossingCache{gets: map[any]int{}, both: make(chan struct{})}
+		h := MustProxy(t, func(c *Config) {
+			cache.Cache = NewMemoryCache(100, 1<<20, c.Now)
+			c.Cache = cache
+		}, node)
+		var wg sync.WaitGroup
+		for i, body := range []string{"[" + a + "," + b + "]", "[" + b + "," + a + "]"} {
+			wg.Go(func() {
+				r := httptest.NewRequestWithContext(context.WithValue(t.Context(), batchKey{}, i), http.MethodPost, "/v1?chainId="+testChain, strings.NewReader(body))
+				_, out := h.Do(t, r)
+				if rs := MustReplies(t, out); len(rs) != 2 || rs[0].Error != nil || rs[1].Error != nil {
+					t.Errorf("replies %s", out)
+				}
+			})
+		}
+		finishes(t, &wg)
+		if n := h.p.metrics.cache.Value(testChain, "coalesced"); n != 2 {
+			t.Fatalf("%v reads joined another batch's flight, want 2", n)
+		}
+		wantHits(t, node, 2)
+	})
+
+	t.Run("Many", func(t *testing.T) {
+		h := MustProxy(t, nil, MustNode(t, answering(echoMethod)))
+		var wg sync.WaitGroup
+		for i := range 40 {
+			wg.Go(func() {
+				body := "[" + a + "," + b + "," + a + "]"
+				if i%2 == 1 {
+					body = "[" + b + "," + a + "," + b + "]"
+				}
+				_, out := h.Post(t, body)
+				if rs := MustReplies(t, out); len(rs) != 3 || rs[0].Error != nil || rs[1].Error != nil || rs[2].Error != nil {
+					t.Errorf("replies %s", out)
+				}
+			})
+			if i%10 == 9 {
+				h.Advance(2 * time.Second) // let the cache expire now and then
+			}
+		}
+		finishes(t, &wg)
+	})
 }
 
 func TestProxy_LeaderCancelDoesNotFailWaiters(t *testing.T) {
@@ -447,14 +504,10 @@ func TestProxy_LeaderCancelDoesNotFailWaiters(t *testing.T) {
 		r := httptest.NewRequestWithContext(ctx, http.MethodPost, "/v1?chainId="+testChain, strings.NewReader(req))
 		h.Do(t, r)
 	}()
-	for node.Hits() == 0 {
-		time.Sleep(time.Millisecond)
-	}
+	waitFor(t, 5*time.Second, func() bool { return node.Hits() > 0 })
 	waiter := make(chan string)
 	go func() { _, body := h.Post(t, req); waiter <- body }()
-	for h.p.metrics.cache.Value(testChain, "coalesced") < 1 {
-		time.Sleep(time.Millisecond)
-	}
+	waitFor(t, 5*time.Second, func() bool { return h.p.metrics.cache.Value(testChain, "coalesced") >= 1 })
 	cancel()
 	close(release)
 	wantResult(t, MustReply(t, <-waiter), `"eth_getBalance"`)
