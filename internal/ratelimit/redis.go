@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -24,14 +25,18 @@ const maxRedisKeyLen = 128
 //
 // KEYS[1] the key's sorted set: one member per allowed event, scored by its time
 // ARGV[1] limit, ARGV[2] window (µs), ARGV[3] window (ms, rounded up, for
-// PEXPIRE), ARGV[4] a member unique to this call
+// PEXPIRE), ARGV[4] a member unique to this call, ARGV[5] the time (µs) when
+// Redis.Now is set, else empty
 //
 // Returns {allowed (0/1), remaining, retryAfter (µs)}.
 //
 // TIME before a write needs effects replication, the default since Redis 5.
 var slidingLogScript = redis.NewScript(`
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+local now = tonumber(ARGV[5])
+if now == nil then
+	local t = redis.call('TIME')
+	now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+end
 local limit = tonumber(ARGV[1])
 local window = tonumber(ARGV[2])
 -- An event at s counts while now < s + window: those at or before now - window have left.
@@ -61,6 +66,12 @@ type Redis struct {
 	prefix string
 	limit  int
 	window time.Duration
+
+	// Now, when set, is the clock instead of the Redis server's TIME: tests
+	// replace it so they need not wait in real time. Nodes sharing a budget
+	// leave it nil, as only the server's clock is common to them. It must be
+	// set before first use.
+	Now func() time.Time
 }
 
 // NewRedis returns a limiter allowing at most limit events per window per
@@ -81,8 +92,12 @@ func (l *Redis) Allow(ctx context.Context, key string) (Decision, error) {
 	// Rounding the window up keeps exactness: a longer window only counts more.
 	windowUs := int64((l.window + time.Microsecond - 1) / time.Microsecond)
 	windowMs := int64((l.window + time.Millisecond - 1) / time.Millisecond)
+	now := ""
+	if l.Now != nil {
+		now = strconv.FormatInt(l.Now().UnixMicro(), 10)
+	}
 	res, err := slidingLogScript.Run(ctx, l.client, []string{l.redisKey(key)},
-		l.limit, windowUs, windowMs, hex.EncodeToString(id[:])).Int64Slice()
+		l.limit, windowUs, windowMs, hex.EncodeToString(id[:]), now).Int64Slice()
 	if err != nil {
 		return Decision{}, fmt.Errorf("ratelimit: redis: %w", err)
 	}

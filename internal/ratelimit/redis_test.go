@@ -15,8 +15,8 @@ import (
 
 var _ ratelimit.Limiter = (*ratelimit.Redis)(nil)
 
-// These tests use Redis's own clock (TIME), so they wait in real time with a
-// short window instead of injecting a clock.
+// These tests set the limiter's clock (Redis.Now) instead of waiting in real
+// time; TestRedis_ServerClock checks Redis's own clock (TIME).
 
 func TestRedis_Allow(t *testing.T) {
 	client, prefix := redistest.MustClient(t)
@@ -24,7 +24,8 @@ func TestRedis_Allow(t *testing.T) {
 
 	t.Run("OK", func(t *testing.T) {
 		l := ratelimit.NewRedis(client, prefix+"ok:", 3, window)
-		start := time.Now()
+		c := newClock()
+		l.Now = c.Now
 		for i := 0; i < 3; i++ {
 			d := mustAllow(t, l, "a")
 			if !d.Allowed || d.Remaining != 2-i || d.RetryAfter != 0 {
@@ -45,7 +46,7 @@ func TestRedis_Allow(t *testing.T) {
 		for i := 0; i < 5; i++ {
 			mustAllow(t, l, "a")
 		}
-		time.Sleep(time.Until(start.Add(window + 20*time.Millisecond)))
+		c.Add(window + 20*time.Millisecond)
 		if d := mustAllow(t, l, "a"); !d.Allowed || d.Remaining != 2 {
 			t.Fatalf("after the window: %+v, want allowed with 2 remaining", d)
 		}
@@ -55,14 +56,16 @@ func TestRedis_Allow(t *testing.T) {
 		// Events at 0 and ~150 ms with a limit of 2: once the first leaves
 		// the window one slot frees, and RetryAfter points at the second.
 		l := ratelimit.NewRedis(client, prefix+"slide:", 2, window)
+		c := newClock()
+		l.Now = c.Now
 		mustAllow(t, l, "k")
-		time.Sleep(window / 2)
+		c.Add(window / 2)
 		mustAllow(t, l, "k")
 		d := mustAllow(t, l, "k")
 		if d.Allowed || d.RetryAfter > window/2+10*time.Millisecond {
 			t.Fatalf("3rd call: %+v, want denied until the first event leaves (≤ %s)", d, window/2)
 		}
-		time.Sleep(d.RetryAfter + 5*time.Millisecond)
+		c.Add(d.RetryAfter + 5*time.Millisecond)
 		if d := mustAllow(t, l, "k"); !d.Allowed || d.Remaining != 0 {
 			t.Fatalf("after RetryAfter: %+v, want allowed with 0 remaining", d)
 		}
@@ -114,6 +117,20 @@ func TestRedis_Allow(t *testing.T) {
 			t.Fatal("Allow with Redis down: no error")
 		}
 	})
+}
+
+// Without Now the limiter runs on Redis's clock (TIME): a window of real
+// time refuses, and RetryAfter counts down in real time.
+func TestRedis_ServerClock(t *testing.T) {
+	client, prefix := redistest.MustClient(t)
+	l := ratelimit.NewRedis(client, prefix, 1, time.Hour)
+	if d := mustAllow(t, l, "k"); !d.Allowed {
+		t.Fatalf("first: %+v", d)
+	}
+	d := mustAllow(t, l, "k")
+	if d.Allowed || d.RetryAfter <= time.Hour-time.Minute || d.RetryAfter > time.Hour {
+		t.Fatalf("second: %+v, want denied for about an hour", d)
+	}
 }
 
 // TestRedis_SharedBudget is the multi-node guarantee: two limiters (two
