@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -444,7 +445,20 @@ func TestProxy_CoalesceCrossingBatches(t *testing.T) {
 
 	// [a,b] and [b,a], each leading one read and waiting on the other's.
 	t.Run("Crossing", func(t *testing.T) {
-		node := MustNode(t, answering(echoMethod))
+		// The node answers once both batches' calls are in: neither flight
+		// ends before the other batch has joined it.
+		both := make(chan struct{})
+		var calls atomic.Int32
+		node := MustNode(t, func(w http.ResponseWriter, r *http.Request, body []byte) {
+			if calls.Add(1) == 2 {
+				close(both)
+			}
+			select {
+			case <-both:
+			case <-time.After(5 * time.Second): // not crossed: the count below says so
+			}
+			answering(echoMethod)(w, r, body)
+		})
 		cache := &crossingCache{gets: map[any]int{}, both: make(chan struct{})}
 		h := MustProxy(t, func(c *Config) {
 			cache.Cache = NewMemoryCache(100, 1<<20, c.Now)
