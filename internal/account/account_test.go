@@ -178,18 +178,47 @@ func (e *env) send(w wallet, to *common.Address, data []byte, gas uint64) *types
 	if err := e.eth.SendTransaction(ctx, tx); err != nil {
 		e.t.Fatal(err)
 	}
-	deadline := time.Now().Add(10 * time.Second)
+	// The chain seals on arrival: check on each new head (and every few
+	// milliseconds, as the receipt index can trail the head by a moment).
+	wake := make(chan struct{}, 1)
+	stop, err := shared.WatchHeads(e.chain.CAIPNetworkID, wake)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	defer stop()
+	var r *types.Receipt
+	if !waitUntil(10*time.Second, wake, func() bool {
+		r, err = e.eth.TransactionReceipt(ctx, tx.Hash())
+		return err == nil
+	}) {
+		e.t.Fatalf("transaction %s not mined", tx.Hash())
+	}
+	if r.Status != types.ReceiptStatusSuccessful {
+		e.t.Fatalf("transaction %s reverted", tx.Hash())
+	}
+	return r
+}
+
+// waitUntil reports whether cond holds within timeout. It checks cond at
+// once, then on every wake (nil: none) and every few milliseconds.
+func waitUntil(timeout time.Duration, wake <-chan struct{}, cond func() bool) bool {
+	if cond() {
+		return true
+	}
+	deadline := time.NewTimer(timeout)
+	defer deadline.Stop()
+	tick := time.NewTicker(5 * time.Millisecond)
+	defer tick.Stop()
 	for {
-		if r, err := e.eth.TransactionReceipt(ctx, tx.Hash()); err == nil {
-			if r.Status != types.ReceiptStatusSuccessful {
-				e.t.Fatalf("transaction %s reverted", tx.Hash())
-			}
-			return r
+		select {
+		case <-deadline.C:
+			return cond()
+		case <-wake:
+		case <-tick.C:
 		}
-		if time.Now().After(deadline) {
-			e.t.Fatalf("transaction %s not mined", tx.Hash())
+		if cond() {
+			return true
 		}
-		time.Sleep(5 * time.Millisecond)
 	}
 }
 

@@ -140,19 +140,39 @@ func (s *signer) send(to common.Address, value *big.Int, data []byte, gas uint64
 // dev block up within milliseconds; the deadline only guards a hang).
 func waitHistory(t *testing.T, c client, path string, n int) historyJSON {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		var h historyJSON
-		r := c.do("GET", path, "")
+	var h historyJSON
+	var r response
+	if !waitUntil(10*time.Second, func() bool {
+		h = historyJSON{}
+		r = c.do("GET", path, "")
 		c.want(r, 200)
 		r.json(t, &h)
-		if len(h.Data) >= n {
-			return h
+		return len(h.Data) >= n
+	}) {
+		t.Fatalf("history has %d entries, want %d: %s", len(h.Data), n, r.body)
+	}
+	return h
+}
+
+// waitUntil reports whether cond holds within timeout, checking it at once
+// and then every few milliseconds.
+func waitUntil(timeout time.Duration, cond func() bool) bool {
+	if cond() {
+		return true
+	}
+	deadline := time.NewTimer(timeout)
+	defer deadline.Stop()
+	tick := time.NewTicker(5 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-deadline.C:
+			return cond()
+		case <-tick.C:
+			if cond() {
+				return true
+			}
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("history has %d entries, want %d: %s", len(h.Data), n, r.body)
-		}
-		time.Sleep(5 * time.Millisecond)
 	}
 }
 

@@ -307,18 +307,36 @@ func endToEnd(t *testing.T, databaseURL string) {
 		}
 		defer conn.Close()
 		body := fmt.Sprintf(`[{"eventId":"9f1c2a4e-8d3b-4c5a-9e7f-0a1b2c3d4e5f","url":"http://localhost/","domain":"localhost","timestamp":%d,"props":{"type":"track","event":"MODAL_CLOSE"}}]`, time.Now().UnixMilli())
-		fmt.Fprintf(conn, "POST /batch?%s HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", pid, len(body), body[:10])
-		time.Sleep(100 * time.Millisecond)
+		// Expect: 100-continue makes the server say when the handler starts
+		// reading the body: from then on the request is in flight.
+		fmt.Fprintf(conn, "POST /batch?%s HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: %d\r\nExpect: 100-continue\r\n\r\n", pid, len(body))
+		conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+		br := bufio.NewReader(conn)
+		if resp, err := http.ReadResponse(br, nil); err != nil || resp.StatusCode != http.StatusContinue {
+			t.Fatalf("before the body: %v %v", resp, err)
+		}
+		io.WriteString(conn, body[:10])
 		closed := make(chan error, 1)
 		go func() { closed <- m.Close() }()
-		time.Sleep(100 * time.Millisecond)
+		// Close has begun once the listener refuses connections; it must
+		// then wait for the request.
+		addr := strings.TrimPrefix(m.APIURL(), "http://")
+		if !waitUntil(10*time.Second, func() bool {
+			c, err := net.Dial("tcp", addr)
+			if err == nil {
+				c.Close()
+			}
+			return err != nil
+		}) {
+			t.Fatal("the API still accepts connections after Close began")
+		}
 		select {
 		case err := <-closed:
 			t.Fatalf("Close returned before the in-flight request finished: %v", err)
 		default:
 		}
 		io.WriteString(conn, body[10:])
-		resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+		resp, err := http.ReadResponse(br, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -204,19 +204,38 @@ func TestStart_WalletTransaction(t *testing.T) {
 	if err := client.SendTransaction(ctx, tx); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(5 * time.Second)
+	var receipt *types.Receipt
+	if !waitUntil(5*time.Second, nil, func() bool {
+		receipt, err = client.TransactionReceipt(ctx, tx.Hash())
+		return err == nil
+	}) {
+		t.Fatalf("transaction not mined: %v", err)
+	}
+	if receipt.Status != types.ReceiptStatusSuccessful {
+		t.Fatalf("receipt status %d", receipt.Status)
+	}
+}
+
+// waitUntil reports whether cond holds within timeout. It checks cond at
+// once, then on every wake (nil: none) and every few milliseconds.
+func waitUntil(timeout time.Duration, wake <-chan struct{}, cond func() bool) bool {
+	if cond() {
+		return true
+	}
+	deadline := time.NewTimer(timeout)
+	defer deadline.Stop()
+	tick := time.NewTicker(5 * time.Millisecond)
+	defer tick.Stop()
 	for {
-		receipt, err := client.TransactionReceipt(ctx, tx.Hash())
-		if err == nil {
-			if receipt.Status != types.ReceiptStatusSuccessful {
-				t.Fatalf("receipt status %d", receipt.Status)
-			}
-			break
+		select {
+		case <-deadline.C:
+			return cond()
+		case <-wake:
+		case <-tick.C:
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("transaction not mined: %v", err)
+		if cond() {
+			return true
 		}
-		time.Sleep(10 * time.Millisecond)
 	}
 }
 

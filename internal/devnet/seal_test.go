@@ -62,18 +62,15 @@ func TestSealLoop_Burst(t *testing.T) {
 	}
 	deadline := time.Now().Add(20 * time.Second)
 	for addr, nonce := range want {
-		for {
-			got, err := client.NonceAt(ctx, addr, nil)
+		var got uint64
+		if !waitUntil(time.Until(deadline), nil, func() bool {
+			got, err = client.NonceAt(ctx, addr, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got >= nonce {
-				break
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("%s: nonce %d, want %d: the burst was not sealed", addr, got, nonce)
-			}
-			time.Sleep(5 * time.Millisecond)
+			return got >= nonce
+		}) {
+			t.Fatalf("%s: nonce %d, want %d: the burst was not sealed", addr, got, nonce)
 		}
 	}
 	if bal, _ := client.BalanceAt(ctx, to, nil); bal.Int64() != int64(len(batch)) {

@@ -1,8 +1,11 @@
 package indexer
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
+	"io"
 	"math/big"
 	"net/http"
 	"net/http/httptest"
@@ -237,15 +240,27 @@ func countTxs(t *testing.T, h *harness, head uint64) {
 	}
 }
 
-// slowProxy forwards JSON-RPC to the chain after a delay, and when fail
-// says so answers 502 or drops the connection instead.
-func slowProxy(t *testing.T, target string, delay time.Duration, fail func(n int64) bool) *httptest.Server {
+// upstreamProxy forwards JSON-RPC to the chain. When fail says so it answers
+// 502 or drops the connection instead; a request that hold says to hold
+// waits until its client gives up (or the test ends) and is never answered.
+func upstreamProxy(t *testing.T, target string, fail func(n int64) bool, hold func(body []byte) bool) *httptest.Server {
 	u, _ := url.Parse(target)
 	rp := httputil.NewSingleHostReverseProxy(u)
 	var n atomic.Int64
+	released := make(chan struct{})
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		i := n.Add(1)
-		time.Sleep(delay)
+		if hold != nil {
+			body, _ := io.ReadAll(r.Body)
+			r.Body = io.NopCloser(bytes.NewReader(body))
+			if hold(body) {
+				select {
+				case <-r.Context().Done():
+				case <-released:
+				}
+				return
+			}
+		}
 		if fail != nil && fail(i) {
 			if i%2 == 0 {
 				http.Error(w, "upstream down", http.StatusBadGateway)
@@ -259,7 +274,41 @@ func slowProxy(t *testing.T, target string, delay time.Duration, fail func(n int
 		rp.ServeHTTP(w, r)
 	}))
 	t.Cleanup(srv.Close)
+	t.Cleanup(func() { close(released) }) // runs first: held requests return, then the server closes
 	return srv
+}
+
+// asksForBlocksFrom reports whether a JSON-RPC body (a call or a batch)
+// reads a block numbered from or higher, by number: the block range a
+// held upstream keeps from the indexer.
+func asksForBlocksFrom(from uint64) func(body []byte) bool {
+	return func(body []byte) bool {
+		var calls []struct {
+			Method string            `json:"method"`
+			Params []json.RawMessage `json:"params"`
+		}
+		if json.Unmarshal(body, &calls) != nil {
+			calls = calls[:0]
+			var one struct {
+				Method string            `json:"method"`
+				Params []json.RawMessage `json:"params"`
+			}
+			if json.Unmarshal(body, &one) != nil {
+				return false
+			}
+			calls = append(calls, one)
+		}
+		for _, c := range calls {
+			if c.Method != "eth_getBlockByNumber" && c.Method != "eth_getBlockReceipts" || len(c.Params) == 0 {
+				continue
+			}
+			var tag hexutil.Uint64
+			if json.Unmarshal(c.Params[0], &tag) == nil && uint64(tag) >= from {
+				return true
+			}
+		}
+		return false
+	}
 }
 
 // Stopping the indexer in the middle of a backfill and starting a new one
@@ -275,8 +324,9 @@ func TestIndexer_RestartMidway(t *testing.T) {
 		}
 		head := h.head()
 
-		// A slow upstream and small batches, so the first run stops half way.
-		proxy := slowProxy(t, h.chain.RPCURL, 15*time.Millisecond, nil)
+		// An upstream that never answers for the second half of the chain,
+		// and small batches, so the first run stops half way.
+		proxy := upstreamProxy(t, h.chain.RPCURL, nil, asksForBlocksFrom(head/2+3))
 		ix, stop := h.startIndexer(Config{}, Chain{Client: h.rpcClient(proxy.URL), BatchSize: 2})
 		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 		defer cancel()
@@ -324,7 +374,7 @@ func TestIndexer_UpstreamErrors(t *testing.T) {
 	for i := range 12 {
 		sent = append(sent, h.send(a, h.token("USDC"), nil, pack("transfer", b.addr, big.NewInt(int64(i+1))), 100_000).TxHash)
 	}
-	proxy := slowProxy(t, h.chain.RPCURL, 0, func(n int64) bool { return n%3 == 0 })
+	proxy := upstreamProxy(t, h.chain.RPCURL, func(n int64) bool { return n%3 == 0 }, nil)
 	ix, _ := h.startIndexer(Config{}, Chain{Client: h.rpcClient(proxy.URL), BatchSize: 3, PollInterval: 20 * time.Millisecond})
 	h.waitIndexed(ix)
 	countTxs(t, h, h.head())
@@ -387,13 +437,8 @@ func TestIndexer_Reorg(t *testing.T) {
 		}
 		// Wait for the indexer to see the replacement before the chain
 		// grows past the old height.
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		for len(history(t, h, kept.addr)) == 0 {
-			if ctx.Err() != nil {
-				t.Fatal("the new chain's transfer never appeared")
-			}
-			time.Sleep(10 * time.Millisecond)
+		if !waitUntil(10*time.Second, func() bool { return len(history(t, h, kept.addr)) > 0 }) {
+			t.Fatal("the new chain's transfer never appeared")
 		}
 		r4 := h.send(a, kept.addr, eth(300), nil, 21_000)
 		r5 := h.send(a, kept.addr, eth(200), nil, 21_000)
@@ -454,6 +499,9 @@ func TestStore_HistoryPagingUnderInserts(t *testing.T) {
 
 		stop := make(chan struct{})
 		done := make(chan struct{})
+		// added says a block was stored since the reader last looked, so
+		// that every page is read after some insert.
+		added := make(chan struct{}, 1)
 		go func() {
 			defer close(done)
 			for {
@@ -462,6 +510,10 @@ func TestStore_HistoryPagingUnderInserts(t *testing.T) {
 					return
 				default:
 					addBlocks(1)
+					select {
+					case added <- struct{}{}:
+					default:
+					}
 				}
 			}
 		}()
@@ -477,7 +529,7 @@ func TestStore_HistoryPagingUnderInserts(t *testing.T) {
 				break
 			}
 			cur = page.Next
-			time.Sleep(time.Millisecond)
+			<-added
 		}
 		close(stop)
 		<-done
