@@ -4,9 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"net"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -231,32 +229,6 @@ func (m *Main) devPriceChanged(networkID string) {
 	if id, err := caip.EVMChainID(networkID); err == nil {
 		m.account.prices.Invalidate(id)
 	}
-}
-
-// publicBaseURL is the API's base URL as the client reached it: https when
-// the connection is TLS or a trusted proxy says so.
-func (m *Main) publicBaseURL(r *http.Request) string {
-	scheme := "http"
-	if r.TLS != nil {
-		scheme = "https"
-	} else if strings.EqualFold(r.Header.Get("X-Forwarded-Proto"), "https") && m.fromTrustedProxy(r) {
-		scheme = "https"
-	}
-	return scheme + "://" + r.Host
-}
-
-func (m *Main) fromTrustedProxy(r *http.Request) bool {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return false
-	}
-	ip := net.ParseIP(host)
-	for _, n := range m.Config.TrustedProxies {
-		if ip != nil && n.Contains(ip) {
-			return true
-		}
-	}
-	return false
 }
 
 // closeAccount stops the indexer.

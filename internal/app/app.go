@@ -302,14 +302,22 @@ func (m *Main) Close() error {
 
 // clientIP is the rate-limit key of a request.
 func (m *Main) clientIP(r *http.Request) string {
-	return httpx.ClientIP(r, func(ip net.IP) bool {
-		for _, n := range m.Config.TrustedProxies {
-			if n.Contains(ip) {
-				return true
-			}
+	return httpx.ClientIP(r, m.trustedProxy)
+}
+
+// publicBaseURL is the API's base URL as the client reached it.
+func (m *Main) publicBaseURL(r *http.Request) string {
+	return httpx.BaseURL(r, m.trustedProxy)
+}
+
+// trustedProxy reports whether ip is one of --trusted-proxy's networks.
+func (m *Main) trustedProxy(ip net.IP) bool {
+	for _, n := range m.Config.TrustedProxies {
+		if n.Contains(ip) {
+			return true
 		}
-		return false
-	})
+	}
+	return false
 }
 
 // buildAPI builds the API's own services (the RPC proxy, telemetry) and
@@ -369,16 +377,11 @@ func (m *Main) handleReady(w http.ResponseWriter, r *http.Request) {
 
 // assetName names network assets for image monograms.
 func (m *Main) assetName(kind, id string) (string, bool) {
-	if kind != "asset" {
+	if kind != explorer.KindAsset {
 		return "", false
 	}
-	if n := m.Networks.Get(id); n != nil {
+	if n := m.Networks.Find(id); n != nil {
 		return n.Name, true
-	}
-	for _, n := range m.Networks.All() {
-		if string(n.ID) == id || string(n.ID) == `"`+id+`"` {
-			return n.Name, true
-		}
 	}
 	return "", false
 }

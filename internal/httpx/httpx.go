@@ -210,6 +210,22 @@ func ClientIP(r *http.Request, trusted func(net.IP) bool) string {
 	return host
 }
 
+// BaseURL is the API's base URL as the client reached it: https when the
+// connection is TLS or a trusted proxy (trusted may be nil: none) says so
+// with X-Forwarded-Proto.
+func BaseURL(r *http.Request, trusted func(net.IP) bool) string {
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	} else if strings.EqualFold(r.Header.Get("X-Forwarded-Proto"), "https") && trusted != nil {
+		host, _, err := net.SplitHostPort(r.RemoteAddr)
+		if ip := net.ParseIP(host); err == nil && ip != nil && trusted(ip) {
+			scheme = "https"
+		}
+	}
+	return scheme + "://" + r.Host
+}
+
 // Query reads a query parameter, refusing values longer than max bytes.
 func Query(r *http.Request, name string, max int) (string, error) {
 	v := r.URL.Query().Get(name)

@@ -1,6 +1,7 @@
 package httpx
 
 import (
+	"crypto/tls"
 	"encoding/json"
 	"net"
 	"net/http"
@@ -95,6 +96,40 @@ func TestClientIP(t *testing.T) {
 			}
 			if got := ClientIP(r, tc.trust); got != tc.want {
 				t.Fatalf("ClientIP = %s, want %s", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestBaseURL(t *testing.T) {
+	_, proxies, _ := net.ParseCIDR("10.0.0.0/8")
+	trusted := func(ip net.IP) bool { return proxies.Contains(ip) }
+	for name, tc := range map[string]struct {
+		remote, proto string
+		tls           bool
+		trusted       func(net.IP) bool
+		want          string
+	}{
+		"Plain":              {remote: "192.0.2.1:1234", want: "http://api.example"},
+		"TLS":                {remote: "192.0.2.1:1234", tls: true, want: "https://api.example"},
+		"TrustedProxyHTTPS":  {remote: "10.1.2.3:1234", proto: "HTTPS", trusted: trusted, want: "https://api.example"},
+		"UntrustedPeerHTTPS": {remote: "192.0.2.1:1234", proto: "https", trusted: trusted, want: "http://api.example"},
+		"NoTrustedProxies":   {remote: "10.1.2.3:1234", proto: "https", want: "http://api.example"},
+		"TrustedProxyHTTP":   {remote: "10.1.2.3:1234", proto: "http", trusted: trusted, want: "http://api.example"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			r := httptest.NewRequest(http.MethodGet, "http://api.example/v1/x", nil)
+			r.RemoteAddr = tc.remote
+			if tc.proto != "" {
+				r.Header.Set("X-Forwarded-Proto", tc.proto)
+			}
+			if !tc.tls {
+				r.TLS = nil
+			} else if r.TLS == nil {
+				r.TLS = &tls.ConnectionState{}
+			}
+			if got := BaseURL(r, tc.trusted); got != tc.want {
+				t.Fatalf("BaseURL = %q, want %q", got, tc.want)
 			}
 		})
 	}

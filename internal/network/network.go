@@ -102,6 +102,21 @@ func (r *Registry) Get(caipNetworkID string) *Network {
 	return r.networks[caipNetworkID]
 }
 
+// Find returns the network an asset image id names: its CAIP-2 id, or its
+// own id ("1" for Ethereum, a string id with or without its quotes); nil
+// when none does.
+func (r *Registry) Find(id string) *Network {
+	if n := r.Get(id); n != nil {
+		return n
+	}
+	for _, n := range r.All() {
+		if string(n.ID) == id || string(n.ID) == `"`+id+`"` {
+			return n
+		}
+	}
+	return nil
+}
+
 // All returns every network in registration order.
 func (r *Registry) All() []*Network {
 	r.mu.RLock()

@@ -3,6 +3,7 @@ package network
 import (
 	"encoding/json"
 	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/latchkit/latch/data"
@@ -68,5 +69,30 @@ func TestUpstreamsAndSupportedChains(t *testing.T) {
 	}
 	if len(body.HTTP) != 1 || body.HTTP[0] != "eip155:10" || body.WS == nil || len(body.WS) != 0 {
 		t.Fatalf("body = %s", rec.Body)
+	}
+}
+
+func TestRegistry_Find(t *testing.T) {
+	r, err := Load(data.Networks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for id, want := range map[string]string{"eip155:1": "Ethereum", "1": "Ethereum", "eip155:137": "Polygon"} {
+		if n := r.Find(id); n == nil || n.Name != want {
+			t.Errorf("Find(%q) = %+v, want %s", id, n, want)
+		}
+	}
+	for _, n := range r.All() {
+		if n.ID[0] == '"' {
+			unquoted := strings.Trim(string(n.ID), `"`)
+			if got := r.Find(unquoted); got != n {
+				t.Errorf("Find(%q) = %+v, want %s", unquoted, got, n.CAIPNetworkID)
+			}
+		}
+	}
+	for _, id := range []string{"", "eip155:999999999", "999999999", "x"} {
+		if n := r.Find(id); n != nil {
+			t.Errorf("Find(%q) = %s, want nil", id, n.CAIPNetworkID)
+		}
 	}
 }
