@@ -1,60 +1,32 @@
-// @latchkit/core: the framework-free half of the Latch widget.
-export * from './controllers'
-export {
-  createConnectionController,
-  isUserRejectedError,
-  LatchConnectError,
-  LatchDisconnectError,
-  LatchSwitchNetworkError,
-  latchRpcUrl,
-  toCaipAddress,
-  toConnectError,
-  truncateAddress,
-  truncateDecimals,
-} from './connection/index'
-export type {
-  ChainNamespace,
-  ConnectedWalletInfo,
-  ConnectionController,
-  ConnectionControllerParameters,
-  ConnectionState,
-  ConnectorInfo,
-  NamespaceConnection,
-  NativeBalance,
-  SwitchNetworkErrorKind,
-} from './connection/index'
-export {
-  activeNetworkStorageKey,
-  createNetworkController,
-  restoreActiveNetwork,
-  type NetworkController,
-  type NetworkState,
-  type NetworkSwitchedEvent,
-  type NetworkSwitchedListener,
-} from './network/controller'
-export type * from './latch-types'
-export type { LatchInternal, LatchRuntime, LatchSlice } from './instance'
-export * from './account/index'
-// The send module loads on demand (its own chunk); only its types are static.
-export { initialSendState, loadSendModule, type SendModule } from './send/load'
-export type {
-  FeeEstimate,
-  FeeOverrides,
-  LatchSendError,
-  NameResolver,
-  SendContext,
-  SendController,
-  SendControllerParameters,
-  SendErrorKind,
-  SendNamespace,
-  SendNotice,
-  SendRequest,
-  SendResult,
-  SendState,
-} from './send/index'
-export * from './walletconnect/index'
+// @latchkit/core: the framework-free half of the Latch widget. This entry is
+// what an app or @latchkit/react uses: createLatch and its options, the
+// actions (each taking the Latch instance), query options, namespace
+// helpers, the WalletConnect connector and the public types. Internals
+// (controllers, latchd client, telemetry, limits) are not exported; tests
+// import them by path.
+
+// The instance.
 export { createLatch, LATCH_VERSION } from './latch'
 export type { LatchExtensions } from './walletconnect/connectors'
+export type * from './latch-types'
+export type { LatchInternal, LatchRuntime, LatchSlice } from './instance'
+
+// Options.
+export { DEFAULT_API_URL, LatchOptionsError } from './options'
+export type {
+  AllWalletsMode,
+  AppMetadata,
+  ConnectMethod,
+  ConnectorTypeOrder,
+  CustomWallet,
+  Features,
+  LatchOptions,
+  SocialProvider,
+  WalletFeature,
+} from './options'
+export type { SIWXConfig, SIWXMessage, SIWXMessageData, SIWXSession } from './siwx'
+export type { ThemeMode, ThemeVariables } from './theme'
+
 // Actions: each takes the Latch instance (as wagmi's take its Config).
 export { connectWallet } from './connection/actions/connectWallet'
 export { disconnect } from './connection/actions/disconnect'
@@ -64,16 +36,54 @@ export { switchNetwork } from './network/actions/switchNetwork'
 export { goBackTo } from './modal/actions/goBackTo'
 export { init } from './lifecycle/init'
 export { destroy } from './lifecycle/destroy'
-export { loadNativeBalance } from './account/actions/loadNativeBalance'
 export { getQueryClient } from './account/actions/getQueryClient'
-export { INDEXER_SETTLE_MS, watchAccountRefresh } from './account/actions/watchAccountRefresh'
+export { watchAccountRefresh } from './account/actions/watchAccountRefresh'
 export { loadAccountModels } from './account/actions/loadAccountModels'
 export { getAccountModels } from './account/actions/getAccountModels'
 export { getSendController } from './send/actions/getSendController'
 export { loadSendController } from './send/actions/loadSendController'
 export { setNameResolver } from './send/actions/setNameResolver'
-// Query options for the account data.
+
+// Query options and keys of the account data (TanStack Query).
 export { balancesQueryOptions, historyPageQueryOptions, type AccountQueryOptions, type AccountQueryParameters } from './account/queries'
-// Namespace adapters: views ask these instead of writing a namespace.
-export { accountNamespace, adapterFor, networkCaipId, networksForAccount, NAMESPACE_ADAPTERS } from './adapters/registry'
+export { ACCOUNT_CACHE_MS, accountQueryKeys, type AccountData, type AccountDataState, type SentTransaction } from './account/data'
+export { loadAccountModule, type AccountModule } from './account/load'
+export type { ActivityGroup, ActivityItem } from './account/activity'
+export type { FungiblePrice, Identity, TokenBalance, Transaction, TransactionPage, TransactionStatus, TransactionTransfer } from './account/types'
+
+// Chain namespaces: views ask these instead of writing a namespace.
+export { accountNamespace, adapterFor, NAMESPACE_ADAPTERS, networkCaipId, networksForAccount } from './adapters/registry'
 export type { AdapterTransaction, LatchNetwork, NamespaceAdapter, NamespaceClient, NamespaceClientContext } from './adapters/types'
+
+// Errors a call may reject with.
+export { LatchConnectError, LatchDisconnectError, LatchSwitchNetworkError } from './connection/errors'
+export type { ConnectErrorKind, SwitchNetworkErrorKind } from './connection/errors'
+export type { ConnectedWalletInfo } from './connection/types'
+
+// The send form (its code is a lazy chunk; loadSendController brings it).
+export { initialSendState } from './send/load'
+export type { LatchSendError, SendErrorKind } from './send/errors'
+export type { NameResolver } from './send/resolver'
+export type { FeeOverrides } from './send/validation'
+export type { FeeEstimate, SendContext, SendController, SendNotice, SendRequest, SendResult, SendState } from './send/types'
+
+// WalletConnect: the connector for an app's own wagmi config, and what the WalletConnect views need.
+export {
+  walletConnect,
+  WALLET_CONNECT_CONNECTOR_ID,
+  type WalletConnectConnectorProperties,
+} from './walletconnect/connector/connector'
+export type { WalletConnectEip1193Provider } from './walletconnect/connector/eip1193'
+export { linkTarget, walletConnectLink, walletConnectPlatforms, type WalletConnectPlatform } from './walletconnect/links'
+export type {
+  WalletConnectLogLevel,
+  WalletConnectMetadata,
+  WalletConnectOptions,
+  WalletConnectParameters,
+} from './walletconnect/options'
+export { WALLET_CONNECT_ID } from './wallets'
+
+// UI helpers: the message catalogue, device and address formats.
+export { messages, t, type MessageKey, type MessageParams } from './messages'
+export { isMobileUserAgent } from './platform'
+export { truncateAddress } from './connection/format'

@@ -49,7 +49,8 @@ describe('createLatch', () => {
   })
 
   it('connecting a wallet that is not installed shows why instead of hanging', async () => {
-    const latch = createLatch({ projectId: 'a'.repeat(32), networks: [dev], apiUrl: 'http://127.0.0.1:1' })
+    // Without WalletConnect (which would offer a pairing instead) nothing on the page can connect it.
+    const latch = createLatch({ projectId: 'a'.repeat(32), networks: [dev], apiUrl: 'http://127.0.0.1:1', walletConnect: false })
     await latch.connectWallet({ id: 'x', name: 'Nowhere Wallet', kind: 'recommended', installed: false })
     expect(latch.getState().view).toBe('ConnectingExternal')
     expect(latch.getState().connectError).toEqual({ kind: 'unknown', message: 'Nowhere Wallet is not installed' })

@@ -2,14 +2,15 @@
 import './styles.css'
 
 export { LatchProvider, type LatchProviderProps } from './components/LatchProvider/LatchProvider'
-// createLatch with WalletConnect (core's own createLatch has none); walletConnect() for an app's own wagmi config.
+// Core's createLatch (WalletConnect included unless `walletConnect: false`) and walletConnect() for an app's own
+// wagmi config, re-exported so apps import everything from one package.
 export {
   createLatch,
   walletConnect,
   WALLET_CONNECT_CONNECTOR_ID,
   type WalletConnectConnectorProperties,
   type WalletConnectEip1193Provider,
-} from './walletconnect/index'
+} from '@latchkit/core'
 export { LatchModal } from './components/LatchModal/LatchModal'
 
 export { ConnectButton, type ConnectButtonProps } from './components/ConnectButton/ConnectButton'

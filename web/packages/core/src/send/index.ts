@@ -51,3 +51,4 @@ export {
   type SendResult,
   type SendState,
 } from './controller'
+export { sendControllerOf } from './instance'

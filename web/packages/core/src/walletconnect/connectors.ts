@@ -1,11 +1,12 @@
 // Which WalletConnect connector a new Latch's own wagmi config holds.
 import type { CreateConnectorFn } from '@wagmi/core'
 import { LatchOptionsError, type LatchOptions, type ResolvedOptions } from '../options'
+import { walletConnect } from './connector/connector'
 import { resolveWalletConnectOptions, type WalletConnectConnectorFactory } from './options'
 
-/** What createLatch can be given beside its options: connectors whose SDKs core does not depend on. */
+/** What createLatch can be given beside its options (tests give a scripted WalletConnect). */
 export interface LatchExtensions {
-  /** Builds the WalletConnect connector; without it there is no WalletConnect. */
+  /** Builds the WalletConnect connector; default: core's walletConnect (its SDK a lazy chunk). */
   readonly walletConnect?: WalletConnectConnectorFactory
 }
 
@@ -23,9 +24,10 @@ export function walletConnectConnectors(options: LatchOptions, opts: ResolvedOpt
     throw new LatchOptionsError((error as Error).message)
   }
   const projectId = opts.projectId
-  if (!extensions.walletConnect || !projectId || !wc || options.wagmiConfig) return []
+  if (!projectId || !wc || options.wagmiConfig) return []
+  const build = extensions.walletConnect ?? walletConnect
   return [
-    extensions.walletConnect({
+    build({
       projectId,
       apiUrl: opts.apiUrl,
       relayUrl: wc.relayUrl,

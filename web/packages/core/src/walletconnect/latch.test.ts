@@ -1,6 +1,6 @@
 // WalletConnect inside createLatch, over a real wagmi config with a scripted
 // WalletConnect connector (the SDK and relay are exercised by the browser test).
-import { createConfig, createConnector, custom } from '@wagmi/core'
+import { createConfig, createConnector, custom, http } from '@wagmi/core'
 import { mainnet, sepolia } from 'viem/chains'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { alice } from '../connection/test/fakeWallet'
@@ -11,6 +11,7 @@ import { createMemoryStorage } from '../storage'
 import { WALLET_CONNECT_ID } from '../wallets'
 import type { WalletConnectParameters } from './options'
 import { PAIRING_LIFETIME_MS, PAIRING_RENEW_MARGIN_MS } from './pairing'
+import { WALLET_CONNECT_CONNECTOR_ID } from './connector/connector'
 
 const networks = [mainnet, sepolia] as const
 const rpc = custom({
@@ -361,8 +362,28 @@ describe('createLatch builds the WalletConnect connector', () => {
     )
   })
 
-  it('without WalletConnect, a registry-only wallet still says it is not installed', async () => {
+  it('includes core\'s own WalletConnect connector by default, its SDK not loaded', () => {
     const latch = createLatch(base)
+    const connector = latch.getWagmiConfig().connectors.find((c) => c.type === 'walletConnect')
+    expect(connector).toMatchObject({ id: WALLET_CONNECT_CONNECTOR_ID, name: 'WalletConnect' })
+    expect(latch.getState().walletConnect).not.toBeNull()
+    expect(latch.getState().wallets.some((w) => w.id === WALLET_CONNECT_ID)).toBe(true)
+    latch.destroy()
+  })
+
+  it('walletConnect: false leaves core\'s connector out; an app\'s own wagmi config keeps its own', () => {
+    const off = createLatch({ ...base, walletConnect: false })
+    expect(off.getWagmiConfig().connectors.map((c) => c.type)).toEqual(['injected'])
+    expect(off.getState().walletConnect).toBeNull()
+    off.destroy()
+    const wagmiConfig = createConfig({ chains: [mainnet], connectors: [], transports: { [mainnet.id]: http() } })
+    const own = createLatch({ ...base, wagmiConfig })
+    expect(own.getWagmiConfig().connectors).toHaveLength(0)
+    own.destroy()
+  })
+
+  it('without WalletConnect, a registry-only wallet still says it is not installed', async () => {
+    const latch = createLatch({ ...base, walletConnect: false })
     await latch.connectWallet({ id: 'trust', name: 'Trust Wallet', kind: 'recommended', installed: false })
     expect(latch.getState().view).toBe('ConnectingExternal')
     expect(latch.getState().connectError?.message).toBe('Trust Wallet is not installed')

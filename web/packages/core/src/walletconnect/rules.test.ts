@@ -8,7 +8,8 @@ import {
   walletConnectLink,
   walletConnectPlatforms,
 } from './links.js'
-import { buildOptionalNamespaces, EIP155_METHODS, parseCaipNetworkId, validateNonEvmChains } from './namespaces.js'
+import { parseCaipNetworkId, validateNonEvmChains } from './namespaces.js'
+import { buildOptionalNamespaces, EIP155_METHODS } from './proposal'
 import { defaultRelayUrl, evmRpcUrl, resolveWalletConnectOptions, validateRelayUrl } from './options.js'
 import {
   isPairingExpired,

@@ -1,6 +1,8 @@
 // latchd's account-data routes for component tests: a real AccountData (core's
 // client, lock and toast logic) over a fetch that answers from fixtures.
-import { createAccountData, loadAccountModule, type AccountData, type TokenBalance, type Transaction } from '@latchkit/core'
+import { loadAccountModule, type AccountData, type TokenBalance, type Transaction } from '@latchkit/core'
+// An internal of core (not in its public entry), imported by path as tests do.
+import { createAccountData } from '../../../core/src/account/data'
 
 export type FakeAccountServer = {
   /** Balances answered by GET /v1/account/{address}/balance; a number answers that HTTP status instead. */

@@ -1,7 +1,6 @@
-import { accountNamespace } from '../../adapters/registry'
 import type { Latch } from '../../latch-types'
-import type { SendController } from '../controller'
 import { loadSendModule } from '../load'
+import type { SendController } from '../types'
 
 /**
  * loadSendController loads the send module (its own chunk) and returns the
@@ -9,36 +8,5 @@ import { loadSendModule } from '../load'
  * toasts and router. Another account is another form.
  */
 export async function loadSendController(latch: Latch): Promise<SendController> {
-  const mod = await loadSendModule()
-  const slot = latch._internal.send
-  if (slot.controller) return slot.controller
-  const wagmiConfig = latch.getWagmiConfig()
-  const controller = mod.createSendController({
-    wagmiConfig,
-    getContext: () => {
-      const { account, activeNetwork } = latch.getState()
-      if (account.status !== 'connected' || !account.address) return undefined
-      // The namespace comes from the account's CAIP-10 id, so another namespace's account reaches its own rules.
-      return { namespace: accountNamespace(account.caipAddress), address: account.address, chain: activeNetwork }
-    },
-    accountData: latch.accountData,
-    resolver: slot.resolver ?? mod.createEnsResolver(wagmiConfig),
-    notify: {
-      success: (notice) => latch.showToast(notice.message, 'success', notice.link ? { link: notice.link } : undefined),
-      error: (message) => latch.showToast(message, 'error'),
-    },
-    returnToAccount: () => latch.goBackTo('Account'),
-    onNetworkSwitched: (listener) => latch.onNetworkSwitched(() => listener()),
-  })
-  const unsubscribe = latch.subscribe((next, prev) => {
-    if (next.account.address !== prev.account.address) controller.reset()
-  })
-  const destroy = controller.destroy
-  slot.controller = Object.assign(controller, {
-    destroy() {
-      unsubscribe()
-      destroy()
-    },
-  })
-  return slot.controller
+  return (await loadSendModule()).sendControllerOf(latch)
 }

@@ -5,7 +5,7 @@
 // Latch creates). The SDK's own HTTP fallback (rpc.walletconnect.org, and its
 // bundler endpoint for wallet_getCallsStatus) is therefore never used.
 import { getAddress, isAddress, numberToHex, type Address } from 'viem'
-import { EIP155_METHODS } from '@latchkit/core'
+import { EIP155_METHODS } from '../proposal'
 import type { RpcRequest, UniversalProviderLike } from './types'
 
 /** An EIP-1193 error (code + message), as wallets and viem expect them. */

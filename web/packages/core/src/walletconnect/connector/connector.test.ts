@@ -5,7 +5,7 @@ import { connect, createConfig, custom, disconnect, getConnection, reconnect, sw
 import { getAddress, numberToHex, UserRejectedRequestError } from 'viem'
 import { mainnet, sepolia } from 'viem/chains'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import type { WalletConnectParameters } from '@latchkit/core'
+import type { WalletConnectParameters } from '../options'
 import { createWalletConnectConnector, pairingResetMessage } from './connector'
 import type { WalletConnectEip1193Provider } from './eip1193'
 import type { RpcRequest, UniversalProviderInit, UniversalProviderLike, WalletConnectSession } from './types'

@@ -1,7 +1,7 @@
 // The part of @walletconnect/universal-provider (2.21.8) the connector uses.
 // Stating it here keeps the SDK's types (and code) out of the main chunk and
 // lets unit tests drive the connector with a plain object.
-import type { ProposalNamespaces } from '@latchkit/core'
+import type { ProposalNamespaces } from '../proposal'
 
 /** One namespace of an approved session. */
 export interface SessionNamespace {
