@@ -5,26 +5,11 @@
 // zod/mini: the same validation with a tree-shakable functional API (a few KiB
 // instead of ~15 KiB gzip on every page that shows a connect button).
 import { z } from 'zod/mini'
-import type { EventProperties, JsonValue } from './events'
+import { ApiResponseError, createApiTransport, HttpError, joined, type ApiClient, type ApiClientOptions, type Query } from './apiBase'
 
-/** The sdk type sent as `st` on every request. */
-export const LATCH_SDK_TYPE = 'latch'
-
-/** Non-2xx answer: the message is the spec's "HTTP status code: N" (spec §8); status is kept. */
-export class HttpError extends Error {
-  override name = 'HttpError'
-  constructor(
-    readonly status: number,
-    readonly path: string,
-  ) {
-    super(`HTTP status code: ${status}`)
-  }
-}
-
-/** A 2xx answer whose body does not have the documented shape. */
-export class ApiResponseError extends Error {
-  override name = 'ApiResponseError'
-}
+// The schema-free half lives in apiBase.ts (the page's first chunk needs only it); named here too.
+export { ApiResponseError, HttpError, LATCH_SDK_TYPE } from './apiBase'
+export type { ApiClient, ApiClientOptions, ErrorReport, GetWalletsParams, PendingEvent } from './apiBase'
 
 const nullableString = z.nullish(z.string())
 
@@ -67,105 +52,13 @@ export type ProjectConfig = z.infer<typeof projectConfigSchema>
 const originsSchema = z.object({ allowedOrigins: z.array(z.string()) })
 const analyticsSchema = z.object({ isAnalyticsEnabled: z.boolean() })
 
-/** Query of GET /getWallets (api-shapes §1.1); lists are comma-joined on the wire. */
-export interface GetWalletsParams {
-  /** 1-based page. */
-  readonly page: number
-  readonly entries: number
-  readonly search?: string
-  readonly include?: readonly string[]
-  readonly exclude?: readonly string[]
-  /** Requested CAIP-2 network ids. */
-  readonly chains?: readonly string[]
-  readonly badge_type?: 'none' | 'certified'
-}
-
-/** One event of POST /batch (api-shapes §2 PendingEvent). */
-export interface PendingEvent {
-  readonly eventId: string
-  readonly url: string
-  readonly domain: string
-  /** ms since epoch. */
-  readonly timestamp: number
-  readonly props: {
-    readonly type: 'track' | 'error'
-    readonly event: string
-    readonly address?: string
-    readonly properties?: EventProperties
-    readonly items?: readonly JsonValue[]
-  }
-}
-
-/** The body of POST /e (api-shapes §2 TelemetryController). */
-export interface ErrorReport {
-  readonly eventId: string
-  readonly url: string
-  readonly domain: string
-  /** ISO 8601. */
-  readonly timestamp: string
-  readonly props: {
-    readonly type: 'error'
-    /** Category, UPPER_SNAKE. */
-    readonly event: string
-    readonly errorType: string
-    readonly errorMessage: string
-    readonly stackTrace: string
-  }
-}
-
-/** Options of createApiClient. */
-export interface ApiClientOptions {
-  /** latchd base URL, without a trailing slash. */
-  readonly apiUrl: string
-  /** Omitted from queries when undefined (latchd then answers 401 "Project ID Not Configured"). */
-  readonly projectId: string | undefined
-  readonly sdkVersion: string
-  readonly fetch?: typeof globalThis.fetch
-  /** navigator.sendBeacon; default: the browser's when present. */
-  readonly sendBeacon?: (url: string, body: string) => boolean
-}
-
-/** The latchd client. */
-export interface ApiClient {
-  getWallets(params: GetWalletsParams): Promise<WalletsPage>
-  getProjectConfig(): Promise<ProjectConfig>
-  getAllowedOrigins(): Promise<readonly string[]>
-  getAnalyticsConfig(): Promise<boolean>
-  walletImageUrl(imageId: string): string
-  assetImageUrl(imageId: string): string
-  /** POSTs a batch to /batch as text/plain (no CORS preflight), by sendBeacon when available. */
-  sendEvents(events: readonly PendingEvent[]): Promise<void>
-  /** POSTs one error report to /e. */
-  sendError(report: ErrorReport): Promise<void>
-}
-
-type Query = Readonly<Record<string, string | number | undefined>>
-
-function defaultSendBeacon(): ((url: string, body: string) => boolean) | undefined {
-  const nav = typeof navigator === 'undefined' ? undefined : navigator
-  return typeof nav?.sendBeacon === 'function' ? (url, body) => nav.sendBeacon(url, body) : undefined
-}
-
-function joined(list: readonly string[] | undefined): string | undefined {
-  return list && list.length > 0 ? list.join(',') : undefined
-}
-
 /** createApiClient makes a client of the latchd at options.apiUrl. */
 export function createApiClient(options: ApiClientOptions): ApiClient {
-  const base = options.apiUrl.replace(/\/+$/, '')
-  const doFetch: typeof globalThis.fetch = (input, init) => (options.fetch ?? globalThis.fetch)(input, init)
-
-  const url = (path: string, query: Query = {}): string => {
-    const u = new URL(base + path)
-    const all: Query = { projectId: options.projectId, st: LATCH_SDK_TYPE, sv: options.sdkVersion, ...query }
-    for (const [key, value] of Object.entries(all)) {
-      if (value !== undefined && value !== '') u.searchParams.set(key, String(value))
-    }
-    return u.toString()
-  }
+  const transport = createApiTransport(options)
+  const { url } = transport
 
   const getJson = async <S extends z.ZodMiniType>(path: string, schema: S, query?: Query): Promise<z.infer<S>> => {
-    const response = await doFetch(url(path, query), { method: 'GET', headers: { Accept: 'application/json' } })
+    const response = await transport.fetch(url(path, query), { method: 'GET', headers: { Accept: 'application/json' } })
     if (!response.ok) throw new HttpError(response.status, path)
     let body: unknown
     try {
@@ -182,17 +75,6 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     return parsed.data
   }
 
-  const post = async (path: string, body: string): Promise<void> => {
-    const response = await doFetch(url(path), {
-      method: 'POST',
-      // text/plain keeps the request "simple" (no CORS preflight), as AppKit does.
-      headers: { 'Content-Type': 'text/plain;charset=UTF-8' },
-      body,
-      keepalive: true,
-    })
-    if (!response.ok) throw new HttpError(response.status, path)
-  }
-
   return {
     getWallets: (params) =>
       getJson('/getWallets', walletsResponseSchema, {
@@ -207,17 +89,9 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     getProjectConfig: () => getJson('/appkit/v1/config', projectConfigSchema),
     getAllowedOrigins: async () => (await getJson('/projects/v1/origins', originsSchema)).allowedOrigins,
     getAnalyticsConfig: async () => (await getJson('/getAnalyticsConfig', analyticsSchema)).isAnalyticsEnabled,
-    walletImageUrl: (imageId) => url(`/getWalletImage/${encodeURIComponent(imageId)}`),
-    assetImageUrl: (imageId) => url(`/public/getAssetImage/${encodeURIComponent(imageId)}`),
-    async sendEvents(events) {
-      if (events.length === 0) return
-      const body = JSON.stringify(events)
-      const beacon = options.sendBeacon ?? defaultSendBeacon()
-      // sendBeacon survives the page being hidden or unloaded; it returns false
-      // when the browser refuses to queue the body, and then fetch is the fallback.
-      if (beacon?.(url('/batch'), body)) return
-      await post('/batch', body)
-    },
-    sendError: (report) => post('/e', JSON.stringify(report)),
+    walletImageUrl: transport.walletImageUrl,
+    assetImageUrl: transport.assetImageUrl,
+    sendEvents: transport.sendEvents,
+    sendError: transport.sendError,
   }
 }

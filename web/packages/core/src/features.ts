@@ -3,7 +3,8 @@
 // local options are the fallback. The mapping is api-shapes §1.3 (AppKit's
 // ConfigUtil), plus the origin check of §1.5 and the project-id alert of spec §5.
 import type { AlertController } from './alerts'
-import { HttpError, type ApiClient, type ProjectConfig, type RemoteFeatureConfig } from './api'
+import type { ProjectConfig, RemoteFeatureConfig } from './api'
+import { HttpError, type ApiClient } from './apiBase'
 import { DEFAULT_SOCIALS, REMOTE_MANAGED_FEATURES, SOCIAL_PROVIDERS, type Features, type SocialProvider } from './options'
 
 /** Features decided by the project's remote config (spec §3 "Remote feature flags"). */

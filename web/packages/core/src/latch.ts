@@ -8,7 +8,7 @@ import { createAccountData } from './account/data'
 import { loadAccountModule } from './account/load'
 import { createNamespaceClients } from './adapters/registry'
 import { createAlertController } from './alerts'
-import { createApiClient } from './api'
+import { createLazyApiClient } from './lazyApi'
 import { connectWallet } from './connection/actions/connectWallet'
 import { disconnect } from './connection/actions/disconnect'
 import { fetchWallets } from './connection/actions/fetchWallets'
@@ -57,7 +57,7 @@ export function createLatch(options: LatchOptions, extensions: LatchExtensions =
   const storage = browserStorage()
   const isMobile = typeof navigator !== 'undefined' && isMobileUserAgent(navigator.userAgent)
   const sdk = { apiUrl: opts.apiUrl, projectId: opts.projectId ?? '', sdkVersion: `react-${LATCH_VERSION}` }
-  const api = createApiClient(sdk)
+  const api = createLazyApiClient(sdk)
   const alerts = createAlertController({ debug: opts.debug })
   const toasts = createToastController()
   const accountData = createAccountData({

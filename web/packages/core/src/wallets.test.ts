@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import type { GetWalletsParams, RegistryWallet, WalletsPage } from './api'
+import { walletSchema, type GetWalletsParams, type RegistryWallet, type WalletsPage } from './api'
 import { createMemoryStorage } from './storage'
 import {
+  isRegistryWallet,
   buildWalletList,
   createAllWalletsController,
   createRecentWallets,
@@ -113,6 +114,22 @@ describe('recent wallets', () => {
     expect(RECENT_WALLETS_KEY).toBe('latch:recentWallets')
     recent.clear()
     expect(recent.get()).toEqual([])
+  })
+
+  it('reads a stored wallet back only when it has walletSchema\'s shape', () => {
+    const samples: unknown[] = [
+      rainbow,
+      { id: 'x', name: 'X', homepage: null, chains: ['eip155:1'], order: 3, injected: [{ namespace: 'eip155', injected_id: 'x' }], supports_wc: true },
+      { id: '', name: 'Empty id' },
+      { id: 'x' },
+      { id: 'x', name: 'X', image_id: null },
+      { id: 'x', name: 'X', badge_type: 'gold' },
+      { id: 'x', name: 'X', chains: [1] },
+      { id: 'x', name: 'X', injected: [{ namespace: 1 }] },
+      null,
+      'wallet',
+    ]
+    for (const sample of samples) expect(isRegistryWallet(sample)).toBe(walletSchema.safeParse(sample).success)
   })
 
   it('treats unreadable storage as empty and survives a failing setItem', () => {

@@ -2,8 +2,7 @@
 // which section and order (spec §9 connector order), recent wallets (spec §9:
 // at most 2) and the paged/searchable registry (spec §9: 40 per page, search
 // 100 entries after 300 ms).
-import { z } from 'zod/mini'
-import { walletSchema, type ApiClient, type RegistryWallet } from './api'
+import type { ApiClient, RegistryWallet } from './api'
 import { CONNECTOR_TYPES, type ConnectorTypeOrder, type CustomWallet } from './options'
 import { browserStorage, STORAGE_PREFIX, type KeyValueStorage } from './storage'
 import { createStore, type Store } from './store'
@@ -212,7 +211,39 @@ export interface RecentWallets {
   clear(): void
 }
 
-const recentSchema = z.array(walletSchema)
+// Text fields of a registry wallet: some absent or text, some also null (as walletSchema in api.ts says).
+const optionalText = ['description', 'image_id', 'image_url'] as const
+const nullableText = ['homepage', 'link_mode', 'mobile_link', 'desktop_link', 'webapp_link', 'app_store', 'play_store', 'chrome_store', 'rdns'] as const
+
+/**
+ * isRegistryWallet checks a stored recent wallet against the shape of
+ * walletSchema (api.ts) without zod: the schemas load with the first latchd
+ * request, while the recent list is read when the Latch is created.
+ */
+export function isRegistryWallet(value: unknown): value is RegistryWallet {
+  if (typeof value !== 'object' || value === null) return false
+  const w = value as Record<string, unknown>
+  const isText = (v: unknown) => typeof v === 'string'
+  return (
+    isText(w.id) &&
+    (w.id as string).length > 0 &&
+    isText(w.name) &&
+    optionalText.every((k) => w[k] === undefined || isText(w[k])) &&
+    nullableText.every((k) => w[k] == null || isText(w[k])) &&
+    (w.badge_type === undefined || w.badge_type === 'none' || w.badge_type === 'certified') &&
+    (w.chains == null || (Array.isArray(w.chains) && w.chains.every(isText))) &&
+    (w.order == null || typeof w.order === 'number') &&
+    (w.injected == null ||
+      (Array.isArray(w.injected) &&
+        w.injected.every(
+          (i: unknown) =>
+            typeof i === 'object' &&
+            i !== null &&
+            ['namespace', 'injected_id'].every((k) => (i as Record<string, unknown>)[k] === undefined || isText((i as Record<string, unknown>)[k])),
+        ))) &&
+    (w.supports_wc === undefined || typeof w.supports_wc === 'boolean')
+  )
+}
 
 /** createRecentWallets keeps recent wallets in storage (default: localStorage, or memory where it is missing). */
 export function createRecentWallets(storage: KeyValueStorage = browserStorage()): RecentWallets {
@@ -220,9 +251,9 @@ export function createRecentWallets(storage: KeyValueStorage = browserStorage())
     try {
       const raw = storage.getItem(RECENT_WALLETS_KEY)
       if (raw === null) return []
-      const parsed = recentSchema.safeParse(JSON.parse(raw))
+      const parsed: unknown = JSON.parse(raw)
       // Anything we cannot read (older format, hand edits) is treated as no history.
-      return parsed.success ? parsed.data.slice(0, RECENT_WALLETS_LIMIT) : []
+      return Array.isArray(parsed) && parsed.every(isRegistryWallet) ? parsed.slice(0, RECENT_WALLETS_LIMIT) : []
     } catch {
       return []
     }

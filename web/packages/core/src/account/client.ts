@@ -3,7 +3,7 @@
 // every other latchd call; every answer is validated with zod so a malformed
 // body fails here, naming the route.
 import { z } from 'zod/mini'
-import { ApiResponseError, HttpError, LATCH_SDK_TYPE } from '../api'
+import { ApiResponseError, HttpError, LATCH_SDK_TYPE } from '../apiBase'
 import type { FungiblePrice, Identity, TokenBalance, Transaction, TransactionPage } from './types'
 
 const decimalsSchema = z.union([z.string(), z.int()])
