@@ -65,10 +65,10 @@ type route struct {
 	// guard looks what the client sends elsewhere (the price route's
 	// projectId comes in its JSON body).
 	beforeGuard func(http.Handler) http.Handler
-	// beforeRouting marks the route served ahead of the mux, for every path
-	// (CORS preflight: the mux would answer OPTIONS with 405); handler is
-	// then unused and pattern is for display.
-	beforeRouting bool
+	// around, instead of handler, serves the route ahead of the mux, for
+	// every path, by wrapping the mux (CORS preflight: the mux would answer
+	// OPTIONS with 405); pattern is then for display.
+	around func(m *Main, mux http.Handler) http.Handler
 	// jsonRPC marks a JSON-RPC endpoint: refusals made before its handler
 	// runs (the IP rate limit) answer with JSON-RPC error bodies.
 	jsonRPC bool
@@ -80,7 +80,7 @@ var routes = []route{
 	{listener: listenerAPI, pattern: "GET /healthz", guard: GuardOpen, handler: func(m *Main) http.Handler { return http.HandlerFunc(handleHealth) }},
 	{listener: listenerAPI, pattern: "GET /readyz", guard: GuardOpen, handler: func(m *Main) http.Handler { return http.HandlerFunc(m.handleReady) }},
 	{listener: listenerAPI, pattern: "GET /metrics", guard: GuardOpen, handler: func(m *Main) http.Handler { return m.Metrics }},
-	{listener: listenerAPI, pattern: "OPTIONS /{path...}", guard: GuardOpen, beforeRouting: true},
+	{listener: listenerAPI, pattern: "OPTIONS /{path...}", guard: GuardOpen, around: func(m *Main, mux http.Handler) http.Handler { return m.http.guard.Preflight(mux) }},
 
 	// Project configuration (api-shapes §1.3–1.6).
 	{listener: listenerAPI, pattern: "GET /appkit/v1/config", guard: GuardProject, handler: handlerFunc(project.HandleConfig)},
@@ -181,7 +181,7 @@ func (m *Main) mount(listener string) (h http.Handler, isJSONRPC func(*http.Requ
 		if rt.listener != listener || rt.guard == GuardDev && m.Devnet == nil {
 			continue
 		}
-		if rt.beforeRouting {
+		if rt.around != nil {
 			continue // applied below, around the mux
 		}
 		handler := m.guarded(rt.guard, rt.handler(m))
@@ -192,9 +192,8 @@ func (m *Main) mount(listener string) (h http.Handler, isJSONRPC func(*http.Requ
 		jsonRPC[rt.pattern] = rt.jsonRPC
 	}
 	for _, rt := range routes {
-		if rt.listener == listener && rt.beforeRouting {
-			// The only route served ahead of the mux is CORS preflight.
-			h = m.http.guard.Preflight(h)
+		if rt.listener == listener && rt.around != nil {
+			h = m.guarded(rt.guard, rt.around(m, h))
 		}
 	}
 	return h, func(r *http.Request) bool {

@@ -24,8 +24,8 @@ func TestRoutes_EveryRouteHasAGuardClass(t *testing.T) {
 		if rt.listener != listenerAPI && rt.listener != listenerFrame {
 			t.Errorf("%s: unknown listener", key)
 		}
-		if rt.handler == nil && !rt.beforeRouting {
-			t.Errorf("%s: no handler", key)
+		if (rt.handler == nil) == (rt.around == nil) {
+			t.Errorf("%s: wants a handler or an around (not both)", key)
 		}
 		if seen[key] {
 			t.Errorf("%s: declared twice", key)
@@ -107,7 +107,7 @@ func TestRoutes_GuardsApply(t *testing.T) {
 	const evil = "https://evil.example"
 	for _, rt := range routes {
 		method, path, ok := strings.Cut(rt.pattern, " ")
-		if rt.listener != listenerAPI || rt.beforeRouting || !ok {
+		if rt.listener != listenerAPI || rt.around != nil || !ok {
 			continue
 		}
 		url := m.APIURL() + routePath(path)
