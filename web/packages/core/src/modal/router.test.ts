@@ -71,6 +71,21 @@ describe('router stack (spec §2)', () => {
     expect(views(router)).toEqual(['Connect', 'AllWallets'])
   })
 
+  it('goBackTo returns to the last place of a view in one update, or makes it the only view', () => {
+    const { router } = setup()
+    router.reset('Account')
+    router.push('WalletSend')
+    router.push('WalletSendPreview')
+    const updates = vi.fn()
+    router.store.subscribe(updates)
+    router.goBackTo('Account')
+    expect(views(router)).toEqual(['Account'])
+    expect(updates).toHaveBeenCalledOnce()
+    router.reset('Networks')
+    router.goBackTo('Account')
+    expect(views(router)).toEqual(['Account'])
+  })
+
   it('going back from Farcaster while unconnected resets the auth provider', () => {
     const { router, hooks } = setup()
     router.push('ConnectingFarcaster')

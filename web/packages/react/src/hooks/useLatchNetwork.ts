@@ -3,7 +3,7 @@ import { useLatchSelector } from './useLatchSelector'
 
 export type UseLatchNetworkReturnType = {
   chainId: number
-  /** CAIP-2 id of the network (e.g. `eip155:1` for Ethereum). */
+  /** CAIP-2 id of the network, as its namespace adapter writes it. */
   caipNetworkId: string
   network: LatchNetwork
 }

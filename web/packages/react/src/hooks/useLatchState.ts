@@ -7,7 +7,7 @@ export type UseLatchStateReturnType = {
   view: LatchView
   viewData: LatchViewData
   historyLength: number
-  /** CAIP-2 id of the active network (e.g. `eip155:1` for Ethereum). */
+  /** CAIP-2 id of the active network, as its namespace adapter writes it. */
   selectedNetworkId: string
 }
 
