@@ -53,7 +53,8 @@ func routePath(path string) string {
 	})
 }
 
-// runServeMain starts latchd serve (no dev chains) on :0 until the test ends.
+// runServeMain starts latchd serve (no dev chains unless tweak sets Dev) on
+// :0 until the test ends.
 func runServeMain(t *testing.T, tweak func(*Config)) *Main {
 	t.Helper()
 	cfg := Config{Addr: "127.0.0.1:0", FrameAddr: "127.0.0.1:0", DataDir: t.TempDir(), ShutdownTimeout: 5 * time.Second}
@@ -143,6 +144,28 @@ func TestRoutes_GuardsApply(t *testing.T) {
 			case GuardOpen:
 			default:
 				t.Fatalf("guard class %d", rt.guard)
+			}
+		})
+	}
+}
+
+// In latchd dev the dev routes are mounted and refuse pages from other
+// than local origins.
+func TestRoutes_DevGuard(t *testing.T) {
+	m := runServeMain(t, func(c *Config) { c.Dev, c.DevChains = true, []uint64{31337} })
+	for _, rt := range routes {
+		method, path, _ := strings.Cut(rt.pattern, " ")
+		if rt.guard != GuardDev {
+			continue
+		}
+		t.Run(rt.pattern, func(t *testing.T) {
+			url := m.APIURL() + routePath(path)
+			if status, body := doRequest(t, method, url, "Origin", "https://evil.example"); status != http.StatusForbidden || !strings.Contains(body, "Origin not allowed") {
+				t.Errorf("from a non-local Origin: %d %s, want 403", status, body)
+			}
+			status, _ := doRequest(t, method, url, "Origin", "http://localhost:5173")
+			if status == http.StatusForbidden || status == http.StatusNotFound {
+				t.Errorf("from a local Origin: %d, want the route to answer", status)
 			}
 		})
 	}
