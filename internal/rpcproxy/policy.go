@@ -3,7 +3,6 @@ package rpcproxy
 import (
 	"encoding/json"
 	"strconv"
-	"strings"
 	"time"
 )
 
@@ -11,7 +10,8 @@ import (
 type methodKind int
 
 const (
-	// kindRefused methods are answered with errMethodNotAllowed and never forwarded.
+	// kindRefused methods are not on their namespace's allowlist (allowlist.go):
+	// they are answered with a -32601 error and never forwarded.
 	kindRefused methodKind = iota
 	// kindRead methods have no side effects: identical concurrent calls are
 	// coalesced and some answers are cached (see cacheTTL).
@@ -20,79 +20,10 @@ const (
 	// coalesced and never sent twice to the same upstream.
 	kindSend
 	// kindStateful methods are forwarded as they are but never cached or
-	// coalesced: filters hand out changes since the last poll, and on
-	// namespaces other than eip155 the proxy does not know the methods.
+	// coalesced, and go to the node that made their filter: the eip155
+	// filter methods hand out changes since the last poll.
 	kindStateful
 )
-
-// refusedPrefixes are node namespaces that administer the node, hold keys or
-// are the consensus-client API; none of them belongs on a public proxy.
-var refusedPrefixes = []string{"admin_", "debug_", "personal_", "miner_", "txpool_", "engine_", "clique_", "les_", "trace_", "parity_", "wallet_"}
-
-// refusedMethods need keys the proxy does not hold, need a websocket, or expose
-// the node's own accounts.
-var refusedMethods = map[string]bool{
-	"eth_sendTransaction":        true,
-	"eth_sign":                   true,
-	"eth_signTransaction":        true,
-	"eth_signTypedData":          true,
-	"eth_signTypedData_v3":       true,
-	"eth_signTypedData_v4":       true,
-	"eth_accounts":               true,
-	"eth_requestAccounts":        true,
-	"eth_subscribe":              true,
-	"eth_unsubscribe":            true,
-	"eth_submitWork":             true,
-	"eth_submitHashrate":         true,
-	"eth_getWork":                true,
-	"eth_coinbase":               true,
-	"eth_mining":                 true,
-	"eth_hashrate":               true,
-	"eth_sendBundle":             true,
-	"eth_sendPrivateTransaction": true,
-}
-
-// statefulMethods are the eip155 filter methods: each poll returns what
-// changed since the previous one, so answers cannot be shared.
-var statefulMethods = map[string]bool{
-	"eth_newFilter":                   true,
-	"eth_newBlockFilter":              true,
-	"eth_newPendingTransactionFilter": true,
-	"eth_getFilterChanges":            true,
-	"eth_getFilterLogs":               true,
-	"eth_uninstallFilter":             true,
-}
-
-// classify returns how method is treated on a network of the given CAIP-2 namespace.
-func classify(namespace, method string) methodKind {
-	for _, p := range refusedPrefixes {
-		if strings.HasPrefix(method, p) {
-			return kindRefused
-		}
-	}
-	if namespace != "eip155" {
-		// Solana and Bitcoin methods carry no namespace prefix; the proxy
-		// cannot tell reads from writes, so it forwards them uncached, and
-		// treats the one well-known submit method like a transaction.
-		if method == "sendTransaction" {
-			return kindSend
-		}
-		return kindStateful
-	}
-	switch {
-	case refusedMethods[method]:
-		return kindRefused
-	case method == "eth_sendRawTransaction" || method == "eth_sendRawTransactionConditional":
-		return kindSend
-	case statefulMethods[method]:
-		return kindStateful
-	case strings.HasPrefix(method, "eth_send"):
-		return kindRefused
-	case strings.HasPrefix(method, "eth_"), strings.HasPrefix(method, "net_"), strings.HasPrefix(method, "web3_"):
-		return kindRead
-	}
-	return kindRefused
-}
 
 // noCache is returned by cacheTTL for answers that must not be stored.
 const noCache time.Duration = -1

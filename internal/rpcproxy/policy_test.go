@@ -12,23 +12,38 @@ import (
 func TestClassify(t *testing.T) {
 	for _, tt := range []struct {
 		ns, method string
+		dev        bool
 		want       methodKind
 	}{
-		{"eip155", "eth_call", kindRead},
-		{"eip155", "net_version", kindRead},
-		{"eip155", "web3_clientVersion", kindRead},
-		{"eip155", "eth_sendRawTransaction", kindSend},
-		{"eip155", "eth_getFilterChanges", kindStateful},
-		{"eip155", "eth_sendTransaction", kindRefused},
-		{"eip155", "eth_sendUserOperation", kindRefused},
-		{"eip155", "debug_traceCall", kindRefused},
-		{"eip155", "getBalance", kindRefused},
-		{"solana", "getBalance", kindStateful},
-		{"solana", "sendTransaction", kindSend},
-		{"solana", "admin_peers", kindRefused},
+		{"eip155", "eth_call", false, kindRead},
+		{"eip155", "net_version", false, kindRead},
+		{"eip155", "web3_clientVersion", false, kindRead},
+		{"eip155", "eth_sendRawTransaction", false, kindSend},
+		{"eip155", "eth_getFilterChanges", false, kindStateful},
+		{"eip155", "eth_sendTransaction", false, kindRefused},
+		{"eip155", "eth_sendUserOperation", false, kindRefused},
+		{"eip155", "eth_resend", false, kindRefused},
+		{"eip155", "eth_pendingTransactions", false, kindRefused},
+		{"eip155", "eth_fillTransaction", false, kindRefused},
+		{"eip155", "debug_traceCall", false, kindRefused},
+		{"eip155", "getBalance", false, kindRefused},
+		{"solana", "getBalance", false, kindRead},
+		{"solana", "sendTransaction", false, kindSend},
+		{"solana", "requestAirdrop", false, kindRefused},
+		{"solana", "requestAirdrop", true, kindSend},
+		{"solana", "getProgramAccounts", false, kindRefused},
+		{"solana", "admin_peers", false, kindRefused},
+		{"solana", "eth_call", false, kindRefused},
+		{"bip122", "getblockcount", false, kindRead},
+		{"bip122", "sendrawtransaction", false, kindSend},
+		{"bip122", "stop", true, kindRefused},
+		{"bip122", "dumpprivkey", false, kindRefused},
+		{"bip122", "getBalance", false, kindRefused},
+		{"cosmos", "getBalance", false, kindRefused},
+		{"cosmos", "eth_call", false, kindRefused},
 	} {
-		if got := classify(tt.ns, tt.method); got != tt.want {
-			t.Errorf("classify(%s, %s) = %d, want %d", tt.ns, tt.method, got, tt.want)
+		if got := classify(tt.ns, tt.method, tt.dev); got != tt.want {
+			t.Errorf("classify(%s, %s, dev %v) = %d, want %d", tt.ns, tt.method, tt.dev, got, tt.want)
 		}
 	}
 }

@@ -1,7 +1,7 @@
 // Package rpcproxy is the chain RPC proxy, POST /v1?chainId=<caip2>&projectId=<id>
 // (api-shapes §3.8): it answers JSON-RPC requests and batches from the
 // upstream nodes the operator configured for a network, with a method
-// policy, failover with retries (spec §7, §9), caching and coalescing.
+// allowlist per namespace (allowlist.go), failover with retries (spec §7, §9), caching and coalescing.
 //
 // HTTP statuses: request-level failures (bad chainId, unsupported network,
 // oversized body, unparseable JSON) get a 4xx status and one JSON-RPC error
@@ -251,7 +251,8 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	urls := p.cfg.Networks.Upstreams(chain)
-	if p.cfg.Networks.Get(chain) == nil || len(urls) == 0 {
+	nw := p.cfg.Networks.Get(chain)
+	if nw == nil || len(urls) == 0 {
 		writeRequestError(w, http.StatusNotFound, jsonrpc.CodeInvalidParams, fmt.Sprintf("Chain %s is not supported by this latchd", chain))
 		return
 	}
@@ -260,7 +261,7 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeRequestError(w, status, jsonrpc.CodeInvalidRequest, err.Error())
 		return
 	}
-	entries, batch, perr := p.parse(body, id.Namespace)
+	entries, batch, perr := p.parse(body, id.Namespace, nw.Dev)
 	if perr != nil {
 		jsonrpc.WriteHTTPError(w, http.StatusBadRequest, nil, perr)
 		return
@@ -330,13 +331,13 @@ var errBodyNotJSON = &jsonrpc.Error{Code: jsonrpc.CodeParseError, Message: "Pars
 // parse splits the body into entries. Request-level problems (not JSON, an
 // empty or oversized batch) are an error for the whole body; a malformed entry gets its own
 // -32600 answer and does not spoil the rest of a batch.
-func (p *Proxy) parse(body []byte, namespace string) ([]*entry, bool, *jsonrpc.Error) {
+func (p *Proxy) parse(body []byte, namespace string, dev bool) ([]*entry, bool, *jsonrpc.Error) {
 	body = bytes.TrimSpace(body)
 	if !json.Valid(body) {
 		return nil, false, errBodyNotJSON
 	}
 	if body[0] != '[' {
-		return []*entry{p.parseEntry(body, namespace)}, false, nil
+		return []*entry{p.parseEntry(body, namespace, dev)}, false, nil
 	}
 	var raws []json.RawMessage
 	if err := json.Unmarshal(body, &raws); err != nil {
@@ -350,12 +351,12 @@ func (p *Proxy) parse(body []byte, namespace string) ([]*entry, bool, *jsonrpc.E
 	}
 	entries := make([]*entry, len(raws))
 	for i, raw := range raws {
-		entries[i] = p.parseEntry(raw, namespace)
+		entries[i] = p.parseEntry(raw, namespace, dev)
 	}
 	return entries, true, nil
 }
 
-func (p *Proxy) parseEntry(raw json.RawMessage, namespace string) *entry {
+func (p *Proxy) parseEntry(raw json.RawMessage, namespace string, dev bool) *entry {
 	var m struct {
 		JSONRPC json.RawMessage `json:"jsonrpc"`
 		ID      json.RawMessage `json:"id"`
@@ -394,8 +395,8 @@ func (p *Proxy) parseEntry(raw json.RawMessage, namespace string) *entry {
 		return invalid("params must be an array or an object")
 	}
 	e.params = m.Params
-	e.kind = classify(namespace, e.method)
-	e.pinned = namespace == "eip155" && statefulMethods[e.method]
+	e.kind = classify(namespace, e.method, dev)
+	e.pinned = e.kind == kindStateful
 	if e.kind == kindRefused {
 		e.done, e.res = true, errorResult(jsonrpc.CodeMethodNotFound, fmt.Sprintf("method %s is not allowed through the latchd RPC proxy", e.method))
 	}
