@@ -63,10 +63,10 @@ type Main struct {
 	stopBackground context.CancelFunc
 	bg             sync.WaitGroup
 
-	api, frame, demo       *http.Server
-	apiLn, frameLn, demoLn net.Listener
-	closeOnce              sync.Once
-	closeErr               error
+	api, frame, demo, admin         *http.Server
+	apiLn, frameLn, demoLn, adminLn net.Listener
+	closeOnce                       sync.Once
+	closeErr                        error
 }
 
 // NewMain returns a Main for cfg; Run starts it.
@@ -158,6 +158,13 @@ func (m *Main) Run(ctx context.Context) (err error) {
 	if m.frameLn, err = net.Listen("tcp", cfg.FrameAddr); err != nil {
 		return fmt.Errorf("listen on --frame-addr: %w", err)
 	}
+	if cfg.AdminAddr != "" {
+		if m.adminLn, err = net.Listen("tcp", cfg.AdminAddr); err != nil {
+			return fmt.Errorf("listen on --admin-addr: %w", err)
+		}
+		m.admin = m.newServer(m.adminHandler())
+		go m.serve(m.admin, m.adminLn, "admin")
+	}
 	if cfg.Dev && cfg.DemoDir != "" {
 		if _, err := os.Stat(filepath.Join(cfg.DemoDir, "index.html")); err != nil {
 			return fmt.Errorf("--demo-dir: %w", err)
@@ -245,6 +252,15 @@ func (m *Main) FrameURL() string {
 	return "http://" + m.frameLn.Addr().String()
 }
 
+// AdminURL is the base URL of the admin listener (metrics), or "" when
+// latchd has none (--admin-addr empty).
+func (m *Main) AdminURL() string {
+	if m.adminLn == nil {
+		return ""
+	}
+	return "http://" + m.adminLn.Addr().String()
+}
+
 // DemoURL is the demo dapp's URL, or "" when latchd serves none.
 func (m *Main) DemoURL() string {
 	if m.demoLn == nil {
@@ -264,7 +280,7 @@ func (m *Main) Close() error {
 		ctx, cancel := context.WithTimeout(context.Background(), timeout)
 		defer cancel()
 		var errs []error
-		for _, s := range []*http.Server{m.api, m.frame, m.demo} {
+		for _, s := range []*http.Server{m.api, m.frame, m.demo, m.admin} {
 			if s != nil {
 				errs = append(errs, s.Shutdown(ctx))
 			}
@@ -277,6 +293,9 @@ func (m *Main) Close() error {
 		}
 		if m.demo == nil && m.demoLn != nil {
 			m.demoLn.Close()
+		}
+		if m.admin == nil && m.adminLn != nil {
+			m.adminLn.Close()
 		}
 		if m.stopBackground != nil {
 			m.stopBackground()

@@ -27,7 +27,7 @@ const adminToken = "test-admin-token"
 func MustRunMain(tb testing.TB, databaseURL string) *app.Main {
 	tb.Helper()
 	cfg := app.Config{
-		Dev: true, Addr: "127.0.0.1:0", FrameAddr: "127.0.0.1:0", DataDir: tb.TempDir(), DatabaseURL: databaseURL,
+		Dev: true, Addr: "127.0.0.1:0", FrameAddr: "127.0.0.1:0", AdminAddr: "127.0.0.1:0", DataDir: tb.TempDir(), DatabaseURL: databaseURL,
 		AdminToken: adminToken, DevChains: []uint64{31337, 31338}, ShutdownTimeout: 5 * time.Second,
 	}
 	m := app.NewMain(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
@@ -174,7 +174,8 @@ func endToEnd(t *testing.T, databaseURL string) {
 		c.want(c.do("POST", "/v1?chainId=eip155:31337&"+pid, `{"jsonrpc":"2.0","id":1,"method":"admin_peers","params":[]}`), 200, "not allowed")
 		c.want(c.do("POST", "/v1?chainId=eip155:1&"+pid, `{"jsonrpc":"2.0","id":1,"method":"eth_chainId"}`), 404)
 		c.want(c.do("POST", "/v1?chainId=eip155:31337", `{"jsonrpc":"2.0","id":1,"method":"eth_chainId"}`), 401, "Project ID Not Configured")
-		c.want(c.do("GET", "/metrics", ""), 200, "latch_rpc_upstream_requests_total")
+		admin := client{t: t, base: m.AdminURL()}
+		admin.want(admin.do("GET", "/metrics", ""), 200, "latch_rpc_upstream_requests_total")
 	})
 
 	t.Run("Faucet", func(t *testing.T) {
@@ -285,7 +286,8 @@ func endToEnd(t *testing.T, databaseURL string) {
 	})
 
 	t.Run("Metrics", func(t *testing.T) {
-		c.want(c.do("GET", "/metrics", ""), 200, `latch_http_requests_total{route="GET /getWallets",status="200"}`, "latch_http_request_duration_seconds_bucket")
+		admin := client{t: t, base: m.AdminURL()}
+		admin.want(admin.do("GET", "/metrics", ""), 200, `latch_http_requests_total{route="GET /getWallets",status="200"}`, "latch_http_request_duration_seconds_bucket")
 	})
 
 	t.Run("Frame", func(t *testing.T) {

@@ -128,7 +128,7 @@ func runServer(ctx context.Context, dev bool, args []string, stdout, stderr io.W
 		return err
 	}
 	logger.Info("latchd ready", "mode", map[bool]string{true: "dev", false: "serve"}[dev], "api", m.APIURL(),
-		"frame", m.FrameURL(), "storage", string(m.DB.Dialect), "startup_ms", m.StartupTime.Milliseconds())
+		"frame", m.FrameURL(), "admin", m.AdminURL(), "storage", string(m.DB.Dialect), "startup_ms", m.StartupTime.Milliseconds())
 	if dev {
 		fmt.Fprintf(stdout, "latchd dev ready in %d ms\n  API:         %s\n  frame:       %s\n  project id:  %s\n",
 			m.StartupTime.Milliseconds(), m.APIURL(), m.FrameURL(), m.DevProjectID)
@@ -136,6 +136,9 @@ func runServer(ctx context.Context, dev bool, args []string, stdout, stderr io.W
 			fmt.Fprintf(stdout, "  %-13s%s  %s\n", n.Name+":", n.CAIPNetworkID, n.RPCURL)
 		}
 		fmt.Fprintf(stdout, "  dev info:    %s/dev/info\n", m.APIURL())
+		if u := m.AdminURL(); u != "" {
+			fmt.Fprintf(stdout, "  metrics:     %s/metrics\n", u)
+		}
 		if u := m.DemoURL(); u != "" {
 			fmt.Fprintf(stdout, "  demo:        %s\n", u)
 		}

@@ -28,6 +28,7 @@ type Config struct {
 	Addr             string        // API listener
 	FrameAddr        string        // embedded-wallet frame listener (its own origin)
 	FrameURL         string        // public URL of the frame origin, when behind a proxy
+	AdminAddr        string        // operator listener (metrics); empty = none
 	DataDir          string        // SQLite and other local state
 	DatabaseURL      string        // Postgres; empty = SQLite in DataDir
 	RedisURL         string        // Redis for rate limits and the RPC cache shared by nodes; empty = in memory
@@ -77,6 +78,7 @@ func flagSet(name string, cfg *Config, out io.Writer) (*flag.FlagSet, func() err
 	var devChains, trusted string
 	fs.StringVar(&cfg.Addr, "addr", "127.0.0.1:8080", "API listen address")
 	fs.StringVar(&cfg.FrameAddr, "frame-addr", "127.0.0.1:8081", "listen address of the embedded-wallet frame origin")
+	fs.StringVar(&cfg.AdminAddr, "admin-addr", "127.0.0.1:8082", "listen address of the operator's listener, which serves /metrics (keep it off the public network; empty = no admin listener)")
 	fs.StringVar(&cfg.FrameURL, "frame-url", "", "public URL of the frame origin (default: http://<frame-addr>)")
 	fs.StringVar(&cfg.DataDir, "data-dir", ".latch", "directory for the SQLite database and local state")
 	fs.StringVar(&cfg.DatabaseURL, "database-url", "", "Postgres URL (postgres://…); empty uses SQLite in --data-dir")
@@ -173,6 +175,9 @@ func flagSet(name string, cfg *Config, out io.Writer) (*flag.FlagSet, func() err
 			if _, _, err := net.SplitHostPort(addr); err != nil {
 				return fmt.Errorf("%s: %q is not host:port", name, addr)
 			}
+		}
+		if _, _, err := net.SplitHostPort(cfg.AdminAddr); cfg.AdminAddr != "" && err != nil {
+			return fmt.Errorf("--admin-addr: %q is not host:port (empty for no admin listener)", cfg.AdminAddr)
 		}
 		return nil
 	}

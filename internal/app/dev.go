@@ -67,8 +67,10 @@ type DevInfo struct {
 	Tokens      map[string]map[string]DevToken `json:"tokens"`
 	FrameOrigin string                         `json:"frameOrigin"`
 	DemoURL     string                         `json:"demoUrl,omitempty"`
-	Accounts    []string                       `json:"accounts"`
-	Mnemonic    string                         `json:"mnemonic"`
+	// AdminURL is the admin listener's base URL (GET /metrics), when there is one.
+	AdminURL string   `json:"adminUrl,omitempty"`
+	Accounts []string `json:"accounts"`
+	Mnemonic string   `json:"mnemonic"`
 	// PriceFeeds are the dev chains' USD feeds (POST /dev/price sets them): network → symbol → feed address.
 	PriceFeeds map[string]map[string]string `json:"priceFeeds"`
 }
@@ -91,7 +93,7 @@ type DevToken struct {
 
 // Info returns the dev info; only meaningful in dev mode.
 func (m *Main) Info() DevInfo {
-	info := DevInfo{ProjectID: m.DevProjectID, APIURL: m.APIURL(), FrameOrigin: m.FrameURL(), DemoURL: m.DemoURL(), Tokens: map[string]map[string]DevToken{}, Mnemonic: devMnemonic, PriceFeeds: devnet.FeedAddresses(m.Devnet.Chains())}
+	info := DevInfo{ProjectID: m.DevProjectID, APIURL: m.APIURL(), FrameOrigin: m.FrameURL(), DemoURL: m.DemoURL(), AdminURL: m.AdminURL(), Tokens: map[string]map[string]DevToken{}, Mnemonic: devMnemonic, PriceFeeds: devnet.FeedAddresses(m.Devnet.Chains())}
 	for _, c := range m.Devnet.Chains() {
 		info.Networks = append(info.Networks, DevNetwork{CAIPNetworkID: c.CAIPNetworkID, ChainID: c.ChainID, Name: c.Name, RPCURL: c.RPCURL, Multicall3: c.Multicall3.Hex()})
 		tokens := map[string]DevToken{}

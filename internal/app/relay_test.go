@@ -30,7 +30,7 @@ const relayProject = "5e1a7e5e1a7e5e1a7e5e1a7e5e1a7e00"
 // allowed origin is https://dapp.example.
 func runRelayMain(t *testing.T, cfg app.Config, redisPrefix string) *app.Main {
 	t.Helper()
-	cfg.Addr, cfg.FrameAddr, cfg.DataDir = "127.0.0.1:0", "127.0.0.1:0", t.TempDir()
+	cfg.Addr, cfg.FrameAddr, cfg.AdminAddr, cfg.DataDir = "127.0.0.1:0", "127.0.0.1:0", "127.0.0.1:0", t.TempDir()
 	cfg.ShutdownTimeout = 5 * time.Second
 	m := app.NewMain(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if redisPrefix != "" {
@@ -227,7 +227,7 @@ func TestMain_Relay(t *testing.T) {
 		})
 	}
 	t.Run("Metrics", func(t *testing.T) {
-		resp, err := http.Get(m.APIURL() + "/metrics")
+		resp, err := http.Get(m.AdminURL() + "/metrics")
 		if err != nil {
 			t.Fatal(err)
 		}

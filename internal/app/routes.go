@@ -23,7 +23,8 @@ type Guard uint8
 
 // The guard classes.
 const (
-	// GuardOpen: no check. Health, metrics, the relay's websocket upgrade
+	// GuardOpen: no check. Health, the admin listener's metrics (the
+	// listener's address is their guard), the relay's websocket upgrade
 	// (the relay authorizes its projectId and Origin itself), CORS
 	// preflight and the unknown-route answer.
 	GuardOpen Guard = iota + 1
@@ -52,6 +53,9 @@ func (g Guard) String() string {
 const (
 	listenerAPI   = "api"
 	listenerFrame = "frame"
+	// listenerAdmin is the operator's listener (--admin-addr, loopback by
+	// default): what must not be public, such as metrics naming upstream hosts.
+	listenerAdmin = "admin"
 )
 
 // route is one route: its mux pattern, guard class and handler.
@@ -74,12 +78,11 @@ type route struct {
 	jsonRPC bool
 }
 
-// routes is every route latchd serves, on the API and frame listeners. The
+// routes is every route latchd serves, on the API, admin and frame listeners. The
 // demo listener (latchd dev --demo-dir) serves files, not routes.
 var routes = []route{
 	{listener: listenerAPI, pattern: "GET /healthz", guard: GuardOpen, handler: func(m *Main) http.Handler { return http.HandlerFunc(handleHealth) }},
 	{listener: listenerAPI, pattern: "GET /readyz", guard: GuardOpen, handler: func(m *Main) http.Handler { return http.HandlerFunc(m.handleReady) }},
-	{listener: listenerAPI, pattern: "GET /metrics", guard: GuardOpen, handler: func(m *Main) http.Handler { return m.Metrics }},
 	{listener: listenerAPI, pattern: "OPTIONS /{path...}", guard: GuardOpen, around: func(m *Main, mux http.Handler) http.Handler { return m.http.guard.Preflight(mux) }},
 
 	// Project configuration (api-shapes §1.3–1.6).
@@ -124,6 +127,11 @@ var routes = []route{
 	{listener: listenerAPI, pattern: "GET /dev/info", guard: GuardDev, handler: func(m *Main) http.Handler { return http.HandlerFunc(m.handleDevInfo) }},
 	{listener: listenerAPI, pattern: "POST /dev/faucet", guard: GuardDev, handler: func(m *Main) http.Handler { return http.HandlerFunc(m.Devnet.HandleFaucet) }},
 	{listener: listenerAPI, pattern: "POST /dev/price", guard: GuardDev, handler: func(m *Main) http.Handler { return m.Devnet.HandlePrice(m.devPriceChanged) }},
+
+	// The operator's listener: reachable only where --admin-addr binds
+	// (loopback by default), which is its guard.
+	{listener: listenerAdmin, pattern: "GET /metrics", guard: GuardOpen, handler: func(m *Main) http.Handler { return m.Metrics }},
+	{listener: listenerAdmin, pattern: "GET /healthz", guard: GuardOpen, handler: func(m *Main) http.Handler { return http.HandlerFunc(handleHealth) }},
 
 	// The embedded-wallet frame's origin.
 	{listener: listenerFrame, pattern: "GET /healthz", guard: GuardOpen, handler: func(m *Main) http.Handler { return http.HandlerFunc(handleFrameHealth) }},
@@ -214,6 +222,12 @@ func (m *Main) apiHandler() http.Handler {
 	return observe(h, m.Logger, requests, latency)
 }
 
+// adminHandler serves the admin listener.
+func (m *Main) adminHandler() http.Handler {
+	h, _ := m.mount(listenerAdmin)
+	return h
+}
+
 // frameHandler serves the frame origin. Its pages may be framed by any site;
 // the frame itself checks the embedding origin against the project (later).
 func (m *Main) frameHandler() http.Handler {
@@ -237,7 +251,7 @@ func (m *Main) handleFallback(w http.ResponseWriter, r *http.Request) {
 
 // RouteInfo describes a route of the table, for `latchd routes` and tests.
 type RouteInfo struct {
-	Listener string // "api" or "frame"
+	Listener string // "api", "admin" or "frame"
 	Method   string // "" for every method
 	Path     string
 	Guard    Guard

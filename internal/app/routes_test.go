@@ -21,7 +21,7 @@ func TestRoutes_EveryRouteHasAGuardClass(t *testing.T) {
 		if rt.guard.String() == "" {
 			t.Errorf("%s: no guard class (%d)", key, rt.guard)
 		}
-		if rt.listener != listenerAPI && rt.listener != listenerFrame {
+		if rt.listener != listenerAPI && rt.listener != listenerFrame && rt.listener != listenerAdmin {
 			t.Errorf("%s: unknown listener", key)
 		}
 		if (rt.handler == nil) == (rt.around == nil) {
@@ -268,5 +268,23 @@ func TestCLI_Routes(t *testing.T) {
 	}
 	if _, out, _ := run(t, "help"); !strings.Contains(out, "latchd routes") {
 		t.Fatal("help does not list latchd routes")
+	}
+}
+
+// /metrics names upstream hosts: the API listener does not serve it, the
+// admin listener does, and without --admin-addr no listener does.
+func TestRoutes_MetricsOnAdminListenerOnly(t *testing.T) {
+	m := runServeMain(t, func(c *Config) { c.AdminAddr = "127.0.0.1:0" })
+	if status, body := doRequest(t, http.MethodGet, m.APIURL()+"/metrics"); status != http.StatusNotFound {
+		t.Fatalf("API listener /metrics: %d %s, want 404", status, body)
+	}
+	if status, body := doRequest(t, http.MethodGet, m.AdminURL()+"/metrics"); status != http.StatusOK || !strings.Contains(body, "latch_http_requests_total") {
+		t.Fatalf("admin listener /metrics: %d %.200s, want the metrics", status, body)
+	}
+	if status, _ := doRequest(t, http.MethodGet, m.AdminURL()+"/v1/networks"); status != http.StatusNotFound {
+		t.Fatalf("admin listener serves API routes: %d", status)
+	}
+	if none := runServeMain(t, nil); none.AdminURL() != "" {
+		t.Fatalf("without --admin-addr: admin listener at %s", none.AdminURL())
 	}
 }
