@@ -8,18 +8,17 @@ import (
 	"time"
 )
 
-// DefaultMaxKeys is the number of keys a Memory limiter tracks at most. With
-// a limit of 60 a full limiter holds about 100k × 60 × 8 bytes ≈ 48 MB in the
-// worst case; keys that only ever made one request cost a few hundred bytes.
+// DefaultMaxKeys is the number of keys a Memory limiter tracks at most. Each
+// key costs one timestamp plus its name and list element, about 150 bytes.
 const DefaultMaxKeys = 100_000
 
-// Memory is a Limiter that keeps, per key, the timestamps of the allowed
-// events of the last Window (a sliding log, at most Limit entries per key).
+// Memory is a Limiter that keeps, per key, the GCRA state (see Limiter):
+// one timestamp, whatever the key's traffic.
 //
-// Memory stays bounded: keys whose events have all left the window are swept
-// on every call (least recently used first, so the sweep is amortised O(1)),
-// and when MaxKeys keys are tracked the least recently used key is evicted.
-// Eviction forgets that key's budget, which errs towards allowing: an attacker
+// Memory stays bounded: keys whose budget is full again are swept on every
+// call (least recently used first, so the sweep is amortised O(1)), and when
+// MaxKeys keys are tracked the least recently used key is evicted. Eviction
+// forgets that key's spending, which errs towards allowing: an attacker
 // spraying keys can at worst reset other keys' budgets, never grow memory.
 type Memory struct {
 	// Now is the clock; tests replace it. It must be set before first use.
@@ -31,22 +30,19 @@ type Memory struct {
 	window time.Duration
 
 	mu   sync.Mutex
-	keys map[string]*list.Element // values are *keyLog
+	keys map[string]*list.Element // values are *keyState
 	lru  list.List                // front = most recently used
 }
 
-// keyLog is the sliding log of one key: a ring of at most limit timestamps
-// (unix nanoseconds) of allowed events, oldest at start.
-type keyLog struct {
+// keyState is the GCRA state of one key.
+type keyState struct {
 	key      string
-	hits     []int64
-	start, n int
+	tat      int64 // theoretical arrival time, unix nanoseconds (see gcra)
 	lastSeen int64
 }
 
-// NewMemory returns an in-process limiter allowing at most limit events per
-// window per key. It panics if limit or window is not positive, a
-// programming error.
+// NewMemory returns an in-process limiter allowing limit events per window
+// per key. It panics if limit or window is not positive, a programming error.
 func NewMemory(limit int, window time.Duration) *Memory {
 	if limit <= 0 || window <= 0 {
 		panic(fmt.Sprintf("ratelimit: NewMemory(%d, %s): limit and window must be positive", limit, window))
@@ -60,36 +56,37 @@ func NewMemory(limit int, window time.Duration) *Memory {
 	}
 }
 
-// Allow records an event for key if the key is under its limit. It never
+// Allow records an event for key if the key has budget for it. It never
 // returns an error.
-func (m *Memory) Allow(_ context.Context, key string) (Decision, error) {
-	now := m.Now().UnixNano()
-	// An event at t counts while now < t+window, so events at or before
-	// cutoff have left the window.
-	cutoff := now - int64(m.window)
+func (m *Memory) Allow(ctx context.Context, key string) (Decision, error) {
+	return m.AllowN(ctx, key, 1)
+}
 
+// AllowN records n events for key if the key has budget for all of them.
+// It never returns an error; n < 1 counts as 1.
+func (m *Memory) AllowN(_ context.Context, key string, n int) (Decision, error) {
+	n = max(n, 1)
+	now := m.Now().UnixNano()
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.sweep(cutoff)
-
-	var kl *keyLog
+	// A key last allowed at or before cutoff has its full budget back.
+	m.sweep(now - int64(m.window))
+	var ks *keyState
 	if el, ok := m.keys[key]; ok {
-		kl = el.Value.(*keyLog)
+		ks = el.Value.(*keyState)
 		m.lru.MoveToFront(el)
 	} else {
 		m.evictOverflow()
-		kl = &keyLog{key: key}
-		m.keys[key] = m.lru.PushFront(kl)
+		ks = &keyState{key: key}
+		m.keys[key] = m.lru.PushFront(ks)
 	}
-	kl.lastSeen = now
-	kl.expire(cutoff)
-
-	if kl.n >= m.limit {
-		oldest := kl.hits[kl.start]
-		return Decision{RetryAfter: time.Duration(oldest + int64(m.window) - now)}, nil
+	ks.lastSeen = now
+	tat, ok, remaining, retry := gcra(ks.tat, now, int64(m.window), m.limit, n)
+	ks.tat = tat
+	if !ok {
+		return Decision{RetryAfter: time.Duration(retry)}, nil
 	}
-	kl.push(now, m.limit)
-	return Decision{Allowed: true, Remaining: m.limit - kl.n}, nil
+	return Decision{Allowed: true, Remaining: remaining}, nil
 }
 
 // Len returns the number of keys currently tracked.
@@ -99,17 +96,18 @@ func (m *Memory) Len() int {
 	return len(m.keys)
 }
 
-// sweep drops keys not seen since cutoff. lastSeen is at least the key's
-// newest event, so such keys have nothing left in their window; and since the
-// list is ordered by lastSeen they all sit at the back.
+// sweep drops keys not seen since cutoff. An allowed spend leaves tat at
+// most Window after it, so such keys have their full budget back and are
+// the same as absent ones; since the list is ordered by lastSeen they all
+// sit at the back.
 func (m *Memory) sweep(cutoff int64) {
 	for el := m.lru.Back(); el != nil; el = m.lru.Back() {
-		kl := el.Value.(*keyLog)
-		if kl.lastSeen > cutoff {
+		ks := el.Value.(*keyState)
+		if ks.lastSeen > cutoff {
 			return
 		}
 		m.lru.Remove(el)
-		delete(m.keys, kl.key)
+		delete(m.keys, ks.key)
 	}
 }
 
@@ -122,28 +120,6 @@ func (m *Memory) evictOverflow() {
 	for len(m.keys) >= max {
 		el := m.lru.Back()
 		m.lru.Remove(el)
-		delete(m.keys, el.Value.(*keyLog).key)
+		delete(m.keys, el.Value.(*keyState).key)
 	}
-}
-
-// expire drops the events at or before cutoff.
-func (kl *keyLog) expire(cutoff int64) {
-	for kl.n > 0 && kl.hits[kl.start] <= cutoff {
-		kl.start = (kl.start + 1) % len(kl.hits)
-		kl.n--
-	}
-}
-
-// push appends t; the ring grows on demand up to limit so that keys with few
-// events stay small.
-func (kl *keyLog) push(t int64, limit int) {
-	if kl.n == len(kl.hits) {
-		grown := make([]int64, min(max(2*len(kl.hits), 4), limit))
-		for i := 0; i < kl.n; i++ {
-			grown[i] = kl.hits[(kl.start+i)%len(kl.hits)]
-		}
-		kl.hits, kl.start = grown, 0
-	}
-	kl.hits[(kl.start+kl.n)%len(kl.hits)] = t
-	kl.n++
 }

@@ -50,24 +50,24 @@ func TestMemory_Allow(t *testing.T) {
 		steps  []step
 	}{
 		{
+			// GCRA: 3 per minute is one event earned every 20 s, up to 3 saved.
 			name: "OK", limit: 3, window: time.Minute,
 			steps: []step{
 				{0, "a", true, 2, 0},
 				{time.Second, "a", true, 1, 0},
 				{time.Second, "a", true, 0, 0},
-				{time.Second, "a", false, 0, 57 * time.Second},
+				{time.Second, "a", false, 0, 17 * time.Second},
 			},
 		},
 		{
-			name: "SlidesNotFixed", limit: 2, window: 10 * time.Second,
+			name: "EarnsOnePerInterval", limit: 2, window: 10 * time.Second,
 			steps: []step{
 				{0, "a", true, 1, 0},
-				{9 * time.Second, "a", true, 0, 0},
-				// A fixed window would reset at 10 s; the sliding log does not.
-				{2 * time.Second, "a", true, 0, 0},                // t=11: the t=0 event left
-				{1 * time.Second, "a", false, 0, 7 * time.Second}, // t=12: events at 9, 11
-				{6999 * time.Millisecond, "a", false, 0, time.Millisecond},
-				{time.Millisecond, "a", true, 0, 0}, // t=19: the t=9 event left exactly now
+				{0, "a", true, 0, 0},
+				{0, "a", false, 0, 5 * time.Second},
+				{4999 * time.Millisecond, "a", false, 0, time.Millisecond},
+				{time.Millisecond, "a", true, 0, 0}, // t=5: one event earned
+				{0, "a", false, 0, 5 * time.Second},
 			},
 		},
 		{
@@ -89,17 +89,16 @@ func TestMemory_Allow(t *testing.T) {
 			},
 		},
 		{
-			name: "RingWraps", limit: 5, window: 5 * time.Second,
+			name: "BurstAfterIdle", limit: 5, window: 5 * time.Second,
 			steps: []step{
 				{0, "a", true, 4, 0},
-				{time.Second, "a", true, 3, 0},
-				{time.Second, "a", true, 2, 0},
-				{time.Second, "a", true, 1, 0},
-				{time.Second, "a", true, 0, 0},
-				{time.Second, "a", true, 0, 0}, // t=5: t=0 left
-				{time.Second, "a", true, 0, 0}, // t=6: t=1 left
+				{0, "a", true, 3, 0},
+				{0, "a", true, 2, 0},
+				{0, "a", true, 1, 0},
+				{0, "a", true, 0, 0},
 				{0, "a", false, 0, time.Second},
-				{10 * time.Second, "a", true, 4, 0}, // all left
+				{time.Second, "a", true, 0, 0},      // one earned
+				{10 * time.Second, "a", true, 4, 0}, // idle: the whole budget is back, no more
 			},
 		},
 	}
@@ -117,6 +116,79 @@ func TestMemory_Allow(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func TestMemory_AllowN(t *testing.T) {
+	c := newClock()
+	m := ratelimit.NewMemory(10, 10*time.Second) // one event per second, 10 saved
+	m.Now = c.Now
+	ctx := context.Background()
+	for i, tt := range []struct {
+		after time.Duration
+		n     int
+		want  ratelimit.Decision
+	}{
+		{0, 4, ratelimit.Decision{Allowed: true, Remaining: 6}},
+		{0, 7, ratelimit.Decision{RetryAfter: time.Second}}, // all or nothing
+		{0, 6, ratelimit.Decision{Allowed: true, Remaining: 0}},
+		{0, 11, ratelimit.Decision{RetryAfter: 10 * time.Second}}, // more than Limit: never
+		{20 * time.Second, 11, ratelimit.Decision{}},
+		{0, 10, ratelimit.Decision{Allowed: true, Remaining: 0}},
+		{3 * time.Second, 3, ratelimit.Decision{Allowed: true, Remaining: 0}},
+		{0, 0, ratelimit.Decision{RetryAfter: time.Second}}, // n < 1 counts as 1
+	} {
+		c.Add(tt.after)
+		d, err := m.AllowN(ctx, "k", tt.n)
+		if err != nil || d != tt.want {
+			t.Fatalf("step %d AllowN(%d): %+v %v, want %+v", i, tt.n, d, err, tt.want)
+		}
+	}
+}
+
+// Over any interval of length d, GCRA allows at most Limit + d×Limit/Window
+// events, whatever the arrivals.
+func TestMemory_RateBound(t *testing.T) {
+	c := newClock()
+	const limit, window = 10, 10 * time.Second
+	m := ratelimit.NewMemory(limit, window)
+	m.Now = c.Now
+	var allowed []time.Time
+	for i := 0; i < 5000; i++ {
+		c.Add(time.Duration(i*7919%997) * time.Millisecond / 50) // irregular steps of 0–20 ms
+		if d := mustAllow(t, m, "k"); d.Allowed {
+			allowed = append(allowed, c.Now())
+		}
+	}
+	for i := range allowed {
+		for j := i; j < len(allowed); j++ {
+			d := allowed[j].Sub(allowed[i])
+			if bound := limit + int(d*limit/window); j-i+1 > bound {
+				t.Fatalf("%d events in %s, bound %d", j-i+1, d, bound)
+			}
+		}
+	}
+	if len(allowed) < 10 {
+		t.Fatalf("only %d allowed", len(allowed))
+	}
+}
+
+// A key costs the same after 10,000 events as after one: the hot path
+// allocates nothing for a known key.
+func TestMemory_ConstantPerKey(t *testing.T) {
+	c := newClock()
+	m := ratelimit.NewMemory(60_000, time.Minute)
+	m.Now = c.Now
+	ctx := context.Background()
+	allocs := testing.AllocsPerRun(10_000, func() {
+		c.Add(time.Microsecond)
+		m.Allow(ctx, "k")
+	})
+	if allocs != 0 {
+		t.Fatalf("%v allocations per event of a known key, want 0", allocs)
+	}
+	if m.Len() != 1 {
+		t.Fatalf("Len %d", m.Len())
 	}
 }
 

@@ -2,7 +2,6 @@ package ratelimit
 
 import (
 	"context"
-	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -16,51 +15,56 @@ import (
 // key (a client id can be long); longer keys are replaced by their SHA-256.
 const maxRedisKeyLen = 128
 
-// slidingLogScript is the whole decision, run atomically in Redis so that
-// nodes calling at the same moment cannot both take the last slot.
+// gcraScript is the decision of gcra (gcra.go) in Lua, run atomically in
+// Redis so that nodes calling at the same moment cannot both take the last
+// event. The key holds one number, whatever the traffic.
 //
 // Times are microseconds from the Redis server's TIME, so every node sees the
 // same clock whatever its own clock says. Microseconds since 1970 (~1.8e15)
-// are exact in the sorted set's float64 scores.
+// are exact in Lua's float64 numbers.
 //
-// KEYS[1] the key's sorted set: one member per allowed event, scored by its time
-// ARGV[1] limit, ARGV[2] window (µs), ARGV[3] window (ms, rounded up, for
-// PEXPIRE), ARGV[4] a member unique to this call, ARGV[5] the time (µs) when
+// KEYS[1] the key: its theoretical arrival time (µs), absent when its budget
+// is full
+// ARGV[1] limit, ARGV[2] window (µs), ARGV[3] n, ARGV[4] the time (µs) when
 // Redis.Now is set, else empty
 //
 // Returns {allowed (0/1), remaining, retryAfter (µs)}.
 //
 // TIME before a write needs effects replication, the default since Redis 5.
-var slidingLogScript = redis.NewScript(`
-local now = tonumber(ARGV[5])
+var gcraScript = redis.NewScript(`
+local now = tonumber(ARGV[4])
 if now == nil then
 	local t = redis.call('TIME')
 	now = tonumber(t[1]) * 1000000 + tonumber(t[2])
 end
 local limit = tonumber(ARGV[1])
 local window = tonumber(ARGV[2])
--- An event at s counts while now < s + window: those at or before now - window have left.
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
-local n = redis.call('ZCARD', KEYS[1])
-if n >= limit then
-	local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
-	return {0, 0, tonumber(oldest[2]) + window - now}
+local n = tonumber(ARGV[3])
+local tat = tonumber(redis.call('GET', KEYS[1]) or 0)
+if tat < now then
+	tat = now
 end
-redis.call('ZADD', KEYS[1], now, ARGV[4])
--- The set lives as long as its newest event counts; denied calls add nothing.
-redis.call('PEXPIRE', KEYS[1], ARGV[3])
-return {1, limit - n - 1, 0}
+if n > limit then
+	return {0, 0, tat - now}
+end
+local nxt = tat + math.floor(n * window / limit)
+if nxt - window > now then
+	return {0, 0, nxt - window - now}
+end
+-- The key lives until its budget is full again; denied calls write nothing.
+redis.call('SET', KEYS[1], string.format('%.0f', nxt), 'PX', math.max(1, math.ceil((nxt - now) / 1000)))
+return {1, math.floor((now + window - nxt) * limit / window), 0}
 `)
 
-// Redis is a Limiter whose sliding logs live in Redis, one sorted set per
+// Redis is a Limiter whose GCRA state lives in Redis, one small string per
 // key, so every node using the same Redis and prefix shares one budget.
 //
 // It gives the same guarantees as Memory, with the Redis server's clock
 // (TIME) as the clock: nodes with skewed clocks still agree. The decision is
 // one Lua script, atomic in Redis. Allow returns an error when Redis cannot
 // be reached or fails; the caller decides whether to fail open or closed.
-// Each key costs Redis at most Limit members and expires Window after its
-// last allowed event, so idle keys cost nothing.
+// A key expires when its budget is full again (at most Window after its last
+// allowed event), so idle keys cost nothing.
 type Redis struct {
 	client redis.UniversalClient
 	prefix string
@@ -74,8 +78,8 @@ type Redis struct {
 	Now func() time.Time
 }
 
-// NewRedis returns a limiter allowing at most limit events per window per
-// key, storing its state in client under keys starting with prefix. Limiters
+// NewRedis returns a limiter allowing limit events per window per key,
+// storing its state in client under keys starting with prefix. Limiters
 // that share a client (or Redis) and a prefix share their budgets. It panics
 // if limit or window is not positive, a programming error.
 func NewRedis(client redis.UniversalClient, prefix string, limit int, window time.Duration) *Redis {
@@ -85,19 +89,21 @@ func NewRedis(client redis.UniversalClient, prefix string, limit int, window tim
 	return &Redis{client: client, prefix: prefix, limit: limit, window: window}
 }
 
-// Allow records an event for key if the key is under its limit.
+// Allow records an event for key if the key has budget for it.
 func (l *Redis) Allow(ctx context.Context, key string) (Decision, error) {
-	var id [12]byte
-	rand.Read(id[:]) // never fails (crypto/rand since Go 1.24)
-	// Rounding the window up keeps exactness: a longer window only counts more.
+	return l.AllowN(ctx, key, 1)
+}
+
+// AllowN records n events for key if the key has budget for all of them;
+// n < 1 counts as 1.
+func (l *Redis) AllowN(ctx context.Context, key string, n int) (Decision, error) {
+	// Rounding the window up to whole microseconds errs towards refusing.
 	windowUs := int64((l.window + time.Microsecond - 1) / time.Microsecond)
-	windowMs := int64((l.window + time.Millisecond - 1) / time.Millisecond)
 	now := ""
 	if l.Now != nil {
 		now = strconv.FormatInt(l.Now().UnixMicro(), 10)
 	}
-	res, err := slidingLogScript.Run(ctx, l.client, []string{l.redisKey(key)},
-		l.limit, windowUs, windowMs, hex.EncodeToString(id[:]), now).Int64Slice()
+	res, err := gcraScript.Run(ctx, l.client, []string{l.redisKey(key)}, l.limit, windowUs, max(n, 1), now).Int64Slice()
 	if err != nil {
 		return Decision{}, fmt.Errorf("ratelimit: redis: %w", err)
 	}

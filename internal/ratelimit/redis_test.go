@@ -52,25 +52,80 @@ func TestRedis_Allow(t *testing.T) {
 		}
 	})
 
-	t.Run("RetryAfterSlides", func(t *testing.T) {
-		// Events at 0 and ~150 ms with a limit of 2: once the first leaves
-		// the window one slot frees, and RetryAfter points at the second.
-		l := ratelimit.NewRedis(client, prefix+"slide:", 2, window)
+	t.Run("EarnsOnePerInterval", func(t *testing.T) {
+		// GCRA with a limit of 2 per 300 ms: two at once, then one every 150 ms.
+		l := ratelimit.NewRedis(client, prefix+"earn:", 2, window)
 		c := newClock()
 		l.Now = c.Now
 		mustAllow(t, l, "k")
-		c.Add(window / 2)
 		mustAllow(t, l, "k")
 		d := mustAllow(t, l, "k")
-		if d.Allowed || d.RetryAfter > window/2+10*time.Millisecond {
-			t.Fatalf("3rd call: %+v, want denied until the first event leaves (≤ %s)", d, window/2)
+		if d.Allowed || d.RetryAfter != window/2 {
+			t.Fatalf("3rd call: %+v, want denied for %s", d, window/2)
 		}
-		c.Add(d.RetryAfter + 5*time.Millisecond)
+		c.Add(d.RetryAfter)
 		if d := mustAllow(t, l, "k"); !d.Allowed || d.Remaining != 0 {
 			t.Fatalf("after RetryAfter: %+v, want allowed with 0 remaining", d)
 		}
 		if d := mustAllow(t, l, "k"); d.Allowed {
-			t.Fatalf("second event still counts: %+v, want denied", d)
+			t.Fatalf("only one was earned: %+v, want denied", d)
+		}
+	})
+
+	t.Run("AllowN", func(t *testing.T) {
+		l := ratelimit.NewRedis(client, prefix+"n:", 10, 10*time.Second)
+		c := newClock()
+		l.Now = c.Now
+		ctx := context.Background()
+		for i, tt := range []struct {
+			after time.Duration
+			n     int
+			want  ratelimit.Decision
+		}{
+			{0, 4, ratelimit.Decision{Allowed: true, Remaining: 6}},
+			{0, 7, ratelimit.Decision{RetryAfter: time.Second}},
+			{0, 6, ratelimit.Decision{Allowed: true, Remaining: 0}},
+			{0, 11, ratelimit.Decision{RetryAfter: 10 * time.Second}},
+			{20 * time.Second, 10, ratelimit.Decision{Allowed: true, Remaining: 0}},
+			{3 * time.Second, 3, ratelimit.Decision{Allowed: true, Remaining: 0}},
+		} {
+			c.Add(tt.after)
+			d, err := l.AllowN(ctx, "k", tt.n)
+			if err != nil || d != tt.want {
+				t.Fatalf("step %d AllowN(%d): %+v %v, want %+v", i, tt.n, d, err, tt.want)
+			}
+		}
+	})
+
+	// Issue 15 finding 17: the sliding log kept one sorted-set member per
+	// allowed event; GCRA keeps one number per key.
+	t.Run("ConstantMemory", func(t *testing.T) {
+		l := ratelimit.NewRedis(client, prefix+"mem:", 60_000, time.Minute)
+		c := newClock()
+		l.Now = c.Now
+		ctx := context.Background()
+		pipe := 0
+		for i := 0; i < 10_000; i++ {
+			c.Add(time.Microsecond)
+			if d := mustAllow(t, l, "k"); d.Allowed {
+				pipe++
+			}
+		}
+		if pipe != 10_000 {
+			t.Fatalf("allowed %d of 10000 under a limit of 60000", pipe)
+		}
+		keys, err := client.Keys(ctx, prefix+"mem:*").Result()
+		if err != nil || len(keys) != 1 {
+			t.Fatalf("keys %v %v, want one", keys, err)
+		}
+		typ, _ := client.Type(ctx, keys[0]).Result()
+		size, err := client.MemoryUsage(ctx, keys[0]).Result()
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("after 10000 events: one %s key of %d bytes", typ, size)
+		if typ != "string" || size > 128 {
+			t.Fatalf("key %s of %d bytes after 10000 events, want one small string", typ, size)
 		}
 	})
 

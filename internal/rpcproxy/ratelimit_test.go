@@ -21,11 +21,19 @@ func (l refusing) Allow(context.Context, string) (ratelimit.Decision, error) {
 	return ratelimit.Decision{RetryAfter: time.Duration(l)}, nil
 }
 
+func (l refusing) AllowN(ctx context.Context, key string, _ int) (ratelimit.Decision, error) {
+	return l.Allow(ctx, key)
+}
+
 // failing is a Limiter that cannot decide (Redis down).
 type failing struct{}
 
 func (failing) Allow(context.Context, string) (ratelimit.Decision, error) {
 	return ratelimit.Decision{}, errors.New("redis: connection refused")
+}
+
+func (f failing) AllowN(ctx context.Context, key string, _ int) (ratelimit.Decision, error) {
+	return f.Allow(ctx, key)
 }
 
 // wantRateLimited checks a refusal: 429, Retry-After, and a JSON-RPC
