@@ -280,7 +280,25 @@ func (h *Handler) Identity(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
+	id.Avatar = h.proxiedAvatar(r, id.Avatar)
 	writeJSON(w, r, id)
+}
+
+// ImageProxyPath is latchd's image proxy route (GET ImageProxyPath?url=&projectId=).
+const ImageProxyPath = "/v1/image"
+
+// proxiedAvatar is the URL the page loads an avatar from: latchd's image
+// proxy, so the visitor's browser never contacts the avatar's host. data:
+// images need no host and are returned as they are.
+func (h *Handler) proxiedAvatar(r *http.Request, avatar *string) *string {
+	if avatar == nil || strings.HasPrefix(*avatar, "data:") {
+		return avatar
+	}
+	u := strings.TrimRight(h.baseURL(r), "/") + ImageProxyPath + "?url=" + url.QueryEscape(*avatar)
+	if p := project.FromContext(r.Context()); p != nil {
+		u += "&projectId=" + url.QueryEscape(p.ID)
+	}
+	return &u
 }
 
 // isBase58Address: a Solana address, 32 to 44 base58 characters (spec §5).

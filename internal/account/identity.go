@@ -62,6 +62,9 @@ var ENSRegistry = common.HexToAddress("0x00000000000C2E074eC69A0dFb2997BA6C7d2e1
 type ENS struct {
 	Client   func() *evm.Client // nil client: no upstream, no names
 	Registry common.Address
+	// IPFSAvatars keeps ipfs:// avatars, for when latchd's image proxy has
+	// an IPFS gateway to fetch them through.
+	IPFSAvatars bool
 }
 
 var ensABI = func() abi.ABI {
@@ -113,7 +116,7 @@ func (e ENS) ReverseName(ctx context.Context, addr common.Address) (Identity, er
 	id := Identity{Name: &name}
 	if calls[1].Err == nil {
 		if vals, err := ensABI.Unpack("text", calls[1].Result); err == nil {
-			if avatar := vals[0].(string); displayableAvatar(avatar) {
+			if avatar := vals[0].(string); displayableAvatar(avatar, e.IPFSAvatars) {
 				id.Avatar = &avatar
 			}
 		}
@@ -183,11 +186,11 @@ func plausibleName(name string) bool {
 	return strings.Contains(name, ".")
 }
 
-// displayableAvatar: only avatars a browser can load without latchd or the
-// page calling another service to resolve them (an NFT reference needs the
-// token's metadata, ipfs:// a gateway).
-func displayableAvatar(s string) bool {
-	return len(s) <= 2048 && (strings.HasPrefix(s, "https://") || strings.HasPrefix(s, "data:image/"))
+// displayableAvatar: only avatars latchd's image proxy can fetch in one
+// request (an NFT reference needs the token's metadata; ipfs:// needs a
+// gateway, ipfs says whether there is one) or inline data: images.
+func displayableAvatar(s string, ipfs bool) bool {
+	return len(s) <= 2048 && (strings.HasPrefix(s, "https://") || strings.HasPrefix(s, "data:image/") || ipfs && strings.HasPrefix(s, "ipfs://"))
 }
 
 // Identity returns an address's name and avatar, cached IdentityTTL

@@ -2,6 +2,9 @@ package account
 
 import (
 	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -9,6 +12,7 @@ import (
 
 	"github.com/latchkit/latch/contracts"
 	"github.com/latchkit/latch/internal/evm"
+	"github.com/latchkit/latch/internal/project"
 )
 
 // ensEnv deploys an ENS registry and resolver on the dev chain.
@@ -97,6 +101,15 @@ func TestENS_ReverseName(t *testing.T) {
 		})
 	}
 
+	t.Run("IPFSAvatarWithGateway", func(t *testing.T) {
+		withIPFS := ens
+		withIPFS.IPFSAvatars = true
+		id, err := withIPFS.ReverseName(ctx, bob)
+		if err != nil || !strings.HasPrefix(str(id.Avatar), "ipfs://") {
+			t.Fatalf("avatar %s, err %v", str(id.Avatar), err)
+		}
+	})
+
 	t.Run("NoUpstream", func(t *testing.T) {
 		id, err := ENS{Client: func() *evm.Client { return nil }, Registry: e.registry}.ReverseName(ctx, alice)
 		if err != nil || id.Name != nil {
@@ -135,5 +148,41 @@ func TestNamehash(t *testing.T) {
 		if got := namehash(name).Hex(); got != want {
 			t.Errorf("namehash(%q) = %s, want %s", name, got, want)
 		}
+	}
+}
+
+// avatarResolver names every address "alice.eth" with a fixed avatar.
+type avatarResolver string
+
+func (a avatarResolver) ReverseName(context.Context, common.Address) (Identity, error) {
+	name, avatar := "alice.eth", string(a)
+	return Identity{Name: &name, Avatar: &avatar}, nil
+}
+
+// The identity answer points the page at latchd's image proxy, never at the
+// avatar's host (which would learn the visitor's IP); data: images stay inline.
+func TestHandler_IdentityAvatarThroughLatchd(t *testing.T) {
+	const base = "https://latch.example"
+	p := &project.Project{ID: "0123456789abcdef0123456789abcdef"}
+	for _, tt := range []struct{ avatar, want string }{
+		{"https://avatars.example/alice.png?s=1", base + "/v1/image?url=https%3A%2F%2Favatars.example%2Falice.png%3Fs%3D1&projectId=" + p.ID},
+		{"ipfs://bafyexample/a.png", base + "/v1/image?url=ipfs%3A%2F%2Fbafyexample%2Fa.png&projectId=" + p.ID},
+		{"data:image/png;base64,AAAA", "data:image/png;base64,AAAA"},
+	} {
+		t.Run(tt.avatar, func(t *testing.T) {
+			h := NewHandler(New(Config{Names: avatarResolver(tt.avatar)}), func(*http.Request) string { return base + "/" }, nil)
+			r := httptest.NewRequest(http.MethodGet, "/v1/identity/0x00000000000000000000000000000000000000a1", nil)
+			r.SetPathValue("address", "0x00000000000000000000000000000000000000a1")
+			r = r.WithContext(project.NewContext(r.Context(), p))
+			w := httptest.NewRecorder()
+			h.Identity(w, r)
+			var id Identity
+			if err := json.Unmarshal(w.Body.Bytes(), &id); err != nil || w.Code != http.StatusOK {
+				t.Fatalf("%d %s: %v", w.Code, w.Body, err)
+			}
+			if str(id.Avatar) != tt.want {
+				t.Fatalf("avatar %s, want %s", str(id.Avatar), tt.want)
+			}
+		})
 	}
 }

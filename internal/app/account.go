@@ -13,6 +13,7 @@ import (
 	"github.com/latchkit/latch/internal/account"
 	"github.com/latchkit/latch/internal/caip"
 	"github.com/latchkit/latch/internal/evm"
+	"github.com/latchkit/latch/internal/imageproxy"
 	"github.com/latchkit/latch/internal/indexer"
 	"github.com/latchkit/latch/internal/rpcproxy"
 )
@@ -25,6 +26,8 @@ type accountService struct {
 	prices  *account.PriceCache
 	svc     *account.Service
 	http    *account.Handler
+	// images serves avatars and other remote images (GET /v1/image).
+	images  *imageproxy.Proxy
 	unwatch []func()
 }
 
@@ -53,6 +56,7 @@ func accountFlags(fs *flag.FlagSet, cfg *Config) func() error {
 	fs.DurationVar(&cfg.IndexPollInterval, "index-poll-interval", defaultIndexPoll, "how often the indexer asks an --index-network for its head")
 	fs.Var(&feeds, "price-feed", "Chainlink-compatible USD price feed: <caip2>:<native|token symbol|token address>=<feed address>; repeatable; overrides the built-in feeds")
 	fs.StringVar(&cfg.IdentityNetwork, "identity-network", "eip155:1", "network whose ENS registry answers identity lookups (needs an --rpc-upstream for it)")
+	fs.StringVar(&cfg.IPFSGateway, "ipfs-gateway", "", "https IPFS gateway (e.g. https://ipfs.io/ipfs) through which latchd's image proxy fetches ipfs:// avatars; empty: such avatars are not shown")
 	fs.IntVar(&cfg.AccountRateLimit, "account-rate-limit", defaultAccountRateLimit, "uncached balance, price and identity requests (each costs upstream calls) per client IP per minute (0 = no limit)")
 	return func() error {
 		cfg.IndexNetworks, cfg.PriceFeeds = index, feeds
@@ -74,6 +78,11 @@ func accountFlags(fs *flag.FlagSet, cfg *Config) func() error {
 		}
 		if cfg.IndexPollInterval < 100*time.Millisecond {
 			return fmt.Errorf("--index-poll-interval must be at least 100ms")
+		}
+		if cfg.IPFSGateway != "" {
+			if err := imageproxy.ValidateGateway(cfg.IPFSGateway); err != nil {
+				return fmt.Errorf("--ipfs-gateway: %w", err)
+			}
 		}
 		if cfg.AccountRateLimit < 0 {
 			return fmt.Errorf("--account-rate-limit must not be negative")
@@ -175,13 +184,14 @@ func (m *Main) startAccount(ctx context.Context) error {
 	var names account.NameResolver
 	if m.Networks.Get(cfg.IdentityNetwork) != nil {
 		idNet := cfg.IdentityNetwork
-		names = account.Resolvers{account.ENS{Client: func() *evm.Client { return a.clients.For(idNet) }, Registry: account.ENSRegistry}}
+		names = account.Resolvers{account.ENS{Client: func() *evm.Client { return a.clients.For(idNet) }, Registry: account.ENSRegistry, IPFSAvatars: cfg.IPFSGateway != ""}}
 	}
 	a.svc = account.New(account.Config{
 		Networks: m.Networks, Clients: a.clients, Store: st, Tokens: a.tokens, Indexer: a.indexer,
 		Prices: a.prices, Names: names, Cache: cache,
 	})
 	a.http = account.NewHandler(a.svc, m.publicBaseURL, m.accountLimit())
+	a.images = imageproxy.New(imageproxy.Config{IPFSGateway: cfg.IPFSGateway, Logger: m.Logger.With("component", "imageproxy")})
 	return nil
 }
 

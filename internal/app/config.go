@@ -60,6 +60,7 @@ type Config struct {
 	IndexPollInterval  time.Duration // how often opt-in networks are asked for their head
 	PriceFeeds         []string      // <caip2>:<native|symbol|token address>=<feed address>, beyond the built-in feeds
 	IdentityNetwork    string        // network whose ENS registry answers identity lookups
+	IPFSGateway        string        // https gateway the image proxy fetches ipfs:// avatars through; empty = ipfs avatars off
 	AccountRateLimit   int           // uncached balance, price and identity requests per IP per minute; 0 = off
 }
 

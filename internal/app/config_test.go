@@ -61,6 +61,7 @@ func TestParseFlags_Errors(t *testing.T) {
 		"BadRedisScheme":  {args: []string{"--redis-url", "http://127.0.0.1:6379"}},
 		"BadRedisDB":      {env: map[string]string{"LATCH_REDIS_URL": "redis://127.0.0.1:6379/x"}},
 		"BadAdminAddr":    {args: []string{"--admin-addr", "8082"}},
+		"BadIPFSGateway":  {args: []string{"--ipfs-gateway", "http://ipfs.io/ipfs"}},
 	} {
 		t.Run(name, func(t *testing.T) {
 			var cfg Config

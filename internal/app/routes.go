@@ -116,6 +116,8 @@ var routes = []route{
 	{listener: listenerAPI, pattern: "GET /v1/account/{address}/balance", guard: GuardProject, handler: accountRoute((*account.Handler).Balance)},
 	{listener: listenerAPI, pattern: "GET /v1/account/{address}/identity", guard: GuardProject, handler: accountRoute((*account.Handler).Identity)},
 	{listener: listenerAPI, pattern: "GET /v1/identity/{address}", guard: GuardProject, handler: accountRoute((*account.Handler).Identity)},
+	// Avatars and other remote images, fetched by latchd so the page contacts no other host.
+	{listener: listenerAPI, pattern: "GET " + account.ImageProxyPath, guard: GuardProject, handler: func(m *Main) http.Handler { return m.account.images }},
 	{listener: listenerAPI, pattern: "POST /v1/fungible/price", guard: GuardProject, handler: accountRoute((*account.Handler).Price), beforeGuard: account.ProjectFromBody},
 
 	// WalletConnect relay: /relay, and a websocket upgrade at any other path

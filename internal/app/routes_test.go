@@ -288,3 +288,18 @@ func TestRoutes_MetricsOnAdminListenerOnly(t *testing.T) {
 		t.Fatalf("without --admin-addr: admin listener at %s", none.AdminURL())
 	}
 }
+
+// The image proxy is mounted behind the project guard and fetches from
+// public addresses only.
+func TestRoutes_ImageProxy(t *testing.T) {
+	m := runServeMain(t, nil)
+	p := &project.Project{Name: "images", Features: project.DefaultFeatures()}
+	if err := m.Projects.Create(context.Background(), p); err != nil {
+		t.Fatal(err)
+	}
+	src := "https://" + strings.TrimPrefix(m.APIURL(), "http://") + "/healthz"
+	status, body := doRequest(t, http.MethodGet, m.APIURL()+"/v1/image?projectId="+p.ID+"&url="+src)
+	if status != http.StatusForbidden || !strings.Contains(body, "not a public address") {
+		t.Fatalf("image from loopback: %d %s, want 403", status, body)
+	}
+}
