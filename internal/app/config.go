@@ -64,6 +64,10 @@ type Config struct {
 	AccountRateLimit   int           // uncached balance, price and identity requests per IP per minute; 0 = off
 }
 
+// minAdminTokenLen is the shortest --admin-token accepted: a guessable
+// token would open the operator routes to anyone.
+const minAdminTokenLen = 32
+
 // stringList is a repeatable flag.
 type stringList []string
 
@@ -88,8 +92,8 @@ func flagSet(name string, cfg *Config, out io.Writer) (*flag.FlagSet, func() err
 	fs.Var(&upstreams, "rpc-upstream", "RPC upstream of a network, <caip2>=<url>[,<url>…]; repeatable (file/env: separate entries with spaces)")
 	fs.StringVar(&devChains, "dev-chains", "31337,31338", "chain ids of the in-process dev networks (latchd dev)")
 	fs.StringVar(&trusted, "trusted-proxies", "", "comma-separated CIDRs of proxies whose X-Forwarded-For is trusted")
-	fs.IntVar(&cfg.IPRateLimit, "ip-rate-limit", 1200, "API requests per client IP per minute (0 = no limit)")
-	fs.IntVar(&cfg.RPCProjectLimit, "rpc-project-rate-limit", 60000, "RPC proxy requests (a batch counts once) per project per minute (0 = no limit)")
+	fs.IntVar(&cfg.IPRateLimit, "ip-rate-limit", 1200, "API requests per client IP per minute, each entry of an RPC batch counting as one (0 = no limit)")
+	fs.IntVar(&cfg.RPCProjectLimit, "rpc-project-rate-limit", 60000, "RPC proxy requests per project per minute, each entry of a batch counting as one (0 = no limit)")
 	fs.DurationVar(&cfg.RPCProbeInterval, "rpc-probe-interval", 15*time.Second, "how often the upstreams of networks in use are asked for their head, to rank them by health and lag (0 = never)")
 	fs.StringVar(&cfg.LogLevel, "log-level", "info", "log level: debug, info, warn, error")
 	fs.StringVar(&cfg.LogFormat, "log-format", "json", "log format: json or text")
@@ -149,6 +153,9 @@ func flagSet(name string, cfg *Config, out io.Writer) (*flag.FlagSet, func() err
 			if _, err := redis.ParseURL(cfg.RedisURL); err != nil {
 				return fmt.Errorf("--redis-url: %s: %w", redactURL(cfg.RedisURL), unwrapURLError(err))
 			}
+		}
+		if n := len(cfg.AdminToken); n > 0 && n < minAdminTokenLen {
+			return fmt.Errorf("--admin-token is %d characters; it must be at least %d (e.g. openssl rand -hex 32)", n, minAdminTokenLen)
 		}
 		if cfg.RPCProbeInterval < 0 {
 			return fmt.Errorf("--rpc-probe-interval must not be negative")

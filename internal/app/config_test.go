@@ -61,6 +61,7 @@ func TestParseFlags_Errors(t *testing.T) {
 		"BadRedisScheme":  {args: []string{"--redis-url", "http://127.0.0.1:6379"}},
 		"BadRedisDB":      {env: map[string]string{"LATCH_REDIS_URL": "redis://127.0.0.1:6379/x"}},
 		"BadAdminAddr":    {args: []string{"--admin-addr", "8082"}},
+		"ShortAdminToken": {env: map[string]string{"LATCH_ADMIN_TOKEN": "0123456789abcdef0123456789abcde"}},
 		"BadIPFSGateway":  {args: []string{"--ipfs-gateway", "http://ipfs.io/ipfs"}},
 	} {
 		t.Run(name, func(t *testing.T) {
@@ -106,6 +107,23 @@ func TestCLI_HelpListsEveryOption(t *testing.T) {
 	for _, want := range []string{"--addr", "--frame-addr", "--data-dir", "--database-url", "--admin-token", "--rpc-upstream", "--config", "LATCH_DATABASE_URL", "latchd project create"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("help lacks %q", want)
+		}
+	}
+}
+
+func TestParseFlags_AdminToken(t *testing.T) {
+	for token, ok := range map[string]bool{"": true, "short": false, "0123456789abcdef0123456789abcde": false, "0123456789abcdef0123456789abcdef": true} {
+		var cfg Config
+		fs, finish := flagSet("t", &cfg, &bytes.Buffer{})
+		err := parseFlags(fs, []string{"--admin-token", token}, func(string) string { return "" })
+		if err == nil {
+			err = finish()
+		}
+		if (err == nil) != ok || err != nil && !strings.Contains(err.Error(), "at least 32") {
+			t.Errorf("token of %d characters: %v, want ok=%v", len(token), err, ok)
+		}
+		if err != nil && strings.Contains(err.Error(), token) {
+			t.Errorf("the error shows the token: %v", err)
 		}
 	}
 }

@@ -3,7 +3,9 @@ package app
 import (
 	"context"
 	"encoding/json"
+	"net"
 	"net/http"
+	"net/netip"
 	"strconv"
 	"strings"
 
@@ -110,6 +112,37 @@ func (m *Main) Info() DevInfo {
 
 func (m *Main) handleDevInfo(w http.ResponseWriter, r *http.Request) {
 	httpx.JSON(w, http.StatusOK, m.Info())
+}
+
+// localHostOnly refuses a request whose Host is not local: a DNS-rebinding
+// page reaches 127.0.0.1 under its own name and, being same-origin there,
+// sends no Origin on a GET. An IP address as Host cannot be such a name.
+func localHostOnly(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !isLocalHost(r.Host) {
+			host := r.Host
+			if len(host) > 100 {
+				host = host[:100] + "…"
+			}
+			httpx.Error(w, r, apperr.Fieldf(apperr.Forbidden, "Host", "Host not allowed: %s; dev routes answer only under localhost or an IP address", strings.ToValidUTF8(host, "?")))
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// isLocalHost reports whether a Host header names localhost (or a
+// *.localhost name, which resolves to loopback) or is an IP address.
+func isLocalHost(hostport string) bool {
+	host, _, err := net.SplitHostPort(hostport)
+	if err != nil {
+		host = hostport
+	}
+	host = strings.TrimSuffix(strings.ToLower(strings.Trim(host, "[]")), ".")
+	if _, err := netip.ParseAddr(host); err == nil {
+		return true
+	}
+	return host == "localhost" || strings.HasSuffix(host, ".localhost")
 }
 
 func notFound(r *http.Request) error {

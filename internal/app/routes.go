@@ -35,7 +35,8 @@ const (
 	// (project.Guard.RequireAdmin).
 	GuardAdmin
 	// GuardDev: latchd dev only (not mounted by latchd serve), from local
-	// origins only (project.Guard.LocalOnly).
+	// origins only (project.Guard.LocalOnly) and under a local Host
+	// (localHostOnly).
 	GuardDev
 )
 
@@ -175,7 +176,7 @@ func (m *Main) guarded(g Guard, h http.Handler) http.Handler {
 	case GuardAdmin:
 		return m.http.guard.RequireAdmin(h)
 	case GuardDev:
-		return m.http.guard.LocalOnly(h)
+		return localHostOnly(m.http.guard.LocalOnly(h))
 	}
 	panic(fmt.Sprintf("app: route without a guard class (%d)", g))
 }

@@ -167,6 +167,21 @@ func TestRoutes_DevGuard(t *testing.T) {
 			if status == http.StatusForbidden || status == http.StatusNotFound {
 				t.Errorf("from a local Origin: %d, want the route to answer", status)
 			}
+			// DNS rebinding: the page's own name, pointed at 127.0.0.1, as
+			// Host, and no Origin (a same-origin GET sends none).
+			for host, want := range map[string]bool{"rebind.evil.example:8080": false, "localhost:8080": true, "app.localhost": true, "127.0.0.1:8080": true, "[::1]:8080": true} {
+				req, _ := http.NewRequest(method, url, strings.NewReader("{}"))
+				req.Host = host
+				resp, err := http.DefaultClient.Do(req)
+				if err != nil {
+					t.Fatal(err)
+				}
+				b, _ := io.ReadAll(resp.Body)
+				resp.Body.Close()
+				if refused := resp.StatusCode == http.StatusForbidden && strings.Contains(string(b), "Host not allowed"); refused == want {
+					t.Errorf("Host %s: %d %s, want allowed=%v", host, resp.StatusCode, b, want)
+				}
+			}
 		})
 	}
 }

@@ -202,6 +202,13 @@ func startChain(ctx context.Context, cfg Config, chainID uint64, name string) (*
 	return c, nil
 }
 
+// LocalOrigins are the origins (rs/cors patterns) allowed to call the dev
+// nodes from a browser: pages on loopback, on any port, and wallet extensions.
+var LocalOrigins = []string{
+	"http://localhost", "http://localhost:*", "http://127.0.0.1", "http://127.0.0.1:*", "http://[::1]", "http://[::1]:*",
+	"chrome-extension://*", "moz-extension://*", "safari-web-extension://*",
+}
+
 func newChain(cfg Config, chainID uint64, name string) (*chain, error) {
 	logger := gethLogger(cfg.Logger.With("chain_id", chainID))
 	stack, err := node.New(&node.Config{
@@ -217,10 +224,12 @@ func newChain(cfg Config, chainID uint64, name string) (*chain, error) {
 		HTTPPort:    0,
 		HTTPModules: []string{"eth", "net", "web3"},
 		// A dev page on any localhost port (and wallets' extension origins)
-		// calls the node directly, so CORS and Host checks are open; the server
-		// only listens on Host, normally loopback.
-		HTTPCors:             []string{"*"},
-		HTTPVirtualHosts:     []string{"*"},
+		// calls the node directly; no other page may (CORS), and a request
+		// must name the node by a local Host, so a DNS-rebinding page (its
+		// own name pointed at 127.0.0.1) is refused. geth admits IP literals
+		// as Host in any case.
+		HTTPCors:             LocalOrigins,
+		HTTPVirtualHosts:     []string{"localhost"},
 		HTTPTimeouts:         rpc.DefaultHTTPTimeouts,
 		BatchRequestLimit:    1000,
 		BatchResponseMaxSize: 25 * 1000 * 1000,

@@ -259,6 +259,38 @@ func TestStart_CORS(t *testing.T) {
 	}
 }
 
+// Only local pages may read the node's answers, and only through a local
+// Host: a DNS-rebinding page reaches 127.0.0.1 under its own name.
+func TestStart_RefusesNonLocalOriginAndHost(t *testing.T) {
+	c := shared.Chains()[0]
+	call := func(origin, host string) *http.Response {
+		t.Helper()
+		req, _ := http.NewRequest(http.MethodPost, c.RPCURL, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}`))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Origin", origin)
+		if host != "" {
+			req.Host = host
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp
+	}
+	if resp := call("https://evil.example", ""); resp.Header.Get("Access-Control-Allow-Origin") != "" {
+		t.Fatalf("evil origin allowed: %q", resp.Header.Get("Access-Control-Allow-Origin"))
+	}
+	if resp := call("http://localhost:5173", "rebind.evil.example:1234"); resp.StatusCode != http.StatusForbidden {
+		t.Fatalf("non-local Host: status %d, want 403", resp.StatusCode)
+	}
+	for _, origin := range []string{"http://127.0.0.1:3000", "chrome-extension://nkbihfbeogaeaoehlefnkodbefgpgknn"} {
+		if resp := call(origin, ""); resp.StatusCode != http.StatusOK || resp.Header.Get("Access-Control-Allow-Origin") != origin {
+			t.Fatalf("%s: status %d, Access-Control-Allow-Origin %q", origin, resp.StatusCode, resp.Header.Get("Access-Control-Allow-Origin"))
+		}
+	}
+}
+
 func TestStart_SameAddresses(t *testing.T) {
 	start := time.Now()
 	d, err := Start(context.Background(), Config{ChainIDs: []uint64{31337, 31338}, Logger: testLogger()})
