@@ -86,8 +86,11 @@ func (e *Event) Validate(field string, now time.Time) error {
 	return nil
 }
 
-// timestampKind says how an endpoint encodes timestamps: TelemetryController
-// (POST /e) sends an ISO string, EventsController (POST /batch) Date.now().
+// timestampKind says how an endpoint's own client encodes timestamps:
+// TelemetryController (POST /e) sends an ISO string, EventsController
+// (POST /batch) Date.now(). Both forms are accepted on both endpoints (other
+// clients, Latch's own widget among them, send epoch milliseconds to /e as
+// well); the kind picks the message a timestamp of neither form gets.
 type timestampKind int
 
 const (
@@ -181,25 +184,24 @@ func parseBatch(body json.RawMessage, now time.Time) ([]Event, error) {
 	return events, nil
 }
 
+// parseTimestamp reads an ISO 8601 (RFC 3339) string or an integer of
+// epoch milliseconds, whatever kind says the endpoint's client sends.
 func parseTimestamp(raw json.RawMessage, field string, kind timestampKind) (time.Time, error) {
-	switch kind {
-	case timestampISO:
+	raw = bytes.TrimSpace(raw)
+	if len(raw) > 0 && raw[0] == '"' {
 		var s string
-		if err := json.Unmarshal(raw, &s); err != nil || s == "" {
-			return time.Time{}, apperr.Fieldf(apperr.Invalid, field, "timestamp must be an ISO 8601 date string")
+		if err := json.Unmarshal(raw, &s); err == nil && s != "" {
+			if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
+				return t.UTC(), nil
+			}
 		}
-		t, err := time.Parse(time.RFC3339Nano, s)
-		if err != nil {
-			return time.Time{}, apperr.Fieldf(apperr.Invalid, field, "timestamp must be an ISO 8601 date string")
-		}
-		return t.UTC(), nil
-	default:
-		ms, err := strconv.ParseInt(string(bytes.TrimSpace(raw)), 10, 64)
-		if err != nil {
-			return time.Time{}, apperr.Fieldf(apperr.Invalid, field, "timestamp must be an integer of milliseconds since 1970")
-		}
+	} else if ms, err := strconv.ParseInt(string(raw), 10, 64); err == nil {
 		return time.UnixMilli(ms).UTC(), nil
 	}
+	if kind == timestampISO {
+		return time.Time{}, apperr.Fieldf(apperr.Invalid, field, "timestamp must be an ISO 8601 date string")
+	}
+	return time.Time{}, apperr.Fieldf(apperr.Invalid, field, "timestamp must be an integer of milliseconds since 1970")
 }
 
 // typeError turns a json type mismatch into an error naming the field.

@@ -37,8 +37,15 @@ func TestParseEvent(t *testing.T) {
 		{"ErrEventIDType", `{"eventId":12,"timestamp":` + ms + `,"props":{"type":"track","event":"X"}}`, timestampMillis, "eventId"},
 		{"ErrURLType", `{"eventId":"` + testUUID + `","url":5,"timestamp":` + ms + `,"props":{"type":"track","event":"X"}}`, timestampMillis, "url"},
 		{"ErrTimestampMissing", `{"eventId":"` + testUUID + `","props":{"type":"track","event":"X"}}`, timestampMillis, "timestamp"},
-		{"ErrTimestampISOForBatch", valid(iso, `{"type":"track","event":"X"}`), timestampMillis, "timestamp"},
-		{"ErrTimestampMillisForE", valid(ms, `{"type":"error","event":"X"}`), timestampISO, "timestamp"},
+		// Either form on either endpoint (the widget sends milliseconds to /e too).
+		{"OKTimestampISOForBatch", valid(iso, `{"type":"track","event":"X"}`), timestampMillis, ""},
+		{"OKTimestampMillisForE", valid(ms, `{"type":"error","event":"X"}`), timestampISO, ""},
+		{"OKTrackMillisForE", valid(ms, `{"type":"track","event":"MODAL_OPEN"}`), timestampISO, ""},
+		{"ErrTimestampNonsenseForE", valid(`"yesterday"`, `{"type":"error","event":"X"}`), timestampISO, "timestamp"},
+		{"ErrTimestampNonsenseForBatch", valid(`"yesterday"`, `{"type":"track","event":"X"}`), timestampMillis, "timestamp"},
+		{"ErrTimestampBoolForE", valid(`true`, `{"type":"error","event":"X"}`), timestampISO, "timestamp"},
+		{"ErrTimestampEmptyString", valid(`""`, `{"type":"error","event":"X"}`), timestampISO, "timestamp"},
+		{"ErrTimestampObject", valid(`{}`, `{"type":"track","event":"X"}`), timestampMillis, "timestamp"},
 		{"ErrTimestampFractional", valid(ms+".5", `{"type":"track","event":"X"}`), timestampMillis, "timestamp"},
 		{"ErrTimestampOld", valid(fmt.Sprint(testNow.Add(-31*24*time.Hour).UnixMilli()), `{"type":"track","event":"X"}`), timestampMillis, "timestamp"},
 		{"ErrTimestampFuture", valid(fmt.Sprint(testNow.Add(2*time.Hour).UnixMilli()), `{"type":"track","event":"X"}`), timestampMillis, "timestamp"},
@@ -107,5 +114,25 @@ func TestParseBatch(t *testing.T) {
 				t.Fatalf("err = %v, want field %s", err, tt.field)
 			}
 		})
+	}
+}
+
+// Both forms give the same instant; nonsense keeps each endpoint's message.
+func TestParseTimestamp(t *testing.T) {
+	want := time.Date(2026, 3, 10, 11, 59, 59, 123e6, time.UTC)
+	for _, kind := range []timestampKind{timestampISO, timestampMillis} {
+		for _, raw := range []string{`"2026-03-10T11:59:59.123Z"`, `"2026-03-10T12:59:59.123+01:00"`, fmt.Sprint(want.UnixMilli()), ` ` + fmt.Sprint(want.UnixMilli())} {
+			if got, err := parseTimestamp(json.RawMessage(raw), "timestamp", kind); err != nil || !got.Equal(want) {
+				t.Errorf("kind %d, %s: %v %v, want %v", kind, raw, got, err, want)
+			}
+		}
+	}
+	for kind, msg := range map[timestampKind]string{timestampISO: "timestamp must be an ISO 8601 date string", timestampMillis: "timestamp must be an integer of milliseconds since 1970"} {
+		for _, raw := range []string{`"soon"`, `1.5`, `null`, `[1]`, ``} {
+			_, err := parseTimestamp(json.RawMessage(raw), "timestamp", kind)
+			if ae := apperr.As(err); ae == nil || ae.Message != msg {
+				t.Errorf("kind %d, %q: %v, want %q", kind, raw, err, msg)
+			}
+		}
 	}
 }

@@ -17,8 +17,9 @@ import (
 // dropped; the request still succeeds because AppKit never reads the answer.
 const DroppedHeader = "X-Latch-Dropped"
 
-// HandleEvent serves POST /e: one TelemetryController error event with an
-// ISO timestamp. It runs behind the project guard, which puts the
+// HandleEvent serves POST /e: one event (AppKit's TelemetryController sends
+// errors with an ISO timestamp; other clients send epoch milliseconds, also
+// accepted). It runs behind the project guard, which puts the
 // *project.Project in the request context.
 func (s *Service) HandleEvent(w http.ResponseWriter, r *http.Request) {
 	s.ingest(w, r, maxEventBody, func(body json.RawMessage, now time.Time) ([]Event, error) {
@@ -31,7 +32,7 @@ func (s *Service) HandleEvent(w http.ResponseWriter, r *http.Request) {
 }
 
 // HandleBatch serves POST /batch: an EventsController array of PendingEvent
-// with millisecond timestamps, sent by navigator.sendBeacon. It runs behind
+// with millisecond (or ISO) timestamps, sent by navigator.sendBeacon. It runs behind
 // the project guard.
 func (s *Service) HandleBatch(w http.ResponseWriter, r *http.Request) {
 	s.ingest(w, r, maxBatchBody, parseBatch)
