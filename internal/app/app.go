@@ -350,10 +350,17 @@ func (m *Main) buildAPI() {
 		telemetryCfg.ErrorLimiter = m.newLimiter("telemetry-error", telemetry.ErrorLimit, telemetry.ErrorWindow)
 	}
 	m.http.telemetry = telemetry.New(m.DB, telemetryCfg)
+	if m.Config.IPRateLimit > 0 {
+		m.http.ipLimiter = m.newLimiter("ip", m.Config.IPRateLimit, time.Minute)
+	}
 	rpcCfg := rpcproxy.Config{
 		Networks: m.Networks,
 		Metrics:  m.Metrics,
 		ClientIP: m.clientIP,
+		// limitIP charges every request one event of the IP budget before
+		// the project guard; the proxy charges a batch's further entries.
+		IPLimiter:      m.http.ipLimiter,
+		IPChargedAhead: true,
 		// One budget of 10 s per request (spec §9); a single attempt may use 4 s of
 		// it, so a hung upstream still leaves time to fail over to the next one.
 		AttemptTimeout: 4 * time.Second,
@@ -367,9 +374,6 @@ func (m *Main) buildAPI() {
 		rpcCfg.Cache = rpcproxy.NewRedisCache(m.Redis, m.RedisPrefix+"rpc-cache:")
 	}
 	m.rpc = rpcproxy.New(rpcCfg)
-	if m.Config.IPRateLimit > 0 {
-		m.http.ipLimiter = m.newLimiter("ip", m.Config.IPRateLimit, time.Minute)
-	}
 }
 
 func (m *Main) handleReady(w http.ResponseWriter, r *http.Request) {

@@ -10,8 +10,8 @@
 // 200 with JSON-RPC results and errors per entry, as JSON-RPC over HTTP
 // expects.
 //
-// Rate limits count one HTTP request as one event, whatever its batch size:
-// the Limiter contract has no weight, and MaxBatch bounds the work per event.
+// Rate limits (per client IP and per project) count one event per request
+// object: a batch of 1,000 entries costs 1,000, refused entries included.
 package rpcproxy
 
 import (
@@ -67,6 +67,11 @@ type Config struct {
 	Sleep          func(ctx context.Context, d time.Duration) error
 	ProjectLimiter ratelimit.Limiter // keyed by project id; nil: no limit
 	IPLimiter      ratelimit.Limiter // keyed by ClientIP; nil: no limit
+	// IPChargedAhead says a middleware in front already charged IPLimiter
+	// one event for each request (before the project guard, so requests for
+	// unknown projects are limited too): the proxy charges only the further
+	// entries of a batch.
+	IPChargedAhead bool
 	ClientIP       func(*http.Request) string
 	Timeout        time.Duration // whole-request budget, DefaultTimeout
 	AttemptTimeout time.Duration // per-attempt bound within Timeout; 0: none
@@ -241,28 +246,37 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeRequestError(w, http.StatusMethodNotAllowed, jsonrpc.CodeInvalidRequest, "The RPC proxy takes POST requests")
 		return
 	}
-	if !p.allow(w, r) {
-		return
-	}
 	chain := r.URL.Query().Get("chainId")
-	id, err := caip.ParseChainID(chain)
-	if err != nil {
-		writeRequestError(w, http.StatusBadRequest, jsonrpc.CodeInvalidParams, err.Error())
+	id, chainErr := caip.ParseChainID(chain)
+	var nw *network.Network
+	var urls []string
+	if chainErr == nil {
+		nw, urls = p.cfg.Networks.Get(chain), p.cfg.Networks.Upstreams(chain)
+	}
+	body, status, bodyErr := p.readBody(w, r)
+	var entries []*entry
+	var batch bool
+	var perr *jsonrpc.Error
+	served := chainErr == nil && nw != nil && len(urls) > 0
+	if served && bodyErr == nil {
+		entries, batch, perr = p.parse(body, id.Namespace, nw.Dev)
+	}
+	// Every request is charged, refused ones too, and a batch costs one
+	// event per entry: the work it asks of the upstreams.
+	if !p.allow(w, r, body, max(len(entries), 1)) {
 		return
 	}
-	urls := p.cfg.Networks.Upstreams(chain)
-	nw := p.cfg.Networks.Get(chain)
-	if nw == nil || len(urls) == 0 {
+	switch {
+	case chainErr != nil:
+		writeRequestError(w, http.StatusBadRequest, jsonrpc.CodeInvalidParams, chainErr.Error())
+		return
+	case !served:
 		writeRequestError(w, http.StatusNotFound, jsonrpc.CodeInvalidParams, fmt.Sprintf("Chain %s is not supported by this latchd", chain))
 		return
-	}
-	body, status, err := p.readBody(w, r)
-	if err != nil {
-		writeRequestError(w, status, jsonrpc.CodeInvalidRequest, err.Error())
+	case bodyErr != nil:
+		writeRequestError(w, status, jsonrpc.CodeInvalidRequest, bodyErr.Error())
 		return
-	}
-	entries, batch, perr := p.parse(body, id.Namespace, nw.Dev)
-	if perr != nil {
+	case perr != nil:
 		jsonrpc.WriteHTTPError(w, http.StatusBadRequest, nil, perr)
 		return
 	}
@@ -274,37 +288,39 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	writeAnswers(w, entries, batch)
 }
 
-// allow applies the per-IP and per-project rate limits. A limiter that
-// cannot decide fails open: the RPC proxy stays up when Redis is not. A
-// refused request is answered as a JSON-RPC client can read it: 429, a
-// Retry-After header and a CodeLimitExceeded error for each of its ids.
-func (p *Proxy) allow(w http.ResponseWriter, r *http.Request) bool {
-	check := func(l ratelimit.Limiter, key, what string) bool {
-		if l == nil || key == "" {
+// allow charges cost events (the entries of the body) to the per-IP and
+// per-project rate limits. A limiter that cannot decide fails open: the RPC
+// proxy stays up when Redis is not. A refused request is answered as a
+// JSON-RPC client can read it: 429, a Retry-After header and a
+// CodeLimitExceeded error for each id of body (id null when body is nil).
+func (p *Proxy) allow(w http.ResponseWriter, r *http.Request, body []byte, cost int) bool {
+	check := func(l ratelimit.Limiter, key, what string, cost int) bool {
+		if l == nil || key == "" || cost < 1 {
 			return true
 		}
-		d, err := l.Allow(r.Context(), key)
+		d, err := l.AllowN(r.Context(), key, cost)
 		if err != nil {
 			p.cfg.Logger.WarnContext(r.Context(), "rpc proxy rate limiter failed; allowing", "limit", what, "err", err)
 			return true
 		}
 		if !d.Allowed {
-			// The body is read only now, to echo its ids: an allowed
-			// request is not read before its chain is known to be served.
-			body, _, _ := p.readBody(w, r) // nil when unreadable: answered with id null
 			jsonrpc.WriteRateLimited(w, body, d.RetryAfter, what)
 			return false
 		}
 		return true
 	}
-	if !check(p.cfg.IPLimiter, p.cfg.ClientIP(r), "too many RPC requests from this address") {
+	ipCost := cost
+	if p.cfg.IPChargedAhead {
+		ipCost--
+	}
+	if !check(p.cfg.IPLimiter, p.cfg.ClientIP(r), "too many RPC requests from this address", ipCost) {
 		return false
 	}
 	projectID := r.URL.Query().Get("projectId")
 	if pr := project.FromContext(r.Context()); pr != nil {
 		projectID = pr.ID
 	}
-	return check(p.cfg.ProjectLimiter, projectID, "too many RPC requests for this project")
+	return check(p.cfg.ProjectLimiter, projectID, "too many RPC requests for this project", cost)
 }
 
 func (p *Proxy) readBody(w http.ResponseWriter, r *http.Request) ([]byte, int, error) {

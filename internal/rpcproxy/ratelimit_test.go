@@ -25,6 +25,14 @@ func (l refusing) AllowN(ctx context.Context, key string, _ int) (ratelimit.Deci
 	return l.Allow(ctx, key)
 }
 
+// frozenLimiter is a Memory limiter whose clock stands still.
+func frozenLimiter(limit int, window time.Duration) *ratelimit.Memory {
+	l := ratelimit.NewMemory(limit, window)
+	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	l.Now = func() time.Time { return at }
+	return l
+}
+
 // failing is a Limiter that cannot decide (Redis down).
 type failing struct{}
 
@@ -79,16 +87,55 @@ func TestProxy_RateLimit(t *testing.T) {
 
 	t.Run("Project", func(t *testing.T) {
 		node := MustNode(t, answering(echoMethod))
-		h := MustProxy(t, func(c *Config) { c.ProjectLimiter = ratelimit.NewMemory(2, time.Minute) }, node)
-		post := func(id string) int {
-			r := httptest.NewRequest(http.MethodPost, "/v1?chainId=eip155:1&projectId=ignored", strings.NewReader(`[{"jsonrpc":"2.0","id":1,"method":"eth_gasPrice"},{"jsonrpc":"2.0","id":2,"method":"eth_gasPrice"},{"jsonrpc":"2.0","id":3,"method":"eth_gasPrice"}]`))
+		h := MustProxy(t, func(c *Config) { c.ProjectLimiter = frozenLimiter(5, time.Minute) }, node)
+		post := func(id, body string) int {
+			r := httptest.NewRequest(http.MethodPost, "/v1?chainId=eip155:1&projectId=ignored", strings.NewReader(body))
 			r = r.WithContext(project.NewContext(r.Context(), &project.Project{ID: id}))
 			code, _ := h.Do(t, r)
 			return code
 		}
-		// A batch counts as one request.
-		if a, b, c, d := post("p1"), post("p1"), post("p1"), post("p2"); a != 200 || b != 200 || c != 429 || d != 200 {
+		three := `[{"jsonrpc":"2.0","id":1,"method":"eth_gasPrice"},{"jsonrpc":"2.0","id":2,"method":"eth_gasPrice"},{"jsonrpc":"2.0","id":3,"method":"eth_gasPrice"}]`
+		one := `{"jsonrpc":"2.0","id":1,"method":"eth_gasPrice"}`
+		// A batch costs one event per entry: 3 of 5, then 3 more do not fit, 1 does.
+		if a, b, c, d := post("p1", three), post("p1", three), post("p1", one), post("p2", three); a != 200 || b != 429 || c != 200 || d != 200 {
 			t.Fatalf("statuses %d %d %d %d", a, b, c, d)
+		}
+	})
+
+	// Issue 15 finding 6: a 1,000-entry batch costs 1,000 against both
+	// limits; the next request is refused, and a refused batch never
+	// reaches the upstream.
+	t.Run("BatchCostsItsEntries", func(t *testing.T) {
+		for _, limit := range []string{"IP", "Project"} {
+			t.Run(limit, func(t *testing.T) {
+				node := MustNode(t, answering(echoMethod))
+				h := MustProxy(t, func(c *Config) {
+					if limit == "IP" {
+						c.IPLimiter = frozenLimiter(1000, time.Minute)
+					} else {
+						c.ProjectLimiter = frozenLimiter(1000, time.Minute)
+					}
+				}, node)
+				methods := make([]string, 1000)
+				for i := range methods {
+					methods[i] = "eth_gasPrice"
+				}
+				if code, body := h.Post(t, batchOf(methods)); code != http.StatusOK {
+					t.Fatalf("1000-entry batch: %d %s", code, body)
+				}
+				hits := node.Hits()
+				w := httptest.NewRecorder()
+				h.p.ServeHTTP(w, httptest.NewRequest(http.MethodPost, "/v1?chainId=eip155:1&projectId=p1", strings.NewReader(`[{"jsonrpc":"2.0","id":1,"method":"eth_chainId"},{"jsonrpc":"2.0","id":2,"method":"eth_blockNumber"}]`)))
+				what := "too many RPC requests from this address"
+				if limit == "Project" {
+					what = "too many RPC requests for this project"
+				}
+				wantRateLimited(t, w, "1", what) // 60 ms to earn one event, rounded up to 1 s
+				if len(MustReplies(t, w.Body.String())) != 2 {
+					t.Fatalf("answers %s", w.Body)
+				}
+				wantHits(t, node, hits)
+			})
 		}
 	})
 
