@@ -53,6 +53,7 @@ type Config struct {
 	RelayMaxMessageBytes int           // largest published message
 	RelayMaxTTL          time.Duration // longest a message is kept for an offline peer
 	RelayMailboxSize     int           // undelivered messages one topic may hold
+	RelayMaxSocketBuffer int           // bytes framed for one relay socket and not yet taken by its peer
 
 	// Account data: indexer, balances, prices, identity (internal/account, internal/indexer).
 	IndexNetworks      []string      // <caip2>=<start block|head>: non-dev networks to index
@@ -108,9 +109,13 @@ func flagSet(name string, cfg *Config, out io.Writer) (*flag.FlagSet, func() err
 	fs.DurationVar(&cfg.RelayMaxTTL, "relay-max-ttl", relay.DefaultMaxTTL, "longest TTL a relay message may ask to be kept for an offline peer")
 	fs.IntVar(&cfg.RelayMailboxSize, "relay-mailbox-size", relay.DefaultMaxMessagesPerTopic, "undelivered messages one relay topic may hold")
 	finishAccount := accountFlags(fs, cfg)
+	finishRelay := relayFlags(fs, cfg)
 	fs.String("config", "", "config file: one \"option = value\" line per setting, using the flag names")
 	return fs, func() error {
 		if err := finishAccount(); err != nil {
+			return err
+		}
+		if err := finishRelay(); err != nil {
 			return err
 		}
 		cfg.RPCUpstreams = upstreams

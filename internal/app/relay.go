@@ -3,6 +3,8 @@ package app
 import (
 	"context"
 	"errors"
+	"flag"
+	"fmt"
 	"net/http"
 	"strings"
 
@@ -44,6 +46,7 @@ func (m *Main) startRelay(ctx context.Context) error {
 			PublishRate:         orOff(cfg.RelayPublishRate),
 			MaxConnsPerIP:       orOff(cfg.RelayMaxConnsPerIP),
 			MaxMessagesPerTopic: cfg.RelayMailboxSize,
+			MaxSocketBuffer:     cfg.RelayMaxSocketBuffer,
 		},
 		Metrics: m.Metrics,
 		Logger:  log,
@@ -55,6 +58,18 @@ func (m *Main) startRelay(ctx context.Context) error {
 	}
 	m.relay.server = s
 	return nil
+}
+
+// relayFlags binds the relay's hardening flags (the older relay flags are
+// bound in flagSet) and returns their check.
+func relayFlags(fs *flag.FlagSet, cfg *Config) func() error {
+	fs.IntVar(&cfg.RelayMaxSocketBuffer, "relay-max-socket-buffer", relay.DefaultMaxSocketBuffer, "bytes framed for one relay websocket that its client has not read yet; a socket over it is closed (1008); at least --relay-max-message-bytes + 65536")
+	return func() error {
+		if min := cfg.RelayMaxMessageBytes + 64<<10; cfg.RelayMaxSocketBuffer < min {
+			return fmt.Errorf("--relay-max-socket-buffer must be at least --relay-max-message-bytes + 65536 (%d)", min)
+		}
+		return nil
+	}
 }
 
 // orOff maps a configured 0 ("no limit") to the relay's "off" (-1); the

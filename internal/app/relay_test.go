@@ -312,3 +312,32 @@ func TestMain_RelayRedisTwoNodes(t *testing.T) {
 		t.Fatalf("no relay keys under %srelay: (%v)", prefix, err)
 	}
 }
+
+// TestCLI_RelayFlags: the relay's hardening flags are listed by latchd help
+// with their environment variables, and refused when they cannot work.
+func TestCLI_RelayFlags(t *testing.T) {
+	var help strings.Builder
+	app.CLI(context.Background(), []string{"help"}, &help, io.Discard)
+	for _, name := range relayFlagNames {
+		if !strings.Contains(help.String(), "--"+name+" ") || !strings.Contains(help.String(), app.EnvName(name)) {
+			t.Errorf("latchd help does not list --%s [%s]", name, app.EnvName(name))
+		}
+	}
+	for _, tc := range relayFlagErrors {
+		var stderr strings.Builder
+		code := app.CLI(context.Background(), append([]string{"serve"}, tc.args...), io.Discard, &stderr)
+		if code != 1 || !strings.Contains(stderr.String(), tc.want) {
+			t.Errorf("latchd serve %v: exit %d, %q; want 1 and %q", tc.args, code, stderr.String(), tc.want)
+		}
+	}
+}
+
+var relayFlagNames = []string{"relay-max-socket-buffer"}
+
+var relayFlagErrors = []struct {
+	args []string
+	want string
+}{
+	{[]string{"--relay-max-socket-buffer", "1000"}, "--relay-max-socket-buffer must be at least --relay-max-message-bytes + 65536"},
+	{[]string{"--relay-max-message-bytes", "2000000"}, "--relay-max-socket-buffer must be at least"},
+}

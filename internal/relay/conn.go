@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -320,8 +321,8 @@ func (c *conn) writeLoop() {
 		}
 		batch, c.queue, c.spare = c.queue, c.spare[:0], nil
 		c.mu.Unlock()
-		if !c.writeBatch(buf, batch) {
-			return // the reader sees the socket closed and cleans up
+		if ok, parked := c.writeBatch(buf, batch); !ok || parked {
+			return // closed: the reader sees it and cleans up; parked: resumeWriter goes on
 		}
 		c.mu.Lock()
 		if c.spare == nil && cap(batch) <= 256 {
@@ -332,8 +333,11 @@ func (c *conn) writeLoop() {
 }
 
 // writeBatch writes a batch of deliveries, gathered into as few writes as
-// their size allows; false when the socket is done for.
-func (c *conn) writeBatch(buf *bytes.Buffer, batch []*Message) (ok bool) {
+// their size allows; ok is false when the socket is done for. Once the peer
+// stops taking writes, the rest of the batch goes back to the front of the
+// queue and the writer parks (parked): undelivered messages wait as
+// references, not as framed bytes in the socket's buffer.
+func (c *conn) writeBatch(buf *bytes.Buffer, batch []*Message) (ok, parked bool) {
 	c.sock.hold()
 	c.deliverFrom.Store(c.s.now().UnixNano())
 	defer func() {
@@ -344,6 +348,12 @@ func (c *conn) writeBatch(buf *bytes.Buffer, batch []*Message) (ok bool) {
 	}()
 	for i, m := range batch {
 		c.mu.Lock()
+		if !c.closed && c.sock.blocked() {
+			c.queue = append(slices.Clip(batch[i:]), c.queue...)
+			c.writing, c.parked = false, true
+			c.mu.Unlock()
+			return true, true
+		}
 		subID, subscribed := c.subs[m.Topic]
 		if c.closed || !subscribed { // unsubscribed since it was queued
 			c.mu.Unlock()
@@ -353,7 +363,7 @@ func (c *conn) writeBatch(buf *bytes.Buffer, batch []*Message) (ok bool) {
 			c.closed = true
 			c.mu.Unlock()
 			c.close(websocket.StatusPolicyViolation, "Too many unacknowledged messages")
-			return false
+			return false, false
 		}
 		c.nextID++
 		id := c.nextID
@@ -364,12 +374,12 @@ func (c *conn) writeBatch(buf *bytes.Buffer, batch []*Message) (ok bool) {
 		c.mu.Unlock()
 		b := appendSubscription(buf.Bytes()[:0], id, subID, m)
 		if err := c.sock.writeText(b); err != nil {
-			return false
+			return false, false
 		}
 		c.s.m.delivered.Inc()
 		batch[i] = nil
 	}
-	return true
+	return true, false
 }
 
 // maintain is called by the server's maintenance loop about once a second.

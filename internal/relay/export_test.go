@@ -32,3 +32,14 @@ func (s *Server) WritesWaiting() int {
 	}
 	return n
 }
+
+// MaxBuffered is the most framed bytes any socket holds for its peer.
+func (s *Server) MaxBuffered() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for c := range s.conns {
+		n = max(n, c.sock.buffered())
+	}
+	return n
+}

@@ -325,7 +325,8 @@ func (c *conn) unsubscribe(ctx context.Context, topic string) *jsonrpc.Error {
 }
 
 // fetch answers irn_fetchMessages / irn_batchFetchMessages: the messages of
-// the topics this client has not received, at most MaxFetch, oldest first.
+// the topics this client has not received, at most MaxFetch and about
+// MaxFetchBytes, oldest first.
 // Once the answer is written they count as received (acknowledged), so the
 // next fetch returns the rest.
 func (c *conn) fetch(ctx context.Context, topics []string) ([]byte, func(), *jsonrpc.Error) {
@@ -345,6 +346,15 @@ func (c *conn) fetch(ctx context.Context, topics []string) ([]byte, func(), *jso
 		more = more || hasMore
 	}
 	slices.SortStableFunc(msgs, func(a, b *Message) int { return int(a.PublishedAt - b.PublishedAt) })
+	// Paged by bytes as well: the oldest messages up to MaxFetchBytes (at
+	// least one); the rest stay unacknowledged for the next fetch.
+	size := 0
+	for i, m := range msgs {
+		if size += len(m.Message) + len(m.Attestation); i > 0 && size > MaxFetchBytes {
+			msgs, more = msgs[:i], true
+			break
+		}
+	}
 	result := []byte(`{"messages":[`)
 	for i, m := range msgs {
 		if i > 0 {

@@ -42,7 +42,10 @@ const (
 	closeHandshakeTimeout = 5 * time.Second
 )
 
-var errClosing = errors.New("relay: socket is closing")
+var (
+	errClosing    = errors.New("relay: socket is closing")
+	errOverBudget = errors.New("relay: socket write buffer over budget")
+)
 
 func newPoller() (*poller, error) {
 	n := min(runtime.GOMAXPROCS(0), maxPollLoops)
@@ -78,7 +81,7 @@ func (p *poller) adopt(c *conn, sc *sockConn) (*pollSocket, error) {
 	if err != nil {
 		return nil, err
 	}
-	ps := &pollSocket{c: c, loop: p.loops[p.next.Add(1)%uint32(len(p.loops))], fd: fd, limit: c.readLimit(), offload: !c.s.inline}
+	ps := &pollSocket{c: c, loop: p.loops[p.next.Add(1)%uint32(len(p.loops))], fd: fd, limit: c.readLimit(), budget: c.s.limits.MaxSocketBuffer, offload: !c.s.inline}
 	if len(sc.unread) > 0 {
 		ps.getIn()
 		ps.in = append(ps.in, sc.unread...)
@@ -175,6 +178,7 @@ type pollSocket struct {
 	c       *conn
 	loop    *pollLoop
 	limit   int  // the largest message a client may send
+	budget  int  // the most bytes out may hold (Limits.MaxSocketBuffer)
 	offload bool // messages are handled by the worker, not the loop
 
 	// Owned by the loop (by the upgrading goroutine until start).
@@ -190,8 +194,12 @@ type pollSocket struct {
 	paused    bool // the worker is behind: the socket is not read
 	shut      bool // closeNow has shut the connection down
 	closeSent bool
-	werr      error // sticky: a failed write fails every later one
+	// shutWhenSent: the connection is shut down once out is sent (a close
+	// frame the relay does not wait to be answered).
+	shutWhenSent bool
+	werr         error // sticky: a failed write fails every later one
 
+	overBudget    atomic.Bool  // closed for going over budget: its requests are no longer served
 	stuck         atomic.Int64 // server-clock unix nanos the socket stopped taking writes; 0 when it takes them
 	pingDeadline  atomic.Int64 // unix nanos; 0 when no ping waits for its pong
 	closeDeadline atomic.Int64 // unix nanos; 0 when no close frame waits for its answer
@@ -363,6 +371,9 @@ func (p *pollSocket) frame(h frameHeader, payload []byte) bool {
 }
 
 func (p *pollSocket) message(b []byte) {
+	if p.overBudget.Load() {
+		return // nothing it asks for could be sent
+	}
 	p.c.lastActive.Store(p.c.s.now().UnixNano())
 	if !p.offload {
 		p.c.handle(b)
@@ -495,6 +506,19 @@ func (p *pollSocket) writeFrame(op byte, payload []byte) error {
 		p.out = chunkPool.Get().(*[]byte)
 		*p.out = (*p.out)[:0]
 	}
+	if op != opClose && len(*p.out)+maxFrameHeader+len(payload) > p.budget {
+		// The peer is not taking what it asked for (pipelined fetches, say):
+		// nothing more is framed for it, only a close frame, and the socket
+		// is closed once that is sent or the handshake times out.
+		op, payload = opClose, closePayload(websocket.StatusPolicyViolation, "Write buffer over budget: the client is not reading what it asked for")
+		p.closeDeadline.CompareAndSwap(0, time.Now().Add(closeHandshakeTimeout).UnixNano())
+		p.c.s.log.Debug("relay: socket over its write buffer budget; closing", "buffered", len(*p.out), "budget", p.budget)
+		*p.out = append(appendFrameHeader(*p.out, op, len(payload)), payload...)
+		p.closeSent, p.shutWhenSent = true, true
+		p.overBudget.Store(true)
+		p.flushLocked()
+		return errOverBudget
+	}
 	*p.out = append(appendFrameHeader(*p.out, op, len(payload)), payload...)
 	if op == opClose {
 		p.closeSent = true
@@ -543,6 +567,9 @@ func (p *pollSocket) flushLocked() {
 	if len(b) == 0 {
 		p.putOut()
 		p.stuck.Store(0)
+		if p.shutWhenSent {
+			p.shutLocked()
+		}
 		return
 	}
 	// The peer is not reading: wait until it does.
@@ -631,3 +658,13 @@ func (p *pollSocket) blocked() bool {
 }
 
 func (p *pollSocket) stuckSince() int64 { return p.stuck.Load() }
+
+// buffered is how many framed bytes wait for the peer.
+func (p *pollSocket) buffered() int {
+	p.wmu.Lock()
+	defer p.wmu.Unlock()
+	if p.out == nil {
+		return 0
+	}
+	return len(*p.out)
+}

@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"runtime"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -56,7 +57,21 @@ func textFrame(s string) []byte { return maskedFrame(0x81, []byte(s)) }
 // follows, in the same write.
 func rawDial(t *testing.T, srv *testServer, behind ...[]byte) *rawClient {
 	t.Helper()
-	nc, err := net.Dial("tcp", srv.http.Listener.Addr().String())
+	return rawDialWith(t, &net.Dialer{}, srv, behind...)
+}
+
+// smallWindow is a dialer whose sockets have a 256 KiB receive buffer (no
+// autotuning), so a client that does not read stalls the server's writes
+// after a few MiB (the window is kept above the loopback MSS: a smaller one
+// makes the sender wait on its persist timer).
+var smallWindow = &net.Dialer{Control: func(_, _ string, rc syscall.RawConn) error {
+	return rc.Control(func(fd uintptr) { syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, 256<<10) })
+}}
+
+// rawDialWith is rawDial over a connection from d.
+func rawDialWith(t *testing.T, d *net.Dialer, srv *testServer, behind ...[]byte) *rawClient {
+	t.Helper()
+	nc, err := d.Dial("tcp", srv.http.Listener.Addr().String())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"hash/maphash"
 	"slices"
@@ -143,23 +144,39 @@ if redis.call('ZCARD', z) >= max then
 end
 redis.call('ZADD', z, exp, id)
 redis.call('HSET', h, id, ARGV[4])
+-- The publisher counts as having received its message, so a backlog page
+-- is never filled with messages its reader would skip.
+redis.call('ZADD', a, exp, id .. '|' .. ARGV[8])
 local last = tonumber(redis.call('ZRANGE', z, -1, -1, 'WITHSCORES')[2])
 redis.call('PEXPIREAT', z, last)
 redis.call('PEXPIREAT', h, last)
+redis.call('PEXPIREAT', a, math.max(last, tonumber(redis.call('ZRANGE', a, -1, -1, 'WITHSCORES')[2])))
 redis.call('PUBLISH', ARGV[6], ARGV[7])
 return 1
 `)
 
-// backlogScript returns the unexpired messages client has not acknowledged.
+// backlogScript returns the unexpired messages client has not acknowledged,
+// in expiry order, at most ARGV[3] of them and about ARGV[4] bytes (at
+// least one; 0: no limit), followed by "1" when more remain, else "0".
 var backlogScript = redis.NewScript(`
 local z, h, a = KEYS[1], KEYS[2], KEYS[3]
+local limit, maxBytes = tonumber(ARGV[3]), tonumber(ARGV[4])
 local ids = redis.call('ZRANGEBYSCORE', z, '(' .. ARGV[1], '+inf')
-if #ids == 0 then return {} end
-local vals = redis.call('HMGET', h, unpack(ids))
-local out = {}
-for i, id in ipairs(ids) do
-  if vals[i] and not redis.call('ZSCORE', a, id .. '|' .. ARGV[2]) then out[#out + 1] = vals[i] end
+local out, size = {}, 0
+for _, id in ipairs(ids) do
+  if not redis.call('ZSCORE', a, id .. '|' .. ARGV[2]) then
+    local v = redis.call('HGET', h, id)
+    if v then
+      size = size + #v
+      if #out > 0 and ((limit > 0 and #out >= limit) or (maxBytes > 0 and size > maxBytes)) then
+        out[#out + 1] = '1'
+        return out
+      end
+      out[#out + 1] = v
+    end
+  end
 end
+out[#out + 1] = '0'
 return out
 `)
 
@@ -182,7 +199,7 @@ func (b *Redis) Publish(ctx context.Context, m *Message) (bool, error) {
 	enc := encodeMessage(m)
 	keys := []string{b.key(m.Topic, "mb"), b.key(m.Topic, "msg"), b.key(m.Topic, "ack"), b.key(m.Topic, "dlv")}
 	res, err := publishScript.Run(ctx, b.rdb, keys, m.ID, b.cfg.Now().UnixMilli(), m.ExpiresAt, enc,
-		b.cfg.MaxMessagesPerTopic, b.channel(m.Topic), b.node+"\n"+enc).Int()
+		b.cfg.MaxMessagesPerTopic, b.channel(m.Topic), b.node+"\n"+enc, m.Publisher).Int()
 	if err != nil {
 		return false, fmt.Errorf("relay: publish to Redis: %w", err)
 	}
@@ -279,24 +296,31 @@ func (b *Redis) Fetch(ctx context.Context, topic, client string, limit int) ([]*
 	if b.closed.Load() {
 		return nil, false, ErrClosed
 	}
-	msgs, err := b.backlog(ctx, topic, client)
-	if err != nil {
-		return nil, false, err
-	}
-	if limit > 0 && len(msgs) > limit {
-		return msgs[:limit], true, nil
-	}
-	return msgs, false, nil
+	// Paged in Redis by count and bytes, so a full mailbox is not read into
+	// memory for one answer.
+	return b.backlogPage(ctx, topic, client, limit, MaxFetchBytes)
 }
 
 // backlog reads the messages of topic that client has yet to receive,
 // oldest first.
 func (b *Redis) backlog(ctx context.Context, topic, client string) ([]*Message, error) {
+	msgs, _, err := b.backlogPage(ctx, topic, client, 0, 0)
+	return msgs, err
+}
+
+// backlogPage reads up to limit messages and about maxBytes (0: no limit)
+// of the backlog, oldest first, and whether more remain.
+func (b *Redis) backlogPage(ctx context.Context, topic, client string, limit, maxBytes int) ([]*Message, bool, error) {
 	keys := []string{b.key(topic, "mb"), b.key(topic, "msg"), b.key(topic, "ack")}
-	vals, err := backlogScript.Run(ctx, b.rdb, keys, b.cfg.Now().UnixMilli(), client).StringSlice()
-	if err != nil {
-		return nil, fmt.Errorf("relay: read mailbox from Redis: %w", err)
+	vals, err := backlogScript.Run(ctx, b.rdb, keys, b.cfg.Now().UnixMilli(), client, limit, maxBytes).StringSlice()
+	if err == nil && len(vals) == 0 {
+		err = errors.New("empty answer")
 	}
+	if err != nil {
+		return nil, false, fmt.Errorf("relay: read mailbox from Redis: %w", err)
+	}
+	more := vals[len(vals)-1] == "1"
+	vals = vals[:len(vals)-1]
 	msgs := make([]*Message, 0, len(vals))
 	for _, v := range vals {
 		m, err := decodeMessage(topic, v)
@@ -309,7 +333,7 @@ func (b *Redis) backlog(ctx context.Context, topic, client string) ([]*Message, 
 		}
 	}
 	slices.SortStableFunc(msgs, func(x, y *Message) int { return int(x.PublishedAt - y.PublishedAt) })
-	return msgs, nil
+	return msgs, more, nil
 }
 
 // Ack implements Broker.

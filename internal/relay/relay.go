@@ -12,6 +12,7 @@ package relay
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -44,6 +45,17 @@ const (
 	// MaxFetch is the most messages one fetch answer carries; hasMore says
 	// whether to ask again.
 	MaxFetch = 500
+	// MaxFetchBytes bounds the messages (bodies and attestations) one fetch
+	// answer carries, beyond its first message: a full mailbox (1000 ×
+	// 512 KiB) is handed out in pages instead of being framed at once.
+	MaxFetchBytes = 256 << 10
+	// DefaultMaxSocketBuffer bounds the bytes framed for one socket that its
+	// peer has not taken yet. 1 MiB holds the largest delivery (512 KiB plus
+	// the frame's overhead) with room for answers, while 1,000 stalled
+	// sockets cost at most 1 GiB; deliveries to a socket that stops reading
+	// wait as references in its queue, not as framed bytes, so an honest
+	// slow reader never reaches it.
+	DefaultMaxSocketBuffer = 1 << 20
 	// DefaultMaxMessagesPerTopic bounds a topic's mailbox.
 	DefaultMaxMessagesPerTopic = 1000
 	// DefaultMaxTTL is the longest a message may be kept (30 days).
@@ -81,6 +93,12 @@ type Limits struct {
 	PublishRate         int           // messages published per second per socket
 	MaxConnsPerIP       int           // sockets per client IP on this node
 	MaxMessagesPerTopic int           // mailbox size (applied by the broker)
+	// MaxSocketBuffer bounds the bytes framed for one socket and not yet
+	// taken by its peer (answers, deliveries, control frames). A socket
+	// about to go over it is not written to again: it gets a close frame
+	// (1008) and is closed. At least MaxMessageBytes + 64 KiB (the default
+	// when larger than DefaultMaxSocketBuffer).
+	MaxSocketBuffer int
 }
 
 func (l *Limits) defaults() {
@@ -102,6 +120,17 @@ func (l *Limits) defaults() {
 	if l.MaxMessagesPerTopic <= 0 {
 		l.MaxMessagesPerTopic = DefaultMaxMessagesPerTopic
 	}
+	if l.MaxSocketBuffer <= 0 {
+		l.MaxSocketBuffer = max(DefaultMaxSocketBuffer, l.MaxMessageBytes+frameOverhead)
+	}
+}
+
+// check reports limits that cannot work together.
+func (l *Limits) check() error {
+	if min := l.MaxMessageBytes + frameOverhead; l.MaxSocketBuffer < min {
+		return fmt.Errorf("relay: the socket buffer (%d bytes) must hold the largest message and its frame (%d bytes)", l.MaxSocketBuffer, min)
+	}
+	return nil
 }
 
 // Config configures a Server.
@@ -168,6 +197,9 @@ func New(cfg Config) (*Server, error) {
 		return nil, errors.New("relay: Broker and Authorize are required")
 	}
 	cfg.Limits.defaults()
+	if err := cfg.Limits.check(); err != nil {
+		return nil, err
+	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}

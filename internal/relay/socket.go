@@ -43,6 +43,9 @@ type socket interface {
 	// stuckSince is when a write that is still waiting for the peer started
 	// (unix nanos of the server clock), or 0.
 	stuckSince() int64
+	// buffered is how many framed bytes wait for the peer in the relay's
+	// own buffer (bounded by Limits.MaxSocketBuffer).
+	buffered() int
 }
 
 // libSocket is a socket served by the websocket library.
@@ -85,3 +88,7 @@ func (l *libSocket) overdue() bool     { return false } // the library times its
 func (l *libSocket) nonBlocking() bool { return false }
 func (l *libSocket) blocked() bool     { return false }
 func (l *libSocket) stuckSince() int64 { return l.out.stuckSince() }
+
+// buffered: the library writes through to the socket, blocking; what is
+// gathered meanwhile is flushed at maxGather.
+func (l *libSocket) buffered() int { return 0 }
