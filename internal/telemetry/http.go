@@ -54,13 +54,12 @@ func (s *Service) ingest(w http.ResponseWriter, r *http.Request, maxBody int64, 
 		httpx.RateLimited(w, r, d.RetryAfter, "telemetry")
 		return
 	}
-	clientKey, err := httpx.Query(r, "clientId", maxClientIDBytes)
-	if err != nil {
+	// AppKit sends a clientId; it is checked for size but not used as the
+	// error cap's key, since a client can rotate it at will: the cap keys
+	// on the IP, like every other limit.
+	if _, err := httpx.Query(r, "clientId", maxClientIDBytes); err != nil {
 		httpx.Error(w, r, err)
 		return
-	}
-	if clientKey == "" {
-		clientKey = ip
 	}
 	var body json.RawMessage
 	if err := httpx.DecodeJSON(w, r, maxBody, &body); err != nil {
@@ -72,7 +71,7 @@ func (s *Service) ingest(w http.ResponseWriter, r *http.Request, maxBody int64, 
 		httpx.Error(w, r, err)
 		return
 	}
-	stored, dropped, err := s.Ingest(ctx, p, clientKey, events)
+	stored, dropped, err := s.Ingest(ctx, p, ip, events)
 	if err != nil {
 		httpx.Error(w, r, err)
 		return

@@ -215,10 +215,12 @@ func TestHandleIngest(t *testing.T) {
 		if got := w.Header().Get(telemetry.DroppedHeader); got != "1" {
 			t.Fatalf("%s = %q, want 1", telemetry.DroppedHeader, got)
 		}
-		// Another client id from the same IP has its own budget.
-		w = h.post(h.on, "/e", errorEvent(newUUID(), now), withClientID("did:key:z6Mk2"))
-		if got := w.Header().Get(telemetry.DroppedHeader); got != "" {
-			t.Fatalf("other client dropped %q", got)
+		// The cap keys on the IP: a rotated client id gets no new budget.
+		for _, id := range []string{"did:key:z6Mk2", "did:key:z6Mk3", ""} {
+			w = h.post(h.on, "/e", errorEvent(newUUID(), now), withClientID(id))
+			if got := w.Header().Get(telemetry.DroppedHeader); got != "1" {
+				t.Fatalf("client id %q from the same IP: %s = %q, want 1", id, telemetry.DroppedHeader, got)
+			}
 		}
 		// Track events are not capped, and a batch reports its drops.
 		w = h.post(h.on, "/batch", batch(
@@ -230,8 +232,8 @@ func TestHandleIngest(t *testing.T) {
 		if got := w.Header().Get(telemetry.DroppedHeader); got != "2" {
 			t.Fatalf("%s = %q, want 2", telemetry.DroppedHeader, got)
 		}
-		if n := len(storedEvents(t, h.db, h.on.ID)); n != 7 {
-			t.Fatalf("%d rows, want 7 (5 + 1 other client + 1 track)", n)
+		if n := len(storedEvents(t, h.db, h.on.ID)); n != 6 {
+			t.Fatalf("%d rows, want 6 (5 errors + 1 track)", n)
 		}
 		h.clock.Add(telemetry.ErrorWindow)
 		w = h.post(h.on, "/e", errorEvent(newUUID(), h.clock.Now()), withClientID("did:key:z6Mk1"))

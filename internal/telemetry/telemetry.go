@@ -5,7 +5,8 @@
 // It applies the client-side rules of spec §7 on the server as well, since
 // clients cannot be trusted to: MODAL_CREATED is never stored, a project with
 // analytics off keeps only the mandatory events and errors, and error events
-// are capped at 5 per 60 s per client (spec §9).
+// are capped at 5 per 60 s per client IP (spec §9). Events older than the
+// configured retention are deleted by a background loop (RunRetention).
 package telemetry
 
 import (
@@ -30,9 +31,16 @@ const (
 	// room for many tabs behind one NAT.
 	DefaultRequestLimit  = 60
 	DefaultRequestWindow = 10 * time.Second
-	// ErrorLimit error events per ErrorWindow per client (spec §7, §9).
+	// ErrorLimit error events per ErrorWindow per client IP (spec §7, §9).
 	ErrorLimit  = 5
 	ErrorWindow = 60 * time.Second
+	// DefaultRetention is how long events are kept by default.
+	DefaultRetention = 90 * 24 * time.Hour
+	// RetentionInterval is how often RunRetention deletes expired events.
+	RetentionInterval = time.Hour
+	// pruneBatch rows are deleted per statement, so a large backlog does
+	// not hold one long transaction.
+	pruneBatch = 5000
 )
 
 // Event names with special handling (api-shapes §2, spec §7).
@@ -56,9 +64,12 @@ type Config struct {
 	// RequestLimiter limits ingest requests per client IP (default
 	// DefaultRequestLimit per DefaultRequestWindow, in memory).
 	RequestLimiter ratelimit.Limiter
-	// ErrorLimiter limits stored error events per client (default ErrorLimit
-	// per ErrorWindow, in memory).
+	// ErrorLimiter limits stored error events per client IP (default
+	// ErrorLimit per ErrorWindow, in memory).
 	ErrorLimiter ratelimit.Limiter
+	// Retention is how long events are kept after they occurred; 0 keeps
+	// them forever. RunRetention enforces it.
+	Retention time.Duration
 	// Now is the clock; tests replace it. Default memory limiters use it too.
 	Now func() time.Time
 }
@@ -91,8 +102,8 @@ func New(db *store.DB, cfg Config) *Service {
 }
 
 // Ingest validates events and stores those the project's rules keep, all in
-// one transaction. p must not be nil. clientKey identifies the sender for the
-// error cap (the clientId, else the IP).
+// one transaction. p must not be nil. rateKey identifies the sender for the
+// error cap: its IP (its rate-limit key), never a client-chosen id.
 //
 // Errors: an *apperr.Error with code Invalid naming the field
 // (events[i].<field>) when any event is invalid, in which case nothing is
@@ -101,7 +112,7 @@ func New(db *store.DB, cfg Config) *Service {
 // stored counts new rows (a repeated eventId is stored once and not counted);
 // dropped counts error events refused by the error cap. Events skipped by rule
 // (MODAL_CREATED, non-mandatory events with analytics off) are in neither.
-func (s *Service) Ingest(ctx context.Context, p *project.Project, clientKey string, events []Event) (stored, dropped int, err error) {
+func (s *Service) Ingest(ctx context.Context, p *project.Project, rateKey string, events []Event) (stored, dropped int, err error) {
 	now := s.cfg.Now()
 	for i := range events {
 		if err := events[i].Validate("events["+strconv.Itoa(i)+"]", now); err != nil {
@@ -114,7 +125,7 @@ func (s *Service) Ingest(ctx context.Context, p *project.Project, clientKey stri
 			continue
 		}
 		if e.Type == TypeError {
-			ok, err := s.allowError(ctx, p.ID, clientKey)
+			ok, err := s.allowError(ctx, p.ID, rateKey)
 			if err != nil {
 				return 0, 0, err
 			}
@@ -141,9 +152,9 @@ func kept(p *project.Project, e Event) bool {
 }
 
 // allowError asks the error limiter. The key includes the project because
-// AppKit counts per page, and one client id may use several dapps.
-func (s *Service) allowError(ctx context.Context, projectID, clientKey string) (bool, error) {
-	d, err := s.cfg.ErrorLimiter.Allow(ctx, projectID+"\x00"+clientKey)
+// AppKit counts per page, and one visitor may use several dapps.
+func (s *Service) allowError(ctx context.Context, projectID, rateKey string) (bool, error) {
+	d, err := s.cfg.ErrorLimiter.Allow(ctx, projectID+"\x00"+rateKey)
 	if err != nil {
 		// Failing closed costs some error reports; failing open would let a
 		// broken limiter flood the table. Telemetry is best effort.
@@ -185,6 +196,60 @@ func (s *Service) insert(ctx context.Context, projectID string, now time.Time, e
 		return 0, err
 	}
 	return stored, nil
+}
+
+// Prune deletes the events that occurred before now minus Config.Retention
+// and returns how many; with no retention it deletes nothing. It deletes in
+// batches of pruneBatch rows, each its own statement.
+func (s *Service) Prune(ctx context.Context) (int64, error) {
+	if s.cfg.Retention <= 0 {
+		return 0, nil
+	}
+	cutoff := s.cfg.Now().Add(-s.cfg.Retention).UnixMilli()
+	var total int64
+	for {
+		res, err := s.db.Exec(ctx, `DELETE FROM events WHERE (project_id, event_id) IN
+(SELECT project_id, event_id FROM events WHERE occurred_at < ? LIMIT ?)`, cutoff, pruneBatch)
+		if err != nil {
+			return total, err
+		}
+		n, err := res.RowsAffected()
+		if err != nil {
+			return total, err
+		}
+		total += n
+		if n < pruneBatch {
+			return total, nil
+		}
+	}
+}
+
+// RunRetention prunes expired events once, then on every tick, until ctx
+// ends or ticks is closed (latchd ticks every RetentionInterval). A failed
+// round is logged and retried on the next tick. With no retention it
+// returns at once.
+func (s *Service) RunRetention(ctx context.Context, ticks <-chan time.Time) {
+	if s.cfg.Retention <= 0 {
+		return
+	}
+	for {
+		if n, err := s.Prune(ctx); err != nil {
+			if ctx.Err() != nil {
+				return
+			}
+			slog.WarnContext(ctx, "telemetry retention: delete failed", "err", err)
+		} else if n > 0 {
+			slog.InfoContext(ctx, "telemetry retention: deleted expired events", "events", n)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case _, ok := <-ticks:
+			if !ok {
+				return
+			}
+		}
+	}
 }
 
 // dayLayout is the UTC day of an event, the unit of the summary.

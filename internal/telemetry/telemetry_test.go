@@ -184,3 +184,36 @@ func TestService_Summary(t *testing.T) {
 		})
 	})
 }
+
+// Events older than the retention are deleted by the background loop, in
+// both dialects; no retention keeps them.
+func TestService_RunRetention(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		c := newClock()
+		p := MustCreateProject(t, db, true)
+		svc := telemetry.New(db, telemetry.Config{Now: c.Now, Retention: 90 * 24 * time.Hour})
+		forever := telemetry.New(db, telemetry.Config{Now: c.Now})
+		old, recent := event(telemetry.TypeTrack, "OLD", now.Add(-24*time.Hour)), event(telemetry.TypeTrack, "RECENT", now)
+		if _, _, err := svc.Ingest(ctx, p, "192.0.2.1", []telemetry.Event{old, recent}); err != nil {
+			t.Fatal(err)
+		}
+		ticks := make(chan time.Time)
+		done := make(chan struct{})
+		go func() { svc.RunRetention(ctx, ticks); close(done) }()
+		ticks <- now // the first round (at start) is over: nothing has expired yet
+		if got := eventNames(storedEvents(t, db, p.ID)); len(got) != 2 {
+			t.Fatalf("before expiry: %v", got)
+		}
+		c.Add(89*24*time.Hour + 12*time.Hour) // old is 90.5 days old, recent 89.5
+		if n, err := forever.Prune(ctx); err != nil || n != 0 {
+			t.Fatalf("without retention Prune = %d, %v", n, err)
+		}
+		ticks <- c.Now()
+		close(ticks)
+		<-done
+		if got := eventNames(storedEvents(t, db, p.ID)); len(got) != 1 || got[0] != "RECENT" {
+			t.Fatalf("after expiry: %v, want [RECENT]", got)
+		}
+	})
+}
