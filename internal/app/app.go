@@ -180,6 +180,11 @@ func (m *Main) Run(ctx context.Context) (err error) {
 	bgCtx, stop := context.WithCancel(context.WithoutCancel(ctx))
 	m.stopBackground = stop
 	m.bg.Go(func() { m.rpc.RunProbes(bgCtx) })
+	m.bg.Go(func() {
+		t := time.NewTicker(telemetry.RetentionInterval)
+		defer t.Stop()
+		m.http.telemetry.RunRetention(bgCtx, t.C)
+	})
 	go m.serve(m.api, m.apiLn, "api")
 	go m.serve(m.frame, m.frameLn, "frame")
 	m.StartupTime = time.Since(start)
@@ -344,7 +349,7 @@ func (m *Main) trustedProxy(ip net.IP) bool {
 func (m *Main) buildAPI() {
 	m.http.guard = &project.Guard{Projects: m.Projects, DevOrigins: m.Config.Dev, AdminToken: m.Config.AdminToken}
 	m.http.explorer = explorer.NewHandler(m.Explorer, m.assetName)
-	telemetryCfg := telemetry.Config{AdminToken: m.Config.AdminToken, ClientIP: m.clientIP}
+	telemetryCfg := telemetry.Config{AdminToken: m.Config.AdminToken, ClientIP: m.clientIP, Retention: m.Config.TelemetryRetention}
 	if m.Redis != nil {
 		telemetryCfg.RequestLimiter = m.newLimiter("telemetry-request", telemetry.DefaultRequestLimit, telemetry.DefaultRequestWindow)
 		telemetryCfg.ErrorLimiter = m.newLimiter("telemetry-error", telemetry.ErrorLimit, telemetry.ErrorWindow)

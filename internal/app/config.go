@@ -17,6 +17,7 @@ import (
 
 	"github.com/latchkit/latch/internal/network"
 	"github.com/latchkit/latch/internal/relay"
+	"github.com/latchkit/latch/internal/telemetry"
 	"github.com/redis/go-redis/v9"
 )
 
@@ -44,6 +45,9 @@ type Config struct {
 	ShutdownTimeout  time.Duration // how long in-flight requests may take on shutdown
 	DemoDir          string        // latchd dev: built demo dapp to serve on DemoAddr
 	DemoAddr         string        // latchd dev: listen address of the demo dapp
+
+	// Telemetry (internal/telemetry).
+	TelemetryRetention time.Duration // how long events are kept after they occurred; 0 = forever
 
 	// WalletConnect relay (internal/relay).
 	RelayURL             string        // public ws(s):// URL clients sign as their token's aud; empty = from each request
@@ -90,6 +94,7 @@ func flagSet(name string, cfg *Config, out io.Writer) (*flag.FlagSet, func() err
 	fs.StringVar(&cfg.DatabaseURL, "database-url", "", "Postgres URL (postgres://…); empty uses SQLite in --data-dir")
 	fs.StringVar(&cfg.RedisURL, "redis-url", "", "Redis URL (redis://…, rediss://…) for rate limits and RPC cache shared by all nodes; empty keeps them in memory")
 	fs.StringVar(&cfg.AdminToken, "admin-token", "", "operator token for /v1/analytics/summary (secret; prefer LATCH_ADMIN_TOKEN)")
+	fs.DurationVar(&cfg.TelemetryRetention, "telemetry-retention", telemetry.DefaultRetention, "how long telemetry events are kept after they occurred, e.g. 2160h (0 = forever)")
 	fs.Var(&upstreams, "rpc-upstream", "RPC upstream of a network, <caip2>=<url>[,<url>…]; repeatable (file/env: separate entries with spaces)")
 	fs.StringVar(&devChains, "dev-chains", "31337,31338", "chain ids of the in-process dev networks (latchd dev)")
 	fs.StringVar(&trusted, "trusted-proxies", "", "comma-separated CIDRs of proxies whose X-Forwarded-For is trusted")
@@ -161,6 +166,9 @@ func flagSet(name string, cfg *Config, out io.Writer) (*flag.FlagSet, func() err
 		}
 		if n := len(cfg.AdminToken); n > 0 && n < minAdminTokenLen {
 			return fmt.Errorf("--admin-token is %d characters; it must be at least %d (e.g. openssl rand -hex 32)", n, minAdminTokenLen)
+		}
+		if cfg.TelemetryRetention != 0 && cfg.TelemetryRetention < 24*time.Hour {
+			return fmt.Errorf("--telemetry-retention must be 0 (keep forever) or at least 24h")
 		}
 		if cfg.RPCProbeInterval < 0 {
 			return fmt.Errorf("--rpc-probe-interval must not be negative")

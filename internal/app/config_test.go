@@ -61,6 +61,8 @@ func TestParseFlags_Errors(t *testing.T) {
 		"BadRedisScheme":  {args: []string{"--redis-url", "http://127.0.0.1:6379"}},
 		"BadRedisDB":      {env: map[string]string{"LATCH_REDIS_URL": "redis://127.0.0.1:6379/x"}},
 		"BadAdminAddr":    {args: []string{"--admin-addr", "8082"}},
+		"ShortRetention":  {args: []string{"--telemetry-retention", "1h"}},
+		"NegRetention":    {args: []string{"--telemetry-retention", "-24h"}},
 		"ShortAdminToken": {env: map[string]string{"LATCH_ADMIN_TOKEN": "0123456789abcdef0123456789abcde"}},
 		"BadIPFSGateway":  {args: []string{"--ipfs-gateway", "http://ipfs.io/ipfs"}},
 	} {
