@@ -324,9 +324,17 @@ func (m *Main) Close() error {
 	return m.closeErr
 }
 
-// clientIP is the rate-limit key of a request.
+// clientIP is the rate-limit key of a request, for every per-IP limit (the
+// IP limit, the RPC proxy, account, telemetry, the relay's connection cap):
+// its client address, an IPv6 one as its network of --ipv6-prefix bits
+// (httpx.RateKey), so a client cannot escape a limit by rotating addresses
+// within its /64.
 func (m *Main) clientIP(r *http.Request) string {
-	return httpx.ClientIP(r, m.trustedProxy)
+	bits := m.Config.IPv6Prefix
+	if bits == 0 {
+		bits = httpx.DefaultIPv6Prefix
+	}
+	return httpx.RateKey(httpx.ClientIP(r, m.trustedProxy), bits)
 }
 
 // publicBaseURL is the API's base URL as the client reached it.

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/latchkit/latch/internal/httpx"
 	"github.com/latchkit/latch/internal/network"
 	"github.com/latchkit/latch/internal/relay"
 	"github.com/latchkit/latch/internal/telemetry"
@@ -37,6 +38,7 @@ type Config struct {
 	RPCUpstreams     []string      // <caip2>=<url>[,<url>…]
 	DevChains        []uint64      // chain ids of the dev networks
 	TrustedProxies   []*net.IPNet  // peers whose X-Forwarded-For is believed
+	IPv6Prefix       int           // IPv6 clients are limited per network of this many bits; 0 = 64
 	IPRateLimit      int           // API requests per IP per minute; 0 = off
 	RPCProjectLimit  int           // RPC proxy requests per project per minute; 0 = off
 	RPCProbeInterval time.Duration // how often upstreams of networks in use are asked for their head; 0 = never
@@ -98,6 +100,7 @@ func flagSet(name string, cfg *Config, out io.Writer) (*flag.FlagSet, func() err
 	fs.Var(&upstreams, "rpc-upstream", "RPC upstream of a network, <caip2>=<url>[,<url>…]; repeatable (file/env: separate entries with spaces)")
 	fs.StringVar(&devChains, "dev-chains", "31337,31338", "chain ids of the in-process dev networks (latchd dev)")
 	fs.StringVar(&trusted, "trusted-proxies", "", "comma-separated CIDRs of proxies whose X-Forwarded-For is trusted")
+	fs.IntVar(&cfg.IPv6Prefix, "ipv6-prefix", httpx.DefaultIPv6Prefix, "every per-IP limit counts an IPv6 client by its network of this many bits (32–128; 128 = the full address); IPv4 clients by their address")
 	fs.IntVar(&cfg.IPRateLimit, "ip-rate-limit", 1200, "API requests per client IP per minute, each entry of an RPC batch counting as one (0 = no limit)")
 	fs.IntVar(&cfg.RPCProjectLimit, "rpc-project-rate-limit", 60000, "RPC proxy requests per project per minute, each entry of a batch counting as one (0 = no limit)")
 	fs.DurationVar(&cfg.RPCProbeInterval, "rpc-probe-interval", 15*time.Second, "how often the upstreams of networks in use are asked for their head, to rank them by health and lag (0 = never)")
@@ -172,6 +175,9 @@ func flagSet(name string, cfg *Config, out io.Writer) (*flag.FlagSet, func() err
 		}
 		if cfg.RPCProbeInterval < 0 {
 			return fmt.Errorf("--rpc-probe-interval must not be negative")
+		}
+		if cfg.IPv6Prefix < 32 || cfg.IPv6Prefix > 128 {
+			return fmt.Errorf("--ipv6-prefix must be between 32 and 128, got %d", cfg.IPv6Prefix)
 		}
 		if cfg.IPRateLimit < 0 || cfg.RPCProjectLimit < 0 {
 			return fmt.Errorf("rate limits must not be negative")

@@ -106,3 +106,38 @@ func TestRPC_BatchCostsItsEntries(t *testing.T) {
 		})
 	}
 }
+
+func TestParseFlags_IPv6Prefix(t *testing.T) {
+	for _, tt := range []struct {
+		arg     string
+		want    int
+		wantErr bool
+	}{
+		{"", 64, false},
+		{"56", 56, false},
+		{"128", 128, false},
+		{"31", 0, true},
+		{"129", 0, true},
+		{"0", 0, true},
+	} {
+		var cfg Config
+		fs, finish := flagSet("t", &cfg, io.Discard)
+		args := []string{}
+		if tt.arg != "" {
+			args = []string{"--ipv6-prefix", tt.arg}
+		}
+		err := parseFlags(fs, args, func(string) string { return "" })
+		if err == nil {
+			err = finish()
+		}
+		if tt.wantErr {
+			if err == nil || !strings.Contains(err.Error(), "--ipv6-prefix must be between 32 and 128") {
+				t.Errorf("--ipv6-prefix %s: err %v, want a range error", tt.arg, err)
+			}
+			continue
+		}
+		if err != nil || cfg.IPv6Prefix != tt.want {
+			t.Errorf("--ipv6-prefix %q: %d %v, want %d", tt.arg, cfg.IPv6Prefix, err, tt.want)
+		}
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"mime"
 	"net"
 	"net/http"
+	"net/netip"
 	"strconv"
 	"strings"
 	"time"
@@ -208,6 +209,38 @@ func ClientIP(r *http.Request, trusted func(net.IP) bool) string {
 		host = ip.String()
 	}
 	return host
+}
+
+// DefaultIPv6Prefix is the prefix length RateKey groups IPv6 clients by: a
+// /64 is what one subscriber, one LAN, usually holds, and its owner picks
+// any of its 2^64 addresses at will.
+const DefaultIPv6Prefix = 64
+
+// RateKey is the key a client address (ClientIP's answer) is rate-limited
+// and counted by: an IPv4 address as it is (an IPv4-mapped IPv6 address as
+// its IPv4 form), an IPv6 address as its network of v6Prefix bits, such as
+// "2001:db8:1:2::/64" (128: the address itself). Anything that is not an IP
+// address is returned unchanged.
+func RateKey(ip string, v6Prefix int) string {
+	addr, err := netip.ParseAddr(ip)
+	if err != nil {
+		return ip
+	}
+	if addr.Is4() {
+		return ip
+	}
+	if addr.Is4In6() {
+		return addr.Unmap().String()
+	}
+	addr = addr.WithZone("")
+	if v6Prefix <= 0 || v6Prefix >= 128 {
+		return addr.String()
+	}
+	p, err := addr.Prefix(v6Prefix)
+	if err != nil {
+		return addr.String()
+	}
+	return p.String()
 }
 
 // BaseURL is the API's base URL as the client reached it: https when the

@@ -134,3 +134,36 @@ func TestBaseURL(t *testing.T) {
 		})
 	}
 }
+
+func TestRateKey(t *testing.T) {
+	for _, tt := range []struct {
+		ip     string
+		prefix int
+		want   string
+	}{
+		{"203.0.113.7", 64, "203.0.113.7"},
+		{"::ffff:203.0.113.7", 64, "203.0.113.7"},
+		{"2001:db8:1:2:aaaa:bbbb:cccc:dddd", 64, "2001:db8:1:2::/64"},
+		{"2001:db8:1:2::1", 64, "2001:db8:1:2::/64"},
+		{"2001:db8:1:3::1", 64, "2001:db8:1:3::/64"},
+		{"2001:db8:1:2::1", 48, "2001:db8:1::/48"},
+		{"2001:db8:1:2::1", 56, "2001:db8:1::/56"},
+		{"2001:db8:1:2::1", 128, "2001:db8:1:2::1"},
+		{"fe80::1%eth0", 64, "fe80::/64"},
+		{"::1", 64, "::/64"},
+		{"not-an-ip", 64, "not-an-ip"},
+		{"", 64, ""},
+	} {
+		if got := RateKey(tt.ip, tt.prefix); got != tt.want {
+			t.Errorf("RateKey(%q, %d) = %q, want %q", tt.ip, tt.prefix, got, tt.want)
+		}
+	}
+	// Two addresses of one /64 share a key; ClientIP's answers feed it.
+	a := httptest.NewRequest("GET", "/", nil)
+	a.RemoteAddr = "[2001:db8:1:2::a]:1000"
+	b := httptest.NewRequest("GET", "/", nil)
+	b.RemoteAddr = "[2001:db8:1:2:ffff::b]:2000"
+	if ka, kb := RateKey(ClientIP(a, nil), 64), RateKey(ClientIP(b, nil), 64); ka != kb {
+		t.Errorf("one /64, two keys: %q %q", ka, kb)
+	}
+}
