@@ -170,10 +170,24 @@ func (db *DB) InTx(ctx context.Context, fn func(*sql.Tx) error) error {
 	return tx.Commit()
 }
 
+// migrationLock is the Postgres advisory lock key migrations hold ("latch"
+// in ASCII): a fixed key, so every latchd on one database waits for it.
+const migrationLock = 0x6c61746368
+
 // migrate applies, in order and each in its own transaction, the migrations of
 // the dialect that are not yet recorded in schema_migrations.
+//
+// Several nodes may start on one empty database at once. Each transaction
+// first takes a lock (Postgres: pg_advisory_xact_lock, released at commit;
+// SQLite: BEGIN IMMEDIATE, the driver's _txlock) and then checks
+// schema_migrations, so one node applies a migration and the others find it
+// recorded; even CREATE TABLE IF NOT EXISTS races without it in Postgres.
 func (db *DB) migrate(ctx context.Context) error {
-	if _, err := db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (version TEXT PRIMARY KEY, applied_at BIGINT NOT NULL)`); err != nil {
+	err := db.migrationTx(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (version TEXT PRIMARY KEY, applied_at BIGINT NOT NULL)`)
+		return err
+	})
+	if err != nil {
 		return fmt.Errorf("create schema_migrations: %w", err)
 	}
 	dir := "migrations/" + string(db.Dialect)
@@ -194,13 +208,17 @@ func (db *DB) migrate(ctx context.Context) error {
 			return fmt.Errorf("read schema_migrations: %w", err)
 		}
 		if n > 0 {
-			continue
+			continue // the common case, without taking the lock
 		}
 		body, err := migrations.ReadFile(dir + "/" + name)
 		if err != nil {
 			return err
 		}
-		err = db.InTx(ctx, func(tx *sql.Tx) error {
+		err = db.migrationTx(ctx, func(tx *sql.Tx) error {
+			// Another node may have applied it while this one waited.
+			if err := tx.QueryRowContext(ctx, db.Rebind(`SELECT COUNT(*) FROM schema_migrations WHERE version = ?`), name).Scan(&n); err != nil || n > 0 {
+				return err
+			}
 			if _, err := tx.ExecContext(ctx, string(body)); err != nil {
 				return err
 			}
@@ -212,6 +230,18 @@ func (db *DB) migrate(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// migrationTx runs fn in a transaction holding the migration lock.
+func (db *DB) migrationTx(ctx context.Context, fn func(*sql.Tx) error) error {
+	return db.InTx(ctx, func(tx *sql.Tx) error {
+		if db.Dialect == Postgres {
+			if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock($1)`, int64(migrationLock)); err != nil {
+				return fmt.Errorf("take the migration lock: %w", err)
+			}
+		}
+		return fn(tx)
+	})
 }
 
 // IsUniqueViolation reports whether err is a unique-constraint violation in either dialect.

@@ -2,6 +2,8 @@ package store_test
 
 import (
 	"context"
+	"os"
+	"sync"
 	"testing"
 
 	"github.com/latchkit/latch/internal/store"
@@ -93,5 +95,49 @@ func TestOpen_InMemoryDatabasesAreSeparate(t *testing.T) {
 	b.QueryRow(ctx, `SELECT COUNT(*) FROM projects`).Scan(&n)
 	if n != 0 {
 		t.Fatal("two in-memory databases share their tables")
+	}
+}
+
+// Nodes starting together on an empty Postgres each migrate it: one at a
+// time (an advisory lock), so none fails on a table another just created.
+func TestOpen_ConcurrentPostgresMigrations(t *testing.T) {
+	base := os.Getenv("LATCH_TEST_POSTGRES")
+	if base == "" {
+		t.Skip("LATCH_TEST_POSTGRES not set")
+	}
+	for round := range 3 {
+		schemaURL, drop := storetest.FreshSchema(t, base)
+		const nodes = 8
+		start := make(chan struct{})
+		errs := make(chan error, nodes)
+		var wg sync.WaitGroup
+		for range nodes {
+			wg.Go(func() {
+				<-start
+				db, err := store.Open(context.Background(), schemaURL, "")
+				if err == nil {
+					db.Close()
+				}
+				errs <- err
+			})
+		}
+		close(start)
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			if err != nil {
+				t.Fatalf("round %d: a node failed to migrate: %v", round, err)
+			}
+		}
+		db, err := store.Open(context.Background(), schemaURL, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var n, distinct int
+		if err := db.QueryRow(context.Background(), `SELECT COUNT(*), COUNT(DISTINCT version) FROM schema_migrations`).Scan(&n, &distinct); err != nil || n != distinct || n == 0 {
+			t.Fatalf("schema_migrations: %d rows, %d versions, %v", n, distinct, err)
+		}
+		db.Close()
+		drop()
 	}
 }
