@@ -10,9 +10,21 @@ import (
 	"github.com/latchkit/latch/internal/store"
 )
 
-// cacheTTL bounds how long a project change made on another latchd node (or by
-// `latchd project update` against the same database) takes to be seen here.
-const cacheTTL = 10 * time.Second
+const (
+	// cacheTTL bounds how long a project change made on another latchd node
+	// (or by `latchd project update` against the same database) takes to be
+	// seen here.
+	cacheTTL = 10 * time.Second
+	// negativeTTL is how long an id is remembered as unknown: a project
+	// created on another node is usable here after at most this long.
+	negativeTTL = 5 * time.Second
+	// maxCachedProjects bounds the cache of existing projects, which only
+	// the operator can grow; maxUnknownIDs bounds that of unknown ids, which
+	// anyone can. The two are apart so that a flood of unknown ids never
+	// evicts the projects in use: each costs a query, as it would anyway.
+	maxCachedProjects = 10_000
+	maxUnknownIDs     = 10_000
+)
 
 // Service stores projects and answers the per-request project lookup from a
 // short-lived cache, so the check on every API call costs no query.
@@ -20,8 +32,9 @@ type Service struct {
 	db  *store.DB
 	now func() time.Time
 
-	mu    sync.RWMutex
-	cache map[string]cached
+	mu      sync.RWMutex
+	known   map[string]cached // existing projects
+	unknown map[string]cached // ids with no project (p nil)
 }
 
 type cached struct {
@@ -31,7 +44,7 @@ type cached struct {
 
 // NewService returns a project service on db.
 func NewService(db *store.DB) *Service {
-	return &Service{db: db, now: time.Now, cache: map[string]cached{}}
+	return &Service{db: db, now: time.Now, known: map[string]cached{}, unknown: map[string]cached{}}
 }
 
 // Create stores a new project. It fills ID (when empty) and the timestamps.
@@ -140,20 +153,26 @@ func (s *Service) Lookup(ctx context.Context, id string) (*Project, error) {
 	}
 	now := s.now()
 	s.mu.RLock()
-	c, ok := s.cache[id]
+	c, ok := s.known[id]
+	if !ok {
+		c, ok = s.unknown[id]
+	}
 	s.mu.RUnlock()
 	if !ok || now.After(c.expires) {
 		p, err := s.Get(ctx, id)
 		if err != nil && apperr.Code(err) != apperr.NotFound {
 			return nil, err
 		}
-		c = cached{p: p, expires: now.Add(cacheTTL)}
 		s.mu.Lock()
-		if len(s.cache) > 10000 {
-			// Unknown ids sprayed at us must not grow the cache without bound.
-			clear(s.cache)
+		if p != nil {
+			c = cached{p: p, expires: now.Add(cacheTTL)}
+			delete(s.unknown, id)
+			put(s.known, id, c, maxCachedProjects, now)
+		} else {
+			c = cached{expires: now.Add(negativeTTL)}
+			delete(s.known, id)
+			put(s.unknown, id, c, maxUnknownIDs, now)
 		}
-		s.cache[id] = c
 		s.mu.Unlock()
 	}
 	if c.p == nil {
@@ -164,8 +183,27 @@ func (s *Service) Lookup(ctx context.Context, id string) (*Project, error) {
 
 func (s *Service) forget(id string) {
 	s.mu.Lock()
-	delete(s.cache, id)
+	delete(s.known, id)
+	delete(s.unknown, id)
 	s.mu.Unlock()
+}
+
+// put stores c under id in a cache of at most max entries: when it is full,
+// expired entries go first, and if none has expired the whole cache is
+// dropped (one query per id to refill it), so memory stays bounded whatever
+// ids are sent.
+func put(cache map[string]cached, id string, c cached, max int, now time.Time) {
+	if _, ok := cache[id]; !ok && len(cache) >= max {
+		for k, e := range cache {
+			if now.After(e.expires) {
+				delete(cache, k)
+			}
+		}
+		if len(cache) >= max {
+			clear(cache)
+		}
+	}
+	cache[id] = c
 }
 
 const selectProjects = `SELECT id, name, origins, features, analytics, dev, created_at, updated_at FROM projects`
