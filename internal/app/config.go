@@ -60,6 +60,9 @@ type Config struct {
 	RelayMaxTTL          time.Duration // longest a message is kept for an offline peer
 	RelayMailboxSize     int           // undelivered messages one topic may hold
 	RelayMaxSocketBuffer int           // bytes framed for one relay socket and not yet taken by its peer
+	RelayBrokerMaxBytes  int64         // bytes of messages the in-memory relay broker holds
+	RelayBrokerMaxTopics int           // mailboxes holding messages in the in-memory relay broker
+	RelayMaxClientBytes  int64         // unacknowledged message bytes one client address may have stored
 
 	// Account data: indexer, balances, prices, identity (internal/account, internal/indexer).
 	IndexNetworks      []string      // <caip2>=<start block|head>: non-dev networks to index

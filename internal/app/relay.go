@@ -23,7 +23,8 @@ type relayService struct {
 // memory otherwise.
 func (m *Main) startRelay(ctx context.Context) error {
 	cfg := m.Config
-	bcfg := relay.BrokerConfig{MaxMessagesPerTopic: cfg.RelayMailboxSize}
+	bcfg := relay.BrokerConfig{MaxMessagesPerTopic: cfg.RelayMailboxSize,
+		MaxBytes: cfg.RelayBrokerMaxBytes, MaxTopics: cfg.RelayBrokerMaxTopics, MaxOwnerBytes: cfg.RelayMaxClientBytes}
 	log := m.Logger.With("component", "relay")
 	if m.Redis != nil {
 		b, err := relay.NewRedis(ctx, m.Redis, m.RedisPrefix+"relay:", bcfg, func(msg string, args ...any) { log.Warn(msg, args...) })
@@ -64,7 +65,16 @@ func (m *Main) startRelay(ctx context.Context) error {
 // bound in flagSet) and returns their check.
 func relayFlags(fs *flag.FlagSet, cfg *Config) func() error {
 	fs.IntVar(&cfg.RelayMaxSocketBuffer, "relay-max-socket-buffer", relay.DefaultMaxSocketBuffer, "bytes framed for one relay websocket that its client has not read yet; a socket over it is closed (1008); at least --relay-max-message-bytes + 65536")
+	fs.Int64Var(&cfg.RelayBrokerMaxBytes, "relay-broker-max-bytes", relay.DefaultBrokerMaxBytes, "bytes of messages the in-memory relay broker holds; a publish over it is refused (with Redis: bound Redis with maxmemory instead)")
+	fs.IntVar(&cfg.RelayBrokerMaxTopics, "relay-broker-max-topics", relay.DefaultBrokerMaxTopics, "relay topics holding messages in the in-memory broker; a publish to a new topic over it is refused")
+	fs.Int64Var(&cfg.RelayMaxClientBytes, "relay-max-client-bytes", relay.DefaultMaxOwnerBytes, "bytes of relay messages one client address may have stored that no peer has received yet (in-memory broker)")
 	return func() error {
+		if cfg.RelayBrokerMaxBytes <= 0 || cfg.RelayBrokerMaxTopics <= 0 || cfg.RelayMaxClientBytes <= 0 {
+			return fmt.Errorf("--relay-broker-max-bytes, --relay-broker-max-topics and --relay-max-client-bytes must be positive")
+		}
+		if cfg.RelayMaxClientBytes > cfg.RelayBrokerMaxBytes {
+			return fmt.Errorf("--relay-max-client-bytes must not be more than --relay-broker-max-bytes")
+		}
 		if min := cfg.RelayMaxMessageBytes + 64<<10; cfg.RelayMaxSocketBuffer < min {
 			return fmt.Errorf("--relay-max-socket-buffer must be at least --relay-max-message-bytes + 65536 (%d)", min)
 		}

@@ -332,7 +332,7 @@ func TestCLI_RelayFlags(t *testing.T) {
 	}
 }
 
-var relayFlagNames = []string{"relay-max-socket-buffer"}
+var relayFlagNames = []string{"relay-max-socket-buffer", "relay-broker-max-bytes", "relay-broker-max-topics", "relay-max-client-bytes"}
 
 var relayFlagErrors = []struct {
 	args []string
@@ -340,4 +340,47 @@ var relayFlagErrors = []struct {
 }{
 	{[]string{"--relay-max-socket-buffer", "1000"}, "--relay-max-socket-buffer must be at least --relay-max-message-bytes + 65536"},
 	{[]string{"--relay-max-message-bytes", "2000000"}, "--relay-max-socket-buffer must be at least"},
+	{[]string{"--relay-broker-max-bytes", "0"}, "must be positive"},
+	{[]string{"--relay-broker-max-topics", "-1"}, "must be positive"},
+	{[]string{"--relay-max-client-bytes", "0"}, "must be positive"},
+	{[]string{"--relay-broker-max-bytes", "1000000", "--relay-max-client-bytes", "2000000"}, "--relay-max-client-bytes must not be more than --relay-broker-max-bytes"},
+}
+
+// callErr sends method(params) and returns the answer's error (nil when it
+// succeeded).
+func (c *wsClient) callErr(method string, params any) map[string]any {
+	c.t.Helper()
+	id := fmt.Sprintf("%d", 1700000000000000000+c.n.Add(1))
+	req, _ := json.Marshal(map[string]any{"id": id, "jsonrpc": "2.0", "method": method, "params": params})
+	if err := c.ws.Write(context.Background(), websocket.MessageText, req); err != nil {
+		c.t.Fatalf("%s: %v", method, err)
+	}
+	select {
+	case f := <-c.answers:
+		e, _ := f["error"].(map[string]any)
+		return e
+	case err := <-c.done:
+		c.t.Fatalf("%s: socket closed: %v", method, err)
+	case <-time.After(5 * time.Second):
+		c.t.Fatalf("%s: no answer", method)
+	}
+	return nil
+}
+
+// TestMain_RelayClientBytes: --relay-max-client-bytes reaches the broker:
+// an address's undelivered messages are refused past it.
+func TestMain_RelayClientBytes(t *testing.T) {
+	m := runRelayMain(t, app.Config{RelayMaxClientBytes: 600 << 10}, "")
+	c, _, err := dialRelay(t, relayURL(m)+"/?"+relayQuery(newKey(t), relayURL(m), relayProject, true), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := strings.Repeat("M", 400<<10)
+	if e := c.callErr("irn_publish", map[string]any{"topic": topic(), "message": "1" + body, "ttl": 300}); e != nil {
+		t.Fatalf("first publish: %v", e)
+	}
+	e := c.callErr("irn_publish", map[string]any{"topic": topic(), "message": "2" + body, "ttl": 300})
+	if e == nil || e["code"] != float64(-32000) || !strings.Contains(fmt.Sprint(e["message"]), "Mailbox limit exceeded") {
+		t.Fatalf("second publish over 600 KiB: %v, want -32000 Mailbox limit exceeded", e)
+	}
 }

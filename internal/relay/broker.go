@@ -24,6 +24,20 @@ type Message struct {
 	// Publisher is the client id (did:key) of the publisher. It never receives
 	// its own message, and it is never sent to subscribers.
 	Publisher string
+	// Owner is who the message's bytes are charged to until a subscriber
+	// acknowledges it: the publisher's client address as the relay counts
+	// connections (a client id costs nothing to rotate; an address does).
+	// Empty: charged to no one. Never sent to subscribers.
+	Owner string
+}
+
+// messageOverhead is what a stored message costs beyond its strings: the
+// Message and its mailbox entry, index entry and bookkeeping.
+const messageOverhead = 256
+
+// Size is what the message costs a broker that keeps it in memory.
+func (m *Message) Size() int64 {
+	return int64(len(m.ID) + len(m.Topic) + len(m.Message) + len(m.Attestation) + len(m.Publisher) + len(m.Owner) + messageOverhead)
 }
 
 // MessageID is the id of a message body within a topic: hex SHA-256.
@@ -50,6 +64,12 @@ var (
 	ErrMailboxFull = errors.New("mailbox full")
 	// ErrClosed: the broker was closed.
 	ErrClosed = errors.New("broker closed")
+	// ErrBrokerFull: storing the message would take the broker over its
+	// total bytes or its number of mailboxes; the publish is refused.
+	ErrBrokerFull = errors.New("broker full")
+	// ErrOwnerQuota: storing the message would take its owner (Message.Owner)
+	// over its bytes of unacknowledged messages; the publish is refused.
+	ErrOwnerQuota = errors.New("owner over quota")
 )
 
 // Broker keeps each topic's mailbox and fans published messages out to the
@@ -87,6 +107,19 @@ var (
 //   - Unsubscribe: once it returns, no further message of the topic is
 //     delivered to that subscriber by the broker (deliveries already handed
 //     over may still be in the subscriber's own queue).
+//   - Bounded memory: a broker that keeps messages in this process (Memory)
+//     holds at most MaxBytes of them (Message.Size) in at most MaxTopics
+//     mailboxes, and at most MaxOwnerBytes of unacknowledged messages per
+//     owner (Message.Owner); a publish over a limit stores nothing and
+//     returns ErrBrokerFull or ErrOwnerQuota. A message stops counting
+//     against its owner once a subscriber other than its publisher
+//     acknowledges it; while the broker holds more than half its MaxBytes,
+//     an acknowledged message is dropped at once (the spec keeps a message
+//     "until ack or TTL"). Redis keeps messages in Redis, whose memory is
+//     bounded by its own maxmemory (with noeviction, a full Redis refuses
+//     the publish: a storage error); there, per-owner bytes are not counted
+//     (a key per owner would not share the topic's cluster slot), and
+//     NewRedis warns when Redis has no maxmemory.
 //   - Errors: a non-nil error means the operation did not happen (for a
 //     shared broker, its store was unreachable); the caller reports it and
 //     the client retries. Nothing fails silently.
@@ -113,6 +146,13 @@ type Broker interface {
 type BrokerConfig struct {
 	// MaxMessagesPerTopic bounds each topic's mailbox (default 1000).
 	MaxMessagesPerTopic int
+	// MaxBytes bounds the bytes of messages an in-memory broker holds
+	// (default DefaultBrokerMaxBytes), MaxTopics its mailboxes holding
+	// messages (default DefaultBrokerMaxTopics), and MaxOwnerBytes the
+	// unacknowledged bytes of one owner (default DefaultMaxOwnerBytes).
+	MaxBytes      int64
+	MaxTopics     int
+	MaxOwnerBytes int64
 	// Now is the clock used for expiry (default time.Now); tests inject one.
 	Now func() time.Time
 }
@@ -121,7 +161,33 @@ func (c *BrokerConfig) defaults() {
 	if c.MaxMessagesPerTopic <= 0 {
 		c.MaxMessagesPerTopic = DefaultMaxMessagesPerTopic
 	}
+	if c.MaxBytes <= 0 {
+		c.MaxBytes = DefaultBrokerMaxBytes
+	}
+	if c.MaxTopics <= 0 {
+		c.MaxTopics = DefaultBrokerMaxTopics
+	}
+	if c.MaxOwnerBytes <= 0 {
+		c.MaxOwnerBytes = DefaultMaxOwnerBytes
+	}
 	if c.Now == nil {
 		c.Now = time.Now
 	}
 }
+
+// Defaults of BrokerConfig's memory bounds.
+const (
+	// DefaultBrokerMaxBytes: WalletConnect messages are 1–4 KiB, so 256 MiB
+	// holds some 100,000 undelivered ones, far beyond a node's usual
+	// sessions, while keeping the relay's worst case a fraction of a
+	// small VM's memory.
+	DefaultBrokerMaxBytes = 256 << 20
+	// DefaultBrokerMaxTopics bounds mailboxes (each costs a few hundred
+	// bytes beyond its messages).
+	DefaultBrokerMaxTopics = 200_000
+	// DefaultMaxOwnerBytes: one address's unacknowledged messages. A dapp
+	// or wallet rarely has more than a few KiB waiting for its peer; 32 MiB
+	// still takes 64 maximal (512 KiB) messages, and a crowd behind one
+	// NAT, yet one address cannot fill the broker.
+	DefaultMaxOwnerBytes = 32 << 20
+)

@@ -15,10 +15,17 @@ const memoryShards = 64
 // Memory is a Broker for a single latchd node: mailboxes and subscriptions
 // live in this process and are lost when it stops.
 type Memory struct {
-	cfg    BrokerConfig
-	seed   maphash.Seed
-	shards [memoryShards]memShard
-	closed atomic.Bool
+	cfg       BrokerConfig
+	seed      maphash.Seed
+	shards    [memoryShards]memShard
+	closed    atomic.Bool
+	bytes     atomic.Int64 // Message.Size of every stored message
+	mailboxes atomic.Int64 // topics holding messages
+
+	// owners is each owner's bytes of unacknowledged messages. Taken under
+	// a shard's lock, never the other way round.
+	ownerMu sync.Mutex
+	owners  map[string]int64
 }
 
 type memShard struct {
@@ -39,13 +46,14 @@ type memTopic struct {
 
 type memMessage struct {
 	*Message
-	acked []string // client ids that acknowledged it (usually the one peer)
+	acked   []string // client ids that acknowledged it (usually the one peer)
+	charged bool     // its size counts against its owner (until acknowledged)
 }
 
 // NewMemory returns an in-process broker.
 func NewMemory(cfg BrokerConfig) *Memory {
 	cfg.defaults()
-	b := &Memory{cfg: cfg, seed: maphash.MakeSeed()}
+	b := &Memory{cfg: cfg, seed: maphash.MakeSeed(), owners: map[string]int64{}}
 	for i := range b.shards {
 		b.shards[i].topics = map[string]*memTopic{}
 	}
@@ -70,14 +78,19 @@ func (b *Memory) Publish(_ context.Context, m *Message) (bool, error) {
 		t = &memTopic{}
 		sh.topics[m.Topic] = t
 	}
-	t.expire(now)
+	b.expire(t, now)
 	if t.byID[m.ID] != nil {
 		return false, nil
 	}
-	if len(t.msgs) >= b.cfg.MaxMessagesPerTopic && !t.evictDelivered() {
+	if len(t.msgs) >= b.cfg.MaxMessagesPerTopic && !b.evictDelivered(t) {
+		b.dropIfEmpty(sh, m.Topic, t)
 		return false, ErrMailboxFull
 	}
-	t.add(&memMessage{Message: m})
+	if err := b.reserve(t, m); err != nil {
+		b.dropIfEmpty(sh, m.Topic, t)
+		return false, err
+	}
+	b.add(t, &memMessage{Message: m, charged: m.Owner != ""})
 	for _, s := range t.subs {
 		if s.ClientID() != m.Publisher {
 			s.Deliver(m)
@@ -110,7 +123,7 @@ func (b *Memory) Subscribe(_ context.Context, topic string, s Subscriber) ([]*Me
 	if !found {
 		t.subs = append(t.subs, s)
 	}
-	t.expire(now)
+	b.expire(t, now)
 	backlog, _ := t.backlog(s.ClientID(), 0)
 	return backlog, nil
 }
@@ -155,7 +168,7 @@ func (b *Memory) Fetch(_ context.Context, topic, client string, limit int) ([]*M
 	if t == nil {
 		return nil, false, nil
 	}
-	t.expire(now)
+	b.expire(t, now)
 	msgs, more := t.backlog(client, limit)
 	return msgs, more, nil
 }
@@ -172,8 +185,16 @@ func (b *Memory) Ack(_ context.Context, client string, m *Message) error {
 	if t == nil {
 		return nil
 	}
-	if old := t.byID[m.ID]; old != nil && client != old.Publisher && !slices.Contains(old.acked, client) {
-		old.acked = append(old.acked, client)
+	old := t.byID[m.ID]
+	if old == nil || client == old.Publisher || slices.Contains(old.acked, client) {
+		return nil
+	}
+	old.acked = append(old.acked, client)
+	b.uncharge(old)
+	if b.bytes.Load() > b.cfg.MaxBytes/2 {
+		// Under memory pressure a delivered message is kept no longer.
+		b.remove(t, slices.Index(t.msgs, old))
+		b.dropIfEmpty(sh, m.Topic, t)
 	}
 	return nil
 }
@@ -187,7 +208,7 @@ func (b *Memory) Sweep() {
 		sh := &b.shards[i]
 		sh.mu.Lock()
 		for topic, t := range sh.topics {
-			t.expire(now)
+			b.expire(t, now)
 			if len(t.subs) == 0 && len(t.msgs) == 0 {
 				delete(sh.topics, topic)
 			}
@@ -210,16 +231,77 @@ func (b *Memory) Stats() (topics, messages int) {
 	return topics, messages
 }
 
+// Bytes is the size (Message.Size) of every stored message.
+func (b *Memory) Bytes() int64 { return b.bytes.Load() }
+
 // Close implements Broker.
 func (b *Memory) Close() error {
 	b.closed.Store(true)
 	return nil
 }
 
+// reserve checks that m fits the broker's and its owner's bounds, and
+// charges its size to both; it may first evict delivered messages of t.
+func (b *Memory) reserve(t *memTopic, m *Message) error {
+	size := m.Size()
+	if len(t.msgs) == 0 && b.mailboxes.Load() >= int64(b.cfg.MaxTopics) {
+		return ErrBrokerFull
+	}
+	for b.bytes.Load()+size > b.cfg.MaxBytes {
+		if !b.evictDelivered(t) {
+			return ErrBrokerFull
+		}
+	}
+	if m.Owner != "" {
+		b.ownerMu.Lock()
+		used := b.owners[m.Owner]
+		if used+size > b.cfg.MaxOwnerBytes {
+			b.ownerMu.Unlock()
+			return ErrOwnerQuota
+		}
+		b.owners[m.Owner] = used + size
+		b.ownerMu.Unlock()
+	}
+	b.bytes.Add(size)
+	return nil
+}
+
+// uncharge stops counting m against its owner.
+func (b *Memory) uncharge(m *memMessage) {
+	if !m.charged {
+		return
+	}
+	m.charged = false
+	size := m.Size()
+	b.ownerMu.Lock()
+	if n := b.owners[m.Owner] - size; n > 0 {
+		b.owners[m.Owner] = n
+	} else {
+		delete(b.owners, m.Owner)
+	}
+	b.ownerMu.Unlock()
+}
+
+// released returns a dropped message's bytes.
+func (b *Memory) released(m *memMessage) {
+	b.uncharge(m)
+	b.bytes.Add(-m.Size())
+}
+
+// dropIfEmpty deletes a topic left with no subscriber and no message.
+func (b *Memory) dropIfEmpty(sh *memShard, topic string, t *memTopic) {
+	if len(t.subs) == 0 && len(t.msgs) == 0 {
+		delete(sh.topics, topic)
+	}
+}
+
 // add appends m to the mailbox.
-func (t *memTopic) add(m *memMessage) {
+func (b *Memory) add(t *memTopic, m *memMessage) {
 	if t.byID == nil {
 		t.byID = map[string]*memMessage{}
+	}
+	if len(t.msgs) == 0 {
+		b.mailboxes.Add(1)
 	}
 	t.byID[m.ID] = m
 	t.msgs = append(t.msgs, m)
@@ -230,7 +312,7 @@ func (t *memTopic) add(m *memMessage) {
 
 // expire drops messages whose time is up (in place, keeping order). It walks
 // the mailbox only when the earliest expiry has passed.
-func (t *memTopic) expire(now int64) {
+func (b *Memory) expire(t *memTopic, now int64) {
 	if len(t.msgs) == 0 || now < t.nextExpiry {
 		return
 	}
@@ -244,6 +326,7 @@ func (t *memTopic) expire(now int64) {
 			}
 		} else {
 			delete(t.byID, m.ID)
+			b.released(m)
 		}
 	}
 	for i := len(kept); i < len(t.msgs); i++ {
@@ -252,13 +335,14 @@ func (t *memTopic) expire(now int64) {
 	t.msgs = kept
 	if len(t.msgs) == 0 {
 		t.msgs, t.byID = nil, nil
+		b.mailboxes.Add(-1)
 	}
 }
 
 // evictDelivered drops the acknowledged message that expires first, to make
 // room in a full mailbox; it reports false when every message still awaits
 // its first acknowledgement.
-func (t *memTopic) evictDelivered() bool {
+func (b *Memory) evictDelivered(t *memTopic) bool {
 	victim := -1
 	for i, m := range t.msgs {
 		if len(m.acked) > 0 && (victim < 0 || m.ExpiresAt < t.msgs[victim].ExpiresAt) {
@@ -268,11 +352,25 @@ func (t *memTopic) evictDelivered() bool {
 	if victim < 0 {
 		return false
 	}
-	delete(t.byID, t.msgs[victim].ID)
-	copy(t.msgs[victim:], t.msgs[victim+1:])
+	b.remove(t, victim)
+	return true
+}
+
+// remove drops the i-th message of the mailbox (i < 0: nothing).
+func (b *Memory) remove(t *memTopic, i int) {
+	if i < 0 {
+		return
+	}
+	m := t.msgs[i]
+	delete(t.byID, m.ID)
+	b.released(m)
+	copy(t.msgs[i:], t.msgs[i+1:])
 	t.msgs[len(t.msgs)-1] = nil
 	t.msgs = t.msgs[:len(t.msgs)-1]
-	return true
+	if len(t.msgs) == 0 {
+		t.msgs, t.byID = nil, nil
+		b.mailboxes.Add(-1)
+	}
 }
 
 // backlog lists the messages client has neither published nor acknowledged,

@@ -494,6 +494,7 @@ func (c *conn) newMessage(prefix, messageField string, topic, message *string, t
 		Tag:         tag,
 		Attestation: attestation,
 		Publisher:   c.clientID,
+		Owner:       c.ip,
 	}, nil
 }
 
@@ -502,6 +503,14 @@ func (c *conn) publish(ctx context.Context, m *Message) *jsonrpc.Error {
 	if errors.Is(err, ErrMailboxFull) {
 		return &jsonrpc.Error{Code: jsonrpc.CodeRefused, Data: tagMailboxLimitExceeded,
 			Message: fmt.Sprintf("Mailbox limit exceeded: the topic holds %d undelivered messages; retry once the peer has received some", c.s.limits.MaxMessagesPerTopic)}
+	}
+	if errors.Is(err, ErrOwnerQuota) {
+		return &jsonrpc.Error{Code: jsonrpc.CodeRefused, Data: tagMailboxLimitExceeded,
+			Message: "Mailbox limit exceeded: messages from this address that no peer has received yet take all the room it may use; retry once some are received or expire"}
+	}
+	if errors.Is(err, ErrBrokerFull) {
+		return &jsonrpc.Error{Code: jsonrpc.CodeRefused, Data: tagMailboxLimitExceeded,
+			Message: "Mailbox limit exceeded: the relay's storage is full; retry later"}
 	}
 	if err != nil {
 		return c.brokerError(err)

@@ -82,6 +82,10 @@ func NewRedis(ctx context.Context, rdb redis.UniversalClient, prefix string, cfg
 			return nil, fmt.Errorf("relay: load Redis script: %w", err)
 		}
 	}
+	// Mailboxes are bounded by Redis's own memory limit (see Broker).
+	if v, err := rdb.ConfigGet(ctx, "maxmemory").Result(); err == nil && v["maxmemory"] == "0" {
+		logf("relay: Redis has no maxmemory: relay mailboxes are bounded only by per-topic counts and TTLs; set maxmemory (with noeviction) to bound them")
+	}
 	b.ps = rdb.Subscribe(ctx)
 	go b.run(b.ps.ChannelWithSubscriptions(redis.WithChannelSize(4096)))
 	return b, nil
