@@ -180,7 +180,7 @@ var (
 
 func start(bin, dir string) (*server, error) {
 	t0 := time.Now()
-	cmd := exec.Command(bin, "dev", "--addr", "127.0.0.1:0", "--frame-addr", "127.0.0.1:0", "--data-dir", dir,
+	cmd := exec.Command(bin, "dev", "--addr", "127.0.0.1:0", "--frame-addr", "127.0.0.1:0", "--admin-addr", "127.0.0.1:0", "--data-dir", dir,
 		"--ip-rate-limit", "0", "--rpc-project-rate-limit", "0", "--log-level", "warn")
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {

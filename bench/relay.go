@@ -115,7 +115,7 @@ func benchRelay(report *strings.Builder, bin string) {
 
 // startRelayServer starts `latchd dev` with the relay's per-client limits off.
 func startRelayServer(bin, dir string) (*server, error) {
-	cmd := exec.Command(bin, "dev", "--addr", "127.0.0.1:0", "--frame-addr", "127.0.0.1:0", "--data-dir", dir,
+	cmd := exec.Command(bin, "dev", "--addr", "127.0.0.1:0", "--frame-addr", "127.0.0.1:0", "--admin-addr", "127.0.0.1:0", "--data-dir", dir,
 		"--dev-chains", "31337", "--ip-rate-limit", "0", "--relay-max-conns-per-ip", "0", "--relay-publish-rate", "0",
 		"--relay-max-topics", "100000", "--log-level", "warn")
 	stdout, err := cmd.StdoutPipe()

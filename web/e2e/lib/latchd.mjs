@@ -31,6 +31,7 @@ const stopTimeoutMs = 20_000;
  * @property {DevNetwork[]} networks
  * @property {Record<string, Record<string, {address: string, name: string, decimals: number}>>} tokens
  * @property {string} frameOrigin
+ * @property {string} [adminUrl]  the admin listener (/metrics), when latchd has one (--admin-addr)
  * @property {string} [demoUrl]  the demo dapp, when latchd serves one (--demo-dir)
  * @property {string[]} accounts   the first 10 accounts of the mnemonic, funded on every dev network
  * @property {string} mnemonic
@@ -60,6 +61,7 @@ export async function startLatchd(options = {}) {
     'dev',
     '--addr', '127.0.0.1:0',
     '--frame-addr', '127.0.0.1:0',
+    '--admin-addr', '127.0.0.1:0',
     '--data-dir', dataDir,
     '--log-format', 'text',
     '--log-level', 'warn',

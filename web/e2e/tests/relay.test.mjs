@@ -61,9 +61,9 @@ async function walletOn(node, accountIndex = 1) {
   return wallet;
 }
 
-/** Reads one counter of latchd's /metrics. */
-async function metric(/** @type {string} */ apiUrl, /** @type {string} */ series) {
-  const text = await (await fetch(`${apiUrl}/metrics`)).text();
+/** Reads one counter of a latchd's /metrics (served on its admin listener). */
+async function metric(/** @type {import('../lib/latchd.mjs').Latchd} */ node, /** @type {string} */ series) {
+  const text = await (await fetch(`${node.info.adminUrl}/metrics`)).text();
   const line = text.split('\n').find((l) => l.startsWith(`${series} `));
   return line ? Number(line.split(' ')[1]) : 0;
 }
@@ -73,7 +73,7 @@ const chain = 'eip155:31337';
 test('a dapp and a wallet pair, sign, send a transaction, emit an event and disconnect through the relay', { timeout: 90_000 }, async () => {
   const dapp = await dappOn(latchd);
   const wallet = await walletOn(latchd);
-  const delivered = await metric(latchd.apiUrl, 'latch_relay_messages_delivered_total');
+  const delivered = await metric(latchd, 'latch_relay_messages_delivered_total');
 
   const { uri, approval } = await dapp.connect({ chains: [chain] });
   assert.match(uri, /^wc:[0-9a-f]{64}@2\?/);
@@ -138,7 +138,7 @@ test('a dapp and a wallet pair, sign, send a transaction, emit an event and disc
   assert.equal(wallet.client.session.getAll().length, 0);
 
   // It all went through latchd's relay.
-  assert.ok((await metric(latchd.apiUrl, 'latch_relay_messages_delivered_total')) >= delivered + 10, 'latchd delivered the messages');
+  assert.ok((await metric(latchd, 'latch_relay_messages_delivered_total')) >= delivered + 10, 'latchd delivered the messages');
 });
 
 test('the wallet joins after the proposal was published: the proposal waits in the mailbox', { timeout: 60_000 }, async () => {
@@ -197,7 +197,7 @@ test(
     await wallet.emit(session.topic, chain, 'accountsChanged', [wallet.address]);
     assert.equal((await dapp.next('session_event')).params.event.name, 'accountsChanged');
     // Each node carried its own side.
-    assert.ok((await metric(nodeA.apiUrl, 'latch_relay_messages_delivered_total')) > 0, 'node A delivered to the dapp');
-    assert.ok((await metric(nodeB.apiUrl, 'latch_relay_messages_delivered_total')) > 0, 'node B delivered to the wallet');
+    assert.ok((await metric(nodeA, 'latch_relay_messages_delivered_total')) > 0, 'node A delivered to the dapp');
+    assert.ok((await metric(nodeB, 'latch_relay_messages_delivered_total')) > 0, 'node B delivered to the wallet');
   },
 );
