@@ -72,6 +72,8 @@ type Config struct {
 	// unknown projects are limited too): the proxy charges only the further
 	// entries of a batch.
 	IPChargedAhead bool
+	// ClientIP is the rate-limit key of a request; default: the peer's
+	// address, an IPv6 one as its /64 (httpx.RateKey).
 	ClientIP       func(*http.Request) string
 	Timeout        time.Duration // whole-request budget, DefaultTimeout
 	AttemptTimeout time.Duration // per-attempt bound within Timeout; 0: none
@@ -134,7 +136,9 @@ func New(cfg Config) *Proxy {
 		cfg.Sleep = sleep
 	}
 	if cfg.ClientIP == nil {
-		cfg.ClientIP = func(r *http.Request) string { return httpx.ClientIP(r, nil) }
+		cfg.ClientIP = func(r *http.Request) string {
+			return httpx.RateKey(httpx.ClientIP(r, nil), httpx.DefaultIPv6Prefix)
+		}
 	}
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = DefaultTimeout

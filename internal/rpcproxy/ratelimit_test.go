@@ -183,6 +183,21 @@ func TestProxy_RateLimit(t *testing.T) {
 		}
 	})
 
+	// By default an IPv6 client is counted by its /64 (issue 15 finding 5).
+	t.Run("IPv6ByPrefix", func(t *testing.T) {
+		node := MustNode(t, answering(echoMethod))
+		h := MustProxy(t, func(c *Config) { c.IPLimiter = frozenLimiter(1, time.Minute) }, node)
+		post := func(remote string) int {
+			r := httptest.NewRequest(http.MethodPost, "/v1?chainId=eip155:1&projectId=p1", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"eth_gasPrice"}`))
+			r.RemoteAddr = remote
+			code, _ := h.Do(t, r)
+			return code
+		}
+		if a, b, c := post("[2001:db8:7:7::1]:1"), post("[2001:db8:7:7:ffff::2]:2"), post("[2001:db8:7:8::1]:3"); a != 200 || b != 429 || c != 200 {
+			t.Fatalf("statuses %d %d %d, want 200 429 200", a, b, c)
+		}
+	})
+
 	t.Run("LimiterDownFailsOpen", func(t *testing.T) {
 		node := MustNode(t, answering(echoMethod))
 		h := MustProxy(t, func(c *Config) { c.IPLimiter, c.ProjectLimiter = failing{}, failing{} }, node)
