@@ -63,6 +63,8 @@ type Config struct {
 	RelayBrokerMaxBytes  int64         // bytes of messages the in-memory relay broker holds
 	RelayBrokerMaxTopics int           // mailboxes holding messages in the in-memory relay broker
 	RelayMaxClientBytes  int64         // unacknowledged message bytes one client address may have stored
+	RelayFragmentTimeout time.Duration // how long a relay client may take to send one message it has started
+	RelayMaxUnfinished   int64         // bytes of unfinished messages all relay sockets may hold together
 
 	// Account data: indexer, balances, prices, identity (internal/account, internal/indexer).
 	IndexNetworks      []string      // <caip2>=<start block|head>: non-dev networks to index

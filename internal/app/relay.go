@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/latchkit/latch/internal/apperr"
 	"github.com/latchkit/latch/internal/relay"
@@ -48,6 +49,8 @@ func (m *Main) startRelay(ctx context.Context) error {
 			MaxConnsPerIP:       orOff(cfg.RelayMaxConnsPerIP),
 			MaxMessagesPerTopic: cfg.RelayMailboxSize,
 			MaxSocketBuffer:     cfg.RelayMaxSocketBuffer,
+			FragmentTimeout:     cfg.RelayFragmentTimeout,
+			MaxUnfinishedBytes:  cfg.RelayMaxUnfinished,
 		},
 		Metrics: m.Metrics,
 		Logger:  log,
@@ -68,7 +71,15 @@ func relayFlags(fs *flag.FlagSet, cfg *Config) func() error {
 	fs.Int64Var(&cfg.RelayBrokerMaxBytes, "relay-broker-max-bytes", relay.DefaultBrokerMaxBytes, "bytes of messages the in-memory relay broker holds; a publish over it is refused (with Redis: bound Redis with maxmemory instead)")
 	fs.IntVar(&cfg.RelayBrokerMaxTopics, "relay-broker-max-topics", relay.DefaultBrokerMaxTopics, "relay topics holding messages in the in-memory broker; a publish to a new topic over it is refused")
 	fs.Int64Var(&cfg.RelayMaxClientBytes, "relay-max-client-bytes", relay.DefaultMaxOwnerBytes, "bytes of relay messages one client address may have stored that no peer has received yet (in-memory broker)")
+	fs.DurationVar(&cfg.RelayFragmentTimeout, "relay-fragment-timeout", relay.DefaultFragmentTimeout, "how long a relay client may take to send one message once it has started it (fragments, or a frame still arriving); then its socket is closed (1008)")
+	fs.Int64Var(&cfg.RelayMaxUnfinished, "relay-max-unfinished-bytes", relay.DefaultMaxUnfinishedBytes, "bytes of unfinished messages all relay websockets of this node may hold together; a socket taking it over is closed (1013); at least --relay-max-message-bytes + 65536")
 	return func() error {
+		if cfg.RelayFragmentTimeout < time.Second {
+			return fmt.Errorf("--relay-fragment-timeout must be at least 1s")
+		}
+		if min := int64(cfg.RelayMaxMessageBytes) + 64<<10; cfg.RelayMaxUnfinished < min {
+			return fmt.Errorf("--relay-max-unfinished-bytes must be at least --relay-max-message-bytes + 65536 (%d)", min)
+		}
 		if cfg.RelayBrokerMaxBytes <= 0 || cfg.RelayBrokerMaxTopics <= 0 || cfg.RelayMaxClientBytes <= 0 {
 			return fmt.Errorf("--relay-broker-max-bytes, --relay-broker-max-topics and --relay-max-client-bytes must be positive")
 		}

@@ -332,7 +332,7 @@ func TestCLI_RelayFlags(t *testing.T) {
 	}
 }
 
-var relayFlagNames = []string{"relay-max-socket-buffer", "relay-broker-max-bytes", "relay-broker-max-topics", "relay-max-client-bytes"}
+var relayFlagNames = []string{"relay-max-socket-buffer", "relay-broker-max-bytes", "relay-broker-max-topics", "relay-max-client-bytes", "relay-fragment-timeout", "relay-max-unfinished-bytes"}
 
 var relayFlagErrors = []struct {
 	args []string
@@ -343,6 +343,8 @@ var relayFlagErrors = []struct {
 	{[]string{"--relay-broker-max-bytes", "0"}, "must be positive"},
 	{[]string{"--relay-broker-max-topics", "-1"}, "must be positive"},
 	{[]string{"--relay-max-client-bytes", "0"}, "must be positive"},
+	{[]string{"--relay-fragment-timeout", "500ms"}, "--relay-fragment-timeout must be at least 1s"},
+	{[]string{"--relay-max-unfinished-bytes", "1000"}, "--relay-max-unfinished-bytes must be at least --relay-max-message-bytes + 65536"},
 	{[]string{"--relay-broker-max-bytes", "1000000", "--relay-max-client-bytes", "2000000"}, "--relay-max-client-bytes must not be more than --relay-broker-max-bytes"},
 }
 

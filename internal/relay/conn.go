@@ -38,6 +38,7 @@ type conn struct {
 
 	lastActive  atomic.Int64 // unix nanos of the last request
 	replySince  atomic.Int64 // unix nanos a reply write started; 0 when none
+	readSince   atomic.Int64 // unix nanos conn.serve began reading a message; 0 when not
 	deliverFrom atomic.Int64 // unix nanos a delivery write started; 0 when none
 	nsubs       atomic.Int32
 	nextPing    time.Time // owned by the maintenance loop
@@ -101,8 +102,11 @@ func (c *conn) serve(ws *websocket.Conn, out gatherer) {
 			c.logClosed(err)
 			return
 		}
+		c.readSince.Store(c.s.now().UnixNano())
 		buf := getBuffer()
-		if _, err := buf.ReadFrom(r); err != nil {
+		_, err = buf.ReadFrom(r)
+		c.readSince.Store(0)
+		if err != nil {
 			putBuffer(buf)
 			c.logClosed(err)
 			return
@@ -389,6 +393,11 @@ func (c *conn) maintain(now time.Time) {
 	if stuck(c.replySince.Load()) || stuck(c.deliverFrom.Load()) || stuck(c.sock.stuckSince()) {
 		c.s.log.Debug("relay: write timed out; closing socket")
 		c.sock.closeNow()
+		return
+	}
+	if since := max(c.readSince.Load(), c.sock.unfinishedSince()); since != 0 && n-since > int64(c.s.limits.FragmentTimeout) {
+		c.s.log.Debug("relay: message not finished in time; closing socket")
+		c.sock.abort(websocket.StatusPolicyViolation, "Message not completed within "+c.s.limits.FragmentTimeout.String())
 		return
 	}
 	if c.sock.overdue() {

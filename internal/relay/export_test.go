@@ -43,3 +43,19 @@ func (s *Server) MaxBuffered() int {
 	}
 	return n
 }
+
+// UnfinishedBytes is what polled sockets hold in unfinished messages.
+func (s *Server) UnfinishedBytes() int64 { return s.unfinished.Load() }
+
+// Unfinished counts the sockets whose client is in the middle of a message.
+func (s *Server) Unfinished() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for c := range s.conns {
+		if c.readSince.Load() != 0 || c.sock.unfinishedSince() != 0 {
+			n++
+		}
+	}
+	return n
+}

@@ -51,6 +51,7 @@ var (
 	errCloseFrame     = &frameError{websocket.StatusProtocolError, "Malformed close frame"}
 	errMessageTooBig  = &frameError{websocket.StatusMessageTooBig, "Message too big"}
 	errNonMinimalSize = &frameError{websocket.StatusProtocolError, "Payload length not in its shortest form"}
+	errServerBusy     = &frameError{websocket.StatusTryAgainLater, "Server busy: too many unfinished messages; retry"}
 )
 
 // parseFrameHeader parses the header at the start of b. ok is false while b

@@ -185,6 +185,8 @@ type pollSocket struct {
 	in    []byte  // bytes read and not parsed yet; nil when none
 	inBuf *[]byte // the pooled buffer in lives in, if it is one
 	frag  []byte  // a fragmented message so far; nil when none
+	held  int     // bytes of in (grown past a pooled buffer) and frag counted in Server.unfinished
+	done  bool    // a message was completed since frames last looked
 
 	wmu       sync.Mutex
 	fd        int     // -1 once closed: only the loop closes it, under wmu
@@ -200,6 +202,7 @@ type pollSocket struct {
 	werr         error // sticky: a failed write fails every later one
 
 	overBudget    atomic.Bool  // closed for going over budget: its requests are no longer served
+	unfinished    atomic.Int64 // server-clock unix nanos the message under way began; 0 when none
 	stuck         atomic.Int64 // server-clock unix nanos the socket stopped taking writes; 0 when it takes them
 	pingDeadline  atomic.Int64 // unix nanos; 0 when no ping waits for its pong
 	closeDeadline atomic.Int64 // unix nanos; 0 when no close frame waits for its answer
@@ -318,6 +321,44 @@ func (p *pollSocket) frames() (done bool) {
 	default:
 		p.in = p.in[:copy(p.in, b)]
 	}
+	return p.track()
+}
+
+// track times the message under way, if any, and counts what it holds
+// against the server's MaxUnfinishedBytes; true when the socket must close.
+func (p *pollSocket) track() (done bool) {
+	if p.frag == nil && p.in == nil {
+		if p.held != 0 {
+			p.c.s.unfinished.Add(-int64(p.held))
+			p.held = 0
+		}
+		if p.unfinished.Load() != 0 {
+			p.unfinished.Store(0)
+		}
+		p.done = false
+		return false
+	}
+	if p.done || p.unfinished.Load() == 0 {
+		p.unfinished.Store(p.c.s.now().UnixNano())
+	}
+	p.done = false
+	held := cap(p.frag)
+	if p.inBuf == nil {
+		held += cap(p.in) // grown for a large frame: not a pooled buffer
+	}
+	if held == p.held {
+		return false
+	}
+	total := p.c.s.unfinished.Add(int64(held - p.held))
+	grew := held > p.held
+	p.held = held
+	if grew && total > p.c.s.limits.MaxUnfinishedBytes {
+		// Let go of it now, not at teardown, so the bound holds throughout.
+		p.c.s.unfinished.Add(-int64(held))
+		p.held, p.frag = 0, nil
+		p.fail(errServerBusy)
+		return true
+	}
 	return false
 }
 
@@ -371,6 +412,7 @@ func (p *pollSocket) frame(h frameHeader, payload []byte) bool {
 }
 
 func (p *pollSocket) message(b []byte) {
+	p.done = true
 	if p.overBudget.Load() {
 		return // nothing it asks for could be sent
 	}
@@ -473,6 +515,7 @@ func (p *pollSocket) teardown() {
 	syscall.Close(fd)
 	p.putIn()
 	p.frag = nil
+	p.track()
 	if !p.offload {
 		p.c.cleanup()
 		return
@@ -658,6 +701,29 @@ func (p *pollSocket) blocked() bool {
 }
 
 func (p *pollSocket) stuckSince() int64 { return p.stuck.Load() }
+
+func (p *pollSocket) unfinishedSince() int64 { return p.unfinished.Load() }
+
+// abort sends a close frame, if the socket takes it, and shuts the
+// connection down right after; the loop then tears the socket down.
+func (p *pollSocket) abort(code websocket.StatusCode, reason string) {
+	p.wmu.Lock()
+	defer p.wmu.Unlock()
+	if p.werr != nil || p.fd < 0 {
+		return
+	}
+	if !p.closeSent {
+		if p.out == nil {
+			p.out = chunkPool.Get().(*[]byte)
+			*p.out = (*p.out)[:0]
+		}
+		*p.out = append(appendFrameHeader(*p.out, opClose, len(closePayload(code, reason))), closePayload(code, reason)...)
+		p.closeSent = true
+	}
+	p.shutWhenSent = true
+	p.flushLocked()
+	p.shutLocked() // sent or not: a peer that is not reading gets no more time
+}
 
 // buffered is how many framed bytes wait for the peer.
 func (p *pollSocket) buffered() int {

@@ -36,6 +36,18 @@ const (
 	// WriteTimeout bounds one websocket write; a peer that stops reading is
 	// disconnected after it (its messages stay in the mailbox).
 	WriteTimeout = 15 * time.Second
+	// DefaultFragmentTimeout bounds how long a client may take to send one
+	// message once it has started it (a fragmented message, or a frame whose
+	// bytes trickle in): like WriteTimeout, a peer too slow to send a message
+	// in 15 s is as good as gone, and each unfinished message holds up to
+	// MaxMessageBytes of memory meanwhile.
+	DefaultFragmentTimeout = 15 * time.Second
+	// DefaultMaxUnfinishedBytes bounds the bytes all of a node's sockets hold
+	// in unfinished messages (beyond each socket's 4 KiB read buffer): 64 MiB
+	// takes a hundred maximal messages in flight at once, far more than
+	// WalletConnect's few-KiB messages ever need; a socket that would go over
+	// it is closed with 1013.
+	DefaultMaxUnfinishedBytes = 64 << 20
 	// IdleTimeout closes a socket that has no subscription and has sent no
 	// request for this long.
 	IdleTimeout = 10 * time.Minute
@@ -99,6 +111,13 @@ type Limits struct {
 	// (1008) and is closed. At least MaxMessageBytes + 64 KiB (the default
 	// when larger than DefaultMaxSocketBuffer).
 	MaxSocketBuffer int
+	// FragmentTimeout is how long a socket may hold an unfinished message
+	// (fragments, or a frame still arriving); past it the socket is closed
+	// with 1008.
+	FragmentTimeout time.Duration
+	// MaxUnfinishedBytes bounds the bytes of unfinished messages all polled
+	// sockets hold together; a socket taking it over is closed with 1013.
+	MaxUnfinishedBytes int64
 }
 
 func (l *Limits) defaults() {
@@ -119,6 +138,12 @@ func (l *Limits) defaults() {
 	}
 	if l.MaxMessagesPerTopic <= 0 {
 		l.MaxMessagesPerTopic = DefaultMaxMessagesPerTopic
+	}
+	if l.FragmentTimeout <= 0 {
+		l.FragmentTimeout = DefaultFragmentTimeout
+	}
+	if l.MaxUnfinishedBytes <= 0 {
+		l.MaxUnfinishedBytes = DefaultMaxUnfinishedBytes
 	}
 	if l.MaxSocketBuffer <= 0 {
 		l.MaxSocketBuffer = max(DefaultMaxSocketBuffer, l.MaxMessageBytes+frameOverhead)
@@ -180,6 +205,8 @@ type Server struct {
 	inline    bool    // broker calls never wait on the network: poll loops answer frames themselves
 	m         serverMetrics
 	subs      atomic.Int64 // subscriptions held by this node's sockets
+	// unfinished is the bytes polled sockets hold in unfinished messages.
+	unfinished atomic.Int64
 
 	mu       sync.Mutex
 	conns    map[*conn]struct{}

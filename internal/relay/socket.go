@@ -46,6 +46,12 @@ type socket interface {
 	// buffered is how many framed bytes wait for the peer in the relay's
 	// own buffer (bounded by Limits.MaxSocketBuffer).
 	buffered() int
+	// unfinishedSince is when the message the peer is sending began to
+	// arrive (unix nanos of the server clock), or 0 when none is under way.
+	unfinishedSince() int64
+	// abort sends a close frame if the socket takes it now, and closes the
+	// connection without waiting for the peer's answer.
+	abort(code websocket.StatusCode, reason string)
 }
 
 // libSocket is a socket served by the websocket library.
@@ -92,3 +98,9 @@ func (l *libSocket) stuckSince() int64 { return l.out.stuckSince() }
 // buffered: the library writes through to the socket, blocking; what is
 // gathered meanwhile is flushed at maxGather.
 func (l *libSocket) buffered() int { return 0 }
+
+// unfinishedSince: conn.serve times the library's messages itself.
+func (l *libSocket) unfinishedSince() int64 { return 0 }
+
+// abort closes with the library's handshake, which gives up after 5 s.
+func (l *libSocket) abort(code websocket.StatusCode, reason string) { l.close(code, reason) }
