@@ -121,6 +121,9 @@ func runServer(ctx context.Context, dev bool, args []string, stdout, stderr io.W
 		return err
 	}
 	cfg.Dev = dev
+	if !dev && cfg.RelayURL == "" {
+		return errRelayURLRequired
+	}
 	logger := newLogger(cfg, stderr)
 	slog.SetDefault(logger)
 	m := NewMain(cfg, logger)

@@ -52,7 +52,7 @@ type Config struct {
 	TelemetryRetention time.Duration // how long events are kept after they occurred; 0 = forever
 
 	// WalletConnect relay (internal/relay).
-	RelayURL             string        // public ws(s):// URL clients sign as their token's aud; empty = from each request
+	RelayURL             string        // public ws(s):// URL clients sign as their token's aud; required by latchd serve; empty (dev) = the API listener's
 	RelayMaxConnsPerIP   int           // relay sockets per client IP per node; 0 = no limit
 	RelayPublishRate     int           // messages one socket may publish per second; 0 = no limit
 	RelayMaxTopics       int           // subscriptions per socket
@@ -65,6 +65,7 @@ type Config struct {
 	RelayMaxClientBytes  int64         // unacknowledged message bytes one client address may have stored
 	RelayFragmentTimeout time.Duration // how long a relay client may take to send one message it has started
 	RelayMaxUnfinished   int64         // bytes of unfinished messages all relay sockets may hold together
+	RelayTokenLifetime   time.Duration // longest exp − iat of a relay auth token
 
 	// Account data: indexer, balances, prices, identity (internal/account, internal/indexer).
 	IndexNetworks      []string      // <caip2>=<start block|head>: non-dev networks to index
@@ -114,7 +115,7 @@ func flagSet(name string, cfg *Config, out io.Writer) (*flag.FlagSet, func() err
 	fs.DurationVar(&cfg.ShutdownTimeout, "shutdown-timeout", 15*time.Second, "time in-flight requests get to finish on shutdown")
 	fs.StringVar(&cfg.DemoDir, "demo-dir", "", "latchd dev: directory of the built demo dapp to serve (make dev sets it)")
 	fs.StringVar(&cfg.DemoAddr, "demo-addr", "127.0.0.1:5173", "latchd dev: listen address of the demo dapp")
-	fs.StringVar(&cfg.RelayURL, "relay-url", "", "public URL of the WalletConnect relay (wss://host[/path]) that clients sign as their auth token's audience (default: ws(s)://<Host of each request>; set it behind a TLS-terminating proxy)")
+	fs.StringVar(&cfg.RelayURL, "relay-url", "", "public URL of the WalletConnect relay (wss://host[/path]) that clients sign as their auth token's audience (required by latchd serve; latchd dev defaults to ws://<API listener address>)")
 	fs.IntVar(&cfg.RelayMaxConnsPerIP, "relay-max-conns-per-ip", relay.DefaultMaxConnsPerIP, "relay websockets per client IP on one node (0 = no limit)")
 	fs.IntVar(&cfg.RelayPublishRate, "relay-publish-rate", relay.DefaultPublishRate, "messages one relay websocket may publish per second (0 = no limit)")
 	fs.IntVar(&cfg.RelayMaxTopics, "relay-max-topics", relay.DefaultMaxTopicsPerConn, "topics one relay websocket may subscribe to")

@@ -41,6 +41,10 @@ func (m *Main) startRelay(ctx context.Context) error {
 		Authorize: m.authorizeRelay,
 		ClientIP:  m.clientIP,
 		PublicURL: cfg.RelayURL,
+		// latchd dev (and tests): the API listener's own URL, never a
+		// request's Host header. latchd serve requires --relay-url.
+		ListenerURL:      func() string { return "ws://" + m.apiLn.Addr().String() },
+		TokenMaxLifetime: cfg.RelayTokenLifetime,
 		Limits: relay.Limits{
 			MaxMessageBytes:     cfg.RelayMaxMessageBytes,
 			MaxTTL:              cfg.RelayMaxTTL,
@@ -64,6 +68,10 @@ func (m *Main) startRelay(ctx context.Context) error {
 	return nil
 }
 
+// errRelayURLRequired: latchd serve must know the relay's public URL, the
+// audience its clients' tokens name.
+var errRelayURLRequired = errors.New("--relay-url is required: the public ws(s):// URL of the relay that clients sign as their auth token's audience, e.g. --relay-url wss://latch.example.com (or LATCH_RELAY_URL)")
+
 // relayFlags binds the relay's hardening flags (the older relay flags are
 // bound in flagSet) and returns their check.
 func relayFlags(fs *flag.FlagSet, cfg *Config) func() error {
@@ -73,7 +81,11 @@ func relayFlags(fs *flag.FlagSet, cfg *Config) func() error {
 	fs.Int64Var(&cfg.RelayMaxClientBytes, "relay-max-client-bytes", relay.DefaultMaxOwnerBytes, "bytes of relay messages one client address may have stored that no peer has received yet (in-memory broker)")
 	fs.DurationVar(&cfg.RelayFragmentTimeout, "relay-fragment-timeout", relay.DefaultFragmentTimeout, "how long a relay client may take to send one message once it has started it (fragments, or a frame still arriving); then its socket is closed (1008)")
 	fs.Int64Var(&cfg.RelayMaxUnfinished, "relay-max-unfinished-bytes", relay.DefaultMaxUnfinishedBytes, "bytes of unfinished messages all relay websockets of this node may hold together; a socket taking it over is closed (1013); at least --relay-max-message-bytes + 65536")
+	fs.DurationVar(&cfg.RelayTokenLifetime, "relay-token-max-lifetime", relay.DefaultTokenMaxLifetime, "longest lifetime (exp - iat) of a relay auth token; WalletConnect clients sign for 24h")
 	return func() error {
+		if cfg.RelayTokenLifetime < time.Minute || cfg.RelayTokenLifetime > 7*24*time.Hour {
+			return fmt.Errorf("--relay-token-max-lifetime must be between 1m and 168h")
+		}
 		if cfg.RelayFragmentTimeout < time.Second {
 			return fmt.Errorf("--relay-fragment-timeout must be at least 1s")
 		}

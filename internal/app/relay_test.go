@@ -332,7 +332,7 @@ func TestCLI_RelayFlags(t *testing.T) {
 	}
 }
 
-var relayFlagNames = []string{"relay-max-socket-buffer", "relay-broker-max-bytes", "relay-broker-max-topics", "relay-max-client-bytes", "relay-fragment-timeout", "relay-max-unfinished-bytes"}
+var relayFlagNames = []string{"relay-max-socket-buffer", "relay-broker-max-bytes", "relay-broker-max-topics", "relay-max-client-bytes", "relay-fragment-timeout", "relay-max-unfinished-bytes", "relay-token-max-lifetime"}
 
 var relayFlagErrors = []struct {
 	args []string
@@ -344,6 +344,7 @@ var relayFlagErrors = []struct {
 	{[]string{"--relay-broker-max-topics", "-1"}, "must be positive"},
 	{[]string{"--relay-max-client-bytes", "0"}, "must be positive"},
 	{[]string{"--relay-fragment-timeout", "500ms"}, "--relay-fragment-timeout must be at least 1s"},
+	{[]string{"--relay-token-max-lifetime", "8760h"}, "--relay-token-max-lifetime must be between 1m and 168h"},
 	{[]string{"--relay-max-unfinished-bytes", "1000"}, "--relay-max-unfinished-bytes must be at least --relay-max-message-bytes + 65536"},
 	{[]string{"--relay-broker-max-bytes", "1000000", "--relay-max-client-bytes", "2000000"}, "--relay-max-client-bytes must not be more than --relay-broker-max-bytes"},
 }
@@ -385,4 +386,34 @@ func TestMain_RelayClientBytes(t *testing.T) {
 	if e == nil || e["code"] != float64(-32000) || !strings.Contains(fmt.Sprint(e["message"]), "Mailbox limit exceeded") {
 		t.Fatalf("second publish over 600 KiB: %v, want -32000 Mailbox limit exceeded", e)
 	}
+}
+
+// TestCLI_ServeRequiresRelayURL: latchd serve refuses to start without
+// --relay-url, the audience its clients' tokens must name.
+func TestCLI_ServeRequiresRelayURL(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel() // were it to start, it would stop at once
+	var stderr strings.Builder
+	code := app.CLI(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--frame-addr", "127.0.0.1:0", "--admin-addr", "", "--data-dir", t.TempDir()}, io.Discard, &stderr)
+	if code != 1 || !strings.Contains(stderr.String(), "--relay-url is required") {
+		t.Fatalf("latchd serve without --relay-url: exit %d, %q", code, stderr.String())
+	}
+}
+
+// TestMain_RelayAudienceIsListener: without --relay-url (latchd dev), a
+// token must name the API listener, whatever Host header the request has.
+func TestMain_RelayAudienceIsListener(t *testing.T) {
+	m := runRelayMain(t, app.Config{}, "")
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_, resp, err := websocket.Dial(ctx, relayURL(m)+"/?"+relayQuery(newKey(t), "ws://evil.example", relayProject, false),
+		&websocket.DialOptions{Host: "evil.example"})
+	if err == nil || resp == nil || resp.StatusCode != http.StatusUnauthorized {
+		t.Fatalf("token for the request's Host: %v, want 401", err)
+	}
+	c, _, err := dialRelay(t, relayURL(m)+"/?"+relayQuery(newKey(t), relayURL(m), relayProject, true), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.call("irn_subscribe", map[string]any{"topic": topic()})
 }

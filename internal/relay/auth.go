@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math/big"
+	"net"
 	"net/url"
 	"strings"
 	"time"
@@ -43,10 +44,33 @@ type Claims struct {
 	Expires  time.Time
 }
 
-// VerifyToken checks a relay auth JWT: the EdDSA signature over the did:key in
-// iss, exp not past at now, and aud accepted by audOK. The error is an
-// *AuthError naming the first check that failed.
+// DefaultTokenMaxLifetime is the longest exp − iat a token may have:
+// @walletconnect/core signs for exactly one day (CRYPTO_JWT_TTL = ONE_DAY).
+const DefaultTokenMaxLifetime = 24 * time.Hour
+
+// maxClockSkew is how far a client's clock may run ahead of the relay's:
+// a token issued further in the future is refused.
+const maxClockSkew = 5 * time.Minute
+
+// TokenPolicy bounds the times of the tokens a relay accepts.
+type TokenPolicy struct {
+	// MaxLifetime bounds exp − iat (0: DefaultTokenMaxLifetime).
+	MaxLifetime time.Duration
+}
+
+// VerifyToken checks a token under the default TokenPolicy.
 func VerifyToken(token string, now time.Time, audOK func(aud string) bool) (*Claims, error) {
+	return TokenPolicy{}.Verify(token, now, audOK)
+}
+
+// Verify checks a relay auth JWT: the EdDSA signature over the did:key in
+// iss; iat present and at most maxClockSkew ahead of now; exp after iat by
+// at most MaxLifetime and not past at now; and aud accepted by audOK. The
+// error is an *AuthError naming the first check that failed.
+func (p TokenPolicy) Verify(token string, now time.Time, audOK func(aud string) bool) (*Claims, error) {
+	if p.MaxLifetime <= 0 {
+		p.MaxLifetime = DefaultTokenMaxLifetime
+	}
 	if token == "" {
 		return nil, authErr("missing auth token")
 	}
@@ -98,7 +122,16 @@ func VerifyToken(token string, now time.Time, audOK func(aud string) bool) (*Cla
 	if !now.Before(exp) {
 		return nil, authErr("auth token expired")
 	}
-	iat, _ := numericDate(payload.Iat)
+	iat, ok := numericDate(payload.Iat)
+	if !ok {
+		return nil, authErr("auth token has no valid iat")
+	}
+	if iat.After(now.Add(maxClockSkew)) {
+		return nil, authErr("auth token issued in the future (check the client's clock)")
+	}
+	if !exp.After(iat) || exp.Sub(iat) > p.MaxLifetime {
+		return nil, authErr("auth token lifetime (exp - iat) must be at most " + p.MaxLifetime.String())
+	}
 	if payload.Aud == "" || !audOK(payload.Aud) {
 		return nil, authErr("auth token audience does not match this relay")
 	}
@@ -226,12 +259,34 @@ func audienceMatcher(public *url.URL, requestPath string) func(string) bool {
 		if err != nil || u.Host == "" {
 			return false
 		}
-		if !strings.EqualFold(u.Scheme, public.Scheme) || normalHost(u) != normalHost(public) {
+		if !strings.EqualFold(u.Scheme, public.Scheme) || !sameHost(u, public) {
 			return false
 		}
 		p := strings.TrimRight(u.Path, "/")
 		return p == strings.TrimRight(public.Path, "/") || p == strings.TrimRight(requestPath, "/")
 	}
+}
+
+// sameHost compares the hosts of two relay URLs. For a loopback relay
+// (latchd dev) localhost, 127.0.0.1 and ::1 name the same listener, as a
+// browser on that machine sees it.
+func sameHost(u, public *url.URL) bool {
+	if normalHost(u) == normalHost(public) {
+		return true
+	}
+	if !isLoopback(public.Hostname()) || !isLoopback(u.Hostname()) {
+		return false
+	}
+	return normalHost(&url.URL{Scheme: u.Scheme, Host: net.JoinHostPort("localhost", u.Port())}) ==
+		normalHost(&url.URL{Scheme: public.Scheme, Host: net.JoinHostPort("localhost", public.Port())})
+}
+
+func isLoopback(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 // normalHost is the lower-cased host:port of a ws/wss URL with the default

@@ -112,11 +112,17 @@ func newTestServer(t testing.TB, opts ...serverOption) *testServer {
 	if cfg.Broker == nil {
 		cfg.Broker = relay.NewMemory(relay.BrokerConfig{MaxMessagesPerTopic: cfg.Limits.MaxMessagesPerTopic, Now: cfg.Now})
 	}
+	var listenerURL string // set before the server takes connections
+	if cfg.PublicURL == "" {
+		cfg.ListenerURL = func() string { return listenerURL }
+	}
 	s, err := relay.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	hs := httptest.NewServer(s)
+	hs := httptest.NewUnstartedServer(s)
+	listenerURL = "ws://" + hs.Listener.Addr().String()
+	hs.Start()
 	t.Cleanup(func() {
 		s.Close()
 		hs.Close()

@@ -46,7 +46,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			token = h[7:]
 		}
 	}
-	claims, err := VerifyToken(token, s.now(), audienceMatcher(s.publicURLFor(r), r.URL.Path))
+	aud, err := s.audience()
+	if err != nil {
+		s.refuse(w, r, onClose, err)
+		return
+	}
+	claims, err := TokenPolicy{MaxLifetime: s.cfg.TokenMaxLifetime}.Verify(token, s.now(), audienceMatcher(aud, r.URL.Path))
 	if err == nil {
 		err = s.cfg.Authorize(r.Context(), q.Get("projectId"), r.Header.Get("Origin"))
 	}

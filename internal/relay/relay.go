@@ -169,12 +169,20 @@ type Config struct {
 	// proxies); default: the request's remote address.
 	ClientIP func(r *http.Request) string
 	// PublicURL is the relay's public websocket URL (wss://relay.example),
-	// which clients sign as the token's aud. Empty: derived from each request
-	// (ws://Host, or wss:// over TLS) — set it behind a TLS-terminating proxy.
+	// which clients sign as the token's aud. Empty: ListenerURL's. The aud
+	// is never taken from a request (its Host header is the client's to
+	// choose).
 	PublicURL string
-	Limits    Limits
-	Metrics   *metrics.Registry // nil: no metrics
-	Logger    *slog.Logger
+	// ListenerURL returns the URL of the listener the relay is served on
+	// (ws://host:port), when there is no PublicURL: latchd dev's API
+	// listener. Called once, on the first connection.
+	ListenerURL func() string
+	// TokenMaxLifetime bounds an auth token's exp − iat (default
+	// DefaultTokenMaxLifetime).
+	TokenMaxLifetime time.Duration
+	Limits           Limits
+	Metrics          *metrics.Registry // nil: no metrics
+	Logger           *slog.Logger
 	// Now is the clock (default time.Now); tests inject one.
 	Now func() time.Time
 	// PingInterval, PongTimeout and IdleTimeout override the defaults of the
@@ -200,9 +208,9 @@ type Server struct {
 	broker    Broker
 	log       *slog.Logger
 	now       func() time.Time
-	publicURL *url.URL
-	poller    *poller // nil: every socket is served by a goroutine
-	inline    bool    // broker calls never wait on the network: poll loops answer frames themselves
+	publicURL atomic.Pointer[url.URL] // set by New, or from ListenerURL on the first connection
+	poller    *poller                 // nil: every socket is served by a goroutine
+	inline    bool                    // broker calls never wait on the network: poll loops answer frames themselves
 	m         serverMetrics
 	subs      atomic.Int64 // subscriptions held by this node's sockets
 	// unfinished is the bytes polled sockets hold in unfinished messages.
@@ -226,6 +234,12 @@ func New(cfg Config) (*Server, error) {
 	cfg.Limits.defaults()
 	if err := cfg.Limits.check(); err != nil {
 		return nil, err
+	}
+	if cfg.PublicURL == "" && cfg.ListenerURL == nil {
+		return nil, errors.New("relay: PublicURL or ListenerURL is required (the URL clients sign as their token's audience)")
+	}
+	if cfg.TokenMaxLifetime <= 0 {
+		cfg.TokenMaxLifetime = DefaultTokenMaxLifetime
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
@@ -264,7 +278,7 @@ func New(cfg Config) (*Server, error) {
 		if err != nil {
 			return nil, err
 		}
-		s.publicURL = u
+		s.publicURL.Store(u)
 	}
 	s.m = newServerMetrics(cfg.Metrics, s)
 	_, inProcess := cfg.Broker.(*Memory)
@@ -374,16 +388,17 @@ func (s *Server) maintain() {
 	}
 }
 
-// publicURLFor is the relay URL a request's token must name.
-func (s *Server) publicURLFor(r *http.Request) *url.URL {
-	if s.publicURL != nil {
-		return s.publicURL
+// audience is the relay URL tokens must name: PublicURL, or ListenerURL's.
+func (s *Server) audience() (*url.URL, error) {
+	if u := s.publicURL.Load(); u != nil {
+		return u, nil
 	}
-	scheme := "ws"
-	if r.TLS != nil {
-		scheme = "wss"
+	u, err := ParsePublicURL(s.cfg.ListenerURL())
+	if err != nil {
+		return nil, err
 	}
-	return &url.URL{Scheme: scheme, Host: r.Host, Path: "/"}
+	s.publicURL.Store(u)
+	return u, nil
 }
 
 // register adds an accepted socket, or reports false after Close.

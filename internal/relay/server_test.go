@@ -669,7 +669,7 @@ func TestServer_HijackedDeadlines(t *testing.T) {
 	go hs.Serve(ln)
 	t.Cleanup(func() { hs.Close() })
 	base := "ws://" + ln.Addr().String()
-	c := dial(t, connectURL(base, newIdentity(t), base))
+	c := dial(t, connectURL(base, newIdentity(t), srv.url)) // the audience is the relay's configured URL
 	topic := newTopic(t)
 	c.ok("irn_subscribe", map[string]any{"topic": topic})
 	// A connection opened now that sends nothing is closed by the server
