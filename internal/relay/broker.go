@@ -59,8 +59,9 @@ type Subscriber interface {
 
 // Broker errors. Callers map them to JSON-RPC errors.
 var (
-	// ErrMailboxFull: the topic holds the maximum number of unexpired messages
-	// and none of them has been delivered yet; the publish is refused.
+	// ErrMailboxFull: the publisher's share of the topic holds the maximum
+	// number of unexpired messages and none of them has been delivered yet;
+	// the publish is refused.
 	ErrMailboxFull = errors.New("mailbox full")
 	// ErrClosed: the broker was closed.
 	ErrClosed = errors.New("broker closed")
@@ -79,13 +80,23 @@ var (
 // Every implementation guarantees:
 //
 //   - Mailbox: Publish stores the message under its topic until ExpiresAt,
-//     whether or not anyone is subscribed. A topic holds at most the
-//     configured number of unexpired messages. When it is full, the
-//     acknowledged message (acknowledged by a client other than its
-//     publisher) that expires first makes room; when none is acknowledged,
-//     Publish returns ErrMailboxFull and stores nothing, so an undelivered
-//     message is never dropped before its time. An expired message is never
-//     returned or delivered again.
+//     whether or not anyone is subscribed. Each publisher (client id) has its
+//     own share of a topic: at most MaxMessagesPerTopic of its unexpired
+//     messages. When its share is full, its own delivered message that
+//     expires first makes room; when none is delivered, Publish returns
+//     ErrMailboxFull and stores nothing, so an undelivered message is never
+//     dropped before its time. An expired message is never returned or
+//     delivered again.
+//   - Anti-squatting: a topic is known to whoever saw its pairing URI, so
+//     nothing a stranger does there may refuse or evict the rightful
+//     publisher's messages. Other publishers' messages never count against a
+//     publisher's share, and a message is delivered (evictable, and no
+//     longer charged to its owner) only once a client other than its
+//     publisher that is subscribed to the topic acknowledges it: an ack
+//     from a fetch without a subscription only marks it received by that
+//     client. So acking someone's messages makes them evictable by their own
+//     publisher's later messages only. A stranger filling a topic under
+//     many client ids is bounded by the per-owner and total bytes below.
 //   - Idempotent publish: a message whose ID is already in the topic's
 //     mailbox is stored once; Publish reports stored=false and does not fan
 //     it out again (subscribers that missed it get it on re-subscribe).
@@ -111,10 +122,10 @@ var (
 //     holds at most MaxBytes of them (Message.Size) in at most MaxTopics
 //     mailboxes, and at most MaxOwnerBytes of unacknowledged messages per
 //     owner (Message.Owner); a publish over a limit stores nothing and
-//     returns ErrBrokerFull or ErrOwnerQuota. A message stops counting
-//     against its owner once a subscriber other than its publisher
-//     acknowledges it; while the broker holds more than half its MaxBytes,
-//     an acknowledged message is dropped at once (the spec keeps a message
+//     returns ErrBrokerFull or ErrOwnerQuota (making room for its bytes may
+//     first evict delivered messages of the topic). A message stops
+//     counting against its owner once delivered; while the broker holds
+//     more than half its MaxBytes, a delivered message is dropped at once (the spec keeps a message
 //     "until ack or TTL"). Redis keeps messages in Redis, whose memory is
 //     bounded by its own maxmemory (with noeviction, a full Redis refuses
 //     the publish: a storage error); there, per-owner bytes are not counted
@@ -136,7 +147,8 @@ type Broker interface {
 	// Fetch returns up to limit backlog messages of topic for client (as
 	// Subscribe would), oldest first, and whether more remain.
 	Fetch(ctx context.Context, topic, client string, limit int) ([]*Message, bool, error)
-	// Ack records that client received m.
+	// Ack records that client received m; m becomes delivered when client
+	// is subscribed to m.Topic (see Anti-squatting).
 	Ack(ctx context.Context, client string, m *Message) error
 	// Close releases the broker's resources; later calls return ErrClosed.
 	Close() error

@@ -298,12 +298,63 @@ func testBroker(t *testing.T, newBroker newBrokerFunc) {
 		if _, err := node(0).Publish(ctx, message(clock, topic, "three", dapp, time.Hour)); !errors.Is(err, relay.ErrMailboxFull) {
 			t.Fatalf("after the publisher's ack: %v, want ErrMailboxFull", err)
 		}
+		// Delivered: acknowledged by a subscriber of the topic.
+		if _, err := node(n-1).Subscribe(ctx, topic, newRecorder(wallet)); err != nil {
+			t.Fatal(err)
+		}
 		node(n-1).Ack(ctx, wallet, first)
 		if stored, err := node(0).Publish(ctx, message(clock, topic, "three", dapp, time.Hour)); !stored || err != nil {
 			t.Fatalf("after a delivery: %v %v", stored, err)
 		}
 		if got, _, _ := node(0).Fetch(ctx, topic, other, 10); !equal(bodies(got), []string{"two", "three"}) {
 			t.Fatalf("mailbox %v, want the delivered message evicted", bodies(got))
+		}
+	})
+
+	t.Run("Squatting", func(t *testing.T) {
+		// A stranger who learned the topic fills it and acknowledges the
+		// dapp's messages by fetching them: the dapp is still heard, and its
+		// undelivered messages stay.
+		clock := newFakeClock()
+		node, n := newBroker(t, 3, clock)
+		topic := newTopic(t)
+		for i := range 3 {
+			if _, err := node(0).Publish(ctx, message(clock, topic, fmt.Sprint("junk", i), other, time.Hour)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := node(0).Publish(ctx, message(clock, topic, "junk3", other, time.Hour)); !errors.Is(err, relay.ErrMailboxFull) {
+			t.Fatalf("the stranger's fourth: %v, want ErrMailboxFull", err)
+		}
+		var mine []*relay.Message
+		for i := range 3 {
+			m := message(clock, topic, fmt.Sprint("dapp", i), dapp, time.Hour)
+			if stored, err := node(n-1).Publish(ctx, m); !stored || err != nil {
+				t.Fatalf("the dapp's publish %d into a topic the stranger filled: %v %v", i, stored, err)
+			}
+			mine = append(mine, m)
+		}
+		fetched, _, err := node(0).Fetch(ctx, topic, other, 10)
+		if err != nil || len(fetched) != 3 {
+			t.Fatalf("stranger's fetch: %v %v", bodies(fetched), err)
+		}
+		for _, m := range fetched {
+			node(0).Ack(ctx, other, m)
+		}
+		if _, err := node(n-1).Publish(ctx, message(clock, topic, "dapp3", dapp, time.Hour)); !errors.Is(err, relay.ErrMailboxFull) {
+			t.Fatalf("after a stranger's acks: %v, want ErrMailboxFull (its acks deliver nothing)", err)
+		}
+		got, _, _ := node(0).Fetch(ctx, topic, wallet, 10)
+		if !equal(sorted(bodies(got)), []string{"dapp0", "dapp1", "dapp2", "junk0", "junk1", "junk2"}) {
+			t.Fatalf("the wallet's mailbox %v", bodies(got))
+		}
+		// The wallet, subscribed, receives one: it makes room for the dapp.
+		if _, err := node(n-1).Subscribe(ctx, topic, newRecorder(wallet)); err != nil {
+			t.Fatal(err)
+		}
+		node(n-1).Ack(ctx, wallet, mine[0])
+		if stored, err := node(n-1).Publish(ctx, message(clock, topic, "dapp3", dapp, time.Hour)); !stored || err != nil {
+			t.Fatalf("after the wallet received one: %v %v", stored, err)
 		}
 	})
 

@@ -41,13 +41,15 @@ type memTopic struct {
 	subs       []Subscriber
 	msgs       []*memMessage
 	byID       map[string]*memMessage
-	nextExpiry int64 // the earliest ExpiresAt in msgs (unix ms); 0 when empty
+	shares     map[string]int // publisher → its messages in msgs (see Broker: Mailbox)
+	nextExpiry int64          // the earliest ExpiresAt in msgs (unix ms); 0 when empty
 }
 
 type memMessage struct {
 	*Message
-	acked   []string // client ids that acknowledged it (usually the one peer)
-	charged bool     // its size counts against its owner (until acknowledged)
+	acked     []string // client ids that acknowledged it (usually the one peer)
+	delivered bool     // acknowledged by a subscriber of the topic: evictable
+	charged   bool     // its size counts against its owner (until delivered)
 }
 
 // NewMemory returns an in-process broker.
@@ -82,7 +84,7 @@ func (b *Memory) Publish(_ context.Context, m *Message) (bool, error) {
 	if t.byID[m.ID] != nil {
 		return false, nil
 	}
-	if len(t.msgs) >= b.cfg.MaxMessagesPerTopic && !b.evictDelivered(t) {
+	if t.shares[m.Publisher] >= b.cfg.MaxMessagesPerTopic && !b.evictDelivered(t, m.Publisher) {
 		b.dropIfEmpty(sh, m.Topic, t)
 		return false, ErrMailboxFull
 	}
@@ -190,6 +192,12 @@ func (b *Memory) Ack(_ context.Context, client string, m *Message) error {
 		return nil
 	}
 	old.acked = append(old.acked, client)
+	if old.delivered || !t.subscribed(client) {
+		// Only a subscriber's ack makes a message delivered (a fetch by
+		// anyone who knows the topic does not).
+		return nil
+	}
+	old.delivered = true
 	b.uncharge(old)
 	if b.bytes.Load() > b.cfg.MaxBytes/2 {
 		// Under memory pressure a delivered message is kept no longer.
@@ -248,7 +256,7 @@ func (b *Memory) reserve(t *memTopic, m *Message) error {
 		return ErrBrokerFull
 	}
 	for b.bytes.Load()+size > b.cfg.MaxBytes {
-		if !b.evictDelivered(t) {
+		if !b.evictDelivered(t, "") {
 			return ErrBrokerFull
 		}
 	}
@@ -303,6 +311,10 @@ func (b *Memory) add(t *memTopic, m *memMessage) {
 	if len(t.msgs) == 0 {
 		b.mailboxes.Add(1)
 	}
+	if t.shares == nil {
+		t.shares = map[string]int{}
+	}
+	t.shares[m.Publisher]++
 	t.byID[m.ID] = m
 	t.msgs = append(t.msgs, m)
 	if t.nextExpiry == 0 || m.ExpiresAt < t.nextExpiry {
@@ -325,7 +337,7 @@ func (b *Memory) expire(t *memTopic, now int64) {
 				t.nextExpiry = m.ExpiresAt
 			}
 		} else {
-			delete(t.byID, m.ID)
+			t.dropped(m)
 			b.released(m)
 		}
 	}
@@ -334,18 +346,38 @@ func (b *Memory) expire(t *memTopic, now int64) {
 	}
 	t.msgs = kept
 	if len(t.msgs) == 0 {
-		t.msgs, t.byID = nil, nil
+		t.msgs, t.byID, t.shares = nil, nil, nil
 		b.mailboxes.Add(-1)
 	}
 }
 
-// evictDelivered drops the acknowledged message that expires first, to make
-// room in a full mailbox; it reports false when every message still awaits
-// its first acknowledgement.
-func (b *Memory) evictDelivered(t *memTopic) bool {
+// dropped forgets a message leaving the mailbox.
+func (t *memTopic) dropped(m *memMessage) {
+	delete(t.byID, m.ID)
+	if n := t.shares[m.Publisher] - 1; n > 0 {
+		t.shares[m.Publisher] = n
+	} else {
+		delete(t.shares, m.Publisher)
+	}
+}
+
+// subscribed reports whether client has a subscriber on the topic.
+func (t *memTopic) subscribed(client string) bool {
+	for _, s := range t.subs {
+		if s.ClientID() == client {
+			return true
+		}
+	}
+	return false
+}
+
+// evictDelivered drops the delivered message of publisher (any, when
+// empty) that expires first, to make room; it reports false when there is
+// none.
+func (b *Memory) evictDelivered(t *memTopic, publisher string) bool {
 	victim := -1
 	for i, m := range t.msgs {
-		if len(m.acked) > 0 && (victim < 0 || m.ExpiresAt < t.msgs[victim].ExpiresAt) {
+		if m.delivered && (publisher == "" || m.Publisher == publisher) && (victim < 0 || m.ExpiresAt < t.msgs[victim].ExpiresAt) {
 			victim = i
 		}
 	}
@@ -362,13 +394,13 @@ func (b *Memory) remove(t *memTopic, i int) {
 		return
 	}
 	m := t.msgs[i]
-	delete(t.byID, m.ID)
+	t.dropped(m)
 	b.released(m)
 	copy(t.msgs[i:], t.msgs[i+1:])
 	t.msgs[len(t.msgs)-1] = nil
 	t.msgs = t.msgs[:len(t.msgs)-1]
 	if len(t.msgs) == 0 {
-		t.msgs, t.byID = nil, nil
+		t.msgs, t.byID, t.shares = nil, nil, nil
 		b.mailboxes.Add(-1)
 	}
 }

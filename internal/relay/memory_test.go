@@ -75,6 +75,7 @@ func TestMemory_Bounds(t *testing.T) {
 			t.Fatalf("another owner: %v", err)
 		}
 		// Received by a subscriber, a message stops counting against its owner.
+		b.Subscribe(ctx, topic, newRecorder("did:key:zPeer"))
 		if err := b.Ack(ctx, "did:key:zPeer", first); err != nil {
 			t.Fatal(err)
 		}
@@ -99,6 +100,7 @@ func TestMemory_Bounds(t *testing.T) {
 		if _, err := b.Publish(ctx, m); err != nil {
 			t.Fatal(err)
 		}
+		b.Subscribe(ctx, topic, newRecorder("did:key:zPeer"))
 		b.Ack(ctx, "did:key:zPeer", m)
 		if b.Bytes() != 0 {
 			t.Fatalf("a delivered message kept under pressure: %d bytes", b.Bytes())
@@ -129,4 +131,26 @@ func TestServer_BrokerFill(t *testing.T) {
 	if refused < 30 || broker.Bytes() > 4<<20 {
 		t.Fatalf("%d of 40 publishes refused, broker holds %d bytes; want the address held to 4 MiB", refused, broker.Bytes())
 	}
+}
+
+// TestServer_MailboxSquatting: a stranger who learned a topic fills it with
+// junk; the rightful publisher is still heard (issue 15, finding 8).
+func TestServer_MailboxSquatting(t *testing.T) {
+	srv := newTestServer(t, withLimits(relay.Limits{MaxMessagesPerTopic: 20, PublishRate: -1}))
+	topic := newTopic(t)
+	stranger := dial(t, connectURL(srv.url, newIdentity(t), srv.url))
+	for i := range 20 {
+		stranger.ok("irn_publish", publishParams(topic, fmt.Sprint("junk", i), 300, 0))
+	}
+	stranger.wantError("irn_publish", publishParams(topic, "junk20", 300, 0), jsonrpc.CodeRefused, "Mailbox limit exceeded")
+	dapp := dial(t, connectURL(srv.url, newIdentity(t), srv.url))
+	dapp.ok("irn_publish", publishParams(topic, "proposal", 300, 1100))
+	wallet := dial(t, connectURL(srv.url, newIdentity(t), srv.url))
+	wallet.ok("irn_subscribe", map[string]any{"topic": topic})
+	for range 21 {
+		if f := wallet.next(); f.Params.Data.Message == "proposal" {
+			return
+		}
+	}
+	t.Fatal("the wallet did not receive the dapp's proposal")
 }

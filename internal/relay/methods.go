@@ -502,7 +502,7 @@ func (c *conn) publish(ctx context.Context, m *Message) *jsonrpc.Error {
 	stored, err := c.s.broker.Publish(ctx, m)
 	if errors.Is(err, ErrMailboxFull) {
 		return &jsonrpc.Error{Code: jsonrpc.CodeRefused, Data: tagMailboxLimitExceeded,
-			Message: fmt.Sprintf("Mailbox limit exceeded: the topic holds %d undelivered messages; retry once the peer has received some", c.s.limits.MaxMessagesPerTopic)}
+			Message: fmt.Sprintf("Mailbox limit exceeded: this client has %d undelivered messages on the topic; retry once the peer has received some", c.s.limits.MaxMessagesPerTopic)}
 	}
 	if errors.Is(err, ErrOwnerQuota) {
 		return &jsonrpc.Error{Code: jsonrpc.CodeRefused, Data: tagMailboxLimitExceeded,

@@ -26,7 +26,8 @@ import (
 //	<prefix>{<topic>}:mb  sorted set of message ids by expiry (ms)
 //	<prefix>{<topic>}:msg hash id → message (JSON)
 //	<prefix>{<topic>}:ack sorted set of "<id>|<client id>" by expiry
-//	<prefix>{<topic>}:dlv set of ids acknowledged by someone (evictable)
+//	<prefix>{<topic>}:dlv set of ids delivered (acknowledged by a subscriber: evictable)
+//	<prefix>{<topic>}:mb:<publisher> sorted set of one publisher's ids by expiry (its share)
 //
 // A node subscribes to a topic's channel <prefix>ch:<topic> while it has a
 // local subscriber, and waits for Redis to confirm before reading the
@@ -123,10 +124,10 @@ func decodeMessage(topic, s string) (*Message, error) {
 }
 
 // publishScript drops expired messages, refuses a duplicate (0), makes room
-// in a full mailbox by evicting the acknowledged message expiring first, or
-// refuses (-1), then stores the message and announces it (1).
+// in the publisher's full share by evicting its delivered message expiring
+// first, or refuses (-1), then stores the message and announces it (1).
 var publishScript = redis.NewScript(`
-local z, h, a, d = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local z, h, a, d, p = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local id, now, exp, max = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[5])
 local old = redis.call('ZRANGEBYSCORE', z, '-inf', now)
 if #old > 0 then
@@ -135,17 +136,21 @@ if #old > 0 then
   redis.call('SREM', d, unpack(old))
 end
 redis.call('ZREMRANGEBYSCORE', a, '-inf', now)
+redis.call('ZREMRANGEBYSCORE', p, '-inf', now)
 if redis.call('ZSCORE', z, id) then return 0 end
-if redis.call('ZCARD', z) >= max then
+if redis.call('ZCARD', p) >= max then
   local victim = nil
-  for _, v in ipairs(redis.call('ZRANGE', z, 0, -1)) do
+  for _, v in ipairs(redis.call('ZRANGE', p, 0, -1)) do
     if redis.call('SISMEMBER', d, v) == 1 then victim = v; break end
   end
   if not victim then return -1 end
   redis.call('ZREM', z, victim)
+  redis.call('ZREM', p, victim)
   redis.call('HDEL', h, victim)
   redis.call('SREM', d, victim)
 end
+redis.call('ZADD', p, exp, id)
+redis.call('PEXPIREAT', p, tonumber(redis.call('ZRANGE', p, -1, -1, 'WITHSCORES')[2]))
 redis.call('ZADD', z, exp, id)
 redis.call('HSET', h, id, ARGV[4])
 -- The publisher counts as having received its message, so a backlog page
@@ -184,14 +189,17 @@ out[#out + 1] = '0'
 return out
 `)
 
-// ackScript records that a client received a message.
+// ackScript records that a client received a message, and that it is
+// delivered when ARGV[4] is "1" (the client subscribes to the topic).
 var ackScript = redis.NewScript(`
 local a, d = KEYS[1], KEYS[2]
 redis.call('ZADD', a, tonumber(ARGV[2]), ARGV[1])
-redis.call('SADD', d, ARGV[3])
 local last = tonumber(redis.call('ZRANGE', a, -1, -1, 'WITHSCORES')[2])
 redis.call('PEXPIREAT', a, last)
-redis.call('PEXPIREAT', d, last)
+if ARGV[4] == '1' then
+  redis.call('SADD', d, ARGV[3])
+  redis.call('PEXPIREAT', d, last)
+end
 return 1
 `)
 
@@ -201,7 +209,7 @@ func (b *Redis) Publish(ctx context.Context, m *Message) (bool, error) {
 		return false, ErrClosed
 	}
 	enc := encodeMessage(m)
-	keys := []string{b.key(m.Topic, "mb"), b.key(m.Topic, "msg"), b.key(m.Topic, "ack"), b.key(m.Topic, "dlv")}
+	keys := []string{b.key(m.Topic, "mb"), b.key(m.Topic, "msg"), b.key(m.Topic, "ack"), b.key(m.Topic, "dlv"), b.key(m.Topic, "mb:"+m.Publisher)}
 	res, err := publishScript.Run(ctx, b.rdb, keys, m.ID, b.cfg.Now().UnixMilli(), m.ExpiresAt, enc,
 		b.cfg.MaxMessagesPerTopic, b.channel(m.Topic), b.node+"\n"+enc, m.Publisher).Int()
 	if err != nil {
@@ -348,11 +356,33 @@ func (b *Redis) Ack(ctx context.Context, client string, m *Message) error {
 	if client == m.Publisher {
 		return nil
 	}
+	// The acking client's socket is on this node: it subscribes to the
+	// topic if one of this node's subscribers of the topic is that client.
+	delivered := "0"
+	if b.subscribedHere(m.Topic, client) {
+		delivered = "1"
+	}
 	keys := []string{b.key(m.Topic, "ack"), b.key(m.Topic, "dlv")}
-	if err := ackScript.Run(ctx, b.rdb, keys, m.ID+"|"+client, m.ExpiresAt, m.ID).Err(); err != nil {
+	if err := ackScript.Run(ctx, b.rdb, keys, m.ID+"|"+client, m.ExpiresAt, m.ID, delivered).Err(); err != nil {
 		return fmt.Errorf("relay: record ack in Redis: %w", err)
 	}
 	return nil
+}
+
+// subscribedHere reports whether one of this node's subscribers of topic
+// has the client id client.
+func (b *Redis) subscribedHere(topic, client string) bool {
+	sh := b.shard(topic)
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	if t := sh.topics[topic]; t != nil {
+		for _, s := range t.subs {
+			if s.ClientID() == client {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // Close implements Broker: it leaves every channel and stops the reader.
