@@ -46,6 +46,7 @@ export { setNameResolver } from './send/actions/setNameResolver'
 
 // Query options and keys of the account data (TanStack Query).
 export { balancesQueryOptions, historyPageQueryOptions, type AccountQueryOptions, type AccountQueryParameters } from './account/queries'
+export { createHistoryPages, type HistoryPages, type HistorySnapshot } from './account/history'
 export { ACCOUNT_CACHE_MS, accountQueryKeys, type AccountData, type AccountDataState, type SentTransaction } from './account/data'
 export { loadAccountModule, type AccountModule } from './account/load'
 export type { ActivityGroup, ActivityItem } from './account/activity'
