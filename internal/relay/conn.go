@@ -10,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/coder/websocket"
 
@@ -96,8 +97,9 @@ func (c *conn) serve(ws *websocket.Conn, out gatherer) {
 	defer c.cleanup()
 	defer out.releaseReader()
 	ws.SetReadLimit(int64(c.readLimit()))
+	closing := false
 	for {
-		_, r, err := ws.Reader(context.Background())
+		typ, r, err := ws.Reader(context.Background())
 		if err != nil {
 			c.logClosed(err)
 			return
@@ -110,6 +112,16 @@ func (c *conn) serve(ws *websocket.Conn, out gatherer) {
 			putBuffer(buf)
 			c.logClosed(err)
 			return
+		}
+		if closing || typ == websocket.MessageText && !utf8.Valid(buf.Bytes()) {
+			// RFC 6455 §8.1: fail the connection (1007); read on until the
+			// library's close handshake ends it, serving nothing more.
+			putBuffer(buf)
+			if !closing {
+				closing = true
+				c.close(errInvalidUTF8.code, errInvalidUTF8.reason)
+			}
+			continue
 		}
 		if out.inputPending() {
 			out.holdReader()

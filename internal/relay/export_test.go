@@ -59,3 +59,6 @@ func (s *Server) Unfinished() int {
 	}
 	return n
 }
+
+// CloseReason is a reason as the relay cuts it for a close frame.
+func CloseReason(reason string) string { return closeReason(reason) }

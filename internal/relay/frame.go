@@ -3,6 +3,7 @@ package relay
 import (
 	"encoding/binary"
 	"math/bits"
+	"unicode/utf8"
 
 	"github.com/coder/websocket"
 )
@@ -52,6 +53,8 @@ var (
 	errMessageTooBig  = &frameError{websocket.StatusMessageTooBig, "Message too big"}
 	errNonMinimalSize = &frameError{websocket.StatusProtocolError, "Payload length not in its shortest form"}
 	errServerBusy     = &frameError{websocket.StatusTryAgainLater, "Server busy: too many unfinished messages; retry"}
+	errInvalidUTF8    = &frameError{websocket.StatusInvalidFramePayloadData, "Text message is not valid UTF-8"}
+	errCloseReason    = &frameError{websocket.StatusInvalidFramePayloadData, "Close reason is not valid UTF-8"}
 )
 
 // parseFrameHeader parses the header at the start of b. ok is false while b
@@ -144,10 +147,24 @@ func appendFrameHeader(dst []byte, op byte, n int) []byte {
 // closePayload is a close frame's payload: the status code and a reason cut
 // to fit the 125 bytes a control frame may carry.
 func closePayload(code websocket.StatusCode, reason string) []byte {
-	if len(reason) > 123 {
-		reason = reason[:123]
-	}
+	reason = closeReason(reason)
 	return append(binary.BigEndian.AppendUint16(make([]byte, 0, 2+len(reason)), uint16(code)), reason...)
+}
+
+// maxCloseReason is the most bytes a close frame's reason may have.
+const maxCloseReason = 123
+
+// closeReason cuts reason to maxCloseReason bytes at a character boundary:
+// a close reason must be valid UTF-8 (RFC 6455 §5.5.1).
+func closeReason(reason string) string {
+	if len(reason) <= maxCloseReason {
+		return reason
+	}
+	n := maxCloseReason
+	for n > 0 && !utf8.RuneStart(reason[n]) {
+		n--
+	}
+	return reason[:n]
 }
 
 // parseClose reads a peer's close frame payload: its code (1005, no status,
@@ -165,6 +182,9 @@ func parseClose(p []byte) (websocket.StatusCode, *frameError) {
 	case code >= 3000 && code <= 4999:
 	default:
 		return 0, errCloseFrame
+	}
+	if !utf8.Valid(p[2:]) {
+		return 0, errCloseReason
 	}
 	return code, nil
 }

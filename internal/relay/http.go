@@ -126,9 +126,7 @@ func (s *Server) refuse(w http.ResponseWriter, r *http.Request, onClose bool, er
 	if err != nil {
 		return
 	}
-	if len(reason) > 123 { // a close frame's reason is at most 123 bytes
-		reason = reason[:123]
-	}
+	reason = closeReason(reason) // at most 123 bytes, cut at a character boundary
 	// Close waits (up to 5 s) for the peer's close frame; the request
 	// goroutine can afford it.
 	ws.Close(code, reason)

@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+	"unicode/utf8"
 
 	"github.com/coder/websocket"
 	"github.com/latchkit/latch/internal/sockio"
@@ -182,11 +183,12 @@ type pollSocket struct {
 	offload bool // messages are handled by the worker, not the loop
 
 	// Owned by the loop (by the upgrading goroutine until start).
-	in    []byte  // bytes read and not parsed yet; nil when none
-	inBuf *[]byte // the pooled buffer in lives in, if it is one
-	frag  []byte  // a fragmented message so far; nil when none
-	held  int     // bytes of in (grown past a pooled buffer) and frag counted in Server.unfinished
-	done  bool    // a message was completed since frames last looked
+	in       []byte  // bytes read and not parsed yet; nil when none
+	inBuf    *[]byte // the pooled buffer in lives in, if it is one
+	frag     []byte  // a fragmented message so far; nil when none
+	fragText bool    // frag is a text message (checked for UTF-8 once whole)
+	held     int     // bytes of in (grown past a pooled buffer) and frag counted in Server.unfinished
+	done     bool    // a message was completed since frames last looked
 
 	wmu       sync.Mutex
 	fd        int     // -1 once closed: only the loop closes it, under wmu
@@ -372,7 +374,12 @@ func (p *pollSocket) frame(h frameHeader, payload []byte) bool {
 		}
 		if !h.fin {
 			p.frag = append(make([]byte, 0, len(payload)), payload...) // not nil, even when empty
+			p.fragText = h.op == opText
 			return false
+		}
+		if h.op == opText && !utf8.Valid(payload) {
+			p.fail(errInvalidUTF8)
+			return true
 		}
 		p.message(payload)
 	case opContinuation:
@@ -388,6 +395,10 @@ func (p *pollSocket) frame(h frameHeader, payload []byte) bool {
 		if h.fin {
 			msg := p.frag
 			p.frag = nil
+			if p.fragText && !utf8.Valid(msg) {
+				p.fail(errInvalidUTF8)
+				return true
+			}
 			p.message(msg)
 		}
 	case opPing:
