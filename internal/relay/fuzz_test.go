@@ -5,15 +5,19 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
+	"unicode/utf8"
 
 	"github.com/coder/websocket"
 	"github.com/latchkit/latch/internal/relay"
 )
 
 // FuzzServer_Frame sends arbitrary frames to a relay socket. Whatever the
-// frame, the relay must answer with well-formed JSON-RPC (the test client
-// fails on anything else), keep the socket open, and still answer the next
-// request. `go test` runs the seeds; `go test -fuzz FuzzServer_Frame` explores.
+// (UTF-8) frame, the relay must answer with well-formed JSON-RPC (the test
+// client fails on anything else), keep the socket open, and still answer the
+// next request; a text frame that is not UTF-8 closes its socket with 1007
+// (RFC 6455 §8.1). `go test` runs the seeds; `go test -fuzz FuzzServer_Frame`
+// explores.
 func FuzzServer_Frame(f *testing.F) {
 	topic := strings.Repeat("ab", 32)
 	for _, seed := range []string{
@@ -41,6 +45,14 @@ func FuzzServer_Frame(f *testing.F) {
 	c := dial(f, connectURL(srv.url, newIdentity(f), srv.url))
 	probe := 0
 	f.Fuzz(func(t *testing.T, frame string) {
+		if !utf8.ValidString(frame) {
+			bad := dial(t, connectURL(srv.url, newIdentity(t), srv.url))
+			bad.send(frame)
+			if err := bad.waitClosed(5 * time.Second); websocket.CloseStatus(err) != websocket.StatusInvalidFramePayloadData {
+				t.Fatalf("invalid UTF-8 %q: closed with %v, want 1007", frame, err)
+			}
+			return
+		}
 		c.t = t
 		c.send(frame)
 		probe++
