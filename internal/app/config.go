@@ -58,7 +58,7 @@ type Config struct {
 	RelayMaxTopics       int           // subscriptions per socket
 	RelayMaxMessageBytes int           // largest published message
 	RelayMaxTTL          time.Duration // longest a message is kept for an offline peer
-	RelayMailboxSize     int           // undelivered messages one topic may hold
+	RelayMailboxSize     int           // undelivered messages each publisher may hold in one topic
 	RelayMaxSocketBuffer int           // bytes framed for one relay socket and not yet taken by its peer
 	RelayBrokerMaxBytes  int64         // bytes of messages the in-memory relay broker holds
 	RelayBrokerMaxTopics int           // mailboxes holding messages in the in-memory relay broker
@@ -121,7 +121,7 @@ func flagSet(name string, cfg *Config, out io.Writer) (*flag.FlagSet, func() err
 	fs.IntVar(&cfg.RelayMaxTopics, "relay-max-topics", relay.DefaultMaxTopicsPerConn, "topics one relay websocket may subscribe to")
 	fs.IntVar(&cfg.RelayMaxMessageBytes, "relay-max-message-bytes", relay.DefaultMaxMessageBytes, "largest message (bytes) one relay publish may carry")
 	fs.DurationVar(&cfg.RelayMaxTTL, "relay-max-ttl", relay.DefaultMaxTTL, "longest TTL a relay message may ask to be kept for an offline peer")
-	fs.IntVar(&cfg.RelayMailboxSize, "relay-mailbox-size", relay.DefaultMaxMessagesPerTopic, "undelivered messages one relay topic may hold")
+	fs.IntVar(&cfg.RelayMailboxSize, "relay-mailbox-size", relay.DefaultMaxMessagesPerTopic, "undelivered messages each publisher may hold in one relay topic (a stranger filling a topic never refuses its rightful publisher)")
 	finishAccount := accountFlags(fs, cfg)
 	finishRelay := relayFlags(fs, cfg)
 	fs.String("config", "", "config file: one \"option = value\" line per setting, using the flag names")
