@@ -112,7 +112,9 @@ var (
 //     is delivered live, so nothing falls between the backlog and the live
 //     stream. Subscribing an already subscribed subscriber again is allowed
 //     and returns the backlog again (that is how unacknowledged messages are
-//     redelivered).
+//     redelivered). A broker that copies the backlog out of its store (Redis)
+//     returns at most MaxBacklogBytes of it, oldest first; the rest stays in
+//     the mailbox for the next subscribe or fetch.
 //   - Acknowledgement: after Ack(client, m), m is not returned to that client
 //     by Subscribe or Fetch again. Other clients are unaffected.
 //   - Unsubscribe: once it returns, no further message of the topic is
@@ -165,6 +167,9 @@ type BrokerConfig struct {
 	MaxBytes      int64
 	MaxTopics     int
 	MaxOwnerBytes int64
+	// MaxBacklogBytes bounds the backlog a broker that copies it out of its
+	// store returns from one Subscribe (default DefaultMaxBacklogBytes).
+	MaxBacklogBytes int
 	// Now is the clock used for expiry (default time.Now); tests inject one.
 	Now func() time.Time
 }
@@ -181,6 +186,9 @@ func (c *BrokerConfig) defaults() {
 	}
 	if c.MaxOwnerBytes <= 0 {
 		c.MaxOwnerBytes = DefaultMaxOwnerBytes
+	}
+	if c.MaxBacklogBytes <= 0 {
+		c.MaxBacklogBytes = DefaultMaxBacklogBytes
 	}
 	if c.Now == nil {
 		c.Now = time.Now
@@ -202,4 +210,8 @@ const (
 	// still takes 64 maximal (512 KiB) messages, and a crowd behind one
 	// NAT, yet one address cannot fill the broker.
 	DefaultMaxOwnerBytes = 32 << 20
+	// DefaultMaxBacklogBytes: a WalletConnect backlog is a few KiB; 4 MiB
+	// still carries several maximal messages per subscribe, while a
+	// mailbox stuffed under many client ids is not read into memory whole.
+	DefaultMaxBacklogBytes = 4 << 20
 )

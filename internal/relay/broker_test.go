@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -413,4 +414,32 @@ func testBroker(t *testing.T, newBroker newBrokerFunc) {
 			t.Fatalf("subscribe after close: %v", err)
 		}
 	})
+}
+
+// TestRedisBroker_BacklogBounded: a subscribe does not read a stuffed
+// mailbox into memory whole (issue 15, finding 1).
+func TestRedisBroker_BacklogBounded(t *testing.T) {
+	ctx := context.Background()
+	clock := newFakeClock()
+	rdb, prefix := redistest.MustClient(t)
+	b, err := relay.NewRedis(ctx, rdb, prefix+"relay:", relay.BrokerConfig{MaxBacklogBytes: 1 << 20, Now: clock.Now}, t.Logf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	topic := newTopic(t)
+	body := strings.Repeat("S", 300<<10)
+	for i := range 10 { // 3 MiB under ten client ids
+		if _, err := b.Publish(ctx, message(clock, topic, fmt.Sprint(i, body), fmt.Sprint("did:key:zStuffer", i), time.Hour)); err != nil {
+			t.Fatal(err)
+		}
+		clock.Advance(time.Millisecond)
+	}
+	got, err := b.Subscribe(ctx, topic, newRecorder("did:key:zWallet"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) == 0 || len(got) > 4 || !strings.HasPrefix(got[0].Message, "0S") {
+		t.Fatalf("backlog of %d messages, want the oldest, about 1 MiB", len(got))
+	}
 }

@@ -241,7 +241,7 @@ func (b *Redis) Subscribe(ctx context.Context, topic string, s Subscriber) ([]*M
 		b.removeLocal(topic, s)
 		return nil, fmt.Errorf("relay: Redis did not confirm the channel subscription: %w", ctx.Err())
 	}
-	msgs, err := b.backlog(ctx, topic, s.ClientID())
+	msgs, _, err := b.backlogPage(ctx, topic, s.ClientID(), 0, b.cfg.MaxBacklogBytes)
 	if err != nil {
 		b.removeLocal(topic, s)
 		return nil, err
@@ -311,13 +311,6 @@ func (b *Redis) Fetch(ctx context.Context, topic, client string, limit int) ([]*
 	// Paged in Redis by count and bytes, so a full mailbox is not read into
 	// memory for one answer.
 	return b.backlogPage(ctx, topic, client, limit, MaxFetchBytes)
-}
-
-// backlog reads the messages of topic that client has yet to receive,
-// oldest first.
-func (b *Redis) backlog(ctx context.Context, topic, client string) ([]*Message, error) {
-	msgs, _, err := b.backlogPage(ctx, topic, client, 0, 0)
-	return msgs, err
 }
 
 // backlogPage reads up to limit messages and about maxBytes (0: no limit)
@@ -447,7 +440,7 @@ func (b *Redis) confirmed(topic string) {
 	go func() {
 		for _, s := range resync {
 			ctx, cancel := context.WithTimeout(context.Background(), opTimeout)
-			msgs, err := b.backlog(ctx, topic, s.ClientID())
+			msgs, _, err := b.backlogPage(ctx, topic, s.ClientID(), 0, b.cfg.MaxBacklogBytes)
 			cancel()
 			if err != nil {
 				b.log("relay: re-read mailbox after Redis reconnect", "err", err)
