@@ -5,6 +5,7 @@ import (
 	"crypto/ecdsa"
 	"encoding/json"
 	"fmt"
+	"github.com/latchkit/latch/internal/poll"
 	"io"
 	"log/slog"
 	"math/big"
@@ -187,7 +188,7 @@ func (e *env) send(w wallet, to *common.Address, data []byte, gas uint64) *types
 	}
 	defer stop()
 	var r *types.Receipt
-	if !waitUntil(10*time.Second, wake, func() bool {
+	if !poll.Until(10*time.Second, wake, func() bool {
 		r, err = e.eth.TransactionReceipt(ctx, tx.Hash())
 		return err == nil
 	}) {
@@ -197,29 +198,6 @@ func (e *env) send(w wallet, to *common.Address, data []byte, gas uint64) *types
 		e.t.Fatalf("transaction %s reverted", tx.Hash())
 	}
 	return r
-}
-
-// waitUntil reports whether cond holds within timeout. It checks cond at
-// once, then on every wake (nil: none) and every few milliseconds.
-func waitUntil(timeout time.Duration, wake <-chan struct{}, cond func() bool) bool {
-	if cond() {
-		return true
-	}
-	deadline := time.NewTimer(timeout)
-	defer deadline.Stop()
-	tick := time.NewTicker(5 * time.Millisecond)
-	defer tick.Stop()
-	for {
-		select {
-		case <-deadline.C:
-			return cond()
-		case <-wake:
-		case <-tick.C:
-		}
-		if cond() {
-			return true
-		}
-	}
 }
 
 var tokenArtifact = contracts.MustLoad("DevToken")

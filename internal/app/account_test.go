@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/ecdsa"
 	"fmt"
+	"github.com/latchkit/latch/internal/poll"
 	"io"
 	"log/slog"
 	"math/big"
@@ -142,7 +143,7 @@ func waitHistory(t *testing.T, c client, path string, n int) historyJSON {
 	t.Helper()
 	var h historyJSON
 	var r response
-	if !waitUntil(10*time.Second, func() bool {
+	if !poll.Until(10*time.Second, nil, func() bool {
 		h = historyJSON{}
 		r = c.do("GET", path, "")
 		c.want(r, 200)
@@ -152,28 +153,6 @@ func waitHistory(t *testing.T, c client, path string, n int) historyJSON {
 		t.Fatalf("history has %d entries, want %d: %s", len(h.Data), n, r.body)
 	}
 	return h
-}
-
-// waitUntil reports whether cond holds within timeout, checking it at once
-// and then every few milliseconds.
-func waitUntil(timeout time.Duration, cond func() bool) bool {
-	if cond() {
-		return true
-	}
-	deadline := time.NewTimer(timeout)
-	defer deadline.Stop()
-	tick := time.NewTicker(5 * time.Millisecond)
-	defer tick.Stop()
-	for {
-		select {
-		case <-deadline.C:
-			return cond()
-		case <-tick.C:
-			if cond() {
-				return true
-			}
-		}
-	}
 }
 
 func TestAccount_EndToEnd(t *testing.T) {

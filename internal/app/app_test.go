@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/latchkit/latch/internal/poll"
 	"io"
 	"log/slog"
 	"math/big"
@@ -323,7 +324,7 @@ func endToEnd(t *testing.T, databaseURL string) {
 		// Close has begun once the listener refuses connections; it must
 		// then wait for the request.
 		addr := strings.TrimPrefix(m.APIURL(), "http://")
-		if !waitUntil(10*time.Second, func() bool {
+		if !poll.Until(10*time.Second, nil, func() bool {
 			c, err := net.Dial("tcp", addr)
 			if err == nil {
 				c.Close()

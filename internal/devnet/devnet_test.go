@@ -3,6 +3,7 @@ package devnet
 import (
 	"context"
 	"fmt"
+	"github.com/latchkit/latch/internal/poll"
 	"log/slog"
 	"math/big"
 	"net/http"
@@ -205,7 +206,7 @@ func TestStart_WalletTransaction(t *testing.T) {
 		t.Fatal(err)
 	}
 	var receipt *types.Receipt
-	if !waitUntil(5*time.Second, nil, func() bool {
+	if !poll.Until(5*time.Second, nil, func() bool {
 		receipt, err = client.TransactionReceipt(ctx, tx.Hash())
 		return err == nil
 	}) {
@@ -213,29 +214,6 @@ func TestStart_WalletTransaction(t *testing.T) {
 	}
 	if receipt.Status != types.ReceiptStatusSuccessful {
 		t.Fatalf("receipt status %d", receipt.Status)
-	}
-}
-
-// waitUntil reports whether cond holds within timeout. It checks cond at
-// once, then on every wake (nil: none) and every few milliseconds.
-func waitUntil(timeout time.Duration, wake <-chan struct{}, cond func() bool) bool {
-	if cond() {
-		return true
-	}
-	deadline := time.NewTimer(timeout)
-	defer deadline.Stop()
-	tick := time.NewTicker(5 * time.Millisecond)
-	defer tick.Stop()
-	for {
-		select {
-		case <-deadline.C:
-			return cond()
-		case <-wake:
-		case <-tick.C:
-		}
-		if cond() {
-			return true
-		}
 	}
 }
 

@@ -2,6 +2,7 @@ package devnet
 
 import (
 	"context"
+	"github.com/latchkit/latch/internal/poll"
 	"math/big"
 	"sync"
 	"testing"
@@ -63,7 +64,7 @@ func TestSealLoop_Burst(t *testing.T) {
 	deadline := time.Now().Add(20 * time.Second)
 	for addr, nonce := range want {
 		var got uint64
-		if !waitUntil(time.Until(deadline), nil, func() bool {
+		if !poll.Until(time.Until(deadline), nil, func() bool {
 			got, err = client.NonceAt(ctx, addr, nil)
 			if err != nil {
 				t.Fatal(err)

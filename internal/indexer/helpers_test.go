@@ -245,25 +245,3 @@ func pack(method string, args ...any) []byte {
 func units(whole int64, decimals int) *big.Int {
 	return new(big.Int).Mul(big.NewInt(whole), new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(decimals)), nil))
 }
-
-// waitUntil reports whether cond holds within timeout, checking it at once
-// and then every few milliseconds.
-func waitUntil(timeout time.Duration, cond func() bool) bool {
-	if cond() {
-		return true
-	}
-	deadline := time.NewTimer(timeout)
-	defer deadline.Stop()
-	tick := time.NewTicker(5 * time.Millisecond)
-	defer tick.Stop()
-	for {
-		select {
-		case <-deadline.C:
-			return cond()
-		case <-tick.C:
-			if cond() {
-				return true
-			}
-		}
-	}
-}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/latchkit/latch/internal/poll"
 	"io"
 	"math/big"
 	"net/http"
@@ -437,7 +438,7 @@ func TestIndexer_Reorg(t *testing.T) {
 		}
 		// Wait for the indexer to see the replacement before the chain
 		// grows past the old height.
-		if !waitUntil(10*time.Second, func() bool { return len(history(t, h, kept.addr)) > 0 }) {
+		if !poll.Until(10*time.Second, nil, func() bool { return len(history(t, h, kept.addr)) > 0 }) {
 			t.Fatal("the new chain's transfer never appeared")
 		}
 		r4 := h.send(a, kept.addr, eth(300), nil, 21_000)

@@ -3,6 +3,7 @@ package relay_test
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/latchkit/latch/internal/poll"
 	"strings"
 	"testing"
 	"time"
@@ -40,7 +41,7 @@ func TestServer_UnreadBacklog(t *testing.T) {
 		}
 		if relay.Polls() && !withoutPoll {
 			// Each socket takes a few hundred KiB, then stops reading.
-			waitFor(t, 5*time.Second, func() bool { return srv.WritesWaiting() == 5 })
+			poll.For(t, 5*time.Second, func() bool { return srv.WritesWaiting() == 5 })
 		}
 		if got := srv.MaxBuffered(); got > relay.DefaultMaxSocketBuffer {
 			t.Fatalf("a stalled socket holds %d framed bytes, over its budget of %d", got, relay.DefaultMaxSocketBuffer)
@@ -59,7 +60,11 @@ func TestServer_UnreadBacklog(t *testing.T) {
 		c := rawDialWith(t, smallWindow, srv)
 		c.write(frames)
 		// Not read until the relay has framed about its budget.
-		waitFor(t, 5*time.Second, func() bool { return srv.MaxBuffered() > relay.DefaultMaxSocketBuffer-size-4096 })
+		poll.For(t, 5*time.Second, func() bool { return srv.MaxBuffered() > relay.DefaultMaxSocketBuffer-size-4096 })
+		// Still unread: the next answer cannot fit, so the relay gives up on
+		// the socket. (Reading now could drain it faster than a loaded relay
+		// frames, and then nothing would ever go over the budget.)
+		poll.For(t, 10*time.Second, func() bool { return srv.OverBudget() == 1 })
 		if got := srv.MaxBuffered(); got > relay.DefaultMaxSocketBuffer+128 {
 			t.Fatalf("the socket holds %d framed bytes, over its budget of %d", got, relay.DefaultMaxSocketBuffer)
 		}

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"github.com/latchkit/latch/internal/poll"
 	"io"
 	"log/slog"
 	"net/http/httptest"
@@ -131,23 +132,6 @@ func newTestServer(t testing.TB, opts ...serverOption) *testServer {
 	return &testServer{Server: s, http: hs, url: "ws" + strings.TrimPrefix(hs.URL, "http"), metrics: reg, broker: cfg.Broker}
 }
 
-// waitFor polls cond until it holds, and fails the test if it does not
-// within timeout.
-func waitFor(t testing.TB, timeout time.Duration, cond func() bool) {
-	t.Helper()
-	deadline := time.NewTimer(timeout)
-	defer deadline.Stop()
-	tick := time.NewTicker(time.Millisecond)
-	defer tick.Stop()
-	for !cond() {
-		select {
-		case <-deadline.C:
-			t.Fatalf("condition not met within %v", timeout)
-		case <-tick.C:
-		}
-	}
-}
-
 // maintenance runs a test server's maintenance loop (pings, reaping) every
 // few milliseconds and counts its rounds, so that tests wait for rounds
 // instead of sleeping through one-second ticks.
@@ -161,7 +145,7 @@ func (m *maintenance) option() serverOption {
 func (m *maintenance) wait(t testing.TB, n int64) {
 	t.Helper()
 	target := m.rounds.Load() + n
-	waitFor(t, 5*time.Second, func() bool { return m.rounds.Load() >= target })
+	poll.For(t, 5*time.Second, func() bool { return m.rounds.Load() >= target })
 }
 
 // identity is a client key pair, like @walletconnect/core's persisted seed.

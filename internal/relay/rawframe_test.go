@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"github.com/latchkit/latch/internal/poll"
 	"io"
 	"math/rand/v2"
 	"net"
@@ -241,7 +242,7 @@ func TestServer_RawFrames(t *testing.T) {
 		c := rawDial(t, srv)
 		c.write([]byte{0x81, 0x02, '{', '}'})
 		c.closedWith(websocket.StatusProtocolError)
-		waitFor(t, 5*time.Second, func() bool { return srv.Conns() == 0 })
+		poll.For(t, 5*time.Second, func() bool { return srv.Conns() == 0 })
 	})
 	t.Run("ContinuationWithoutAStart", func(t *testing.T) {
 		srv := newTestServer(t)
@@ -257,7 +258,7 @@ func TestServer_RawFrames(t *testing.T) {
 		f := maskedFrame(0x81, make([]byte, 1024+64<<10+1))
 		c.write(f[:14])
 		c.closedWith(websocket.StatusMessageTooBig)
-		waitFor(t, 5*time.Second, func() bool { return srv.Conns() == 0 })
+		poll.For(t, 5*time.Second, func() bool { return srv.Conns() == 0 })
 	})
 	t.Run("ClientCloses", func(t *testing.T) {
 		srv := newTestServer(t)
@@ -265,14 +266,14 @@ func TestServer_RawFrames(t *testing.T) {
 		c.answer(1)
 		c.write(maskedFrame(0x88, append(binary.BigEndian.AppendUint16(nil, 1000), "done"...)))
 		c.closedWith(websocket.StatusNormalClosure)
-		waitFor(t, 5*time.Second, func() bool { return srv.Conns() == 0 })
+		poll.For(t, 5*time.Second, func() bool { return srv.Conns() == 0 })
 	})
 	t.Run("PeerVanishes", func(t *testing.T) {
 		srv := newTestServer(t)
 		c := rawDial(t, srv, subscribeFrame(1, newTopic(t)))
 		c.answer(1)
 		c.nc.Close()
-		waitFor(t, 5*time.Second, func() bool { return srv.Conns() == 0 })
+		poll.For(t, 5*time.Second, func() bool { return srv.Conns() == 0 })
 	})
 }
 
@@ -289,7 +290,7 @@ func TestServer_PolledSocketsHoldNoGoroutine(t *testing.T) {
 	for range n {
 		rawDial(t, srv, subscribeFrame(1, newTopic(t))).answer(1)
 	}
-	waitFor(t, 5*time.Second, func() bool { return srv.Conns() == n+1 })
+	poll.For(t, 5*time.Second, func() bool { return srv.Conns() == n+1 })
 	if grown := runtime.NumGoroutine() - before; grown > n/10 {
 		t.Fatalf("%d idle sockets added %d goroutines", n, grown)
 	}
@@ -313,6 +314,6 @@ func FuzzServer_RawBytes(f *testing.F) {
 		c.nc.SetReadDeadline(time.Now().Add(50 * time.Millisecond))
 		io.Copy(io.Discard, c.br) // whatever it answers, until it closes or goes quiet
 		c.nc.Close()
-		waitFor(t, 5*time.Second, func() bool { return srv.Conns() == 0 })
+		poll.For(t, 5*time.Second, func() bool { return srv.Conns() == 0 })
 	})
 }

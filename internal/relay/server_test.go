@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/latchkit/latch/internal/poll"
 	"io"
 	"net"
 	"net/http"
@@ -427,7 +428,7 @@ func TestServer_Limits(t *testing.T) {
 		// A closed socket frees its place.
 		second.ws.Close(websocket.StatusNormalClosure, "")
 		second.waitClosed(5 * time.Second)
-		waitFor(t, 5*time.Second, func() bool { return srv.Conns() == 1 })
+		poll.For(t, 5*time.Second, func() bool { return srv.Conns() == 1 })
 		dial(t, connectURL(srv.url, id, srv.url)).ok("irn_subscribe", map[string]any{"topic": newTopic(t)})
 	})
 	t.Run("MailboxFull", func(t *testing.T) {
@@ -530,7 +531,7 @@ func TestServer_PingAndReaping(t *testing.T) {
 				answers <- data
 			}
 		}()
-		waitFor(t, 5*time.Second, func() bool { return srv.Conns() == 1 })
+		poll.For(t, 5*time.Second, func() bool { return srv.Conns() == 1 })
 		m.wait(t, 3)
 		// A ping sent by those rounds comes before the answer to a request
 		// sent after them, and the reader reports it first.
@@ -567,14 +568,14 @@ func TestServer_PingAndReaping(t *testing.T) {
 		defer ws.CloseNow()
 		readErr := make(chan error, 1)
 		go func() { _, _, err := ws.Read(context.Background()); readErr <- err }()
-		waitFor(t, 5*time.Second, func() bool { return srv.Conns() == 1 }) // its clock started before the jump
+		poll.For(t, 5*time.Second, func() bool { return srv.Conns() == 1 }) // its clock started before the jump
 		clock.Advance(31 * time.Second)
 		select {
 		case <-readErr:
 		case <-time.After(5 * time.Second):
 			t.Fatal("a socket that does not answer pings was not closed")
 		}
-		waitFor(t, 5*time.Second, func() bool { return srv.Conns() == 0 })
+		poll.For(t, 5*time.Second, func() bool { return srv.Conns() == 0 })
 	})
 	t.Run("StuckWriteReaped", func(t *testing.T) {
 		// A subscriber that stops reading: deliveries fill the socket buffers,
@@ -606,13 +607,13 @@ func TestServer_PingAndReaping(t *testing.T) {
 		for i := 0; i < 8; i++ { // 8 MiB: more than the server's send buffer (4 MiB at most) holds
 			p.ok("irn_publish", publishParams(topic, fmt.Sprintf("%d%s", i, big[:len(big)-8]), 300, 0))
 		}
-		waitFor(t, 5*time.Second, func() bool { return srv.WritesWaiting() == 1 })
+		poll.For(t, 5*time.Second, func() bool { return srv.WritesWaiting() == 1 })
 		m.wait(t, 3) // rounds that see the stuck write, WriteTimeout not yet passed
 		if srv.Conns() != 2 || srv.WritesWaiting() != 1 {
 			t.Fatalf("%d sockets before the timeout", srv.Conns())
 		}
 		clock.Advance(relay.WriteTimeout + time.Second)
-		waitFor(t, 5*time.Second, func() bool { return srv.Conns() == 1 })
+		poll.For(t, 5*time.Second, func() bool { return srv.Conns() == 1 })
 	})
 	t.Run("IdleReaped", func(t *testing.T) {
 		clock := newFakeClock()
@@ -621,7 +622,7 @@ func TestServer_PingAndReaping(t *testing.T) {
 		idle := dial(t, connectURL(srv.url, newIdentity(t), srv.url))
 		busy := dial(t, connectURL(srv.url, newIdentity(t), srv.url))
 		busy.ok("irn_subscribe", map[string]any{"topic": newTopic(t)})
-		waitFor(t, 5*time.Second, func() bool { return srv.Conns() == 2 })
+		poll.For(t, 5*time.Second, func() bool { return srv.Conns() == 2 })
 		clock.Advance(relay.IdleTimeout + time.Second)
 		if err := idle.waitClosed(5 * time.Second); websocket.CloseStatus(err) != websocket.StatusNormalClosure {
 			t.Fatalf("idle socket: %v, want close 1000", err)

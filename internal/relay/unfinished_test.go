@@ -3,6 +3,7 @@ package relay_test
 import (
 	"bytes"
 	"encoding/binary"
+	"github.com/latchkit/latch/internal/poll"
 	"testing"
 	"time"
 
@@ -31,7 +32,7 @@ func TestServer_UnfinishedMessages(t *testing.T) {
 		c := rawDial(t, srv)
 		c.write(maskedFrame(0x01, big)) // text, FIN unset: more to come
 		c.write(maskedFrame(0x00, big[:1000]))
-		waitFor(t, 5*time.Second, func() bool { return srv.Unfinished() == 1 })
+		poll.For(t, 5*time.Second, func() bool { return srv.Unfinished() == 1 })
 		m.wait(t, 2)
 		if srv.Conns() != 1 {
 			t.Fatal("closed before the timeout")
@@ -42,7 +43,7 @@ func TestServer_UnfinishedMessages(t *testing.T) {
 			t.Fatalf("close %d, want 1008", code)
 		}
 		c.nc.Write(maskedFrame(0x88, []byte{0x03, 0xf0})) // the close answer, if the server still reads
-		waitFor(t, 5*time.Second, func() bool { return srv.Conns() == 0 && srv.UnfinishedBytes() == 0 })
+		poll.For(t, 5*time.Second, func() bool { return srv.Conns() == 0 && srv.UnfinishedBytes() == 0 })
 	})
 	t.Run("TrickledFrameTimesOut", func(t *testing.T) {
 		clock := newFakeClock()
@@ -51,7 +52,7 @@ func TestServer_UnfinishedMessages(t *testing.T) {
 		c := rawDial(t, srv)
 		frame := maskedFrame(0x81, big)
 		c.write(frame[:len(frame)/2])
-		waitFor(t, 5*time.Second, func() bool { return srv.Unfinished() == 1 })
+		poll.For(t, 5*time.Second, func() bool { return srv.Unfinished() == 1 })
 		clock.Advance(4 * time.Second)
 		m.wait(t, 2)
 		if code := c.closeCode(); code != websocket.StatusPolicyViolation {
@@ -69,7 +70,7 @@ func TestServer_UnfinishedMessages(t *testing.T) {
 			c.write(maskedFrame(0x01, big))
 			if i < 2 {
 				want := int64(i+1) * int64(len(big))
-				waitFor(t, 5*time.Second, func() bool { return srv.UnfinishedBytes() >= want })
+				poll.For(t, 5*time.Second, func() bool { return srv.UnfinishedBytes() >= want })
 				held = append(held, c)
 				continue
 			}
@@ -83,6 +84,6 @@ func TestServer_UnfinishedMessages(t *testing.T) {
 		for _, c := range held {
 			c.write(maskedFrame(0x80, nil)) // finished: the bytes are let go
 		}
-		waitFor(t, 5*time.Second, func() bool { return srv.UnfinishedBytes() == 0 })
+		poll.For(t, 5*time.Second, func() bool { return srv.UnfinishedBytes() == 0 })
 	})
 }

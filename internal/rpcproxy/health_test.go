@@ -3,6 +3,7 @@ package rpcproxy
 import (
 	"context"
 	"encoding/json"
+	"github.com/latchkit/latch/internal/poll"
 	"net/http"
 	"sync/atomic"
 	"testing"
@@ -155,7 +156,7 @@ func TestRunProbes_StopsWithContext(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { h.p.RunProbes(ctx); close(done) }()
-	waitFor(t, 5*time.Second, func() bool { return a.Hits() >= 3 })
+	poll.For(t, 5*time.Second, func() bool { return a.Hits() >= 3 })
 	cancel()
 	select {
 	case <-done:

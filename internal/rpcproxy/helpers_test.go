@@ -227,20 +227,3 @@ func wantHits(tb testing.TB, n *fakeNode, want int) {
 		tb.Fatalf("node %s hits = %d, want %d", n.srv.URL, got, want)
 	}
 }
-
-// waitFor polls cond until it holds, and fails the test if it does not
-// within timeout.
-func waitFor(tb testing.TB, timeout time.Duration, cond func() bool) {
-	tb.Helper()
-	deadline := time.NewTimer(timeout)
-	defer deadline.Stop()
-	tick := time.NewTicker(time.Millisecond)
-	defer tick.Stop()
-	for !cond() {
-		select {
-		case <-deadline.C:
-			tb.Fatalf("condition not met within %v", timeout)
-		case <-tick.C:
-		}
-	}
-}

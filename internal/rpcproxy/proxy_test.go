@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/latchkit/latch/internal/poll"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -349,7 +350,7 @@ func TestProxy_Cache(t *testing.T) {
 				_, bodies[i] = h.Post(t, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"eth_getBalance","params":["0xaa","latest"]}`, i))
 			})
 		}
-		waitFor(t, 5*time.Second, func() bool { return h.p.metrics.cache.Value(testChain, "coalesced") >= 49 })
+		poll.For(t, 5*time.Second, func() bool { return h.p.metrics.cache.Value(testChain, "coalesced") >= 49 })
 		close(release)
 		wg.Wait()
 		wantHits(t, node, 1)
@@ -518,10 +519,10 @@ func TestProxy_LeaderCancelDoesNotFailWaiters(t *testing.T) {
 		r := httptest.NewRequestWithContext(ctx, http.MethodPost, "/v1?chainId="+testChain, strings.NewReader(req))
 		h.Do(t, r)
 	}()
-	waitFor(t, 5*time.Second, func() bool { return node.Hits() > 0 })
+	poll.For(t, 5*time.Second, func() bool { return node.Hits() > 0 })
 	waiter := make(chan string)
 	go func() { _, body := h.Post(t, req); waiter <- body }()
-	waitFor(t, 5*time.Second, func() bool { return h.p.metrics.cache.Value(testChain, "coalesced") >= 1 })
+	poll.For(t, 5*time.Second, func() bool { return h.p.metrics.cache.Value(testChain, "coalesced") >= 1 })
 	cancel()
 	close(release)
 	wantResult(t, MustReply(t, <-waiter), `"eth_getBalance"`)

@@ -3,6 +3,7 @@ package rpcproxy
 import (
 	"bytes"
 	"context"
+	"github.com/latchkit/latch/internal/poll"
 	"strings"
 	"testing"
 	"time"
@@ -61,7 +62,7 @@ func TestRedisCache(t *testing.T) {
 		if ttl, err := client.PTTL(ctx, c.redisKey("short")).Result(); err != nil || ttl <= 0 || ttl > 150*time.Millisecond {
 			t.Fatalf("PTTL = %v, %v; want at most 150 ms", ttl, err)
 		}
-		waitFor(t, 5*time.Second, func() bool { _, ok := mustGet(t, "short"); return !ok })
+		poll.For(t, 5*time.Second, func() bool { _, ok := mustGet(t, "short"); return !ok })
 		// A ttl too short to be stored safely is not stored.
 		mustSet(t, "tiny", []byte("v"), time.Millisecond)
 		if _, ok := mustGet(t, "tiny"); ok {
