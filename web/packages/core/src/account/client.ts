@@ -3,7 +3,7 @@
 // every other latchd call; every answer is validated with zod so a malformed
 // body fails here, naming the route.
 import { z } from 'zod/mini'
-import { ApiResponseError, HttpError, LATCH_SDK_TYPE } from '../apiBase'
+import { ApiResponseError, createApiTransport, HttpError, type Query } from '../apiBase'
 import type { FungiblePrice, Identity, TokenBalance, Transaction, TransactionPage } from './types'
 
 const decimalsSchema = z.union([z.string(), z.int()])
@@ -115,21 +115,10 @@ export interface AccountClient {
   getTokenPrices(params: { addresses: readonly string[]; currency?: string }): Promise<FungiblePrice[]>
 }
 
-type Query = Readonly<Record<string, string | undefined>>
-
 /** createAccountClient makes a client of the latchd at options.apiUrl. */
 export function createAccountClient(options: AccountClientOptions): AccountClient {
-  const base = options.apiUrl.replace(/\/+$/, '')
-  const doFetch: typeof globalThis.fetch = (input, init) => (options.fetch ?? globalThis.fetch)(input, init)
-
-  const url = (path: string, query: Query = {}): string => {
-    const u = new URL(base + path)
-    const all: Query = { projectId: options.projectId, st: LATCH_SDK_TYPE, sv: options.sdkVersion, ...query }
-    for (const [key, value] of Object.entries(all)) {
-      if (value !== undefined && value !== '') u.searchParams.set(key, value)
-    }
-    return u.toString()
-  }
+  // The same URLs (common query included) and fetch as the page's first-load client.
+  const { url, fetch: doFetch } = createApiTransport(options)
 
   const request = async <S extends z.ZodMiniType>(
     method: 'GET' | 'POST',
