@@ -42,5 +42,8 @@ go vet ./...
 step "go test -race"
 go test -race -count=1 ./...
 
+step "relay under hostile clients: memory bound (without -race, which multiplies memory)"
+go test -count=1 -run 'TestServer_HostileMemory' -v ./internal/relay/ | grep -E '^(=== RUN|--- |\s+attack_test|ok|FAIL|PASS)' || { echo "hostile-memory test failed"; exit 1; }
+
 step "browser tests (Chromium, real latchd dev)"
 bash scripts/test-e2e.sh
