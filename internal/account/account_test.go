@@ -5,7 +5,6 @@ import (
 	"crypto/ecdsa"
 	"encoding/json"
 	"fmt"
-	"github.com/latchkit/latch/internal/poll"
 	"io"
 	"log/slog"
 	"math/big"
@@ -27,6 +26,7 @@ import (
 	"github.com/latchkit/latch/internal/devnet"
 	"github.com/latchkit/latch/internal/indexer"
 	"github.com/latchkit/latch/internal/network"
+	"github.com/latchkit/latch/internal/poll"
 	"github.com/latchkit/latch/internal/store/storetest"
 )
 

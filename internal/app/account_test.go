@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/ecdsa"
 	"fmt"
-	"github.com/latchkit/latch/internal/poll"
 	"io"
 	"log/slog"
 	"math/big"
@@ -20,6 +19,7 @@ import (
 
 	"github.com/latchkit/latch/contracts"
 	"github.com/latchkit/latch/internal/app"
+	"github.com/latchkit/latch/internal/poll"
 	"github.com/latchkit/latch/internal/store/storetest"
 )
 

@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/latchkit/latch/internal/poll"
 	"io"
 	"log/slog"
 	"math/big"
@@ -18,6 +17,7 @@ import (
 	"time"
 
 	"github.com/latchkit/latch/internal/app"
+	"github.com/latchkit/latch/internal/poll"
 	"github.com/latchkit/latch/internal/store/storetest"
 )
 

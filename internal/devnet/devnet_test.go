@@ -3,7 +3,6 @@ package devnet
 import (
 	"context"
 	"fmt"
-	"github.com/latchkit/latch/internal/poll"
 	"log/slog"
 	"math/big"
 	"net/http"
@@ -18,6 +17,7 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/ethereum/go-ethereum/params"
+	"github.com/latchkit/latch/internal/poll"
 )
 
 // shared is the devnet most tests use; starting one per test would dominate

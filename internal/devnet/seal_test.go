@@ -2,7 +2,6 @@ package devnet
 
 import (
 	"context"
-	"github.com/latchkit/latch/internal/poll"
 	"math/big"
 	"sync"
 	"testing"
@@ -12,6 +11,7 @@ import (
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/rpc"
+	"github.com/latchkit/latch/internal/poll"
 )
 
 // A burst of far more transactions than the seal loop's event buffer holds,

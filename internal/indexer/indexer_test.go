@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/latchkit/latch/internal/poll"
 	"io"
 	"math/big"
 	"net/http"
@@ -24,6 +23,7 @@ import (
 
 	"github.com/latchkit/latch/contracts"
 	"github.com/latchkit/latch/internal/evm"
+	"github.com/latchkit/latch/internal/poll"
 	"github.com/latchkit/latch/internal/store"
 	"github.com/latchkit/latch/internal/store/storetest"
 )

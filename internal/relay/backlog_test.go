@@ -3,12 +3,12 @@ package relay_test
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/latchkit/latch/internal/poll"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/coder/websocket"
+	"github.com/latchkit/latch/internal/poll"
 	"github.com/latchkit/latch/internal/relay"
 )
 

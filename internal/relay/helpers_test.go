@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"github.com/latchkit/latch/internal/poll"
 	"io"
 	"log/slog"
 	"net/http/httptest"
@@ -21,6 +20,7 @@ import (
 
 	"github.com/coder/websocket"
 	"github.com/latchkit/latch/internal/metrics"
+	"github.com/latchkit/latch/internal/poll"
 	"github.com/latchkit/latch/internal/relay"
 )
 

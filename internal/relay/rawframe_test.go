@@ -6,7 +6,6 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
-	"github.com/latchkit/latch/internal/poll"
 	"io"
 	"math/rand/v2"
 	"net"
@@ -18,6 +17,7 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+	"github.com/latchkit/latch/internal/poll"
 	"github.com/latchkit/latch/internal/relay"
 )
 

@@ -3,11 +3,11 @@ package relay_test
 import (
 	"bytes"
 	"encoding/binary"
-	"github.com/latchkit/latch/internal/poll"
 	"testing"
 	"time"
 
 	"github.com/coder/websocket"
+	"github.com/latchkit/latch/internal/poll"
 	"github.com/latchkit/latch/internal/relay"
 )
 

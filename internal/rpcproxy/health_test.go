@@ -3,11 +3,12 @@ package rpcproxy
 import (
 	"context"
 	"encoding/json"
-	"github.com/latchkit/latch/internal/poll"
 	"net/http"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/latchkit/latch/internal/poll"
 )
 
 // headNode answers eth_blockNumber with *head and echoes other methods; a

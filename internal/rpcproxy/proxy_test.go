@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/latchkit/latch/internal/poll"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -15,6 +14,7 @@ import (
 	"time"
 
 	"github.com/latchkit/latch/internal/jsonrpc"
+	"github.com/latchkit/latch/internal/poll"
 )
 
 func discardLogger() *slog.Logger { return slog.New(slog.DiscardHandler) }

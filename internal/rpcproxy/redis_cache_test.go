@@ -3,11 +3,11 @@ package rpcproxy
 import (
 	"bytes"
 	"context"
-	"github.com/latchkit/latch/internal/poll"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/latchkit/latch/internal/poll"
 	"github.com/latchkit/latch/internal/redistest"
 	"github.com/redis/go-redis/v9"
 )
