@@ -24,8 +24,7 @@ type relayService struct {
 // memory otherwise.
 func (m *Main) startRelay(ctx context.Context) error {
 	cfg := m.Config
-	bcfg := relay.BrokerConfig{MaxMessagesPerTopic: cfg.RelayMailboxSize,
-		MaxBytes: cfg.RelayBrokerMaxBytes, MaxTopics: cfg.RelayBrokerMaxTopics, MaxOwnerBytes: cfg.RelayMaxClientBytes}
+	bcfg, limits := relaySettings(cfg)
 	log := m.Logger.With("component", "relay")
 	if m.Redis != nil {
 		b, err := relay.NewRedis(ctx, m.Redis, m.RedisPrefix+"relay:", bcfg, func(msg string, args ...any) { log.Warn(msg, args...) })
@@ -45,7 +44,28 @@ func (m *Main) startRelay(ctx context.Context) error {
 		// request's Host header. latchd serve requires --relay-url.
 		ListenerURL:      func() string { return "ws://" + m.apiLn.Addr().String() },
 		TokenMaxLifetime: cfg.RelayTokenLifetime,
-		Limits: relay.Limits{
+		Limits:           limits,
+		Metrics:          m.Metrics,
+		Logger:           log,
+	})
+	if err != nil {
+		m.relay.broker.Close()
+		m.relay.broker = nil
+		return err
+	}
+	m.relay.server = s
+	return nil
+}
+
+// relaySettings is what the relay's flags set: the broker's bounds and
+// each socket's limits.
+func relaySettings(cfg Config) (relay.BrokerConfig, relay.Limits) {
+	return relay.BrokerConfig{
+			MaxMessagesPerTopic: cfg.RelayMailboxSize,
+			MaxBytes:            cfg.RelayBrokerMaxBytes,
+			MaxTopics:           cfg.RelayBrokerMaxTopics,
+			MaxOwnerBytes:       cfg.RelayMaxClientBytes,
+		}, relay.Limits{
 			MaxMessageBytes:     cfg.RelayMaxMessageBytes,
 			MaxTTL:              cfg.RelayMaxTTL,
 			MaxTopicsPerConn:    cfg.RelayMaxTopics,
@@ -55,17 +75,7 @@ func (m *Main) startRelay(ctx context.Context) error {
 			MaxSocketBuffer:     cfg.RelayMaxSocketBuffer,
 			FragmentTimeout:     cfg.RelayFragmentTimeout,
 			MaxUnfinishedBytes:  cfg.RelayMaxUnfinished,
-		},
-		Metrics: m.Metrics,
-		Logger:  log,
-	})
-	if err != nil {
-		m.relay.broker.Close()
-		m.relay.broker = nil
-		return err
-	}
-	m.relay.server = s
-	return nil
+		}
 }
 
 // errRelayURLRequired: latchd serve must know the relay's public URL, the

@@ -417,3 +417,13 @@ func TestMain_RelayAudienceIsListener(t *testing.T) {
 	}
 	c.call("irn_subscribe", map[string]any{"topic": topic()})
 }
+
+// TestMain_RelayTokenLifetime: --relay-token-max-lifetime reaches the relay:
+// a token signed for 24 h is refused when the limit is 1 h.
+func TestMain_RelayTokenLifetime(t *testing.T) {
+	m := runRelayMain(t, app.Config{RelayTokenLifetime: time.Hour}, "")
+	_, resp, err := dialRelay(t, relayURL(m)+"/?"+relayQuery(newKey(t), relayURL(m), relayProject, false), nil)
+	if err == nil || resp == nil || resp.StatusCode != http.StatusUnauthorized {
+		t.Fatalf("a 24 h token under a 1 h limit: %v, %v; want 401", resp, err)
+	}
+}
