@@ -14,7 +14,9 @@ const external = [
 ]
 
 // Library build: ESM, one entry plus lazy chunks (AllWallets, WalletConnect views and connector SDK loader),
-// styles extracted to dist/styles.css.
+// styles extracted to dist/styles.css. The bundler keeps the entry module's 'use client' directive (src/index.ts)
+// at the top of dist/index.js, which React Server Components frameworks need; scripts/check-dist.mjs, run by
+// `npm run build`, fails the build when it is missing.
 export default defineConfig({
   build: {
     lib: { entry: 'src/index.ts', formats: ['es'], fileName: 'index', cssFileName: 'styles' },

@@ -1,3 +1,4 @@
+'use client'
 // @latchkit/react: the React shell over a Latch instance. Styles: import '@latchkit/react/styles.css'.
 import './styles.css'
 
