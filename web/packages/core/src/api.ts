@@ -38,19 +38,19 @@ export const walletSchema = z.object({
 /** A wallet of the registry. */
 export type RegistryWallet = z.infer<typeof walletSchema>
 
-const walletsResponseSchema = z.object({ count: z.int().check(z.nonnegative()), data: z.array(walletSchema) })
+export const walletsResponseSchema = z.object({ count: z.int().check(z.nonnegative()), data: z.array(walletSchema) })
 /** GET /getWallets response. */
 export type WalletsPage = z.infer<typeof walletsResponseSchema>
 
-const featureSchema = z.object({ id: z.string(), isEnabled: z.boolean(), config: z.nullable(z.array(z.string())) })
-const projectConfigSchema = z.object({ features: z.array(featureSchema) })
+export const featureSchema = z.object({ id: z.string(), isEnabled: z.boolean(), config: z.nullable(z.array(z.string())) })
+export const projectConfigSchema = z.object({ features: z.array(featureSchema) })
 /** One feature of GET /appkit/v1/config. */
 export type RemoteFeatureConfig = z.infer<typeof featureSchema>
 /** GET /appkit/v1/config response (api-shapes §1.3). */
 export type ProjectConfig = z.infer<typeof projectConfigSchema>
 
-const originsSchema = z.object({ allowedOrigins: z.array(z.string()) })
-const analyticsSchema = z.object({ isAnalyticsEnabled: z.boolean() })
+export const originsSchema = z.object({ allowedOrigins: z.array(z.string()) })
+export const analyticsSchema = z.object({ isAnalyticsEnabled: z.boolean() })
 
 /** createApiClient makes a client of the latchd at options.apiUrl. */
 export function createApiClient(options: ApiClientOptions): ApiClient {

@@ -18,7 +18,7 @@ const balanceSchema = z.object({
   quantity: z.object({ decimals: decimalsSchema, numeric: z.string() }),
   iconUrl: z.nullish(z.string()),
 })
-const balancesSchema = z.object({ balances: z.array(balanceSchema) })
+export const balancesSchema = z.object({ balances: z.array(balanceSchema) })
 
 const transferSchema = z.object({
   fungible_info: z.nullish(
@@ -56,9 +56,9 @@ const transactionSchema = z.object({
   }),
   transfers: z.nullable(z.array(transferSchema)),
 })
-const historySchema = z.object({ data: z.array(transactionSchema), next: z.nullish(z.string()) })
-const identitySchema = z.object({ name: z.nullish(z.string()), avatar: z.nullish(z.string()) })
-const pricesSchema = z.object({
+export const historySchema = z.object({ data: z.array(transactionSchema), next: z.nullish(z.string()) })
+export const identitySchema = z.object({ name: z.nullish(z.string()), avatar: z.nullish(z.string()) })
+export const pricesSchema = z.object({
   fungibles: z.array(
     z.object({
       address: z.string(),
