@@ -7,6 +7,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/latchkit/latch/api"
 	"github.com/latchkit/latch/internal/account"
 	"github.com/latchkit/latch/internal/explorer"
 	"github.com/latchkit/latch/internal/httpx"
@@ -85,6 +86,8 @@ var routes = []route{
 	{listener: listenerAPI, pattern: "GET /healthz", guard: GuardOpen, handler: func(m *Main) http.Handler { return http.HandlerFunc(handleHealth) }},
 	{listener: listenerAPI, pattern: "GET /readyz", guard: GuardOpen, handler: func(m *Main) http.Handler { return http.HandlerFunc(m.handleReady) }},
 	{listener: listenerAPI, pattern: "OPTIONS /{path...}", guard: GuardOpen, around: func(m *Main, mux http.Handler) http.Handler { return m.http.guard.Preflight(mux) }},
+	// The API's contract (api/openapi.yaml), checked against this table and the handlers by openapi_test.go.
+	{listener: listenerAPI, pattern: "GET /openapi.yaml", guard: GuardOpen, handler: func(m *Main) http.Handler { return api.Handler() }},
 
 	// Project configuration (api-shapes §1.3–1.6).
 	{listener: listenerAPI, pattern: "GET /appkit/v1/config", guard: GuardProject, handler: handlerFunc(project.HandleConfig)},
