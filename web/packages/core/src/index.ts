@@ -13,6 +13,8 @@ export type { LatchInternal, LatchRuntime, LatchSlice } from './instance'
 
 // Options.
 export { DEFAULT_API_URL, LatchOptionsError } from './options'
+// Server rendering: wagmi's state in a cookie (Next.js App Router).
+export { createSsrWagmiConfig, LATCH_WAGMI_COOKIE } from './ssr'
 export type {
   AllWalletsMode,
   AppMetadata,

@@ -26,6 +26,10 @@ export interface DefaultWagmiConfigParameters {
   /** RPC URL per chain; undefined uses the chain's own `rpcUrls.default`. */
   transportUrl?: ((chain: Chain) => string | undefined) | undefined
   storage: StorageLike
+  /** Key prefix of wagmi's stored state (default `latch:wagmi`; a cookie name cannot hold the colon). */
+  storageKey?: string | undefined
+  /** wagmi's `ssr`: its state is read from storage after mount, not at creation, so server and client render alike. */
+  ssr?: boolean | undefined
   /** Connectors beside the injected one, e.g. WalletConnect (@latchkit/react's createLatch adds it). */
   connectors?: readonly CreateConnectorFn[] | undefined
 }
@@ -52,7 +56,8 @@ export function createDefaultWagmiConfig(params: DefaultWagmiConfigParameters): 
     chains: params.networks,
     connectors: [injected(), ...(params.connectors ?? [])],
     multiInjectedProviderDiscovery: true,
-    storage: createStorage({ storage: params.storage, key: wagmiStorageKeyPrefix }),
+    ssr: params.ssr ?? false,
+    storage: createStorage({ storage: params.storage, key: params.storageKey ?? wagmiStorageKeyPrefix }),
     transports,
   })
 }
