@@ -4,9 +4,12 @@ go 1.26.8
 
 require (
 	github.com/coder/websocket v1.8.15
+	github.com/emersion/go-sasl v0.0.0-20241020182733-b788ff22d5a6
+	github.com/emersion/go-smtp v0.25.1
 	github.com/ethereum/go-ethereum v1.17.10
 	github.com/jackc/pgx/v5 v5.12.0
 	github.com/redis/go-redis/v9 v9.23.0
+	github.com/wneessen/go-mail v0.8.1
 	modernc.org/sqlite v1.60.1
 )
 
