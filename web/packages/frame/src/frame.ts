@@ -1,0 +1,157 @@
+// The frame's message loop: only the embedding page, on an origin latchd
+// allows for the project, is heard; every message is validated against the
+// protocol and anything else is ignored. Each request is answered with its
+// id as NAME_SUCCESS or NAME_ERROR {message, code?}.
+import {
+  appEventName,
+  FRAME_EVENT_PREFIX,
+  FRAME_PROTOCOL_VERSION,
+  parseAppEvent,
+  type AppEvent,
+  type AppEventName,
+  type ApprovalRequest,
+  type FrameEvent,
+} from '../../core/src/embedded/protocol'
+import type { AuthApi } from './authApi'
+import type { DeviceStore } from './deviceStore'
+import { originAllowed, type OriginRule } from './origins'
+import { createRpcHandler, evmChainId } from './rpc'
+import { ABORTED, createWallet, type WalletDeps } from './wallet'
+
+/** Where the frame is and what it talks to. */
+export interface FrameDeps {
+  readonly api: AuthApi
+  readonly store: DeviceStore
+  readonly projectId: string
+  /** The chain id from the frame's address. */
+  readonly chainId: string
+  /** The embedding window. */
+  readonly parent: Pick<Window, 'postMessage'>
+  /** The embedding page's origin, as the browser reports it. */
+  readonly parentOrigin: string | undefined
+  /** Registers the window's message listener. */
+  readonly listen: (fn: (ev: MessageEvent) => void) => void
+  readonly reload: () => void
+  readonly log: (...a: unknown[]) => void
+  /** Test hooks for the wallet (clock, sleep, scrypt cost). */
+  readonly wallet?: Partial<Pick<WalletDeps, 'now' | 'sleep' | 'scryptCost'>>
+}
+
+/** A running frame. */
+export interface Frame {
+  /** handle processes one message event (exposed for tests). */
+  handle(ev: Pick<MessageEvent, 'data' | 'origin' | 'source'>): Promise<void>
+}
+
+/**
+ * createFrame asks latchd for the project's allowed origins and starts
+ * listening when the embedding page is on one of them; it announces READY.
+ * It rejects (and listens to nothing) when the embedder is not allowed.
+ */
+export async function createFrame(deps: FrameDeps): Promise<Frame> {
+  const rule: OriginRule = await deps.api.origins()
+  const origin = deps.parentOrigin
+  if (!origin || !originAllowed(origin, rule)) throw new Error(`Origin not allowed: ${origin ?? 'unknown'}`)
+  const wallet = createWallet({ api: deps.api, store: deps.store, projectId: deps.projectId, ...deps.wallet })
+  let chainId: string | number = deps.chainId
+  // Unsafe requests waiting for the page's RPC_APPROVE, by request id.
+  const approvals = new Map<string, { resolve: (ok: boolean) => void; reject: (e: Error) => void }>()
+  let devicePoll: AbortController | undefined
+
+  const post = (event: FrameEvent) => deps.parent.postMessage(event, origin)
+  const rpc = createRpcHandler({
+    wallet,
+    api: deps.api,
+    chainId: () => chainId,
+    approve: (request: ApprovalRequest) =>
+      new Promise<boolean>((resolve, reject) => {
+        approvals.set(request.requestId, { resolve, reject })
+        post({ id: request.requestId, type: `${FRAME_EVENT_PREFIX}RPC_APPROVAL_REQUIRED`, payload: request })
+      }).finally(() => approvals.delete(request.requestId)),
+  })
+  const abortApprovals = () => {
+    for (const a of approvals.values()) a.reject(new Error(ABORTED))
+  }
+
+  async function answer(event: AppEvent): Promise<unknown> {
+    switch (event.type) {
+      case '@latch-app/CONNECT_EMAIL':
+        devicePoll?.abort()
+        return wallet.connectEmail(event.payload.email)
+      case '@latch-app/CONNECT_DEVICE': {
+        devicePoll?.abort()
+        const ctl = (devicePoll = new AbortController())
+        return wallet.connectDevice(ctl.signal)
+      }
+      case '@latch-app/CONNECT_OTP':
+        return wallet.connectOtp(event.payload.otp)
+      case '@latch-app/GET_USER': {
+        if (event.payload?.chainId !== undefined) chainId = event.payload.chainId
+        return wallet.user(chainId, event.payload?.recoveryPassword)
+      }
+      case '@latch-app/IS_CONNECTED':
+        return { isConnected: await wallet.isConnected() }
+      case '@latch-app/GET_CHAIN_ID':
+        return { chainId }
+      case '@latch-app/SWITCH_NETWORK': {
+        const next = event.payload.chainId
+        if (typeof next === 'number' || /^(eip155:)?\d+$|^0x/.test(next)) evmChainId(next)
+        chainId = next
+        return { chainId }
+      }
+      case '@latch-app/RPC_REQUEST':
+        return rpc(event.id, event.payload)
+      case '@latch-app/RPC_APPROVE': {
+        const waiting = approvals.get(event.payload.requestId)
+        if (!waiting) throw new Error('No request waits for this approval')
+        waiting.resolve(event.payload.approved)
+        return undefined
+      }
+      case '@latch-app/RPC_ABORT':
+        abortApprovals()
+        return undefined
+      case '@latch-app/UPDATE_EMAIL':
+        return wallet.updateEmail(event.payload.email)
+      case '@latch-app/UPDATE_EMAIL_PRIMARY_OTP':
+        await wallet.updateEmailPrimary(event.payload.otp)
+        return { action: 'VERIFY_SECONDARY_OTP' }
+      case '@latch-app/UPDATE_EMAIL_SECONDARY_OTP':
+        return wallet.updateEmailSecondary(event.payload.otp)
+      case '@latch-app/SIGN_OUT':
+        devicePoll?.abort()
+        abortApprovals()
+        return wallet.signOut()
+      case '@latch-app/SYNC_THEME':
+      case '@latch-app/SYNC_DAPP_DATA':
+        // The frame shows nothing: theme and dapp data are accepted and unused.
+        return undefined
+      case '@latch-app/RELOAD':
+        queueMicrotask(deps.reload)
+        return undefined
+    }
+  }
+
+  async function handle(ev: Pick<MessageEvent, 'data' | 'origin' | 'source'>): Promise<void> {
+    if (ev.origin !== origin || ev.source !== deps.parent) return
+    const event = parseAppEvent(ev.data)
+    if (!event) {
+      deps.log('ignored a message that is not a valid app event')
+      return
+    }
+    const name: AppEventName = appEventName(event)
+    deps.log('request', name, event.id)
+    try {
+      const result = await answer(event)
+      post({ id: event.id, type: `${FRAME_EVENT_PREFIX}${name}_SUCCESS`, payload: result } as FrameEvent)
+    } catch (e) {
+      const message = e instanceof Error ? e.message : String(e)
+      const code = (e as { code?: unknown }).code
+      deps.log('error', name, event.id, message)
+      post({ id: event.id, type: `${FRAME_EVENT_PREFIX}${name}_ERROR`, payload: { message, ...(typeof code === 'number' && Number.isInteger(code) ? { code } : {}) } } as FrameEvent)
+    }
+  }
+
+  deps.listen((ev) => void handle(ev))
+  post({ type: `${FRAME_EVENT_PREFIX}READY`, payload: { version: FRAME_PROTOCOL_VERSION } })
+  return { handle }
+}

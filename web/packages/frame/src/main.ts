@@ -1,0 +1,31 @@
+// The frame's entry: reads its address (spec §2: projectId, chainId, version,
+// enableLogger), learns from latchd which origins may embed it, and answers
+// the embedding page's messages. Everything else is in createFrame.
+import { createAuthApi } from './authApi'
+import { openDeviceStore } from './deviceStore'
+import { createFrame } from './frame'
+import { embedderOrigin } from './origins'
+
+const q = new URLSearchParams(location.search)
+// latchd writes its API URL into the page it serves.
+const apiUrl = document.querySelector<HTMLMetaElement>('meta[name="latch-api"]')?.content ?? ''
+const enableLogger = q.get('enableLogger') === 'true'
+const log = enableLogger ? (...a: unknown[]) => console.debug('[latch frame]', ...a) : () => {}
+
+const projectId = q.get('projectId') ?? ''
+if (!projectId || !/^https?:\/\//.test(apiUrl) || window.parent === window) {
+  log('not started: needs a projectId, latchd\'s API URL and an embedding page')
+} else {
+  const api = createAuthApi({ apiUrl: apiUrl.replace(/\/+$/, ''), projectId })
+  void createFrame({
+    api,
+    store: openDeviceStore(),
+    projectId,
+    chainId: q.get('chainId') ?? '1',
+    parent: window.parent,
+    parentOrigin: embedderOrigin(location, document.referrer),
+    listen: (fn) => window.addEventListener('message', fn),
+    reload: () => location.reload(),
+    log,
+  }).catch((e: unknown) => log('start failed', e instanceof Error ? e.message : e))
+}

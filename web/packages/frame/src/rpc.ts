@@ -1,0 +1,116 @@
+// The frame's RPC_REQUEST: what it answers itself (chain id, accounts), what
+// it forwards to latchd's RPC proxy (reads), what it signs after the page's
+// approval, and what it refuses (spec §6).
+import { numberToHex, type Hex } from 'viem'
+import {
+  isSafeRpcMethod,
+  isUnsafeRpcMethod,
+  RPC_NOT_ALLOWED,
+  SIGNATURE_DECLINED,
+  UNSUPPORTED_METHOD_CODE,
+  USER_REJECTED_CODE,
+  type ApprovalRequest,
+  type AppPayload,
+} from '../../core/src/embedded/protocol'
+import type { AuthApi } from './authApi'
+import { buildTransaction, personalSign, sendTransaction, signTypedDataV4 } from './evm'
+import * as solana from './solana'
+import type { Wallet } from './wallet'
+
+/** An RPC error with its EIP-1193 / JSON-RPC code. */
+export class FrameRpcError extends Error {
+  override name = 'FrameRpcError'
+  constructor(
+    message: string,
+    readonly code: number,
+  ) {
+    super(message)
+  }
+}
+
+/** What the RPC handler needs. */
+export interface RpcDeps {
+  readonly wallet: Pick<Wallet, 'addresses' | 'withKeys'>
+  readonly api: Pick<AuthApi, 'rpc'>
+  /** The last chain the page switched to (answered locally for eth_chainId). */
+  readonly chainId: () => string | number
+  /** Asks the page to show ApproveTransaction; resolves with the visitor's answer. */
+  readonly approve: (request: ApprovalRequest) => Promise<boolean>
+}
+
+/** evmChainId reads an EVM chain id given as a number, "1", "0x1" or "eip155:1". */
+export function evmChainId(id: string | number): number {
+  const s = String(id).replace(/^eip155:/, '')
+  const n = /^0x[0-9a-f]+$/i.test(s) ? parseInt(s, 16) : /^\d+$/.test(s) ? Number(s) : NaN
+  if (!Number.isSafeInteger(n) || n <= 0 || n >= 2 ** 31) throw new FrameRpcError(`Invalid chain id ${String(id)}`, -32602)
+  return n
+}
+
+function caip2(namespace: 'eip155' | 'solana', id: string | number): string {
+  if (namespace === 'eip155') return `eip155:${evmChainId(id)}`
+  const ref = String(id).replace(/^solana:/, '')
+  if (!/^[1-9A-HJ-NP-Za-km-z]{1,32}$/.test(ref)) throw new FrameRpcError(`Invalid Solana network ${String(id)}`, -32602)
+  return `solana:${ref}`
+}
+
+/** createRpcHandler makes the handler of RPC_REQUEST events. */
+export function createRpcHandler(deps: RpcDeps) {
+  return async function handle(requestId: string, req: AppPayload<'RPC_REQUEST'>): Promise<unknown> {
+    const { method, chainNamespace } = req
+    const params = req.params ?? []
+    const network = caip2(chainNamespace, req.chainId)
+    const call = (m: string, p: unknown[]) => deps.api.rpc(network, m, p)
+
+    if (chainNamespace === 'eip155') {
+      if (method === 'eth_chainId') return numberToHex(evmChainId(deps.chainId()))
+      if (method === 'eth_accounts' || method === 'eth_requestAccounts') return [(await deps.wallet.addresses()).evm]
+    }
+    if (isSafeRpcMethod(method)) {
+      if (chainNamespace !== 'eip155') throw new FrameRpcError(RPC_NOT_ALLOWED, UNSUPPORTED_METHOD_CODE)
+      return call(method, Array.isArray(params) ? params : [params])
+    }
+    if (!isUnsafeRpcMethod(method) || method.startsWith('solana_') !== (chainNamespace === 'solana')) {
+      throw new FrameRpcError(RPC_NOT_ALLOWED, UNSUPPORTED_METHOD_CODE)
+    }
+
+    const ask = async (shown: unknown): Promise<void> => {
+      const ok = await deps.approve({ requestId, method, params: shown, chainNamespace, chainId: req.chainId })
+      if (!ok) throw new FrameRpcError(SIGNATURE_DECLINED, USER_REJECTED_CODE)
+    }
+    switch (method) {
+      case 'personal_sign':
+        await ask(params)
+        return deps.wallet.withKeys((k) => personalSign(k.evm, params))
+      case 'eth_signTypedData_v4':
+        await ask(params)
+        return deps.wallet.withKeys((k) => signTypedDataV4(k.evm, params))
+      case 'eth_sendTransaction': {
+        // Built first (nonce, gas, fees) so that the visitor approves the
+        // transaction that is signed, fee included.
+        const tx = await buildTransaction(params, evmChainId(req.chainId), call)
+        const shown = {
+          from: tx.from,
+          to: tx.to ?? null,
+          value: numberToHex(tx.value ?? 0n),
+          ...(tx.data ? { data: tx.data } : {}),
+          gas: numberToHex(tx.gas ?? 0n),
+          nonce: numberToHex(tx.nonce ?? 0),
+          maxFeePerGas: numberToHex(tx.maxFeePerGas ?? 0n),
+          maxPriorityFeePerGas: numberToHex(tx.maxPriorityFeePerGas ?? 0n),
+          chainId: numberToHex(tx.chainId),
+        }
+        await ask([shown])
+        return deps.wallet.withKeys((k): Promise<Hex> => sendTransaction(k.evm, tx, call))
+      }
+      case 'solana_signMessage':
+        await ask(params)
+        return deps.wallet.withKeys((k) => solana.signMessage(k.solana, params))
+      case 'solana_signTransaction':
+        await ask(params)
+        return deps.wallet.withKeys((k) => solana.signTransaction(k.solana, params))
+      case 'solana_signAndSendTransaction':
+        await ask(params)
+        return deps.wallet.withKeys((k) => solana.signAndSendTransaction(k.solana, params, call))
+    }
+  }
+}
