@@ -1,115 +1,134 @@
-// Package metrics is a small Prometheus-text metrics registry: labelled
-// counters and histograms, rendered at /metrics. It covers what latchd needs
-// without pulling a client library into every package.
+// Package metrics is latchd's metrics registry: labelled counters,
+// histograms and gauges served at /metrics in the Prometheus text format,
+// beside the Go runtime's and the process's own metrics. It is a thin layer
+// over the Prometheus client library that keeps latchd's packages on a small
+// API (Counter, Histogram, Gauge) and its hot paths free of allocations.
 package metrics
 
 import (
+	"errors"
 	"fmt"
 	"io"
-	"math"
 	"net/http"
-	"sort"
-	"strconv"
-	"strings"
-	"sync"
-	"sync/atomic"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+	dto "github.com/prometheus/client_model/go"
+	"github.com/prometheus/common/expfmt"
 )
 
 // Registry holds metric families. It is safe for concurrent use.
 type Registry struct {
-	mu       sync.Mutex
-	families []family
+	reg     *prometheus.Registry
+	handler http.Handler
 }
 
-type family interface {
-	write(w io.Writer)
+// NewRegistry returns a registry holding the Go runtime's metrics (go_*:
+// goroutines, heap, GC pauses, …) and the process's (process_*: CPU time,
+// resident memory, open file descriptors, start time).
+func NewRegistry() *Registry {
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	return &Registry{reg: reg, handler: promhttp.HandlerFor(reg, promhttp.HandlerOpts{})}
 }
 
-// NewRegistry returns an empty registry.
-func NewRegistry() *Registry { return &Registry{} }
+// register adds c, or returns the collector already registered under the
+// same name, help and labels (two services sharing one registry then share
+// the family). A name registered again with other labels or help is a bug:
+// it panics.
+func register[C prometheus.Collector](r *Registry, c C) C {
+	err := r.reg.Register(c)
+	if err == nil {
+		return c
+	}
+	var dup prometheus.AlreadyRegisteredError
+	if errors.As(err, &dup) {
+		if existing, ok := dup.ExistingCollector.(C); ok {
+			return existing
+		}
+	}
+	panic(fmt.Sprintf("metrics: %v", err))
+}
 
 // CounterVec is a family of counters keyed by label values.
 type CounterVec struct {
-	name, help string
-	labels     []string
-	mu         sync.RWMutex
-	series     map[string]*counterSeries
-}
-
-type counterSeries struct {
-	values []string
-	n      atomic.Uint64
+	vec    *prometheus.CounterVec
+	labels []string
+	// only is the one series of a family without labels, resolved once so
+	// that counting costs one atomic add.
+	only prometheus.Counter
 }
 
 // Counter registers a counter family.
 func (r *Registry) Counter(name, help string, labels ...string) *CounterVec {
-	c := &CounterVec{name: name, help: help, labels: labels, series: map[string]*counterSeries{}}
-	r.add(c)
+	vec := register(r, prometheus.NewCounterVec(prometheus.CounterOpts{Name: name, Help: help}, labels))
+	c := &CounterVec{vec: vec, labels: labels}
+	if len(labels) == 0 {
+		c.only = vec.WithLabelValues()
+	}
 	return c
 }
 
-func (r *Registry) add(f family) {
-	r.mu.Lock()
-	r.families = append(r.families, f)
-	r.mu.Unlock()
-}
-
-// Add adds n to the series with the given label values.
+// Add adds n to the series with the given label values. The number of
+// values must match the family's labels (else it panics, as a programming
+// error).
 func (c *CounterVec) Add(n uint64, values ...string) {
-	key := strings.Join(values, "\xff")
-	c.mu.RLock()
-	s := c.series[key]
-	c.mu.RUnlock()
-	if s == nil {
-		c.mu.Lock()
-		if s = c.series[key]; s == nil {
-			s = &counterSeries{values: append([]string(nil), values...)}
-			c.series[key] = s
-		}
-		c.mu.Unlock()
+	if c.only != nil && len(values) == 0 {
+		c.only.Add(float64(n))
+		return
 	}
-	s.n.Add(n)
+	c.vec.WithLabelValues(values...).Add(float64(n))
 }
 
 // Inc adds one.
-func (c *CounterVec) Inc(values ...string) { c.Add(1, values...) }
-
-// Value returns the current value of a series (for tests).
-func (c *CounterVec) Value(values ...string) uint64 {
-	c.mu.RLock()
-	defer c.mu.RUnlock()
-	if s := c.series[strings.Join(values, "\xff")]; s != nil {
-		return s.n.Load()
+func (c *CounterVec) Inc(values ...string) {
+	if c.only != nil && len(values) == 0 {
+		c.only.Inc()
+		return
 	}
-	return 0
+	c.vec.WithLabelValues(values...).Inc()
 }
 
-func (c *CounterVec) write(w io.Writer) {
-	fmt.Fprintf(w, "# HELP %s %s\n# TYPE %s counter\n", c.name, c.help, c.name)
-	c.mu.RLock()
-	keys := sortedKeys(c.series)
-	for _, k := range keys {
-		s := c.series[k]
-		fmt.Fprintf(w, "%s%s %d\n", c.name, labelText(c.labels, s.values, "", ""), s.n.Load())
+// Value returns the current value of a series, 0 when it has never been
+// counted (for tests; reading does not create the series).
+func (c *CounterVec) Value(values ...string) uint64 {
+	ch := make(chan prometheus.Metric)
+	go func() { c.vec.Collect(ch); close(ch) }()
+	var v uint64
+	for m := range ch {
+		var d dto.Metric
+		if err := m.Write(&d); err == nil && c.matches(d.GetLabel(), values) {
+			v = uint64(d.GetCounter().GetValue())
+		}
 	}
-	c.mu.RUnlock()
+	return v
+}
+
+// matches reports whether a series' label pairs carry values for the
+// family's labels, in their declared order.
+func (c *CounterVec) matches(pairs []*dto.LabelPair, values []string) bool {
+	if len(pairs) != len(values) || len(values) != len(c.labels) {
+		return false
+	}
+	for i, name := range c.labels {
+		found := false
+		for _, p := range pairs {
+			if p.GetName() == name {
+				found = p.GetValue() == values[i]
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
 }
 
 // HistogramVec is a family of histograms keyed by label values.
 type HistogramVec struct {
-	name, help string
-	labels     []string
-	buckets    []float64
-	mu         sync.RWMutex
-	series     map[string]*histSeries
-}
-
-type histSeries struct {
-	values []string
-	mu     sync.Mutex
-	counts []uint64 // per bucket, not cumulative; the last is +Inf
-	sum    float64
-	n      uint64
+	vec *prometheus.HistogramVec
 }
 
 // DefaultLatencyBuckets are seconds, from 100 µs to 10 s.
@@ -117,128 +136,40 @@ var DefaultLatencyBuckets = []float64{0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.
 
 // Histogram registers a histogram family with the given upper bounds.
 func (r *Registry) Histogram(name, help string, buckets []float64, labels ...string) *HistogramVec {
-	h := &HistogramVec{name: name, help: help, labels: labels, buckets: buckets, series: map[string]*histSeries{}}
-	r.add(h)
-	return h
+	return &HistogramVec{vec: register(r, prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: name, Help: help, Buckets: buckets}, labels))}
 }
 
 // Observe records v in the series with the given label values.
 func (h *HistogramVec) Observe(v float64, values ...string) {
-	key := strings.Join(values, "\xff")
-	h.mu.RLock()
-	s := h.series[key]
-	h.mu.RUnlock()
-	if s == nil {
-		h.mu.Lock()
-		if s = h.series[key]; s == nil {
-			s = &histSeries{values: append([]string(nil), values...), counts: make([]uint64, len(h.buckets)+1)}
-			h.series[key] = s
-		}
-		h.mu.Unlock()
-	}
-	i := sort.SearchFloat64s(h.buckets, v)
-	s.mu.Lock()
-	s.counts[i]++
-	s.sum += v
-	s.n++
-	s.mu.Unlock()
+	h.vec.WithLabelValues(values...).Observe(v)
 }
 
-func (h *HistogramVec) write(w io.Writer) {
-	fmt.Fprintf(w, "# HELP %s %s\n# TYPE %s histogram\n", h.name, h.help, h.name)
-	h.mu.RLock()
-	keys := sortedKeys(h.series)
-	for _, k := range keys {
-		s := h.series[k]
-		s.mu.Lock()
-		var cum uint64
-		for i, b := range h.buckets {
-			cum += s.counts[i]
-			fmt.Fprintf(w, "%s_bucket%s %d\n", h.name, labelText(h.labels, s.values, "le", formatFloat(b)), cum)
-		}
-		cum += s.counts[len(h.buckets)]
-		fmt.Fprintf(w, "%s_bucket%s %d\n", h.name, labelText(h.labels, s.values, "le", "+Inf"), cum)
-		fmt.Fprintf(w, "%s_sum%s %s\n", h.name, labelText(h.labels, s.values, "", ""), formatFloat(s.sum))
-		fmt.Fprintf(w, "%s_count%s %d\n", h.name, labelText(h.labels, s.values, "", ""), s.n)
-		s.mu.Unlock()
-	}
-	h.mu.RUnlock()
-}
-
-// Gauge registers a gauge whose value is read from fn at scrape time.
+// Gauge registers a gauge whose value is read from fn at scrape time. A
+// name can hold one gauge: registering it twice panics.
 func (r *Registry) Gauge(name, help string, fn func() float64) {
-	r.add(gaugeFunc{name: name, help: help, fn: fn})
-}
-
-type gaugeFunc struct {
-	name, help string
-	fn         func() float64
-}
-
-func (g gaugeFunc) write(w io.Writer) {
-	fmt.Fprintf(w, "# HELP %s %s\n# TYPE %s gauge\n%s %s\n", g.name, g.help, g.name, g.name, formatFloat(g.fn()))
-}
-
-// WriteText writes every family in the Prometheus text exposition format.
-func (r *Registry) WriteText(w io.Writer) {
-	r.mu.Lock()
-	fams := append([]family(nil), r.families...)
-	r.mu.Unlock()
-	for _, f := range fams {
-		f.write(w)
+	if err := r.reg.Register(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: name, Help: help}, fn)); err != nil {
+		panic(fmt.Sprintf("metrics: gauge %s: %v", name, err))
 	}
 }
 
-// ServeHTTP serves /metrics.
-func (r *Registry) ServeHTTP(w http.ResponseWriter, _ *http.Request) {
-	w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
-	r.WriteText(w)
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
+// WriteText writes every family in the Prometheus text exposition format,
+// sorted by name.
+func (r *Registry) WriteText(w io.Writer) error {
+	families, err := r.reg.Gather()
+	if err != nil {
+		return err
 	}
-	sort.Strings(keys)
-	return keys
-}
-
-func labelText(names, values []string, extraName, extraValue string) string {
-	if len(names) == 0 && extraName == "" {
-		return ""
-	}
-	var b strings.Builder
-	b.WriteByte('{')
-	for i, n := range names {
-		if i > 0 {
-			b.WriteByte(',')
+	enc := expfmt.NewEncoder(w, expfmt.NewFormat(expfmt.TypeTextPlain))
+	for _, f := range families {
+		if err := enc.Encode(f); err != nil {
+			return err
 		}
-		b.WriteString(n)
-		b.WriteString(`="`)
-		b.WriteString(escape(values[i]))
-		b.WriteByte('"')
 	}
-	if extraName != "" {
-		if len(names) > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString(extraName)
-		b.WriteString(`="`)
-		b.WriteString(extraValue)
-		b.WriteByte('"')
-	}
-	b.WriteByte('}')
-	return b.String()
+	return nil
 }
 
-func escape(s string) string {
-	return strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`).Replace(s)
-}
-
-func formatFloat(f float64) string {
-	if math.IsInf(f, 1) {
-		return "+Inf"
-	}
-	return strconv.FormatFloat(f, 'g', -1, 64)
+// ServeHTTP serves /metrics: the text format, or what the scraper's Accept
+// header asks for among the formats Prometheus defines.
+func (r *Registry) ServeHTTP(w http.ResponseWriter, req *http.Request) {
+	r.handler.ServeHTTP(w, req)
 }
