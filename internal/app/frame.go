@@ -2,26 +2,38 @@ package app
 
 import (
 	"net/http"
-)
 
-// framePage is what the frame origin serves until the embedded-wallet frame
-// app lands: a minimal page that announces it is not ready, so a widget that
-// loads it fails clearly instead of hanging.
-const framePage = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Latch frame</title></head>
-<body><p>The Latch embedded-wallet frame is not part of this build yet.</p></body></html>
-`
+	"github.com/latchkit/latch/internal/frameapp"
+)
 
 func handleFrameHealth(w http.ResponseWriter, r *http.Request) {
 	w.Write([]byte("ok\n"))
 }
 
-// handleFramePage serves the frame origin's page.
-func handleFramePage(w http.ResponseWriter, r *http.Request) {
-	h := w.Header()
-	h.Set("Content-Type", "text/html; charset=utf-8")
-	h.Set("Content-Security-Policy", "default-src 'none'")
-	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("Referrer-Policy", "no-referrer")
-	w.Write([]byte(framePage))
+// frameApp is the embedded-wallet frame's handler (internal/frameapp): its
+// page under the project's CSP and its scripts. The frame calls the API
+// listener, whose URL it is given. Built when the frame listener is mounted,
+// once the API listener has its address.
+func (m *Main) frameApp() *frameapp.Handler {
+	h, err := frameapp.New(frameapp.Config{Projects: m.Projects, APIURL: m.APIURL(), DevOrigins: m.Config.Dev})
+	if err != nil {
+		// Only a broken build gets here (the API URL is the listener's own).
+		m.Logger.Error("frame: cannot serve the frame build", "err", err)
+		return nil
+	}
+	return h
+}
+
+// frameRoute adapts one of the frame handler's methods to the route table.
+func frameRoute(serve func(*frameapp.Handler, http.ResponseWriter, *http.Request)) func(*Main) http.Handler {
+	return func(m *Main) http.Handler {
+		h := m.frameApp()
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if h == nil {
+				http.Error(w, "frame build is broken: see latchd's log", http.StatusInternalServerError)
+				return
+			}
+			serve(h, w, r)
+		})
+	}
 }
