@@ -286,6 +286,32 @@ func setFlag(fs *flag.FlagSet, name, value, from string) error {
 	return nil
 }
 
+// ParseConfig parses and checks latchd's options as latchd serve does, from
+// args and from environ ("KEY=value" entries; the config file when --config
+// names one). Unlike latchd, it refuses a LATCH_* entry that names no option:
+// deployment files are checked with it, where a misspelt variable would
+// otherwise be ignored.
+func ParseConfig(args, environ []string) (Config, error) {
+	var cfg Config
+	fs, finish := flagSet("latchd", &cfg, io.Discard)
+	env := map[string]string{}
+	for _, kv := range environ {
+		k, v, _ := strings.Cut(kv, "=")
+		env[k] = v
+	}
+	known := map[string]bool{}
+	fs.VisitAll(func(f *flag.Flag) { known[EnvName(f.Name)] = true })
+	for k := range env {
+		if strings.HasPrefix(k, "LATCH_") && !known[k] {
+			return cfg, fmt.Errorf("environment variable %s names no latchd option", k)
+		}
+	}
+	if err := parseFlags(fs, args, func(k string) string { return env[k] }); err != nil {
+		return cfg, err
+	}
+	return cfg, finish()
+}
+
 // EnvName is the environment variable of a flag: addr → LATCH_ADDR.
 func EnvName(flagName string) string {
 	return "LATCH_" + strings.ToUpper(strings.ReplaceAll(flagName, "-", "_"))

@@ -129,3 +129,32 @@ func TestParseFlags_AdminToken(t *testing.T) {
 		}
 	}
 }
+
+func TestParseConfig(t *testing.T) {
+	t.Run("OK", func(t *testing.T) {
+		cfg, err := ParseConfig([]string{"--ip-rate-limit", "7"}, []string{"LATCH_REDIS_URL=redis://r:6379/0", "LATCH_IP_RATE_LIMIT=9", "PATH=/bin"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cfg.RedisURL != "redis://r:6379/0" || cfg.IPRateLimit != 7 {
+			t.Fatalf("%+v", cfg)
+		}
+	})
+	t.Run("ErrUnknownVariable", func(t *testing.T) {
+		_, err := ParseConfig(nil, []string{"LATCH_REDIS_ULR=redis://r:6379/0"})
+		if err == nil || !strings.Contains(err.Error(), "LATCH_REDIS_ULR names no latchd option") {
+			t.Fatalf("err = %v", err)
+		}
+	})
+	t.Run("ErrUnknownFlag", func(t *testing.T) {
+		if _, err := ParseConfig([]string{"--redis-ulr", "x"}, nil); err == nil {
+			t.Fatal("no error")
+		}
+	})
+	t.Run("ErrBadValue", func(t *testing.T) {
+		_, err := ParseConfig(nil, []string{"LATCH_ADMIN_TOKEN=short"})
+		if err == nil || !strings.Contains(err.Error(), "--admin-token is 5 characters") {
+			t.Fatalf("err = %v", err)
+		}
+	})
+}
