@@ -1,5 +1,5 @@
-'use client'
 // @latchkit/react: the React shell over a Latch instance. Styles: import '@latchkit/react/styles.css'.
+// The built entry starts with 'use client' (vite.config.ts), so Next.js App Router treats it as client code.
 import './styles.css'
 
 export { LatchProvider, type LatchProviderProps } from './components/LatchProvider/LatchProvider'
