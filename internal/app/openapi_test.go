@@ -1,0 +1,619 @@
+package app_test
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"mime"
+	"net/http"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"go.yaml.in/yaml/v3"
+
+	"github.com/latchkit/latch/api"
+	"github.com/latchkit/latch/internal/app"
+)
+
+// contract is api/openapi.yaml read for the tests: its operations and a
+// compiled JSON Schema 2020-12 validator for every response body and
+// header it describes.
+type contract struct {
+	doc map[string]any
+	// schemas are the compiled schemas by the JSON pointer (in doc) of the
+	// schema object they were compiled from.
+	schemas map[string]*jsonschema.Schema
+	// seen records the statuses each operation answered in a test, by
+	// "listener METHOD /path" (the document's method and path).
+	seen map[string]map[int]bool
+}
+
+// httpMethods are the operation keys of an OpenAPI path item.
+var httpMethods = []string{"get", "put", "post", "delete", "options", "head", "patch", "trace"}
+
+const schemasURL = "https://latch.invalid/openapi/schemas.json"
+
+// loadContract parses the embedded document and compiles every response
+// schema in it, so a schema that is not valid JSON Schema fails here.
+func loadContract(tb testing.TB) *contract {
+	tb.Helper()
+	var y any
+	if err := yaml.Unmarshal(api.OpenAPI, &y); err != nil {
+		tb.Fatalf("api/openapi.yaml: %v", err)
+	}
+	j, err := json.Marshal(y)
+	if err != nil {
+		tb.Fatalf("api/openapi.yaml is not JSON-compatible: %v", err)
+	}
+	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(j))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	c := &contract{doc: v.(map[string]any), schemas: map[string]*jsonschema.Schema{}, seen: map[string]map[int]bool{}}
+	if c.doc["openapi"] != "3.1.0" {
+		tb.Fatalf("openapi: %v, want 3.1.0", c.doc["openapi"])
+	}
+
+	comp := jsonschema.NewCompiler()
+	comp.DefaultDraft(jsonschema.Draft2020)
+	comp.AssertFormat()
+	defs := rewriteRefs(tb, c.get(tb, "#/components/schemas"))
+	if err := comp.AddResource(schemasURL, map[string]any{"$schema": "https://json-schema.org/draft/2020-12/schema", "$defs": defs}); err != nil {
+		tb.Fatal(err)
+	}
+	var ptrs []string
+	for _, op := range c.operations(tb) {
+		for code := range op.responses {
+			resp, ptr := c.resolve(tb, op.responses[code], op.ptr+"/responses/"+code)
+			for mt, media := range asMap(resp["content"]) {
+				if _, ok := asMap(media)["schema"]; ok {
+					ptrs = append(ptrs, ptr+"/content/"+escape(mt)+"/schema")
+				}
+			}
+			for name, h := range asMap(resp["headers"]) {
+				h, hptr := c.resolve(tb, h, ptr+"/headers/"+escape(name))
+				if _, ok := h["schema"]; ok {
+					ptrs = append(ptrs, hptr+"/schema")
+				}
+			}
+		}
+	}
+	for i, ptr := range ptrs {
+		if c.schemas[ptr] != nil {
+			continue
+		}
+		loc := fmt.Sprintf("https://latch.invalid/openapi/schema-%d.json", i)
+		sch := rewriteRefs(tb, c.get(tb, ptr)).(map[string]any)
+		sch["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+		if err := comp.AddResource(loc, sch); err != nil {
+			tb.Fatal(err)
+		}
+		compiled, err := comp.Compile(loc)
+		if err != nil {
+			tb.Fatalf("%s: %v", ptr, err)
+		}
+		c.schemas[ptr] = compiled
+	}
+	return c
+}
+
+// operation is one operation of the document.
+type operation struct {
+	path, method string // as in the document ("get")
+	ptr          string // its JSON pointer
+	obj          map[string]any
+	responses    map[string]any
+}
+
+func (c *contract) operations(tb testing.TB) []operation {
+	tb.Helper()
+	var out []operation
+	for path, item := range asMap(c.doc["paths"]) {
+		for _, method := range httpMethods {
+			obj, ok := asMap(item)[method].(map[string]any)
+			if !ok {
+				continue
+			}
+			out = append(out, operation{path: path, method: method, ptr: "#/paths/" + escape(path) + "/" + method, obj: obj, responses: asMap(obj["responses"])})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ptr < out[j].ptr })
+	return out
+}
+
+// get returns the value at a JSON pointer of the document ("#/a/b").
+func (c *contract) get(tb testing.TB, ptr string) any {
+	tb.Helper()
+	var v any = c.doc
+	for _, tok := range strings.Split(strings.TrimPrefix(ptr, "#/"), "/") {
+		tok = strings.NewReplacer("~1", "/", "~0", "~").Replace(tok)
+		m, ok := v.(map[string]any)
+		if !ok {
+			tb.Fatalf("%s: no %q", ptr, tok)
+		}
+		if v, ok = m[tok]; !ok {
+			tb.Fatalf("%s: no %q", ptr, tok)
+		}
+	}
+	return v
+}
+
+// resolve follows a $ref of a response or header object.
+func (c *contract) resolve(tb testing.TB, v any, ptr string) (map[string]any, string) {
+	tb.Helper()
+	m := asMap(v)
+	if ref, ok := m["$ref"].(string); ok {
+		return asMap(c.get(tb, ref)), ref
+	}
+	return m, ptr
+}
+
+// rewriteRefs copies a schema with its $refs to #/components/schemas/X
+// pointed at the $defs of the schemas resource.
+func rewriteRefs(tb testing.TB, v any) any {
+	tb.Helper()
+	switch v := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		for k, e := range v {
+			if k == "$ref" {
+				ref, _ := e.(string)
+				name, ok := strings.CutPrefix(ref, "#/components/schemas/")
+				if !ok {
+					tb.Fatalf("schema $ref %q: only #/components/schemas/ is supported", ref)
+				}
+				out[k] = schemasURL + "#/$defs/" + name
+				continue
+			}
+			out[k] = rewriteRefs(tb, e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(v))
+		for i, e := range v {
+			out[i] = rewriteRefs(tb, e)
+		}
+		return out
+	}
+	return v
+}
+
+func asMap(v any) map[string]any { m, _ := v.(map[string]any); return m }
+
+func escape(tok string) string { return strings.NewReplacer("~", "~0", "/", "~1").Replace(tok) }
+
+// The route table and the document describe the same routes: each route of
+// the table is an operation with its method, path, listener and guard
+// class, and the document has no operation the table lacks.
+func TestOpenAPI_RoutesMatchTable(t *testing.T) {
+	c := loadContract(t)
+	table := map[string]bool{}
+	for _, r := range app.Routes() {
+		table[fmt.Sprintf("%s %s %s guard=%s", r.Listener, methodName(r.Method), r.Path, r.Guard)] = true
+	}
+	doc := map[string]bool{}
+	for _, op := range c.operations(t) {
+		guard, _ := op.obj["x-latch-guard"].(string)
+		pattern := op.path
+		if p, ok := op.obj["x-latch-pattern"].(string); ok {
+			pattern = p
+		}
+		method := strings.ToUpper(op.method)
+		if op.obj["x-latch-any-method"] == true {
+			method = ""
+		}
+		listeners, _ := op.obj["x-latch-listeners"].([]any)
+		if len(listeners) == 0 {
+			t.Errorf("%s: no x-latch-listeners", op.ptr)
+		}
+		for _, l := range listeners {
+			doc[fmt.Sprintf("%v %s %s guard=%s", l, methodName(method), pattern, guard)] = true
+		}
+		checkSecurity(t, op, guard)
+	}
+	for k := range table {
+		if !doc[k] {
+			t.Errorf("route %q is not in api/openapi.yaml", k)
+		}
+	}
+	for k := range doc {
+		if !table[k] {
+			t.Errorf("api/openapi.yaml has %q, which the route table lacks", k)
+		}
+	}
+}
+
+func methodName(m string) string {
+	if m == "" {
+		return "*"
+	}
+	return m
+}
+
+// checkSecurity: an operation's security requirement and tags say what its
+// guard class does.
+func checkSecurity(t *testing.T, op operation, guard string) {
+	t.Helper()
+	sec, ok := op.obj["security"].([]any)
+	if !ok {
+		t.Errorf("%s: no security requirement", op.ptr)
+		return
+	}
+	var schemes []string
+	for _, req := range sec {
+		for name := range asMap(req) {
+			schemes = append(schemes, name)
+		}
+	}
+	sort.Strings(schemes)
+	want := map[string]string{"open": "", "dev": "", "project": "projectId", "admin": "adminToken,projectId"}[guard]
+	if got := strings.Join(schemes, ","); got != want || len(sec) > 1 {
+		t.Errorf("%s: guard %s with security %v, want [%s] in one requirement", op.ptr, guard, sec, want)
+	}
+	tags, _ := op.obj["tags"].([]any)
+	isDev := false
+	for _, tag := range tags {
+		isDev = isDev || tag == "dev"
+	}
+	if isDev != (guard == "dev") {
+		t.Errorf("%s: guard %s, tags %v: dev routes and only they carry the tag dev", op.ptr, guard, tags)
+	}
+}
+
+// call is one request of TestOpenAPI_Responses.
+type call struct {
+	op     string // the document's operation, "GET /v1/networks"
+	on     string // the listener: "" for api, "admin", "frame"
+	method string // the request's method when it is not the operation's
+	url    string // path and query
+	body   string
+	hdr    []string
+}
+
+// check validates one answer against the document: its status must be one
+// the operation lists, its Content-Type one of that response's, and its
+// body and headers must match their schemas.
+func (c *contract) check(t *testing.T, cl call, status int, header http.Header, body []byte) {
+	t.Helper()
+	listener := cl.on
+	if listener == "" {
+		listener = "api"
+	}
+	method, path, _ := strings.Cut(cl.op, " ")
+	ptr := "#/paths/" + escape(path) + "/" + strings.ToLower(method)
+	op := asMap(c.get(t, ptr))
+	if op == nil {
+		t.Fatalf("%s: no operation %s in the document", cl.url, cl.op)
+	}
+	key := listener + " " + cl.op
+	if c.seen[key] == nil {
+		c.seen[key] = map[int]bool{}
+	}
+	c.seen[key][status] = true
+	code := strconv.Itoa(status)
+	raw, ok := asMap(op["responses"])[code]
+	if !ok {
+		t.Errorf("%s %s answered %d, which the document does not list for %s: %.300s", methodOr(cl), cl.url, status, cl.op, body)
+		return
+	}
+	resp, rptr := c.resolve(t, raw, ptr+"/responses/"+code)
+	for name, h := range asMap(resp["headers"]) {
+		_, hptr := c.resolve(t, h, rptr+"/headers/"+escape(name))
+		if v := header.Get(name); v != "" && c.schemas[hptr+"/schema"] != nil {
+			if err := c.schemas[hptr+"/schema"].Validate(v); err != nil {
+				t.Errorf("%s %s: header %s: %v", methodOr(cl), cl.url, name, err)
+			}
+		}
+	}
+	content := asMap(resp["content"])
+	if len(content) == 0 {
+		if len(body) != 0 {
+			t.Errorf("%s %s: %d with a body (%.200s); the document says none", methodOr(cl), cl.url, status, body)
+		}
+		return
+	}
+	mt, _, _ := mime.ParseMediaType(header.Get("Content-Type"))
+	media := mt
+	if _, ok := content[mt]; !ok {
+		media = strings.SplitN(mt, "/", 2)[0] + "/*"
+	}
+	if _, ok := content[media]; !ok {
+		t.Errorf("%s %s: %d with Content-Type %q; the document lists %v", methodOr(cl), cl.url, status, mt, keys(content))
+		return
+	}
+	sch := c.schemas[rptr+"/content/"+escape(media)+"/schema"]
+	if sch == nil {
+		return
+	}
+	var inst any = string(body)
+	if media == "application/json" {
+		var err error
+		if inst, err = jsonschema.UnmarshalJSON(bytes.NewReader(body)); err != nil {
+			t.Errorf("%s %s: %d body is not JSON: %v: %.300s", methodOr(cl), cl.url, status, err, body)
+			return
+		}
+	}
+	if err := sch.Validate(inst); err != nil {
+		t.Errorf("%s %s: %d body does not match the document:\n%v\nbody: %.600s", methodOr(cl), cl.url, status, err, body)
+	}
+}
+
+func methodOr(cl call) string {
+	if cl.method != "" {
+		return cl.method
+	}
+	m, _, _ := strings.Cut(cl.op, " ")
+	return m
+}
+
+func keys(m map[string]any) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// do sends cl to the listener's base URL and checks the answer.
+func (c *contract) do(t *testing.T, bases map[string]string, cl call) (int, http.Header, []byte) {
+	t.Helper()
+	var rd io.Reader
+	if cl.body != "" {
+		rd = strings.NewReader(cl.body)
+	}
+	req, err := http.NewRequest(methodOr(cl), bases[cl.on]+cl.url, rd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cl.body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	for i := 0; i+1 < len(cl.hdr); i += 2 {
+		req.Header.Set(cl.hdr[i], cl.hdr[i+1])
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.check(t, cl, resp.StatusCode, resp.Header, b)
+	return resp.StatusCode, resp.Header, b
+}
+
+// Every route answers, to valid and invalid requests alike, with a status,
+// Content-Type, body and headers the document describes; each operation is
+// called at least once with a request it accepts and once with one it
+// refuses (where it can refuse).
+func TestOpenAPI_Responses(t *testing.T) {
+	c := loadContract(t)
+	m := MustRunMain(t, "")
+	bases := map[string]string{"": m.APIURL(), "admin": m.AdminURL(), "frame": m.FrameURL()}
+	var info app.DevInfo
+	if _, _, b := c.do(t, bases, call{op: "GET /dev/info", url: "/dev/info"}); json.Unmarshal(b, &info) != nil || info.ProjectID == "" {
+		t.Fatalf("dev info: %s", b)
+	}
+	pid := "projectId=" + info.ProjectID
+	acct := info.Accounts[0]
+	usdc := info.Tokens["eip155:31337"]["USDC"].Address
+	bearer := []string{"Authorization", "Bearer " + adminToken}
+	event := func(name string) string {
+		return fmt.Sprintf(`{"eventId":%q,"url":"http://localhost/","domain":"localhost","timestamp":%d,"props":{"type":"track","event":%q}}`, newUUID(t), time.Now().UnixMilli(), name)
+	}
+	rpcReq := `{"jsonrpc":"2.0","id":7,"method":"eth_chainId","params":[]}`
+
+	calls := []call{
+		{op: "GET /healthz", url: "/healthz"},
+		{op: "GET /healthz", on: "admin", url: "/healthz"},
+		{op: "GET /healthz", on: "frame", url: "/healthz"},
+		{op: "GET /readyz", url: "/readyz"},
+		{op: "GET /metrics", on: "admin", url: "/metrics"},
+		{op: "GET /", on: "frame", url: "/"},
+
+		{op: "OPTIONS /{path}", url: "/getWallets?" + pid, hdr: []string{"Origin", "http://localhost:5173", "Access-Control-Request-Method", "GET"}},
+		{op: "OPTIONS /{path}", url: "/dev/faucet", hdr: []string{"Origin", "http://localhost:5173", "Access-Control-Request-Method", "POST", "Access-Control-Request-Headers", "content-type"}},
+		{op: "OPTIONS /{path}", url: "/getWallets", hdr: []string{"Origin", "http://localhost:5173", "Access-Control-Request-Method", "GET"}},
+		{op: "OPTIONS /{path}", url: "/getWallets?" + pid, hdr: []string{"Origin", "http://localhost:5173", "Access-Control-Request-Method", "GET", "Access-Control-Request-Headers", "x-evil"}},
+		{op: "GET /{path}", url: "/nowhere"},
+		{op: "GET /{path}", method: "DELETE", url: "/getWallets"},
+		{op: "GET /{path}", url: "/", hdr: []string{"Connection", "Upgrade", "Upgrade", "websocket", "Sec-WebSocket-Version", "13", "Sec-WebSocket-Key", "dGhlIHNhbXBsZSBub25jZQ=="}},
+
+		{op: "GET /appkit/v1/config", url: "/appkit/v1/config?" + pid + "&st=appkit&sv=test"},
+		{op: "GET /appkit/v1/config", url: "/appkit/v1/config"},
+		{op: "GET /appkit/v1/config", url: "/appkit/v1/config?projectId=nothex"},
+		{op: "GET /appkit/v1/config", url: "/appkit/v1/config?projectId=0123456789abcdef0123456789abcdef"},
+		{op: "GET /appkit/v1/config", url: "/appkit/v1/config?" + pid, hdr: []string{"Origin", "https://evil.example"}},
+		{op: "GET /appkit/v1/project-limits", url: "/appkit/v1/project-limits?" + pid},
+		{op: "GET /appkit/v1/project-limits", url: "/appkit/v1/project-limits"},
+		{op: "GET /projects/v1/origins", url: "/projects/v1/origins?" + pid},
+		{op: "GET /projects/v1/origins", url: "/projects/v1/origins"},
+		{op: "GET /getAnalyticsConfig", url: "/getAnalyticsConfig?" + pid},
+		{op: "GET /getAnalyticsConfig", url: "/getAnalyticsConfig?projectId=0123456789abcdef0123456789abcdef"},
+
+		{op: "GET /getWallets", url: "/getWallets?" + pid},
+		{op: "GET /getWallets", url: "/getWallets?page=1&entries=4&chains=eip155:1&badge_type=none&" + pid},
+		{op: "GET /getWallets", url: "/getWallets?search=zzzz-no-such-wallet&" + pid},
+		{op: "GET /getWallets", url: "/getWallets?page=0&" + pid},
+		{op: "GET /getWallets", url: "/getWallets?badge=gold&" + pid},
+		{op: "GET /getWalletImage/{id}", url: "/getWalletImage/no-such-wallet?" + pid},
+		{op: "GET /getWalletImage/{id}", url: "/getWalletImage/bad%20id?" + pid},
+		{op: "GET /public/getAssetImage/{id}", url: "/public/getAssetImage/692ed6ba-e569-459a-556a-776476829e00?" + pid},
+		{op: "GET /public/getAssetImage/{id}", url: "/public/getAssetImage/" + strings.Repeat("a", 300) + "?" + pid},
+		{op: "GET /public/getCurrencyImage/{id}", url: "/public/getCurrencyImage/US?" + pid},
+		{op: "GET /public/getCurrencyImage/{id}", url: "/public/getCurrencyImage/U$?" + pid},
+		{op: "GET /public/getTokenImage/{id}", url: "/public/getTokenImage/USDC?" + pid},
+		{op: "GET /public/getTokenImage/{id}", url: "/public/getTokenImage/USDC"},
+
+		{op: "POST /e", url: "/e?" + pid, body: event("MODAL_OPEN")},
+		{op: "POST /e", url: "/e?" + pid, body: `{"eventId":"x"}`},
+		{op: "POST /e", url: "/e?" + pid, body: event("MODAL_OPEN"), hdr: []string{"Content-Type", "application/xml"}},
+		{op: "POST /e", url: "/e?" + pid, body: `{"eventId":"` + strings.Repeat("a", 40<<10) + `"}`},
+		{op: "POST /batch", url: "/batch?" + pid, body: "[" + event("CONNECT_SUCCESS") + "," + event("MODAL_CLOSE") + "]", hdr: []string{"Content-Type", "text/plain;charset=UTF-8"}},
+		{op: "POST /batch", url: "/batch?" + pid, body: event("MODAL_OPEN")},
+		{op: "GET /v1/analytics/summary", url: "/v1/analytics/summary?" + pid, hdr: bearer},
+		{op: "GET /v1/analytics/summary", url: "/v1/analytics/summary?from=2026-01-01&to=2026-01-31&" + pid, hdr: bearer},
+		{op: "GET /v1/analytics/summary", url: "/v1/analytics/summary?from=yesterday&" + pid, hdr: bearer},
+		{op: "GET /v1/analytics/summary", url: "/v1/analytics/summary?" + pid, hdr: []string{"Authorization", "Bearer wrong"}},
+
+		{op: "GET /v1/supported-chains", url: "/v1/supported-chains?" + pid},
+		{op: "GET /v1/supported-chains", url: "/v1/supported-chains"},
+		{op: "GET /v1/networks", url: "/v1/networks?" + pid},
+		{op: "GET /v1/networks", url: "/v1/networks"},
+
+		{op: "POST /v1", url: "/v1?chainId=eip155:31337&" + pid, body: rpcReq},
+		{op: "POST /v1", url: "/v1?chainId=eip155:31337&" + pid, body: `[{"jsonrpc":"2.0","id":"a","method":"eth_chainId"},{"jsonrpc":"2.0","id":2,"method":"admin_peers"},{"jsonrpc":"1.0","id":3,"method":"eth_chainId"},{"jsonrpc":"2.0","method":"eth_chainId"}]`, hdr: []string{"Content-Type", "text/plain"}},
+		{op: "POST /v1", url: "/v1?chainId=eip155:31337&" + pid, body: `{"jsonrpc":"2.0","method":"eth_chainId"}`},
+		{op: "POST /v1", url: "/v1?chainId=eip155:31337&" + pid, body: `not json`},
+		{op: "POST /v1", url: "/v1?chainId=eip155:31337&" + pid, body: `[]`},
+		{op: "POST /v1", url: "/v1?chainId=chain&" + pid, body: rpcReq},
+		{op: "POST /v1", url: "/v1?chainId=eip155:1&" + pid, body: rpcReq},
+		{op: "POST /v1", url: "/v1?chainId=eip155:31337&" + pid, body: rpcReq, hdr: []string{"Content-Type", "application/xml"}},
+		{op: "POST /v1", url: "/v1?chainId=eip155:31337", body: rpcReq},
+		{op: "POST /v1/", url: "/v1/?chainId=eip155:31338&" + pid, body: rpcReq},
+		{op: "POST /v1/", url: "/v1/?chainId=eip155:31338&" + pid, body: `{"jsonrpc":`},
+
+		{op: "GET /v1/account/{address}/history", url: "/v1/account/" + acct + "/history?chainId=eip155:31337&" + pid},
+		{op: "GET /v1/account/{address}/history", url: "/v1/account/" + acct + "/history?chainId=eip155:31337&limit=1&" + pid},
+		{op: "GET /v1/account/{address}/history", url: "/v1/account/0x123/history?chainId=eip155:31337&" + pid},
+		{op: "GET /v1/account/{address}/history", url: "/v1/account/" + acct + "/history?chainId=eip155:31337&limit=0&" + pid},
+		{op: "GET /v1/account/{address}/history", url: "/v1/account/" + acct + "/history?chainId=eip155:999999&" + pid},
+		{op: "GET /v1/account/history", url: "/v1/account/history?" + pid},
+		{op: "GET /v1/account/{address}/balance", url: "/v1/account/" + acct + "/balance?chainId=eip155:31337&currency=usd&" + pid},
+		{op: "GET /v1/account/{address}/balance", url: "/v1/account/" + acct + "/balance?chainId=eip155:31337&forceUpdate=eip155:31337:" + usdc + "&" + pid},
+		{op: "GET /v1/account/{address}/balance", url: "/v1/account/" + acct + "/balance?chainId=eip155:31337&currency=eur&" + pid},
+		{op: "GET /v1/account/{address}/balance", url: "/v1/account/nope/balance?chainId=eip155:31337&" + pid},
+		{op: "GET /v1/account/{address}/balance", url: "/v1/account/" + acct + "/balance?chainId=eip155:999999&" + pid},
+		{op: "GET /v1/account/{address}/identity", url: "/v1/account/" + acct + "/identity?chainId=eip155:31337&" + pid},
+		{op: "GET /v1/account/{address}/identity", url: "/v1/account/nope/identity?" + pid},
+		{op: "GET /v1/identity/{address}", url: "/v1/identity/" + acct + "?chainId=eip155:31338&" + pid},
+		{op: "GET /v1/identity/{address}", url: "/v1/identity/7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV?" + pid},
+		{op: "GET /v1/identity/{address}", url: "/v1/identity/" + acct + "?chainId=bad&" + pid},
+		{op: "GET /v1/image", url: "/v1/image?url=" + url.QueryEscape("https://127.0.0.1/a.png") + "&" + pid},
+		{op: "GET /v1/image", url: "/v1/image?url=" + url.QueryEscape("ftp://example.com/a.png") + "&" + pid},
+		{op: "GET /v1/image", url: "/v1/image?" + pid},
+		{op: "POST /v1/fungible/price", url: "/v1/fungible/price", body: `{"currency":"usd","addresses":["eip155:31337:` + usdc + `"],"projectId":"` + info.ProjectID + `"}`},
+		{op: "POST /v1/fungible/price", url: "/v1/fungible/price?" + pid, body: `{"addresses":[]}`},
+		{op: "POST /v1/fungible/price", url: "/v1/fungible/price?projectId=0123456789abcdef0123456789abcdef", body: `{"currency":"usd","addresses":[],"projectId":"` + info.ProjectID + `"}`},
+		{op: "POST /v1/fungible/price", url: "/v1/fungible/price?" + pid, body: `{"currency":"usd"`},
+
+		{op: "GET /relay", url: "/relay"},
+		{op: "GET /{path}", method: "POST", url: "/relay"},
+		{op: "GET /relay", url: "/relay", hdr: []string{"Connection", "Upgrade", "Upgrade", "websocket", "Sec-WebSocket-Version", "13", "Sec-WebSocket-Key", "dGhlIHNhbXBsZSBub25jZQ=="}},
+
+		{op: "GET /dev/info", url: "/dev/info", hdr: []string{"Origin", "https://evil.example"}},
+		{op: "POST /dev/faucet", url: "/dev/faucet", body: fmt.Sprintf(`{"address":%q,"caipNetworkId":"eip155:31337","token":"USDC","amount":"2"}`, info.Accounts[2])},
+		{op: "POST /dev/faucet", url: "/dev/faucet", body: `{"address":"0x123","caipNetworkId":"eip155:31337","amount":"1"}`},
+		{op: "POST /dev/faucet", url: "/dev/faucet", body: `{}`, hdr: []string{"Content-Type", "application/xml"}},
+		{op: "POST /dev/price", url: "/dev/price", body: `{"chainId":"eip155:31337","token":"ETH","usd":"2500"}`},
+		{op: "POST /dev/price", url: "/dev/price", body: `{"chainId":"eip155:31337","token":"ETH","usd":"-1"}`},
+
+		{op: "GET /openapi.yaml", url: "/openapi.yaml"},
+	}
+	for _, cl := range calls {
+		c.do(t, bases, cl)
+	}
+
+	t.Run("ImageNotModified", func(t *testing.T) {
+		cl := call{op: "GET /getWalletImage/{id}", url: "/getWalletImage/no-such-wallet?" + pid}
+		_, h, _ := c.do(t, bases, cl)
+		cl.hdr = []string{"If-None-Match", h.Get("ETag")}
+		if status, _, _ := c.do(t, bases, cl); status != http.StatusNotModified {
+			t.Fatalf("If-None-Match the ETag: %d, want 304", status)
+		}
+	})
+
+	t.Run("ServesItself", func(t *testing.T) {
+		_, h, b := c.do(t, bases, call{op: "GET /openapi.yaml", url: "/openapi.yaml"})
+		if !bytes.Equal(b, api.OpenAPI) || h.Get("Content-Type") != api.MediaType {
+			t.Fatalf("GET /openapi.yaml: %s, %d bytes; want the embedded document", h.Get("Content-Type"), len(b))
+		}
+	})
+
+	t.Run("RelayUpgrade", func(t *testing.T) {
+		for _, cl := range []call{{op: "GET /relay", url: "/relay"}, {op: "GET /{path}", url: "/"}} {
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			ws, resp, err := websocket.Dial(ctx, relayURL(m)+cl.url+"?"+relayQuery(newKey(t), relayURL(m), info.ProjectID, false), nil)
+			cancel()
+			if err != nil {
+				t.Fatalf("%s: %v", cl.url, err)
+			}
+			c.check(t, cl, resp.StatusCode, resp.Header, nil)
+			ws.CloseNow()
+		}
+	})
+
+	t.Run("RateLimited", func(t *testing.T) {
+		lm := app.NewMain(app.Config{Addr: "127.0.0.1:0", FrameAddr: "127.0.0.1:0", DataDir: t.TempDir(), IPRateLimit: 1, ShutdownTimeout: 5 * time.Second}, slog.New(slog.NewTextHandler(io.Discard, nil)))
+		if err := lm.Run(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { lm.Close() })
+		limited := map[string]string{"": lm.APIURL()}
+		for i, cl := range []call{
+			{op: "GET /openapi.yaml", url: "/openapi.yaml"},
+			{op: "GET /openapi.yaml", url: "/openapi.yaml"},
+			{op: "POST /v1", url: "/v1?chainId=eip155:1", body: rpcReq},
+			{op: "POST /v1/", url: "/v1/?chainId=eip155:1", body: `[{"jsonrpc":"2.0","id":1,"method":"eth_chainId"},{"jsonrpc":"2.0","id":"b","method":"eth_chainId"}]`},
+		} {
+			if status, _, _ := c.do(t, limited, cl); i > 0 && status != http.StatusTooManyRequests {
+				t.Fatalf("%s after the limit: %d, want 429", cl.url, status)
+			}
+		}
+	})
+
+	// Each operation was called with a request it accepts and, where it lists
+	// a refusal, one it refuses; a new operation needs its calls above.
+	for _, op := range c.operations(t) {
+		var listeners []any
+		listeners, _ = op.obj["x-latch-listeners"].([]any)
+		for _, l := range listeners {
+			key := fmt.Sprintf("%v %s %s", l, strings.ToUpper(op.method), op.path)
+			var okListed, errListed, okSeen, errSeen bool
+			for code := range op.responses {
+				n, _ := strconv.Atoi(code)
+				okListed = okListed || n < 400
+				errListed = errListed || n >= 400 && n < 500
+			}
+			for n := range c.seen[key] {
+				okSeen = okSeen || n < 400
+				errSeen = errSeen || n >= 400 && n < 500
+			}
+			if okListed && !okSeen && noSuccessInTest[key] == "" {
+				t.Errorf("%s: no call was accepted (answered %v)", key, c.seen[key])
+			}
+			if errListed && !errSeen {
+				t.Errorf("%s: no call was refused (answered %v)", key, c.seen[key])
+			}
+		}
+	}
+}
+
+// noSuccessInTest are the operations whose success a test on this machine
+// cannot bring about, and why.
+var noSuccessInTest = map[string]string{
+	"api GET /v1/image": "the image proxy fetches from public addresses only; its answers are tested in internal/imageproxy",
+}
+
+func newUUID(t *testing.T) string {
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		t.Fatal(err)
+	}
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
+}
