@@ -6,23 +6,35 @@
 package metrics
 
 import (
+	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
+	"slices"
+	"strings"
+	"sync"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
-	"github.com/prometheus/client_golang/prometheus/promhttp"
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
 )
 
 // Registry holds metric families. It is safe for concurrent use.
 type Registry struct {
-	reg     *prometheus.Registry
-	handler http.Handler
+	reg *prometheus.Registry
+
+	mu sync.Mutex
+	// families are the labelled families registered through this API, so
+	// that one without series yet is still listed (its HELP and TYPE), as
+	// the Prometheus library alone would not.
+	families map[string]family
 }
+
+type family struct{ help, typ string }
 
 // NewRegistry returns a registry holding the Go runtime's metrics (go_*:
 // goroutines, heap, GC pauses, …) and the process's (process_*: CPU time,
@@ -30,7 +42,13 @@ type Registry struct {
 func NewRegistry() *Registry {
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	return &Registry{reg: reg, handler: promhttp.HandlerFor(reg, promhttp.HandlerOpts{})}
+	return &Registry{reg: reg, families: map[string]family{}}
+}
+
+func (r *Registry) declare(name, help, typ string) {
+	r.mu.Lock()
+	r.families[name] = family{help, typ}
+	r.mu.Unlock()
 }
 
 // register adds c, or returns the collector already registered under the
@@ -63,6 +81,7 @@ type CounterVec struct {
 // Counter registers a counter family.
 func (r *Registry) Counter(name, help string, labels ...string) *CounterVec {
 	vec := register(r, prometheus.NewCounterVec(prometheus.CounterOpts{Name: name, Help: help}, labels))
+	r.declare(name, help, "counter")
 	c := &CounterVec{vec: vec, labels: labels}
 	if len(labels) == 0 {
 		c.only = vec.WithLabelValues()
@@ -136,7 +155,9 @@ var DefaultLatencyBuckets = []float64{0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.
 
 // Histogram registers a histogram family with the given upper bounds.
 func (r *Registry) Histogram(name, help string, buckets []float64, labels ...string) *HistogramVec {
-	return &HistogramVec{vec: register(r, prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: name, Help: help, Buckets: buckets}, labels))}
+	vec := register(r, prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: name, Help: help, Buckets: buckets}, labels))
+	r.declare(name, help, "histogram")
+	return &HistogramVec{vec: vec}
 }
 
 // Observe records v in the series with the given label values.
@@ -152,24 +173,56 @@ func (r *Registry) Gauge(name, help string, fn func() float64) {
 	}
 }
 
-// WriteText writes every family in the Prometheus text exposition format,
-// sorted by name.
+// WriteText writes every family in the Prometheus text exposition format
+// (version 0.0.4), sorted by name; a family without series yet is listed by
+// its HELP and TYPE lines.
 func (r *Registry) WriteText(w io.Writer) error {
-	families, err := r.reg.Gather()
+	gathered, err := r.reg.Gather()
 	if err != nil {
 		return err
 	}
-	enc := expfmt.NewEncoder(w, expfmt.NewFormat(expfmt.TypeTextPlain))
-	for _, f := range families {
-		if err := enc.Encode(f); err != nil {
+	have := make(map[string]bool, len(gathered))
+	for _, f := range gathered {
+		have[f.GetName()] = true
+	}
+	r.mu.Lock()
+	var empty []string
+	for name := range r.families {
+		if !have[name] {
+			empty = append(empty, name)
+		}
+	}
+	declared := maps.Clone(r.families)
+	r.mu.Unlock()
+	slices.Sort(empty)
+	bw := bufio.NewWriter(w)
+	for _, f := range gathered {
+		for len(empty) > 0 && empty[0] < f.GetName() {
+			writeHeader(bw, empty[0], declared[empty[0]])
+			empty = empty[1:]
+		}
+		if _, err := expfmt.MetricFamilyToText(bw, f); err != nil {
 			return err
 		}
 	}
-	return nil
+	for _, name := range empty {
+		writeHeader(bw, name, declared[name])
+	}
+	return bw.Flush()
 }
 
-// ServeHTTP serves /metrics: the text format, or what the scraper's Accept
-// header asks for among the formats Prometheus defines.
-func (r *Registry) ServeHTTP(w http.ResponseWriter, req *http.Request) {
-	r.handler.ServeHTTP(w, req)
+func writeHeader(w io.Writer, name string, f family) {
+	help := strings.NewReplacer(`\`, `\\`, "\n", `\n`).Replace(f.help)
+	fmt.Fprintf(w, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, f.typ)
+}
+
+// ServeHTTP serves /metrics in the text format.
+func (r *Registry) ServeHTTP(w http.ResponseWriter, _ *http.Request) {
+	var b bytes.Buffer
+	if err := r.WriteText(&b); err != nil {
+		http.Error(w, "gathering metrics: "+err.Error(), http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
+	w.Write(b.Bytes())
 }

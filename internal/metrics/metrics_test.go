@@ -140,3 +140,25 @@ func TestHotPathsDoNotAllocate(t *testing.T) {
 		}
 	}
 }
+
+// A labelled family is listed before its first series, as it always was.
+func TestRegistry_EmptyFamilyListed(t *testing.T) {
+	r := NewRegistry()
+	r.Counter("latch_rpc_upstream_errors_total", "Errors by class.", "class")
+	r.Histogram("latch_http_request_duration_seconds", "Latency.", DefaultLatencyBuckets, "route")
+	var b strings.Builder
+	if err := r.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"# HELP latch_rpc_upstream_errors_total Errors by class.\n# TYPE latch_rpc_upstream_errors_total counter\n",
+		"# TYPE latch_http_request_duration_seconds histogram\n",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("missing %q", want)
+		}
+	}
+	if i, j := strings.Index(b.String(), "go_goroutines"), strings.Index(b.String(), "latch_http_request_duration_seconds"); i > j {
+		t.Error("families not sorted by name")
+	}
+}
