@@ -3,7 +3,7 @@
 // once per session so a page that retries a failing call does not flash the
 // same banner again and again.
 import { t, type MessageKey } from './messages'
-import { createStore, type Store } from './store'
+import { createStore, type SliceFactory, type Store } from './store'
 
 /** Alert variants. */
 export type AlertVariant = 'info' | 'warning' | 'error'
@@ -74,6 +74,8 @@ export interface AlertControllerOptions {
   readonly debug?: boolean
   /** Where every alert is also logged; defaults to console. */
   readonly log?: (variant: AlertVariant, message: string) => void
+  /** Where the state lives: a slice of the instance's root store (default: a store of its own). */
+  readonly slice?: SliceFactory<AlertState>
 }
 
 /** The alert controller. */
@@ -100,7 +102,7 @@ function defaultLog(variant: AlertVariant, message: string): void {
 
 /** createAlertController makes a closed alert banner. */
 export function createAlertController(options: AlertControllerOptions = {}): AlertController {
-  const store = createStore<AlertState>(closedAlert)
+  const store = (options.slice ?? createStore)(closedAlert)
   const shown = new Set<AlertCode>()
   const log = options.log ?? defaultLog
   return {

@@ -1,7 +1,7 @@
 // The public event bus: what `subscribeEvents`/`useLatchEvents` expose, and
 // what telemetry batches. Event names are AppKit's (`Event` union in its
 // TypeUtil.ts) so a latchd summary reads the same for both widgets.
-import { createStore, type Store } from './store'
+import { createStore, type SliceFactory, type Store } from './store'
 
 /** Event names emitted so far. */
 export const EVENT_NAMES = [
@@ -78,8 +78,8 @@ export interface EventBus {
 }
 
 /** createEventBus makes an event bus; `now` is injectable for tests. */
-export function createEventBus(now: () => number = Date.now): EventBus {
-  const store = createStore<EventsState>({ timestamp: 0, data: undefined })
+export function createEventBus(now: () => number = Date.now, slice: SliceFactory<EventsState> = createStore): EventBus {
+  const store = slice({ timestamp: 0, data: undefined })
   const listeners = new Set<EventListener>()
   return {
     store,

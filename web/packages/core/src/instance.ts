@@ -1,32 +1,34 @@
 // What one Latch instance holds: its parts (controllers, latchd client,
-// telemetry), the state slice createLatch used to keep in captured `let`s,
-// and the slots the React layer needs per instance (send controller, name
-// resolver, query client). Actions (one per file, in each capability's
+// telemetry), its one root store (every capability's state is a slice of
+// it, wagmi's state aside), and the slots the React layer needs per
+// instance (send controller, name resolver, query client). Actions (one per file, in each capability's
 // folder) take the Latch and work on `latch._internal`, as wagmi's actions
 // take its Config. Nothing here lives at module level: two instances on one
 // page share nothing.
 import type { QueryClient } from '@tanstack/query-core'
 import type { Chain } from 'viem'
-import type { AccountData } from './account/data'
+import type { AccountData, AccountDataState } from './account/data'
 import type { AccountModule } from './account/load'
-import type { AlertController } from './alerts'
+import type { AlertController, AlertState } from './alerts'
 import type { ApiClient, RegistryWallet } from './api'
 import type { NamespaceClient } from './adapters/types'
 import type { ConnectionController } from './connection/controller'
-import type { EventBus } from './events'
+import type { ConnectionState } from './connection/types'
+import type { EventBus, EventsState } from './events'
 import type { LatchAccountState, LatchFeatures, LatchState } from './latch-types'
-import type { ModalController } from './modal/controller'
-import type { RouterController } from './modal/router'
-import type { NetworkController } from './network/controller'
+import type { ModalController, ModalState } from './modal/controller'
+import type { RouterController, RouterState } from './modal/router'
+import type { NetworkController, NetworkState } from './network/controller'
 import type { LatchOptions, ResolvedOptions } from './options'
 import type { NameResolver } from './send/resolver'
-import type { SendController } from './send/controller'
+import type { SendController, SendState } from './send/types'
 import type { KeyValueStorage } from './storage'
-import { createStore, type Store } from './store'
+import { createStore, mountSlice, type ReadableStore, type SliceFactory, type Store } from './store'
 import type { Telemetry } from './telemetry'
-import type { ThemeController } from './theme'
-import type { ToastController } from './toasts'
+import type { ThemeController, ThemeState } from './theme'
+import type { ToastController, ToastState } from './toasts'
 import type { WalletConnectController } from './walletconnect/controller'
+import type { WalletConnectFlowState } from './walletconnect/flow'
 import type { RecentWallets } from './wallets'
 
 /** The instance's own data that is not a controller's: what the derived LatchState reads besides them. */
@@ -43,6 +45,36 @@ export interface LatchSlice {
   readonly balance: LatchAccountState['balance'] | undefined
   /** latchd said analytics are on for this project. */
   readonly analyticsEnabled: boolean
+}
+
+/**
+ * The instance's root store: one slice per capability, each written only by
+ * its controller (the connection slice mirrors wagmi's own store). The send
+ * slice appears when the send module first loads.
+ */
+export interface LatchRootState {
+  readonly instance: LatchSlice
+  readonly connection: ConnectionState
+  readonly network: NetworkState
+  readonly router: RouterState
+  readonly modal: ModalState
+  readonly alerts: AlertState
+  readonly toasts: ToastState
+  readonly theme: ThemeState
+  readonly walletConnect: WalletConnectFlowState
+  readonly accountData: AccountDataState
+  readonly events: EventsState
+  readonly send?: SendState
+}
+
+/** createRootStore makes an instance's empty root store; each controller mounts its slice into it (see slot). */
+export function createRootStore(): Store<LatchRootState> {
+  return createStore({} as LatchRootState)
+}
+
+/** slot is the SliceFactory a capability's controller keeps its state with: its key of the root store. */
+export function slot<K extends keyof LatchRootState>(root: Store<LatchRootState>, key: K): SliceFactory<NonNullable<LatchRootState[K]>> {
+  return (initial) => mountSlice(root, key, initial) as unknown as Store<NonNullable<LatchRootState[K]>>
 }
 
 /** Per-instance slots the React layer's actions use; a test Latch without controllers can still have them. */
@@ -80,10 +112,12 @@ export interface LatchInternal extends LatchRuntime {
   readonly walletConnect: WalletConnectController
   /** Each registered namespace adapter bound to this instance, by CAIP-2 namespace; actions reach wallets through these. */
   readonly clients: ReadonlyMap<string, NamespaceClient>
-  /** The instance's own slice (see LatchSlice). */
+  /** The one store of the instance: every capability's state as a slice (see LatchRootState). */
+  readonly root: Store<LatchRootState>
+  /** The instance's own slice of the root (see LatchSlice). */
   readonly slice: Store<LatchSlice>
-  /** The one LatchState the UI renders from, derived from the controllers and the slice. */
-  readonly store: Store<LatchState>
+  /** The one LatchState the UI renders from: a view derived from the root store. */
+  readonly store: ReadableStore<LatchState>
   /** Registry entries AllWallets showed, so a wallet picked there becomes recent too. */
   readonly seenRegistry: Map<string, RegistryWallet>
   /** Work in flight, shared by callers, and the latest balance read (older answers are dropped). */
@@ -98,6 +132,6 @@ export function createLatchRuntime(): LatchRuntime {
 }
 
 /** createSlice makes an instance's slice with the local options' features and the stored recent wallets. */
-export function createSlice(features: LatchFeatures, recent: readonly RegistryWallet[]): Store<LatchSlice> {
-  return createStore<LatchSlice>({ registry: [], recent, features, connectError: null, balance: undefined, analyticsEnabled: false })
+export function createSlice(features: LatchFeatures, recent: readonly RegistryWallet[], slice: SliceFactory<LatchSlice> = createStore): Store<LatchSlice> {
+  return slice({ registry: [], recent, features, connectError: null, balance: undefined, analyticsEnabled: false })
 }

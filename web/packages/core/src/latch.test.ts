@@ -25,6 +25,35 @@ describe('createLatch', () => {
     latch.destroy()
   })
 
+  it('keeps every capability state in one root store, and LatchState is derived from it', () => {
+    const latch = createLatch({ projectId: 'a'.repeat(32), networks: [dev], apiUrl: 'http://127.0.0.1:1' })
+    const { root, modal, router, theme, network, connection, slice } = latch._internal
+    expect(Object.keys(root.getState()).sort()).toEqual(
+      ['accountData', 'alerts', 'connection', 'events', 'instance', 'modal', 'network', 'router', 'theme', 'toasts', 'walletConnect'].sort(),
+    )
+    // Each controller's store is its slice of the root: the same snapshot, written through the root.
+    expect(modal.store.getState()).toBe(root.getState().modal)
+    expect(router.store.getState()).toBe(root.getState().router)
+    expect(network.store.getState()).toBe(root.getState().network)
+    expect(connection.getState()).toBe(root.getState().connection)
+    expect(slice.getState()).toBe(root.getState().instance)
+    const seen: string[] = []
+    const unsubscribe = latch.subscribe((s) => seen.push(s.themeMode))
+    theme.setThemeMode('dark')
+    expect(root.getState().theme.themeMode).toBe('dark')
+    expect(latch.getState().themeMode).toBe('dark')
+    expect(seen).toEqual(['dark'])
+    // A root change LatchState does not show keeps its snapshot and tells no one.
+    const before = latch.getState()
+    latch._internal.events.sendEvent({ type: 'track', event: 'MODAL_OPEN', properties: {} } as never)
+    const after = latch.getState()
+    expect(Object.keys(after).filter((k) => (after as any)[k] !== (before as any)[k])).toEqual([])
+    expect(latch.getState()).toBe(before)
+    expect(seen).toEqual(['dark'])
+    unsubscribe()
+    latch.destroy()
+  })
+
   it('rejects invalid options with the option named', () => {
     expect(() => createLatch({ networks: [] })).toThrow(LatchOptionsError)
     expect(() => createLatch({ networks: [dev], siwx: {} as never, siweConfig: {} })).toThrow('Cannot set both `siweConfig` and `siwx` options')

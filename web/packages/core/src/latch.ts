@@ -1,6 +1,7 @@
-// createLatch composes one Latch instance: it builds the parts (latchd
-// client, controllers, namespace clients, the instance's slice), derives the
-// one LatchState the UI renders from, and binds the actions. The logic lives
+// createLatch composes one Latch instance: it builds the root store and the
+// parts (latchd client, controllers, namespace clients), each controller
+// keeping its state in its slice of the root, derives the one LatchState the
+// UI renders from, and binds the actions. The logic lives
 // in the actions (one per file in each capability's folder, each taking the
 // Latch) and in the controllers; nothing here holds state of its own.
 import type { Chain } from 'viem'
@@ -19,7 +20,7 @@ import { createConnectionController } from './connection/controller'
 import { fromLatchWallet } from './connection/latchWallet'
 import { latchRpcUrl } from './connection/wagmiConfig'
 import { createEventBus } from './events'
-import { createLatchRuntime, createSlice, type LatchInternal } from './instance'
+import { createLatchRuntime, createRootStore, createSlice, slot, type LatchInternal } from './instance'
 import type { Latch } from './latch-types'
 import { destroy } from './lifecycle/destroy'
 import { init } from './lifecycle/init'
@@ -35,7 +36,7 @@ import { resolveOptions, type LatchOptions } from './options'
 import { isMobileUserAgent } from './platform'
 import { createStateDeriver, type StateInputs } from './state'
 import { browserStorage } from './storage'
-import { createStore } from './store'
+import { derivedStore } from './store'
 import { createTelemetry } from './telemetry'
 import { createThemeController } from './theme'
 import { createToastController } from './toasts'
@@ -58,37 +59,40 @@ export function createLatch(options: LatchOptions, extensions: LatchExtensions =
   const isMobile = typeof navigator !== 'undefined' && isMobileUserAgent(navigator.userAgent)
   const sdk = { apiUrl: opts.apiUrl, projectId: opts.projectId ?? '', sdkVersion: `react-${LATCH_VERSION}` }
   const api = createLazyApiClient(sdk)
-  const alerts = createAlertController({ debug: opts.debug })
-  const toasts = createToastController()
+  const root = createRootStore()
+  const alerts = createAlertController({ debug: opts.debug, slice: slot(root, 'alerts') })
+  const toasts = createToastController(undefined, slot(root, 'toasts'))
   const accountData = createAccountData({
     // The client and its response schemas are an on-demand chunk: a page pays for them once someone connects.
     client: async () => (await loadAccountModule()).createAccountClient({ ...sdk, projectId: opts.projectId }),
     showError: (message) => toasts.showError(message),
+    slice: slot(root, 'accountData'),
   })
   const recent = createRecentWallets(storage)
   // Local options until latchd's project config answers (init); then its send/receive/activity win.
-  const slice = createSlice({ send: opts.features.send, receive: opts.features.receive, activity: opts.features.history ?? true }, recent.get())
+  const slice = createSlice({ send: opts.features.send, receive: opts.features.receive, activity: opts.features.history ?? true }, recent.get(), slot(root, 'instance'))
   // Light until mounted when the app sets no mode: the server cannot know the
   // visitor's preference, and a different first client render would not hydrate.
-  const theme = createThemeController(opts.themeMode ?? 'light', opts.themeVariables)
-  const events = createEventBus()
+  const theme = createThemeController(opts.themeMode ?? 'light', opts.themeVariables, slot(root, 'theme'))
+  const events = createEventBus(undefined, slot(root, 'events'))
   const telemetry = createTelemetry({ api, bus: events, isAnalyticsEnabled: () => slice.getState().analyticsEnabled })
   const networks = opts.networks as readonly [Chain, ...Chain[]]
   // Every chain is read through latchd's RPC proxy, so the page talks to no
   // host but the operator's; without a project id, the chain's own RPC URL.
   const { projectId, apiUrl } = opts
   const connection = createConnectionController({
-    ...{ networks, enableReconnect: opts.enableReconnect, storage },
+    ...{ networks, enableReconnect: opts.enableReconnect, storage, slice: slot(root, 'connection') },
     ...(projectId ? { transportUrl: (chain: Chain) => latchRpcUrl({ apiUrl, projectId, chainId: chain.id }) } : {}),
     ...(options.wagmiConfig ? { wagmiConfig: options.wagmiConfig } : {}),
     ...(connectors.length ? { connectors } : {}),
   })
-  const network = createNetworkController({ networks, defaultNetwork: opts.defaultNetwork, storage })
+  const network = createNetworkController({ networks, defaultNetwork: opts.defaultNetwork, storage, slice: slot(root, 'network') })
   const clients = createNamespaceClients({ connection })
-  const router = createRouterController({ closeModal: () => modal.close(), isConnected: () => modalContext(parts).isConnected })
-  const modal = createModalController({ router, events, context: () => modalContext(parts), prefetch: () => loadConnectWallets(latch) })
+  const router = createRouterController({ closeModal: () => modal.close(), isConnected: () => modalContext(parts).isConnected, slice: slot(root, 'router') })
+  const modal = createModalController({ router, events, context: () => modalContext(parts), prefetch: () => loadConnectWallets(latch), slice: slot(root, 'modal') })
   const walletConnect = createWalletConnectController({
     config: connection.getWagmiConfig(),
+    slice: slot(root, 'walletConnect'),
     router,
     modal,
     // Like any wallet, asked for the network the visitor picked before connecting.
@@ -99,13 +103,13 @@ export function createLatch(options: LatchOptions, extensions: LatchExtensions =
   const parts: StateInputs = {
     ...createLatchRuntime(),
     ...{ options, opts, networks, isMobile, storage, api, alerts, toasts, theme, events, telemetry, recent, accountData },
-    ...{ connection, network, router, modal, walletConnect, clients, slice },
+    ...{ root, connection, network, router, modal, walletConnect, clients, slice },
     seenRegistry: new Map(),
     pending: { balanceSeq: 0 },
     cleanups: [],
   }
   const derive = createStateDeriver(parts)
-  const internal: LatchInternal = { ...parts, store: createStore(derive(undefined)) }
+  const internal: LatchInternal = { ...parts, store: derivedStore(root, derive) }
 
   const latch: Latch = {
     getState: () => internal.store.getState(),
@@ -144,6 +148,6 @@ export function createLatch(options: LatchOptions, extensions: LatchExtensions =
     destroy: () => destroy(latch),
     _internal: internal,
   }
-  wire(latch, derive)
+  wire(latch)
   return latch
 }

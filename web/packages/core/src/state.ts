@@ -22,7 +22,9 @@ export function createStateDeriver(internal: StateInputs): (prev: LatchState | u
     account: LatchAccountState
     wallets: LatchWallet[]
     themeVariables?: unknown
-  } = { account: { status: 'disconnected' }, wallets: [] }
+    routeWallet?: unknown
+    viewData: LatchState['viewData']
+  } = { account: { status: 'disconnected' }, wallets: [], viewData: {} }
 
   const walletList = (conn: ConnectionState, slice: LatchSlice): LatchWallet[] =>
     buildWalletList({
@@ -68,12 +70,17 @@ export function createStateDeriver(internal: StateInputs): (prev: LatchState | u
     const themeVars =
       prev && prev.themeMode === th.themeMode && memo.themeVariables === th.themeVariables ? prev.themeVars : internal.theme.cssVars()
     memo.themeVariables = th.themeVariables
+    const routeWallet = route.data?.wallet
+    if (routeWallet !== memo.routeWallet) {
+      memo.routeWallet = routeWallet
+      memo.viewData = routeWallet ? { wallet: toLatchWallet(internal.api, routeWallet) } : {}
+    }
     return {
       open: m.open,
       loading: m.loading,
       shake: m.shake,
       view: route.view,
-      viewData: route.data?.wallet ? { wallet: toLatchWallet(internal.api, route.data.wallet) } : {},
+      viewData: memo.viewData,
       canClose: canCloseModal({ ...modalContext(internal), view: route.view }),
       historyLength: route.stack.length,
       themeMode: th.themeMode,

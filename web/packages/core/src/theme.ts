@@ -1,7 +1,7 @@
 // Theme as a contract (STYLE.md): themeMode + themeVariables compile to
 // `--latch-*` custom properties that the React components scope under
 // `[data-latch]` and use exclusively. The values themselves live in theme-tokens.ts.
-import { createStore, type Store } from './store'
+import { createStore, type SliceFactory, type Store } from './store'
 import { DEFAULT_THEME_VARIABLES, QR_CODE_COLOR, THEME_PALETTES } from './theme-tokens'
 
 /** Theme modes (spec §2, §5: light or dark). */
@@ -119,9 +119,13 @@ export interface ThemeController {
 }
 
 /** createThemeController validates the initial theme and returns its controller. */
-export function createThemeController(mode: ThemeMode = systemThemeMode(), variables: ThemeVariables = {}): ThemeController {
+export function createThemeController(
+  mode: ThemeMode = systemThemeMode(),
+  variables: ThemeVariables = {},
+  slice: SliceFactory<ThemeState> = createStore,
+): ThemeController {
   themeToCssVars(mode, variables)
-  const store = createStore<ThemeState>({ themeMode: mode, themeVariables: variables })
+  const store = slice({ themeMode: mode, themeVariables: variables })
   return {
     store,
     setThemeMode(next) {

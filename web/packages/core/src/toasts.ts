@@ -1,6 +1,6 @@
 // Toast ("snackbar") controller: one short message at a time, variants
 // success, error and loading (spec §3 Toast).
-import { createStore, type Store } from './store'
+import { createStore, type SliceFactory, type Store } from './store'
 import { globalTimers, type TimerHandle, type Timers } from './timers'
 
 /** Delay between closing an open toast and showing its replacement (spec §4, §9). */
@@ -48,8 +48,8 @@ export interface ToastController {
 }
 
 /** createToastController makes a hidden toast; timers are injectable for tests. */
-export function createToastController(timers: Timers = globalTimers): ToastController {
-  const store = createStore<ToastState>({ open: false, message: '', variant: 'success', svg: undefined, autoClose: true, link: undefined })
+export function createToastController(timers: Timers = globalTimers, slice: SliceFactory<ToastState> = createStore): ToastController {
+  const store = slice({ open: false, message: '', variant: 'success', svg: undefined, autoClose: true, link: undefined })
   let replaceTimer: TimerHandle | undefined
   let closeTimer: TimerHandle | undefined
 

@@ -4,7 +4,7 @@
 // cache (§9: 5 minutes) and the "the visitor sent a transaction" signal that
 // refreshes balances and history. Server data itself is cached by TanStack
 // Query in the UI, with the query keys and cache times below.
-import { createStore, type Store } from '../store'
+import { createStore, type SliceFactory, type Store } from '../store'
 import type { AccountClient, GetBalancesParams, GetHistoryParams } from './client'
 import type { Identity, TokenBalance, TransactionPage } from './types'
 
@@ -69,6 +69,8 @@ export interface AccountDataParameters {
   /** Shows the 'Token Balance Unavailable' error toast. */
   readonly showError: (message: string) => void
   readonly now?: () => number
+  /** Where the state lives: a slice of the instance's root store (default: a store of its own). */
+  readonly slice?: SliceFactory<AccountDataState>
 }
 
 /** The account-data service. */
@@ -99,7 +101,7 @@ const blankIdentity: Identity = { name: null, avatar: null }
 /** createAccountData wraps a client with the spec's balance state and the identity cache. */
 export function createAccountData(params: AccountDataParameters): AccountData {
   const now = params.now ?? Date.now
-  const store = createStore<AccountDataState>({ balanceLoading: false, balanceRetryAt: undefined, transactionCount: 0 })
+  const store = (params.slice ?? createStore)({ balanceLoading: false, balanceRetryAt: undefined, transactionCount: 0 })
   const identities = new Map<string, { at: number; value: Promise<Identity> }>()
   const listeners = new Set<(transaction: SentTransaction) => void>()
   const forceUpdate = new Map<string, Set<string>>()

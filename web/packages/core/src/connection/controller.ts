@@ -75,7 +75,7 @@ export function createConnectionController(params: ConnectionControllerParameter
   const state = createStateContainer({
     namespaces: { eip155: disconnectedNamespace },
     connectors: listConnectors(config),
-  })
+  }, params.slice)
 
   // While init() restores a connection, wagmi passes through states (disconnected
   // while waiting for the wallet, 'connecting') that must not reach the UI or

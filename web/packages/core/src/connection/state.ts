@@ -1,4 +1,6 @@
-// A minimal observable container for the immutable connection snapshot.
+// The connection snapshot's container: immutable snapshots in a store (a
+// slice of the instance's root store), replaced only on a real change.
+import { createStore, type SliceFactory } from '../store'
 import type { ConnectionState, ConnectorInfo, NamespaceConnection, SupportedNamespace } from './types.js'
 
 /** Listener called with the new and the previous snapshot. */
@@ -13,32 +15,34 @@ export interface StateContainer {
   clearListeners(): void
 }
 
-/** Creates a {@link StateContainer} starting from `initial`. */
-export function createStateContainer(initial: ConnectionState): StateContainer {
-  let state = freezeState(initial)
-  const listeners = new Set<ConnectionListener>()
-
-  const commit = (next: ConnectionState) => {
-    const previous = state
-    state = freezeState(next)
-    for (const listener of [...listeners]) listener(state, previous)
-  }
+/** Creates a {@link StateContainer} starting from `initial`, kept in the store `slice` makes (default: its own). */
+export function createStateContainer(initial: ConnectionState, slice: SliceFactory<ConnectionState> = createStore): StateContainer {
+  const store = slice(freezeState(initial))
+  const unsubscribers = new Set<() => void>()
 
   return {
-    get: () => state,
+    get: () => store.getState(),
     setNamespace(namespace, next) {
+      const state = store.getState()
       if (sameNamespace(state.namespaces[namespace], next)) return
-      commit({ ...state, namespaces: { ...state.namespaces, [namespace]: Object.freeze({ ...next }) } })
+      store.setState({ namespaces: Object.freeze({ ...state.namespaces, [namespace]: Object.freeze({ ...next }) }) })
     },
     setConnectors(next) {
-      if (sameConnectors(state.connectors, next)) return
-      commit({ ...state, connectors: Object.freeze(next.map((c) => Object.freeze({ ...c }))) })
+      if (sameConnectors(store.getState().connectors, next)) return
+      store.setState({ connectors: Object.freeze(next.map((c) => Object.freeze({ ...c }))) })
     },
     subscribe(listener) {
-      listeners.add(listener)
-      return () => void listeners.delete(listener)
+      const unsubscribe = store.subscribe(listener)
+      unsubscribers.add(unsubscribe)
+      return () => {
+        unsubscribers.delete(unsubscribe)
+        unsubscribe()
+      }
     },
-    clearListeners: () => listeners.clear(),
+    clearListeners() {
+      for (const unsubscribe of unsubscribers) unsubscribe()
+      unsubscribers.clear()
+    },
   }
 }
 

@@ -1,6 +1,7 @@
 // Types of the connection layer. Kept local to this module on purpose: the
 // connection controller must not depend on the rest of @latchkit/core.
 import type { KeyValueStorage } from '../storage'
+import type { SliceFactory } from '../store'
 import type { Config, CreateConnectorFn } from '@wagmi/core'
 import type { Address, Chain } from 'viem'
 import type { NativeBalance } from './balance.js'
@@ -103,6 +104,8 @@ export interface ConnectionControllerParameters {
   enableReconnect?: boolean | undefined
   /** How long `init()` waits for the stored wallet's EIP-6963 announcement. Default 1000 ms. */
   announcementTimeoutMs?: number | undefined
+  /** Where the connection snapshot lives: a slice of the instance's root store (default: a store of its own). */
+  readonly slice?: SliceFactory<ConnectionState> | undefined
 }
 
 /** Options of {@link ConnectionController.connect}. */

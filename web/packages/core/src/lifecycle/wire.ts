@@ -5,27 +5,18 @@ import { unsupportedChainChanged } from '../network/actions/unsupportedChainChan
 import type { StateInputs } from '../state'
 
 /**
- * wire subscribes the instance to its parts: every change re-derives the
- * LatchState; the wallet's chain moves the active network; a new account,
+ * wire subscribes the instance to its own changes: the wallet's chain moves
+ * the active network; a new account,
  * chain or status (and the visitor's own transaction) reads the balance
  * again; a change of unsupported chain may open UnsupportedChain. The
  * subscriptions end with destroy().
  */
-export function wire(latch: Latch, derive: (prev: ReturnType<Latch['getState']>) => ReturnType<Latch['getState']>): void {
+export function wire(latch: Latch): void {
   const internal = latch._internal
-  const { router, walletConnect, modal, alerts, toasts, theme, slice, network, accountData, connection, store } = internal
-  const refresh = (): void => store.setState(derive(store.getState()))
+  const { network, accountData, connection } = internal
   internal.cleanups.push(
-    router.store.subscribe(refresh),
-    walletConnect.store.subscribe(refresh),
-    modal.store.subscribe(refresh),
-    alerts.store.subscribe(refresh),
-    toasts.store.subscribe(refresh),
-    theme.store.subscribe(refresh),
-    slice.subscribe(refresh),
     network.store.subscribe((next, prev) => {
       if (next.unsupportedChainId !== prev.unsupportedChainId) unsupportedChainChanged(latch, next.unsupportedChainId)
-      refresh()
     }),
     // The visitor's own transactions move the native balance: read it again.
     accountData.onTransaction(() => void loadNativeBalance(latch)),
@@ -36,7 +27,6 @@ export function wire(latch: Latch, derive: (prev: ReturnType<Latch['getState']>)
       // The active network follows the wallet's chain (chainChanged) while connected.
       network.followWalletChain(a.status === 'connected' ? a.chainId : undefined)
       if (a.address !== b.address || a.chainId !== b.chainId || a.status !== b.status) void loadNativeBalance(latch)
-      refresh()
     }),
   )
 }

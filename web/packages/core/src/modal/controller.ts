@@ -2,7 +2,7 @@
 // opening, and a short shake when a close is refused (spec §4).
 import type { EventBus } from '../events'
 import { canCloseModal, viewAfterEmbeddedClose, viewOnOpen, type RouteData, type RouterController, type View } from './router'
-import { createStore, type Store } from '../store'
+import { createStore, type SliceFactory, type Store } from '../store'
 import { globalTimers, type TimerHandle, type Timers } from '../timers'
 
 /** How long the shake flag stays on (spec §9). */
@@ -44,6 +44,8 @@ export interface ModalControllerOptions {
   prefetch?(): Promise<void>
   readonly events?: EventBus
   readonly timers?: Timers
+  /** Where the state lives: a slice of the instance's root store (default: a store of its own). */
+  readonly slice?: SliceFactory<ModalState>
 }
 
 /** The modal controller. */
@@ -61,7 +63,7 @@ export interface ModalController {
 export function createModalController(options: ModalControllerOptions): ModalController {
   const { router, events } = options
   const timers = options.timers ?? globalTimers
-  const store = createStore<ModalState>({ open: false, loading: false, shake: false })
+  const store = (options.slice ?? createStore)({ open: false, loading: false, shake: false })
   let shakeTimer: TimerHandle | undefined
   let opening: Promise<void> | undefined
 

@@ -2,7 +2,7 @@
 // opening rules that decide which view a stack starts from. Rules are pure
 // functions of the facts they depend on, so the modal, the connection layer
 // and SIWX can wire them without the router knowing about those controllers.
-import { createStore, type Store } from '../store'
+import { createStore, type SliceFactory, type Store } from '../store'
 import type { ListedWallet } from '../wallets'
 
 /** Every view the modal can show (spec §2, plus Networks and WhatIsAWallet from AppKit's `open({view})`). */
@@ -67,6 +67,8 @@ export interface RouterHooks {
   isConnected(): boolean
   /** Resets the embedded-wallet auth provider (spec §2: back from Farcaster while unconnected). */
   resetAuthProvider?(): void
+  /** Where the state lives: a slice of the instance's root store (default: a store of its own). */
+  readonly slice?: SliceFactory<RouterState>
 }
 
 /** The router controller. */
@@ -93,7 +95,7 @@ function stateOf(stack: readonly Route[]): RouterState {
 
 /** createRouterController makes a router whose stack starts at Connect. */
 export function createRouterController(hooks: RouterHooks): RouterController {
-  const store = createStore<RouterState>(stateOf([{ view: INITIAL_VIEW, data: undefined }]))
+  const store = (hooks.slice ?? createStore)(stateOf([{ view: INITIAL_VIEW, data: undefined }]))
   const setStack = (stack: readonly Route[]): void => store.setState(stateOf(stack))
   const stack = (): readonly Route[] => store.getState().stack
 

@@ -6,7 +6,7 @@
 import type { Chain } from 'viem'
 import { caipNetworkIdOf } from '../options'
 import { STORAGE_PREFIX, type KeyValueStorage } from '../storage'
-import { createStore, type Store } from '../store'
+import { createStore, type SliceFactory, type Store } from '../store'
 
 /** Where the active network persists, per namespace (AppKit's `activeCaipNetworkId`). */
 export const activeNetworkStorageKey = (namespace: 'eip155') => `${STORAGE_PREFIX}activeCaipNetworkId:${namespace}` as const
@@ -33,6 +33,8 @@ export interface NetworkControllerParameters {
   readonly networks: readonly [Chain, ...Chain[]]
   readonly defaultNetwork: Chain
   readonly storage: KeyValueStorage
+  /** Where the state lives: a slice of the instance's root store (default: a store of its own). */
+  readonly slice?: SliceFactory<NetworkState>
 }
 
 /** The network controller. */
@@ -69,7 +71,7 @@ export function restoreActiveNetwork(params: NetworkControllerParameters): Chain
 
 /** createNetworkController starts from the stored active network (see {@link restoreActiveNetwork}). */
 export function createNetworkController(params: NetworkControllerParameters): NetworkController {
-  const store = createStore<NetworkState>({ activeNetwork: restoreActiveNetwork(params), unsupportedChainId: undefined })
+  const store = (params.slice ?? createStore)({ activeNetwork: restoreActiveNetwork(params), unsupportedChainId: undefined })
   const listeners = new Set<NetworkSwitchedListener>()
   const find = (chainId: number): Chain | undefined => params.networks.find((n) => n.id === chainId)
 

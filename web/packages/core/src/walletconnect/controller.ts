@@ -8,7 +8,7 @@ import { messageOf, toConnectError } from '../connection/errors.js'
 import { t } from '../messages'
 import type { ModalController } from '../modal/controller'
 import type { RouterController, View } from '../modal/router'
-import type { Store } from '../store'
+import type { SliceFactory, Store } from '../store'
 import type { Timers } from '../timers'
 import { WALLET_CONNECT_ID, type ListedWallet } from '../wallets'
 import { createWalletConnectFlow, type WalletConnectFailure, type WalletConnectFlowState } from './flow.js'
@@ -42,6 +42,8 @@ export interface WalletConnectControllerOptions {
   onFailure?(failure: WalletConnectFailure): void
   readonly timers?: Timers
   now?(): number
+  /** Where the pairing flow's state lives: a slice of the instance's root store (default: a store of its own). */
+  readonly slice?: SliceFactory<WalletConnectFlowState>
 }
 
 /** WalletConnect in a Latch instance. */
@@ -81,6 +83,7 @@ export function createWalletConnectController(options: WalletConnectControllerOp
   const connector = (): Connector | undefined => config.connectors.find((c) => c.type === connectorType)
 
   const flow = createWalletConnectFlow({
+    ...(options.slice ? { slice: options.slice } : {}),
     async connect() {
       const wc = connector()
       if (!wc) throw new Error('WalletConnect is not configured')

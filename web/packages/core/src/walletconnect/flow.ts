@@ -4,7 +4,7 @@
 // "Pairing: expires when under 10 s remain; new pairing lasts 4 min; retry
 // after 1 s"). The attempt itself (wagmi's connect with the WalletConnect
 // connector) and the URI feed are injected, so the rules run without a relay.
-import { createStore, type Store } from '../store'
+import { createStore, type SliceFactory, type Store } from '../store'
 import { globalTimers, type TimerHandle, type Timers } from '../timers'
 import { isPairingExpired, isRetryAllowed, pairingExpiry, renewDelay } from './pairing.js'
 
@@ -47,6 +47,8 @@ export interface WalletConnectFlowHooks {
   /** Clock; default Date.now. */
   now?(): number
   timers?: Timers
+  /** Where the state lives: a slice of the instance's root store (default: a store of its own). */
+  readonly slice?: SliceFactory<WalletConnectFlowState>
 }
 
 /** The pairing flow. */
@@ -72,7 +74,7 @@ const idle: WalletConnectFlowState = { uri: undefined, expiresAt: undefined, pen
 export function createWalletConnectFlow(hooks: WalletConnectFlowHooks): WalletConnectFlow {
   const timers = hooks.timers ?? globalTimers
   const now = hooks.now ?? (() => Date.now())
-  const store = createStore<WalletConnectFlowState>(idle)
+  const store = (hooks.slice ?? createStore)(idle)
   /** Id of the current attempt; results of older ones are ignored. */
   let attempt = 0
   let lastAttemptAt = Number.NEGATIVE_INFINITY
