@@ -46,7 +46,7 @@ type service struct {
 	Healthcheck struct {
 		Test []string `yaml:"test"`
 	} `yaml:"healthcheck"`
-	Ports    []string `yaml:"ports"`
+	Ports    []string  `yaml:"ports"`
 	Networks yaml.Node `yaml:"networks"`
 }
 
