@@ -75,6 +75,9 @@ type Config struct {
 	IdentityNetwork    string        // network whose ENS registry answers identity lookups
 	IPFSGateway        string        // https gateway the image proxy fetches ipfs:// avatars through; empty = ipfs avatars off
 	AccountRateLimit   int           // uncached balance, price and identity requests per IP per minute; 0 = off
+
+	// E-mail login for the embedded wallet (internal/auth; flags in auth.go).
+	Auth AuthConfig
 }
 
 // minAdminTokenLen is the shortest --admin-token accepted: a guessable
@@ -124,12 +127,16 @@ func flagSet(name string, cfg *Config, out io.Writer) (*flag.FlagSet, func() err
 	fs.IntVar(&cfg.RelayMailboxSize, "relay-mailbox-size", relay.DefaultMaxMessagesPerTopic, "undelivered messages each publisher may hold in one relay topic (a stranger filling a topic never refuses its rightful publisher)")
 	finishAccount := accountFlags(fs, cfg)
 	finishRelay := relayFlags(fs, cfg)
+	finishAuth := authFlags(fs, cfg, name == "latchd serve")
 	fs.String("config", "", "config file: one \"option = value\" line per setting, using the flag names")
 	return fs, func() error {
 		if err := finishAccount(); err != nil {
 			return err
 		}
 		if err := finishRelay(); err != nil {
+			return err
+		}
+		if err := finishAuth(); err != nil {
 			return err
 		}
 		cfg.RPCUpstreams = upstreams

@@ -9,6 +9,7 @@ import (
 
 	"github.com/latchkit/latch/api"
 	"github.com/latchkit/latch/internal/account"
+	"github.com/latchkit/latch/internal/auth"
 	"github.com/latchkit/latch/internal/explorer"
 	"github.com/latchkit/latch/internal/frameapp"
 	"github.com/latchkit/latch/internal/httpx"
@@ -40,9 +41,17 @@ const (
 	// origins only (project.Guard.LocalOnly) and under a local Host
 	// (localHostOnly).
 	GuardDev
+	// GuardFrameOrigin: a known projectId and, from a browser, the
+	// embedded-wallet frame's own origin, not the project's (only the frame
+	// calls /auth/v1; requireFrameOrigin in auth.go).
+	GuardFrameOrigin
+	// GuardLink: the device approval page opened from a mail: no projectId,
+	// no session, often no Origin; the one-use token it carries is its
+	// guard (linkGuard in auth.go).
+	GuardLink
 )
 
-var guardNames = [...]string{GuardOpen: "open", GuardProject: "project", GuardAdmin: "admin", GuardDev: "dev"}
+var guardNames = [...]string{GuardOpen: "open", GuardProject: "project", GuardAdmin: "admin", GuardDev: "dev", GuardFrameOrigin: "frame-origin", GuardLink: "link"}
 
 // String is the class's name in `latchd routes`; "" for no class.
 func (g Guard) String() string {
@@ -125,6 +134,22 @@ var routes = []route{
 	{listener: listenerAPI, pattern: "GET " + account.ImageProxyPath, guard: GuardProject, handler: func(m *Main) http.Handler { return m.account.images }},
 	{listener: listenerAPI, pattern: "POST /v1/fungible/price", guard: GuardProject, handler: accountRoute((*account.Handler).Price), beforeGuard: account.ProjectFromBody},
 
+	// E-mail login for the embedded wallet (docs/auth-api.md); only the frame calls it.
+	{listener: listenerAPI, pattern: "OPTIONS /auth/v1/{path...}", guard: GuardOpen, around: func(m *Main, mux http.Handler) http.Handler { return m.authPreflight(mux) }},
+	{listener: listenerAPI, pattern: "POST /auth/v1/email/start", guard: GuardFrameOrigin, handler: authRoute((*auth.Handler).Start)},
+	{listener: listenerAPI, pattern: "POST /auth/v1/device/status", guard: GuardFrameOrigin, handler: authRoute((*auth.Handler).DeviceStatus)},
+	{listener: listenerAPI, pattern: "POST /auth/v1/email/verify", guard: GuardFrameOrigin, handler: authRoute((*auth.Handler).Verify)},
+	{listener: listenerAPI, pattern: "POST /auth/v1/session/refresh", guard: GuardFrameOrigin, handler: authRoute((*auth.Handler).Refresh)},
+	{listener: listenerAPI, pattern: "GET /auth/v1/me", guard: GuardFrameOrigin, handler: authRoute((*auth.Handler).Me)},
+	{listener: listenerAPI, pattern: "GET /auth/v1/sessions", guard: GuardFrameOrigin, handler: authRoute((*auth.Handler).Sessions)},
+	{listener: listenerAPI, pattern: "POST /auth/v1/sessions/{id}/revoke", guard: GuardFrameOrigin, handler: authRoute((*auth.Handler).Revoke)},
+	{listener: listenerAPI, pattern: "PUT /auth/v1/shares", guard: GuardFrameOrigin, handler: authRoute((*auth.Handler).PutShares)},
+	{listener: listenerAPI, pattern: "POST /auth/v1/shares/fetch", guard: GuardFrameOrigin, handler: authRoute((*auth.Handler).FetchShares)},
+	{listener: listenerAPI, pattern: "POST /auth/v1/email/change", guard: GuardFrameOrigin, handler: authRoute((*auth.Handler).ChangeEmail)},
+	{listener: listenerAPI, pattern: "POST /auth/v1/email/change/primary", guard: GuardFrameOrigin, handler: authRoute((*auth.Handler).ChangeEmailPrimary)},
+	{listener: listenerAPI, pattern: "POST /auth/v1/email/change/secondary", guard: GuardFrameOrigin, handler: authRoute((*auth.Handler).ChangeEmailSecondary)},
+	{listener: listenerAPI, pattern: "GET /auth/v1/origins", guard: GuardFrameOrigin, handler: authRoute((*auth.Handler).Origins)},
+
 	// WalletConnect relay: /relay, and a websocket upgrade at any other path
 	// ("/" is what WalletConnect clients open); other unknown paths get a 404.
 	{listener: listenerAPI, pattern: "GET /relay", guard: GuardOpen, handler: func(m *Main) http.Handler { return m.relay.server }},
@@ -133,6 +158,7 @@ var routes = []route{
 	// latchd dev.
 	{listener: listenerAPI, pattern: "GET /dev/info", guard: GuardDev, handler: func(m *Main) http.Handler { return http.HandlerFunc(m.handleDevInfo) }},
 	{listener: listenerAPI, pattern: "POST /dev/faucet", guard: GuardDev, handler: func(m *Main) http.Handler { return http.HandlerFunc(m.Devnet.HandleFaucet) }},
+	{listener: listenerAPI, pattern: "GET /dev/outbox", guard: GuardDev, handler: func(m *Main) http.Handler { return http.HandlerFunc(m.handleDevOutbox) }},
 	{listener: listenerAPI, pattern: "POST /dev/price", guard: GuardDev, handler: func(m *Main) http.Handler { return m.Devnet.HandlePrice(m.devPriceChanged) }},
 
 	// The operator's listener: reachable only where --admin-addr binds
@@ -142,6 +168,9 @@ var routes = []route{
 
 	// The embedded-wallet frame's origin.
 	{listener: listenerFrame, pattern: "GET /healthz", guard: GuardOpen, handler: func(m *Main) http.Handler { return http.HandlerFunc(handleFrameHealth) }},
+	// The device approval link in the mail (a GET shows a button; the POST approves).
+	{listener: listenerFrame, pattern: "GET " + auth.ApprovePath, guard: GuardLink, handler: approveRoute(false)},
+	{listener: listenerFrame, pattern: "POST " + auth.ApprovePath, guard: GuardLink, handler: approveRoute(true)},
 	// The frame's page (?projectId=; CSP frame-ancestors = the project's
 	// origins) and its hashed scripts (internal/frameapp).
 	{listener: listenerFrame, pattern: "GET /{$}", guard: GuardOpen, handler: frameRoute((*frameapp.Handler).ServePage)},
@@ -184,6 +213,10 @@ func (m *Main) guarded(g Guard, h http.Handler) http.Handler {
 		return m.http.guard.RequireAdmin(h)
 	case GuardDev:
 		return localHostOnly(m.http.guard.LocalOnly(h))
+	case GuardFrameOrigin:
+		return m.requireFrameOrigin(h)
+	case GuardLink:
+		return linkGuard(h)
 	}
 	panic(fmt.Sprintf("app: route without a guard class (%d)", g))
 }

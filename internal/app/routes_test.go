@@ -137,6 +137,16 @@ func TestRoutes_GuardsApply(t *testing.T) {
 				if status, body := doRequest(t, method, noAdmin.APIURL()+routePath(path)+"?projectId="+p2.ID, "Authorization", "Bearer "+token); status != http.StatusForbidden {
 					t.Errorf("no admin token configured: %d %s, want 403", status, body)
 				}
+			case GuardFrameOrigin:
+				if status, body := doRequest(t, method, url); status != http.StatusUnauthorized {
+					t.Errorf("without projectId: %d %s, want 401", status, body)
+				}
+				// Neither a stranger nor the project's own page: only the frame.
+				for _, origin := range []string{evil, "https://app.example"} {
+					if status, body := doRequest(t, method, withProject, "Origin", origin); status != http.StatusForbidden || !strings.Contains(body, "Origin not allowed") {
+						t.Errorf("from Origin %s: %d %s, want 403", origin, status, body)
+					}
+				}
 			case GuardDev:
 				if status, body := doRequest(t, method, url); status != http.StatusNotFound {
 					t.Errorf("latchd serve: %d %s, want 404 (dev routes are not mounted)", status, body)

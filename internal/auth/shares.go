@@ -186,9 +186,15 @@ func (s *Service) FetchShares(ctx context.Context, a *Auth, deviceID string, inc
 // returns how many records it re-sealed. A record under a key missing from
 // its ring is an error: rotation must keep the old key listed until it ran.
 func (s *Service) RotateKeys(ctx context.Context) (int, error) {
-	rows, err := s.db.Query(ctx, `SELECT user_id, key_id, auth_share, recovery_mode, recovery_key_id, recovery_share FROM auth_shares
+	return RotateKeys(ctx, s.db, s.cfg.Keys, s.cfg.RecoveryKeys)
+}
+
+// RotateKeys is Service.RotateKeys on a database, for `latchd auth
+// rotate-key`, which needs no mail or secret.
+func RotateKeys(ctx context.Context, db *store.DB, keys, recoveryKeys *Keyring) (int, error) {
+	rows, err := db.Query(ctx, `SELECT user_id, key_id, auth_share, recovery_mode, recovery_key_id, recovery_share FROM auth_shares
 		WHERE key_id <> ? OR (recovery_mode = ? AND recovery_key_id <> ?) OR (recovery_mode = ? AND recovery_key_id <> ?)`,
-		s.cfg.Keys.Current(), RecoveryPassword, s.cfg.Keys.Current(), RecoveryOperator, s.cfg.RecoveryKeys.Current())
+		keys.Current(), RecoveryPassword, keys.Current(), RecoveryOperator, recoveryKeys.Current())
 	if err != nil {
 		return 0, err
 	}
@@ -211,22 +217,22 @@ func (s *Service) RotateKeys(ctx context.Context) (int, error) {
 	}
 	n := 0
 	for _, r := range todo {
-		authPlain, err := s.cfg.Keys.Open(r.keyID, aad(r.user, "auth"), r.auth)
+		authPlain, err := keys.Open(r.keyID, aad(r.user, "auth"), r.auth)
 		if err != nil {
 			return n, fmt.Errorf("user %s auth share: %w", r.user, err)
 		}
-		ring := s.cfg.RecoveryKeys
+		ring := recoveryKeys
 		if r.mode == RecoveryPassword {
-			ring = s.cfg.Keys
+			ring = keys
 		}
 		recPlain, err := ring.Open(r.recKeyID, aad(r.user, "recovery"), r.recovery)
 		if err != nil {
 			return n, fmt.Errorf("user %s recovery share: %w", r.user, err)
 		}
-		keyID, authSealed := s.cfg.Keys.Seal(aad(r.user, "auth"), authPlain)
+		keyID, authSealed := keys.Seal(aad(r.user, "auth"), authPlain)
 		recKeyID, recSealed := ring.Seal(aad(r.user, "recovery"), recPlain)
 		// Only if nobody changed the record meanwhile (a store with replace).
-		res, err := s.db.Exec(ctx, `UPDATE auth_shares SET key_id = ?, auth_share = ?, recovery_key_id = ?, recovery_share = ?
+		res, err := db.Exec(ctx, `UPDATE auth_shares SET key_id = ?, auth_share = ?, recovery_key_id = ?, recovery_share = ?
 			WHERE user_id = ? AND key_id = ? AND recovery_key_id = ? AND auth_share = ?`,
 			keyID, authSealed, recKeyID, recSealed, r.user, r.keyID, r.recKeyID, r.auth)
 		if err != nil {
