@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/latchkit/latch/data"
-	"github.com/latchkit/latch/internal/devnet"
+	"github.com/latchkit/latch/internal/devchain"
 	"github.com/latchkit/latch/internal/explorer"
 	"github.com/latchkit/latch/internal/httpx"
 	"github.com/latchkit/latch/internal/metrics"
@@ -38,7 +38,7 @@ type Main struct {
 	Projects *project.Service
 	Networks *network.Registry
 	Explorer *explorer.Service
-	Devnet   *devnet.Devnet // nil unless Config.Dev
+	Devnet   devchain.Chains // nil unless Config.Dev
 	Metrics  *metrics.Registry
 	// Redis holds the rate limits and the RPC cache shared by all nodes; nil
 	// unless Config.RedisURL is set.
@@ -55,7 +55,6 @@ type Main struct {
 	// relay, account: wired in relay.go and account.go.
 	relay   relayService
 	account accountService
-	auth    authService // e-mail login, wired in auth.go
 
 	rpc *rpcproxy.Proxy
 	// http: the handlers the route table mounts, built by Run.
@@ -92,13 +91,17 @@ func (m *Main) Run(ctx context.Context) (err error) {
 
 	// The dev chains take the longest to start; start them while storage opens.
 	type devResult struct {
-		d   *devnet.Devnet
+		d   devchain.Chains
 		err error
 	}
 	devCh := make(chan devResult, 1)
 	if cfg.Dev {
+		start := devChains
+		if start == nil {
+			return errNoDevChains
+		}
 		go func() {
-			d, err := devnet.Start(ctx, devnet.Config{ChainIDs: cfg.DevChains, Logger: m.Logger.With("component", "devnet")})
+			d, err := start(ctx, cfg.DevChains, m.Logger.With("component", "devnet"))
 			devCh <- devResult{d, err}
 		}()
 	}
@@ -150,9 +153,6 @@ func (m *Main) Run(ctx context.Context) (err error) {
 	}
 	if err := m.startAccount(ctx); err != nil {
 		return fmt.Errorf("start account data: %w", err)
-	}
-	if err := m.startAuth(ctx); err != nil {
-		return fmt.Errorf("start e-mail login: %w", err)
 	}
 	m.buildAPI()
 

@@ -22,7 +22,8 @@ import (
 const usage = `latchd — the Latch server: wallet explorer, config, telemetry and dev networks.
 
 Usage:
-  latchd dev     [options]   start with in-process dev networks and a dev project (for laptops)
+  latchd dev     [options]   start with in-process dev networks and a dev project (for laptops;
+                             the dev build only: make build-dev, or go build -tags devchain)
   latchd serve   [options]   start for production
   latchd project create --name NAME [--origin URL]… [--feature key=value]… [--analytics=false]
   latchd project list   [--json]
@@ -30,6 +31,9 @@ Usage:
                         [--feature key=value]… [--analytics=true|false]
   latchd image put --kind wallet|asset|currency|token --id ID --file logo.png|.jpg|.webp|.svg
   latchd routes              print every route with its method, pattern, guard class and listener
+  latchd healthcheck [--url URL] [--timeout D]
+                             GET a running latchd's /healthz (default: on --addr); exit 0 if it answers 200
+  latchd version             print the version, commit, build date, Go version and build kind
   latchd help
 
 Every option can also be set with an environment variable LATCH_<OPTION> (e.g. LATCH_DATABASE_URL)
@@ -54,14 +58,20 @@ func CLI(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = runProject(ctx, args, stdout, stderr)
 	case "image":
 		err = runImage(ctx, args, stdout, stderr)
-	case "auth":
-		err = runAuth(ctx, args, stdout, stderr)
 	case "routes":
 		if len(args) > 0 {
 			err = fmt.Errorf("takes no arguments")
 			break
 		}
 		err = printRoutes(stdout)
+	case "healthcheck":
+		err = runHealthcheck(ctx, args, stdout, stderr)
+	case "version", "-version", "--version":
+		if len(args) > 0 {
+			err = fmt.Errorf("takes no arguments")
+			break
+		}
+		printVersion(stdout, Build())
 	case "help", "-h", "-help", "--help":
 		printUsage(stdout)
 		return 0

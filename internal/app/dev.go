@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/latchkit/latch/internal/apperr"
-	"github.com/latchkit/latch/internal/devnet"
+	"github.com/latchkit/latch/internal/devchain"
 	"github.com/latchkit/latch/internal/httpx"
 	"github.com/latchkit/latch/internal/network"
 	"github.com/latchkit/latch/internal/project"
@@ -95,7 +95,7 @@ type DevToken struct {
 
 // Info returns the dev info; only meaningful in dev mode.
 func (m *Main) Info() DevInfo {
-	info := DevInfo{ProjectID: m.DevProjectID, APIURL: m.APIURL(), FrameOrigin: m.FrameURL(), DemoURL: m.DemoURL(), AdminURL: m.AdminURL(), Tokens: map[string]map[string]DevToken{}, Mnemonic: devMnemonic, PriceFeeds: devnet.FeedAddresses(m.Devnet.Chains())}
+	info := DevInfo{ProjectID: m.DevProjectID, APIURL: m.APIURL(), FrameOrigin: m.FrameURL(), DemoURL: m.DemoURL(), AdminURL: m.AdminURL(), Tokens: map[string]map[string]DevToken{}, Mnemonic: m.Devnet.Mnemonic(), PriceFeeds: devchain.FeedAddresses(m.Devnet.Chains())}
 	for _, c := range m.Devnet.Chains() {
 		info.Networks = append(info.Networks, DevNetwork{CAIPNetworkID: c.CAIPNetworkID, ChainID: c.ChainID, Name: c.Name, RPCURL: c.RPCURL, Multicall3: c.Multicall3.Hex()})
 		tokens := map[string]DevToken{}
@@ -104,8 +104,8 @@ func (m *Main) Info() DevInfo {
 		}
 		info.Tokens[c.CAIPNetworkID] = tokens
 	}
-	for _, a := range devAccounts() {
-		info.Accounts = append(info.Accounts, a)
+	for _, a := range m.Devnet.Accounts() {
+		info.Accounts = append(info.Accounts, a.Hex())
 	}
 	return info
 }
@@ -151,15 +151,4 @@ func notFound(r *http.Request) error {
 		path = path[:100] + "…"
 	}
 	return apperr.Fieldf(apperr.NotFound, "path", "No route %s %s", r.Method, strings.ToValidUTF8(path, "?"))
-}
-
-// devMnemonic is the well-known test mnemonic whose first 10 accounts the dev networks fund.
-const devMnemonic = devnet.TestMnemonic
-
-func devAccounts() []string {
-	var out []string
-	for _, a := range devnet.TestAccounts() {
-		out = append(out, a.Address.Hex())
-	}
-	return out
 }

@@ -28,6 +28,7 @@ import (
 	"github.com/ethereum/go-ethereum/rpc"
 
 	"github.com/latchkit/latch/internal/caip"
+	"github.com/latchkit/latch/internal/devchain"
 	"github.com/latchkit/latch/internal/evm"
 )
 
@@ -48,24 +49,13 @@ type Config struct {
 	Logger *slog.Logger
 }
 
-// Token describes an ERC-20 deployed on every dev chain.
-type Token struct {
-	Symbol   string
-	Name     string
-	Address  common.Address
-	Decimals uint8
-}
-
-// Chain describes one running dev chain.
-type Chain struct {
-	ChainID       uint64
-	CAIPNetworkID string // e.g. "eip155:31337"
-	Name          string // "Latch Dev", "Latch Dev 2", …
-	RPCURL        string // http://127.0.0.1:PORT
-	Tokens        []Token
-	Multicall3    common.Address
-	PriceFeeds    []PriceFeed // USD feeds (Chainlink AggregatorV3-compatible)
-}
+// Token, Chain and PriceFeed are the descriptions package devchain defines,
+// so that latchd can use them without linking this package.
+type (
+	Token     = devchain.Token
+	Chain     = devchain.Chain
+	PriceFeed = devchain.PriceFeed
+)
 
 // Devnet is a set of running dev chains. Its methods are safe for concurrent use.
 type Devnet struct {
@@ -157,6 +147,20 @@ func Start(ctx context.Context, cfg Config) (*Devnet, error) {
 	return d, nil
 }
 
+var (
+	_ devchain.Starter = StartChains
+	_ devchain.Chains  = (*Devnet)(nil)
+)
+
+// StartChains is Start as a devchain.Starter, the one latchd's dev build registers.
+func StartChains(ctx context.Context, chainIDs []uint64, logger *slog.Logger) (devchain.Chains, error) {
+	d, err := Start(ctx, Config{ChainIDs: chainIDs, Logger: logger})
+	if err != nil {
+		return nil, err // not a nil *Devnet in a non-nil interface
+	}
+	return d, nil
+}
+
 func chainName(i int) string {
 	if i == 0 {
 		return "Latch Dev"
@@ -174,6 +178,18 @@ func (d *Devnet) Chains() []Chain {
 	}
 	return out
 }
+
+// Accounts are the addresses of TestAccounts.
+func (d *Devnet) Accounts() []common.Address {
+	var out []common.Address
+	for _, a := range TestAccounts() {
+		out = append(out, a.Address)
+	}
+	return out
+}
+
+// Mnemonic is TestMnemonic.
+func (d *Devnet) Mnemonic() string { return TestMnemonic }
 
 // Close stops every chain. It is safe to call more than once.
 func (d *Devnet) Close() error {

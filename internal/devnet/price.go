@@ -15,16 +15,6 @@ import (
 // Chainlink's USD feeds: an answer of 300000000000 is $3000.
 const FeedDecimals = 8
 
-// PriceFeed is a USD price feed deployed on a dev chain, with the asset it prices.
-type PriceFeed struct {
-	// Symbol is the priced asset: "ETH" for the native coin, else a dev token symbol.
-	Symbol string
-	// Token is the priced token's address; nil for the native coin.
-	Token *common.Address
-	// Address is the feed contract (Chainlink AggregatorV3 interface).
-	Address common.Address
-}
-
 // priceFeeds lists which feed prices which asset: one per feed, plus WETH on
 // the ETH feed (wrapped ether is worth ether).
 func priceFeeds() []PriceFeed {
@@ -171,18 +161,4 @@ func formatPrice(answer *big.Int) string {
 		frac += "0"
 	}
 	return whole + "." + frac
-}
-
-// FeedAddresses lists the chains' USD feeds as GET /dev/info shows them:
-// network → symbol → feed address.
-func FeedAddresses(chains []Chain) map[string]map[string]string {
-	out := map[string]map[string]string{}
-	for _, c := range chains {
-		feeds := map[string]string{}
-		for _, f := range c.PriceFeeds {
-			feeds[f.Symbol] = f.Address.Hex()
-		}
-		out[c.CAIPNetworkID] = feeds
-	}
-	return out
 }

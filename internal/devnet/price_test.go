@@ -6,7 +6,6 @@ import (
 	"math/big"
 	"net/http"
 	"net/http/httptest"
-	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -239,25 +238,5 @@ func TestDevnet_HandlePrice(t *testing.T) {
 	}
 	if w := post(`{"chainId":"` + c.CAIPNetworkID + `","token":"USDC","usd":"abc"}`); w.Code != http.StatusBadRequest || len(changed) != 2 {
 		t.Fatalf("bad price: status %d, changed %v: %s", w.Code, changed, w.Body)
-	}
-}
-
-func TestFeedAddresses(t *testing.T) {
-	usdc := common.HexToAddress("0x00000000000000000000000000000000000000c1")
-	ethFeed, usdcFeed := common.HexToAddress("0x00000000000000000000000000000000000000f1"), common.HexToAddress("0x00000000000000000000000000000000000000f2")
-	chains := []Chain{
-		{CAIPNetworkID: "eip155:31337", PriceFeeds: []PriceFeed{
-			{Symbol: "ETH", Address: ethFeed},
-			{Symbol: "USDC", Token: &usdc, Address: usdcFeed},
-		}},
-		{CAIPNetworkID: "eip155:31338"},
-	}
-	got := FeedAddresses(chains)
-	want := map[string]map[string]string{
-		"eip155:31337": {"ETH": ethFeed.Hex(), "USDC": usdcFeed.Hex()},
-		"eip155:31338": {},
-	}
-	if !reflect.DeepEqual(got, want) {
-		t.Fatalf("FeedAddresses = %v, want %v", got, want)
 	}
 }
