@@ -1,0 +1,342 @@
+// The page's side of the embedded-wallet frame: it creates the hidden iframe
+// (spec §2), waits for READY, sends requests and matches the answers by id,
+// times out loading (20 s) and connect calls (30 s), aborts what is open
+// (safe RPC requests excepted, spec §4), and relays the frame's approval
+// requests to the page's ApproveTransaction view.
+//
+// Framework-free and not exported from @latchkit/core's entry yet: the
+// embedded connector and EIP-1193 provider will build on it.
+import { globalTimers, type TimerHandle, type Timers } from '../timers'
+import { browserStorage, type KeyValueStorage } from '../storage'
+import {
+  APP_EVENT_PREFIX,
+  CONNECT_EVENTS,
+  FRAME_ERROR_FALLBACK,
+  FRAME_EVENT_PREFIX,
+  frameSearchParams,
+  isSafeRpcMethod,
+  NO_LOAD_TIMEOUT_EVENTS,
+  parseFrameEvent,
+  type AppEventName,
+  type AppPayload,
+  type ApprovalRequest,
+  type FrameResult,
+} from './protocol'
+import { clearEmbeddedStorage, EMBEDDED_STORAGE_KEYS } from './storageKeys'
+
+/** Spec §9: the frame is marked initialised this long after READY. */
+export const FRAME_READY_DELAY_MS = 500
+/** Spec §9: the frame must announce READY within this time of a request. */
+export const FRAME_LOAD_TIMEOUT_MS = 20_000
+/** Spec §9: connect calls (e-mail, device, code) must be answered within this time. */
+export const FRAME_REQUEST_TIMEOUT_MS = 30_000
+/** Spec §9: sign-out waits at most this long for the frame. */
+export const FRAME_SIGN_OUT_WAIT_MS = 3_000
+/** Spec §9: e-mail login cooldown. */
+export const EMAIL_LOGIN_COOLDOWN_MS = 30_000
+
+/** Spec §8 messages. */
+export const FRAME_LOAD_FAILED_MESSAGE = 'Unable to load email login dependency'
+export const RPC_ABORTED_MESSAGE = 'Request was aborted'
+export const REQUEST_ABORTED_MESSAGE = 'Something went wrong'
+export const FRAME_NOT_SET_MESSAGE = 'Latch frame: iframe is not set; parent is not set'
+
+/** Why the client gave up waiting (spec §8 alerts IFRAME_LOAD_FAILED, IFRAME_REQUEST_TIMEOUT). */
+export type FrameTimeoutReason = 'iframe_load_failed' | 'iframe_request_timeout'
+
+/** The frame's lifecycle: idle until first needed, initialised 500 ms after READY. */
+export type FrameStatus = 'idle' | 'loading' | 'ready' | 'initialised' | 'failed'
+
+/** An ERROR answer of the frame. */
+export class FrameRequestError extends Error {
+  override name = 'FrameRequestError'
+  constructor(
+    message: string,
+    /** The EIP-1193 / JSON-RPC code the frame gave, if any. */
+    readonly code?: number,
+  ) {
+    super(message)
+  }
+}
+
+/** Options of createFrameClient. */
+export interface FrameClientOptions {
+  /** The frame origin's base URL (latchd's --frame-url), e.g. https://frame.example. */
+  readonly frameUrl: string
+  readonly projectId: string
+  /** The chain id the frame starts on (a CAIP-2 id or a number). */
+  readonly chainId: string | number
+  readonly enableLogger?: boolean
+  /** Where the iframe goes; the page's document by default. */
+  readonly document?: Document
+  /** The page's window, whose message events carry the frame's answers. */
+  readonly window?: Window
+  readonly timers?: Timers
+  readonly storage?: KeyValueStorage
+  /** ms since epoch (the e-mail cooldown); Date.now by default. */
+  readonly now?: () => number
+  /** Called when loading or a connect call times out; every open request is then aborted. */
+  readonly onTimeout?: (reason: FrameTimeoutReason) => void
+  /** Called when the frame asks the page to show ApproveTransaction; answer with approve(). */
+  readonly onApprovalRequest?: (request: ApprovalRequest) => void
+}
+
+/** The page's handle on the frame. */
+export interface FrameClient {
+  /** The frame's status now. */
+  status(): FrameStatus
+  /** subscribe calls fn on every status change; it returns the unsubscribe function. */
+  subscribe(fn: (status: FrameStatus) => void): () => void
+  /** start creates the iframe if it does not exist yet (on first need, or at start after an earlier e-mail login). */
+  start(): void
+  /** request sends an app event and resolves with the frame's SUCCESS payload or rejects with its ERROR message. */
+  request<N extends AppEventName>(name: N, ...payload: undefined extends AppPayload<N> ? [AppPayload<N>?] : [AppPayload<N>]): Promise<FrameResult<N>>
+  /** approve answers an approval request: the frame signs only after approved = true. */
+  approve(requestId: string, approved: boolean): Promise<void>
+  /** abort rejects every open request except safe RPC requests, and tells the frame to drop its open approvals. */
+  abort(): void
+  /** connectEmail starts an e-mail login, refused for 30 s after the last one (spec §5). */
+  connectEmail(email: string): Promise<FrameResult<'CONNECT_EMAIL'>>
+  /** connectOtp verifies the mailed code; a success marks that an e-mail login was used. */
+  connectOtp(otp: string): Promise<void>
+  /** isConnected asks the frame, unless no e-mail login was ever used (spec §4); a "no" clears the cached login data. */
+  isConnected(): Promise<boolean>
+  /** signOut clears the cached login data at once and waits for the frame at most 3 s. */
+  signOut(): Promise<void>
+  /** destroy removes the iframe and rejects what is open. */
+  destroy(): void
+}
+
+interface Pending {
+  readonly name: AppEventName
+  readonly safe: boolean
+  readonly resolve: (v: unknown) => void
+  readonly reject: (e: Error) => void
+}
+
+/** The base-36 random id of a request. */
+function newId(): string {
+  const b = crypto.getRandomValues(new Uint32Array(2))
+  return b[0]!.toString(36) + b[1]!.toString(36)
+}
+
+/** createFrameClient makes the page's client of the frame at options.frameUrl. */
+export function createFrameClient(options: FrameClientOptions): FrameClient {
+  const timers = options.timers ?? globalTimers
+  const storage = options.storage ?? browserStorage()
+  const now = options.now ?? Date.now
+  const frameOrigin = new URL(options.frameUrl).origin
+
+  let status: FrameStatus = 'idle'
+  const listeners = new Set<(s: FrameStatus) => void>()
+  let iframe: HTMLIFrameElement | undefined
+  let detach: (() => void) | undefined
+  // Requests sent and waiting for their answer, by id.
+  const pending = new Map<string, Pending>()
+  // Requests waiting for READY before they are sent.
+  const waitingForReady = new Set<{ resolve: () => void; reject: (e: Error) => void }>()
+  let readyTimer: TimerHandle | undefined
+
+  const setStatus = (s: FrameStatus) => {
+    if (s === status) return
+    status = s
+    for (const fn of listeners) fn(s)
+  }
+
+  function onMessage(ev: MessageEvent): void {
+    if (ev.origin !== frameOrigin || !iframe || ev.source !== iframe.contentWindow) return
+    const event = parseFrameEvent(ev.data)
+    if (!event) return
+    if (event.type === `${FRAME_EVENT_PREFIX}READY`) {
+      if (status !== 'loading' && status !== 'failed') return
+      setStatus('ready')
+      for (const w of waitingForReady) w.resolve()
+      waitingForReady.clear()
+      readyTimer = timers.setTimeout(() => setStatus('initialised'), FRAME_READY_DELAY_MS)
+      return
+    }
+    if (event.type === `${FRAME_EVENT_PREFIX}RPC_APPROVAL_REQUIRED`) {
+      const p = pending.get(event.payload.requestId)
+      // Only for an RPC request this page sent and still waits for.
+      if (p?.name === 'RPC_REQUEST') options.onApprovalRequest?.(event.payload)
+      return
+    }
+    const p = event.id === undefined ? undefined : pending.get(event.id)
+    if (!p || event.id === undefined) return
+    if (event.type === `${FRAME_EVENT_PREFIX}${p.name}_SUCCESS`) {
+      pending.delete(event.id)
+      p.resolve(event.payload)
+    } else if (event.type === `${FRAME_EVENT_PREFIX}${p.name}_ERROR`) {
+      pending.delete(event.id)
+      const payload = event.payload as { message?: string; code?: number } | undefined
+      p.reject(new FrameRequestError(payload?.message || FRAME_ERROR_FALLBACK, payload?.code))
+    }
+  }
+
+  function start(): void {
+    if (iframe) return
+    const doc = options.document ?? globalThis.document
+    const win = options.window ?? globalThis.window
+    if (!doc?.body || !win) throw new Error(FRAME_NOT_SET_MESSAGE)
+    const el = doc.createElement('iframe')
+    // Its own id and name (spec §2); a second client on the page gets the next free one.
+    let id = 'latch-frame'
+    for (let n = 2; doc.getElementById(id); n++) id = `latch-frame-${n}`
+    el.id = id
+    el.name = id
+    el.title = 'Latch wallet'
+    el.setAttribute('aria-hidden', 'true')
+    el.style.cssText = 'position:fixed;z-index:2147483646;display:none;border:0;width:0;height:0;top:0;left:0'
+    const params = frameSearchParams({ projectId: options.projectId, chainId: options.chainId, enableLogger: options.enableLogger ?? false })
+    el.src = `${options.frameUrl.replace(/\/+$/, '')}/?${params}`
+    el.addEventListener('error', () => loadFailed())
+    win.addEventListener('message', onMessage)
+    detach = () => win.removeEventListener('message', onMessage)
+    iframe = el
+    setStatus('loading')
+    doc.body.appendChild(el)
+  }
+
+  function loadFailed(): void {
+    setStatus('failed')
+    for (const w of waitingForReady) w.reject(new Error(FRAME_LOAD_FAILED_MESSAGE))
+    waitingForReady.clear()
+  }
+
+  /** abortOpen rejects open requests; safe RPC requests stay (spec §4). */
+  function abortOpen(): void {
+    for (const [id, p] of pending) {
+      if (p.safe) continue
+      pending.delete(id)
+      p.reject(new Error(p.name === 'RPC_REQUEST' ? RPC_ABORTED_MESSAGE : REQUEST_ABORTED_MESSAGE))
+    }
+  }
+
+  function waitReady(loadTimeout: boolean): Promise<void> {
+    if (status === 'ready' || status === 'initialised') return Promise.resolve()
+    start()
+    return new Promise<void>((resolve, reject) => {
+      let timer: TimerHandle | undefined
+      const w = {
+        resolve: () => {
+          if (timer !== undefined) timers.clearTimeout(timer)
+          resolve()
+        },
+        reject: (e: Error) => {
+          if (timer !== undefined) timers.clearTimeout(timer)
+          reject(e)
+        },
+      }
+      waitingForReady.add(w)
+      if (loadTimeout) {
+        timer = timers.setTimeout(() => {
+          if (!waitingForReady.has(w)) return
+          options.onTimeout?.('iframe_load_failed')
+          loadFailed()
+          abortOpen()
+        }, FRAME_LOAD_TIMEOUT_MS)
+      }
+    })
+  }
+
+  async function request<N extends AppEventName>(name: N, payload?: AppPayload<N>): Promise<FrameResult<N>> {
+    await waitReady(!NO_LOAD_TIMEOUT_EVENTS.includes(name))
+    const target = iframe?.contentWindow
+    if (!target) throw new Error(FRAME_NOT_SET_MESSAGE)
+    const id = newId()
+    const safe = name === 'RPC_REQUEST' && isSafeRpcMethod((payload as AppPayload<'RPC_REQUEST'>).method)
+    return new Promise<FrameResult<N>>((resolve, reject) => {
+      let timer: TimerHandle | undefined
+      const done = () => timer !== undefined && timers.clearTimeout(timer)
+      pending.set(id, {
+        name,
+        safe,
+        resolve: (v) => {
+          done()
+          resolve(v as FrameResult<N>)
+        },
+        reject: (e) => {
+          done()
+          reject(e)
+        },
+      })
+      if (CONNECT_EVENTS.includes(name)) {
+        timer = timers.setTimeout(() => {
+          if (!pending.has(id)) return
+          options.onTimeout?.('iframe_request_timeout')
+          abortOpen()
+        }, FRAME_REQUEST_TIMEOUT_MS)
+      }
+      target.postMessage({ id, type: `${APP_EVENT_PREFIX}${name}`, payload }, frameOrigin)
+    })
+  }
+
+  const client: FrameClient = {
+    status: () => status,
+    subscribe(fn) {
+      listeners.add(fn)
+      return () => listeners.delete(fn)
+    },
+    start,
+    request: request as FrameClient['request'],
+    async approve(requestId, approved) {
+      await request('RPC_APPROVE', { requestId, approved })
+    },
+    abort() {
+      abortOpen()
+      if (status === 'ready' || status === 'initialised') void request('RPC_ABORT').catch(() => undefined)
+    },
+    async connectEmail(email) {
+      const last = Number(storage.getItem(EMBEDDED_STORAGE_KEYS.lastEmailLoginTime) ?? 0)
+      const left = last + EMAIL_LOGIN_COOLDOWN_MS - now()
+      if (last > 0 && left > 0) throw new FrameRequestError(`Please try again after ${Math.ceil(left / 1000)} seconds`)
+      const result = await request('CONNECT_EMAIL', { email })
+      storage.setItem(EMBEDDED_STORAGE_KEYS.lastEmailLoginTime, String(now()))
+      storage.setItem(EMBEDDED_STORAGE_KEYS.email, email)
+      return result
+    },
+    async connectOtp(otp) {
+      await request('CONNECT_OTP', { otp })
+      storage.removeItem(EMBEDDED_STORAGE_KEYS.lastEmailLoginTime)
+      storage.setItem(EMBEDDED_STORAGE_KEYS.emailLoginUsed, 'true')
+    },
+    async isConnected() {
+      if (storage.getItem(EMBEDDED_STORAGE_KEYS.emailLoginUsed) !== 'true') return false
+      try {
+        const { isConnected } = await request('IS_CONNECTED')
+        if (!isConnected) clearEmbeddedStorage(storage)
+        return isConnected
+      } catch {
+        clearEmbeddedStorage(storage)
+        return false
+      }
+    },
+    async signOut() {
+      clearEmbeddedStorage(storage)
+      if (status === 'idle') return
+      await new Promise<void>((resolve) => {
+        const timer = timers.setTimeout(resolve, FRAME_SIGN_OUT_WAIT_MS)
+        request('SIGN_OUT')
+          .catch(() => undefined)
+          .finally(() => {
+            timers.clearTimeout(timer)
+            resolve()
+          })
+      })
+    },
+    destroy() {
+      for (const [id, p] of pending) {
+        pending.delete(id)
+        p.reject(new Error(REQUEST_ABORTED_MESSAGE))
+      }
+      for (const w of waitingForReady) w.reject(new Error(REQUEST_ABORTED_MESSAGE))
+      waitingForReady.clear()
+      if (readyTimer !== undefined) timers.clearTimeout(readyTimer)
+      detach?.()
+      iframe?.remove()
+      iframe = undefined
+      setStatus('idle')
+    },
+  }
+  return client
+}
