@@ -93,6 +93,9 @@ const ApprovePath = "/auth/v1/device/approve"
 type Service struct {
 	cfg Config
 	db  *store.DB
+	// afterReserve, in tests, runs between a right code's reserved try and
+	// its consumption, to line concurrent verifies up there.
+	afterReserve func()
 }
 
 // New returns a Service for cfg.

@@ -140,6 +140,9 @@ func (s *Service) consumeCode(ctx context.Context, projectID, email, kind, otp s
 	if !hmac.Equal(codeMAC(s.cfg.Secret, c.id, otp), secret) || bind != nil && !bind(c) {
 		return c, bad
 	}
+	if s.afterReserve != nil {
+		s.afterReserve()
+	}
 	res, err := s.db.Exec(ctx, `UPDATE auth_challenges SET consumed_at = ? WHERE id = ? AND consumed_at IS NULL`, ms(now), c.id)
 	if err != nil {
 		return c, err

@@ -295,6 +295,31 @@ func TestService_Codes(t *testing.T) {
 				t.Fatalf("%d successes, %d refusals", ok, invalid)
 			}
 		})
+		t.Run("ConcurrentVerifyLinedUp", func(t *testing.T) {
+			// Every verify has taken its try and matched the code before
+			// any consumes it: still exactly one success.
+			e, dev, code := setup(t)
+			const n = auth.MaxAttempts
+			var lined sync.WaitGroup
+			lined.Add(n)
+			auth.SetAfterReserve(e.svc, func() { lined.Done(); lined.Wait() })
+			var wg sync.WaitGroup
+			var mu sync.Mutex
+			ok := 0
+			for i := 0; i < n; i++ {
+				wg.Go(func() {
+					if _, err := e.verify("a@example.com", dev, code); err == nil {
+						mu.Lock()
+						ok++
+						mu.Unlock()
+					}
+				})
+			}
+			wg.Wait()
+			if ok != 1 {
+				t.Fatalf("%d successes", ok)
+			}
+		})
 	})
 }
 
