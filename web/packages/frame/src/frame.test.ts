@@ -1,0 +1,201 @@
+import { IDBFactory } from 'fake-indexeddb'
+import { recoverMessageAddress, type Hex } from 'viem'
+import { describe, expect, it, vi } from 'vitest'
+import { openDeviceStore } from './deviceStore'
+import { createFrame, type FrameDeps } from './frame'
+import { fakeLatchd } from './testing/fakeLatchd'
+
+const PAGE = 'https://app.example'
+
+interface Posted {
+  msg: { id?: string; type: string; payload?: unknown }
+  origin: string
+}
+
+// A frame embedded by a page at PAGE, on its own IndexedDB (one browser profile).
+async function embed(server: ReturnType<typeof fakeLatchd>, over: Partial<FrameDeps> = {}) {
+  const posted: Posted[] = []
+  const parent = { postMessage: (msg: Posted['msg'], origin: string) => void posted.push({ msg, origin }) } as unknown as Window
+  let listener: ((ev: MessageEvent) => void) | undefined
+  const frame = await createFrame({
+    api: server.api,
+    store: openDeviceStore(new IDBFactory()),
+    projectId: 'p'.repeat(32),
+    chainId: 'eip155:31337',
+    parent,
+    parentOrigin: PAGE,
+    listen: (fn) => (listener = fn),
+    reload: () => undefined,
+    log: () => undefined,
+    wallet: { sleep: async () => undefined, scryptCost: { logN: 10, r: 8, p: 1 } },
+    ...over,
+  })
+  let n = 0
+  const answerOf = (id: string) => posted.find((p) => p.msg.id === id && /_(SUCCESS|ERROR)$/.test(p.msg.type))?.msg
+  /** send posts an app event from the page and returns its id. */
+  const send = (type: string, payload?: unknown, from: { origin?: string; source?: unknown } = {}) => {
+    const id = `r${++n}`
+    void frame.handle({ data: { id, type: `@latch-app/${type}`, payload }, origin: from.origin ?? PAGE, source: (from.source ?? parent) as MessageEventSource })
+    return id
+  }
+  /** ask sends and waits for the answer. */
+  const ask = async (type: string, payload?: unknown) => {
+    const id = send(type, payload)
+    await vi.waitFor(() => expect(answerOf(id)).toBeDefined())
+    return answerOf(id)!
+  }
+  const login = async (email = 'visitor@example.com') => {
+    const start = await ask('CONNECT_EMAIL', { email })
+    if ((start.payload as { action: string }).action === 'VERIFY_DEVICE') {
+      expect((await ask('CONNECT_DEVICE')).type).toBe('@latch-frame/CONNECT_DEVICE_SUCCESS')
+    }
+    expect((await ask('CONNECT_OTP', { otp: '123456' })).type).toBe('@latch-frame/CONNECT_OTP_SUCCESS')
+  }
+  return { frame, posted, parent, listener, send, ask, answerOf, login }
+}
+
+describe('createFrame', () => {
+  it('stays silent for a page on an origin the project does not allow', async () => {
+    const server = fakeLatchd()
+    const posted: unknown[] = []
+    let listened = false
+    await expect(
+      embed(server, { parentOrigin: 'https://evil.example', parent: { postMessage: (m: unknown) => void posted.push(m) } as unknown as Window, listen: () => (listened = true) }),
+    ).rejects.toThrow('Origin not allowed')
+    expect(posted).toEqual([])
+    expect(listened).toBe(false)
+  })
+
+  it('announces READY to its parent, addressed to the parent origin only', async () => {
+    const { posted, listener } = await embed(fakeLatchd())
+    expect(listener).toBeTypeOf('function')
+    expect(posted).toEqual([{ msg: { type: '@latch-frame/READY', payload: { version: '1' } }, origin: PAGE }])
+  })
+
+  it('ignores messages from another origin or window, and malformed or unknown events', async () => {
+    const server = fakeLatchd()
+    const { posted, send } = await embed(server)
+    send('GET_CHAIN_ID', undefined, { origin: 'https://evil.example' })
+    send('GET_CHAIN_ID', undefined, { source: {} })
+    send('CONNECT_EMAIL', { email: 'not-an-email' })
+    send('EXPORT_SEED')
+    await new Promise((r) => setTimeout(r, 20))
+    expect(posted).toHaveLength(1) // READY only
+    expect(server.calls).toEqual(['origins'])
+  })
+
+  it('logs in by e-mail (device approval, then code), creates the wallet and signs after approval', async () => {
+    const server = fakeLatchd({ approveAfterPolls: 3 })
+    const { ask, send, posted, answerOf, login } = await embed(server)
+    await login()
+    expect(server.calls.filter((c) => c === 'deviceStatus')).toHaveLength(3)
+
+    const user = await ask('GET_USER', { chainId: 'eip155:31337' })
+    expect(user.type).toBe('@latch-frame/GET_USER_SUCCESS')
+    const u = user.payload as { address: Hex; email: string; accounts: unknown[]; solanaAddress: string }
+    expect(u.email).toBe('visitor@example.com')
+    expect(u.address).toMatch(/^0x[0-9a-fA-F]{40}$/)
+    expect(u.solanaAddress).toMatch(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/)
+    const stored = [...server.users.values()][0]!.shares!
+    expect(stored.recovery.mode).toBe('operator')
+
+    // Local answers and proxied reads.
+    expect((await ask('RPC_REQUEST', { method: 'eth_chainId', chainNamespace: 'eip155', chainId: 'eip155:31337' })).payload).toBe('0x7a69')
+    expect((await ask('RPC_REQUEST', { method: 'eth_accounts', chainNamespace: 'eip155', chainId: 31337 })).payload).toEqual([u.address])
+    expect((await ask('RPC_REQUEST', { method: 'eth_blockNumber', params: [], chainNamespace: 'eip155', chainId: 31337 })).payload).toBe('0x2a')
+    expect(server.rpcCalls.at(-1)).toMatchObject({ network: 'eip155:31337', method: 'eth_blockNumber' })
+
+    // personal_sign waits for the page's approval, then signs.
+    const id = send('RPC_REQUEST', { method: 'personal_sign', params: ['0x68656c6c6f', u.address], chainNamespace: 'eip155', chainId: 31337 })
+    await vi.waitFor(() => expect(posted.some((p) => p.msg.type === '@latch-frame/RPC_APPROVAL_REQUIRED')).toBe(true))
+    const approval = posted.find((p) => p.msg.type === '@latch-frame/RPC_APPROVAL_REQUIRED')!.msg
+    expect(approval.payload).toMatchObject({ requestId: id, method: 'personal_sign', chainNamespace: 'eip155' })
+    expect(answerOf(id)).toBeUndefined()
+    expect((await ask('RPC_APPROVE', { requestId: id, approved: true })).type).toBe('@latch-frame/RPC_APPROVE_SUCCESS')
+    await vi.waitFor(() => expect(answerOf(id)).toBeDefined())
+    const sig = answerOf(id)!.payload as Hex
+    expect(await recoverMessageAddress({ message: 'hello', signature: sig })).toBe(u.address)
+
+    // Declined: the spec's message and code 4001.
+    const declined = send('RPC_REQUEST', { method: 'personal_sign', params: ['0x00', u.address], chainNamespace: 'eip155', chainId: 31337 })
+    await vi.waitFor(() => expect(posted.filter((p) => p.msg.type === '@latch-frame/RPC_APPROVAL_REQUIRED')).toHaveLength(2))
+    await ask('RPC_APPROVE', { requestId: declined, approved: false })
+    await vi.waitFor(() => expect(answerOf(declined)).toEqual({ id: declined, type: '@latch-frame/RPC_REQUEST_ERROR', payload: { message: 'Signature declined', code: 4001 } }))
+
+    // Aborted while waiting.
+    const aborted = send('RPC_REQUEST', { method: 'personal_sign', params: ['0x00', u.address], chainNamespace: 'eip155', chainId: 31337 })
+    await vi.waitFor(() => expect(posted.filter((p) => p.msg.type === '@latch-frame/RPC_APPROVAL_REQUIRED')).toHaveLength(3))
+    await ask('RPC_ABORT')
+    await vi.waitFor(() => expect(answerOf(aborted)?.payload).toEqual({ message: 'Request was aborted' }))
+
+    // Refused methods.
+    for (const method of ['eth_sign', 'wallet_sendCalls', 'eth_signTransaction']) {
+      expect((await ask('RPC_REQUEST', { method, params: [], chainNamespace: 'eip155', chainId: 31337 })).payload).toEqual({
+        message: 'Requested RPC call is not allowed',
+        code: 4200,
+      })
+    }
+    // An approval for no waiting request is an error, and signs nothing.
+    expect((await ask('RPC_APPROVE', { requestId: 'nothing', approved: true })).type).toBe('@latch-frame/RPC_APPROVE_ERROR')
+  })
+
+  it('rebuilds the same wallet on a new device from the auth and recovery shares; the first device still signs', async () => {
+    const server = fakeLatchd()
+    const one = await embed(server)
+    await one.login()
+    const first = (await one.ask('GET_USER')).payload as { address: Hex }
+
+    const two = await embed(server) // another browser profile: empty IndexedDB
+    await two.login()
+    const second = (await two.ask('GET_USER')).payload as { address: Hex }
+    expect(second.address).toBe(first.address)
+    expect(server.calls).toContain('fetchShares+recovery')
+
+    for (const f of [one, two]) {
+      const id = f.send('RPC_REQUEST', { method: 'personal_sign', params: ['0x01', first.address], chainNamespace: 'eip155', chainId: 1 })
+      await vi.waitFor(() => expect(f.posted.some((p) => p.msg.type === '@latch-frame/RPC_APPROVAL_REQUIRED')).toBe(true))
+      await f.ask('RPC_APPROVE', { requestId: id, approved: true })
+      await vi.waitFor(() => expect(f.answerOf(id)?.type).toBe('@latch-frame/RPC_REQUEST_SUCCESS'))
+      expect(await recoverMessageAddress({ message: { raw: '0x01' }, signature: f.answerOf(id)!.payload as Hex })).toBe(first.address)
+    }
+  })
+
+  it('password recovery: latchd gets only ciphertext; a new device needs the right password', async () => {
+    const server = fakeLatchd()
+    const one = await embed(server)
+    await one.login()
+    const first = (await one.ask('GET_USER', { recoveryPassword: 'correct horse battery' })).payload as { address: string }
+    const rec = [...server.users.values()][0]!.shares!.recovery
+    expect(rec.mode).toBe('password')
+    expect(JSON.stringify(rec)).not.toContain('correct horse')
+
+    const two = await embed(server)
+    await two.login()
+    expect((await two.ask('GET_USER')).payload).toEqual({ message: 'Recovery password required' })
+    expect((await two.ask('GET_USER', { recoveryPassword: 'wrong horse battery' })).payload).toEqual({ message: 'Wrong recovery password' })
+    expect(((await two.ask('GET_USER', { recoveryPassword: 'correct horse battery' })).payload as { address: string }).address).toBe(first.address)
+  })
+
+  it('signs out: the session ends here and on latchd; the device share stays for the next login', async () => {
+    const server = fakeLatchd()
+    const f = await embed(server)
+    await f.login()
+    const before = ((await f.ask('GET_USER')).payload as { address: string }).address
+    expect((await f.ask('IS_CONNECTED')).payload).toEqual({ isConnected: true })
+    expect((await f.ask('SIGN_OUT')).type).toBe('@latch-frame/SIGN_OUT_SUCCESS')
+    expect(server.calls).toContain('revoke')
+    expect((await f.ask('IS_CONNECTED')).payload).toEqual({ isConnected: false })
+    expect((await f.ask('GET_USER')).payload).toEqual({ message: 'Session expired' })
+    const calls = server.calls.length
+    await f.login()
+    expect(((await f.ask('GET_USER')).payload as { address: string }).address).toBe(before)
+    expect(server.calls.slice(calls)).not.toContain('fetchShares+recovery')
+  })
+
+  it('answers a wrong code with latchd message', async () => {
+    const f = await embed(fakeLatchd())
+    await f.ask('CONNECT_EMAIL', { email: 'a@b.co' })
+    await f.ask('CONNECT_DEVICE')
+    expect((await f.ask('CONNECT_OTP', { otp: '000000' })).payload).toEqual({ message: 'Invalid or expired code' })
+  })
+})

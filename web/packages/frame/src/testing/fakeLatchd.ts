@@ -1,0 +1,116 @@
+// An in-memory stand-in for latchd's /auth/v1 routes, following
+// docs/auth-api.md, for the frame's unit tests in Node. The browser tests run
+// the frame against a real latchd.
+import type { AuthApi, Session, StoredRecovery } from '../authApi'
+import { AuthApiError } from '../authApi'
+
+interface User {
+  id: string
+  email: string
+  knownDevices: Set<string>
+  shares?: { authShare: string; recovery: StoredRecovery }
+}
+
+/** fakeLatchd returns an AuthApi over in-memory state, and that state. */
+export function fakeLatchd(opts: { allowedOrigins?: string[]; approveAfterPolls?: number } = {}) {
+  const users = new Map<string, User>()
+  const sessions = new Map<string, { user: User; deviceId: string; fresh: boolean }>()
+  const approvals = new Map<string, { deviceId: string; email: string; polls: number }>()
+  const codes = new Map<string, string>() // email → code
+  const calls: string[] = []
+  const rpcCalls: { network: string; method: string; params: unknown }[] = []
+  let n = 0
+  const fail = (status: number, code: string, message: string): never => {
+    throw new AuthApiError(message, status, code)
+  }
+  const session = (token: string | undefined) => sessions.get(token ?? '') ?? fail(401, 'unauthorized', 'Session expired')
+  const userOf = (email: string) => {
+    let u = users.get(email)
+    if (!u) users.set(email, (u = { id: `user-${++n}`, email, knownDevices: new Set() }))
+    return u
+  }
+  const issue = (user: User, deviceId: string): Session => {
+    const accessToken = `at-${++n}`
+    sessions.set(accessToken, { user, deviceId, fresh: true })
+    const far = new Date(Date.now() + 3600_000).toISOString()
+    return { sessionId: accessToken, accessToken, accessTokenExpiresAt: far, refreshToken: `rt-${n}`, refreshTokenExpiresAt: far, user: { id: user.id, email: user.email } }
+  }
+
+  const api: AuthApi = {
+    async origins() {
+      calls.push('origins')
+      return { allowedOrigins: opts.allowedOrigins ?? ['https://app.example'], localOrigins: false }
+    },
+    async emailStart(email, deviceId, token) {
+      calls.push('emailStart')
+      const u = userOf(email)
+      const s = token ? sessions.get(token) : undefined
+      if (s && s.user === u && s.deviceId === deviceId) return { action: 'CONNECT' as const }
+      if (u.knownDevices.has(deviceId)) {
+        codes.set(email, '123456')
+        return { action: 'VERIFY_OTP' as const }
+      }
+      const requestId = `req-${++n}`
+      approvals.set(requestId, { deviceId, email, polls: 0 })
+      return { action: 'VERIFY_DEVICE' as const, requestId }
+    },
+    async deviceStatus(requestId, deviceId) {
+      calls.push('deviceStatus')
+      const a = approvals.get(requestId)
+      if (!a || a.deviceId !== deviceId) return { status: 'expired' as const }
+      if (++a.polls < (opts.approveAfterPolls ?? 1)) return { status: 'pending' as const }
+      userOf(a.email).knownDevices.add(deviceId)
+      return { status: 'approved' as const }
+    },
+    async verify(email, deviceId, otp) {
+      calls.push('verify')
+      if (codes.get(email) !== otp) fail(400, 'invalid', 'Invalid or expired code')
+      codes.delete(email)
+      return issue(userOf(email), deviceId)
+    },
+    async refresh() {
+      return fail(401, 'unauthorized', 'Session expired')
+    },
+    async me(token) {
+      const s = session(token)
+      return { user: { id: s.user.id, email: s.user.email }, sessionId: token }
+    },
+    async revoke(token, sessionId) {
+      calls.push('revoke')
+      session(token)
+      sessions.delete(sessionId)
+      return { revoked: true }
+    },
+    async putShares(token, body) {
+      calls.push('putShares')
+      const s = session(token)
+      if (s.deviceId !== body.deviceId) fail(403, 'forbidden', 'wrong device')
+      if (s.user.shares && !body.replace) fail(409, 'conflict', 'Key shares are already stored')
+      s.user.shares = { authShare: body.authShare, recovery: body.recovery }
+      return { stored: true }
+    },
+    async fetchShares(token, deviceId, includeRecovery) {
+      calls.push(includeRecovery ? 'fetchShares+recovery' : 'fetchShares')
+      const s = session(token)
+      if (s.deviceId !== deviceId) fail(403, 'forbidden', 'wrong device')
+      const shares = s.user.shares ?? fail(404, 'not_found', 'No key shares stored')
+      if (includeRecovery && !s.fresh) fail(403, 'forbidden', 'A fresh login is required')
+      return includeRecovery ? shares : { authShare: shares.authShare }
+    },
+    async changeEmail() {
+      return { action: 'VERIFY_PRIMARY_OTP' as const }
+    },
+    async changeEmailPrimary() {
+      return { action: 'VERIFY_SECONDARY_OTP' as const }
+    },
+    async changeEmailSecondary() {
+      return fail(400, 'invalid', 'Invalid or expired code')
+    },
+    async rpc(network, method, params) {
+      rpcCalls.push({ network, method, params })
+      if (method === 'eth_blockNumber') return '0x2a'
+      throw new AuthApiError(`no ${method} here`, 400, 'invalid')
+    },
+  }
+  return { api, users, sessions, calls, rpcCalls }
+}
