@@ -1,13 +1,20 @@
 #!/usr/bin/env bash
-# Browser tests: Debian's Chromium (installed if missing), bin/latchd (built if missing), then the node:test
-# suites in web/e2e against a real `latchd dev`. Exits non-zero when a test fails.
+# Browser tests: Debian's Chromium (installed if missing), latchd's dev build, then the node:test suites in
+# web/e2e against a real `latchd dev`. Exits non-zero when a test fails. Screenshots go to the ignored
+# web/e2e/screenshots-out/; scripts/screenshots.sh (make screenshots) refreshes the committed ones.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 bash scripts/install-chromium.sh
 
-# Always (re)build: go build is incremental, and a stale binary would test old code.
-go build -o bin/latchd ./cmd/latchd
+# latchd dev needs the dev build (dev chains linked in with the devchain build tag) where the tree has one;
+# web/e2e/lib/latchd.mjs runs bin/latchd-dev when it exists, else bin/latchd. Always rebuilt: go build is
+# incremental, and a stale binary would test old code.
+if grep -qs '^//go:build devchain' cmd/latchd/*.go; then
+  go build -tags devchain -o bin/latchd-dev ./cmd/latchd
+else
+  go build -o bin/latchd ./cmd/latchd
+fi
 
 if [ ! -d web/node_modules/playwright-core ] || [ ! -d web/node_modules/viem ]; then
   echo "test-e2e: web/node_modules lacks playwright-core or viem; run npm ci in web/" >&2

@@ -9,8 +9,13 @@ import { fileURLToPath } from 'node:url';
 /** Repository root (web/e2e/lib → ../../..). */
 export const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
 
-/** Path of the latchd binary `make build` produces. */
-export const latchdBinary = join(repoRoot, 'bin', 'latchd');
+/**
+ * The latchd binary to run: the dev build (bin/latchd-dev, with the dev chains linked in) when there is one,
+ * else bin/latchd (a tree whose one build has them).
+ */
+export const latchdBinary = existsSync(join(repoRoot, 'bin', 'latchd-dev'))
+  ? join(repoRoot, 'bin', 'latchd-dev')
+  : join(repoRoot, 'bin', 'latchd');
 
 /** How long latchd may take to print its API line; a cold start is ~100 ms, CI machines are slower. */
 const readyTimeoutMs = 30_000;
@@ -43,7 +48,7 @@ const stopTimeoutMs = 20_000;
  * @property {() => Promise<void>} stop  SIGINT, wait for exit, remove the data dir
  */
 
-/** Builds bin/latchd when it is missing (scripts/test-e2e.sh normally does this first). */
+/** Builds latchdBinary when it is missing (scripts/test-e2e.sh normally builds the dev build first). */
 export function ensureLatchdBuilt() {
   if (existsSync(latchdBinary)) return;
   execFileSync('go', ['build', '-o', 'bin/latchd', './cmd/latchd'], { cwd: repoRoot, stdio: 'inherit' });

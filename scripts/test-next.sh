@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# The Next.js App Router example (web/apps/next): builds the widget packages and the app (`next build`, offline:
+# telemetry off, no remote fonts), then serves it with `next start` against a real `latchd dev` and checks the
+# server's HTML and Chromium's hydration (web/e2e/next/).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+bash scripts/install-chromium.sh
+
+# latchd dev needs the dev build (dev chains linked in with the devchain build tag) where the tree has one;
+# web/e2e/lib/latchd.mjs runs bin/latchd-dev when it exists, else bin/latchd. Always rebuilt: go build is
+# incremental, and a stale binary would test old code.
+if grep -qs '^//go:build devchain' cmd/latchd/*.go; then
+  go build -tags devchain -o bin/latchd-dev ./cmd/latchd
+else
+  go build -o bin/latchd ./cmd/latchd
+fi
+
+# The app imports the packages' built files (dist), as an app from npm would.
+bash scripts/build-web.sh
+
+export NEXT_TELEMETRY_DISABLED=1
+(cd web/apps/next && npm run build --silent)
+
+cd web
+node --test --test-concurrency=1 --test-reporter=spec e2e/next/
