@@ -9,8 +9,24 @@ import { chromium } from 'playwright-core';
 /** Debian's Chromium; scripts/install-chromium.sh installs it. */
 export const chromiumPath = process.env.LATCH_CHROMIUM ?? '/usr/bin/chromium';
 
-/** Where TestPage.screenshot writes: web/e2e/screenshots/<name>.png. */
-export const screenshotDir = resolve(fileURLToPath(new URL('.', import.meta.url)), '../screenshots');
+const e2eDir = resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
+
+/**
+ * Where TestPage.screenshot writes: web/e2e/screenshots-out/<name>.png (ignored by git), or the committed
+ * web/e2e/screenshots/ when LATCH_E2E_SCREENSHOTS=commit (scripts/screenshots.sh, `make screenshots`), so a test
+ * run never changes the committed pictures.
+ */
+export const screenshotDir = screenshotDirFor(process.env.LATCH_E2E_SCREENSHOTS);
+
+/**
+ * @param {string | undefined} mode  unset or "" (test runs), or "commit"
+ * @returns {string}
+ */
+export function screenshotDirFor(mode) {
+  if (mode === undefined || mode === '') return join(e2eDir, 'screenshots-out');
+  if (mode === 'commit') return join(e2eDir, 'screenshots');
+  throw new Error(`LATCH_E2E_SCREENSHOTS=${JSON.stringify(mode)}: leave it unset (tests write screenshots-out/) or set "commit"`);
+}
 
 const chromiumArgs = [
   '--headless',
@@ -134,7 +150,7 @@ export class TestPage {
   }
 
   /**
-   * Saves a full-page screenshot to web/e2e/screenshots/<name>.png and returns its path.
+   * Saves a full-page screenshot to screenshotDir/<name>.png and returns its path.
    * @param {string} name  file name without extension; [a-z0-9._-] only
    */
   async screenshot(name) {

@@ -5,6 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { createPublicClient, http, parseEther, verifyMessage, verifyTypedData } from 'viem';
+import { screenshotDirFor } from '../lib/browser.mjs';
 import { useHarness } from '../lib/harness.mjs';
 
 const harness = useHarness({ serve: fileURLToPath(new URL('../fixtures', import.meta.url)) });
@@ -215,11 +216,18 @@ test('the guard lets loopback requests through', async () => {
   assert.deepEqual(testPage.blockedRequests, []);
 });
 
-test('a screenshot is saved to web/e2e/screenshots', async () => {
+test('a screenshot is saved to the ignored web/e2e/screenshots-out, never the committed screenshots/', async () => {
   const testPage = await openSelftest();
   await connect(testPage.page);
   const path = await testPage.screenshot('harness-selftest');
-  assert.match(path, /web\/e2e\/screenshots\/harness-selftest\.png$/);
+  assert.match(path, /web\/e2e\/screenshots-out\/harness-selftest\.png$/);
   const png = await readFile(path);
   assert.deepEqual([...png.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+});
+
+test('LATCH_E2E_SCREENSHOTS=commit (make screenshots) writes the committed folder; other values are refused', () => {
+  assert.match(screenshotDirFor(undefined), /web\/e2e\/screenshots-out$/);
+  assert.match(screenshotDirFor(''), /web\/e2e\/screenshots-out$/);
+  assert.match(screenshotDirFor('commit'), /web\/e2e\/screenshots$/);
+  assert.throws(() => screenshotDirFor('yes'), /LATCH_E2E_SCREENSHOTS="yes": leave it unset .* or set "commit"/);
 });
