@@ -6,6 +6,9 @@ package deploy_test
 import (
 	"bufio"
 	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"net"
@@ -14,6 +17,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"go.yaml.in/yaml/v3"
@@ -140,8 +144,15 @@ func nodeSettings(t *testing.T, s service) (args, environ []string) {
 	env := map[string]string{}
 	for _, f := range s.EnvFile {
 		// The real file holds secrets and is not in the repository; its
-		// template is.
+		// template is, with the secrets left empty: they are made here as
+		// an operator makes them.
 		for k, v := range readEnvFile(t, f+".example") {
+			if _, secret := secrets[k]; secret {
+				if v != "" {
+					t.Fatalf("%s.example gives %s a value: a published secret would be used by whoever forgets to change it", f, k)
+				}
+				v = secretValue(k)
+			}
 			env[k] = v
 		}
 	}
@@ -153,6 +164,43 @@ func nodeSettings(t *testing.T, s service) (args, environ []string) {
 	}
 	slices.Sort(environ)
 	return s.Command[1:], environ
+}
+
+// secrets are the settings latchd.env.example leaves empty, and how an
+// operator makes each (the commands its comments give).
+var secrets = map[string]func() string{
+	"LATCH_ADMIN_TOKEN":       func() string { return randomHex(32) },
+	"LATCH_AUTH_SECRET":       func() string { return randomHex(32) },
+	"LATCH_AUTH_KEK":          func() string { return "k1:" + randomBase64(32) },
+	"LATCH_AUTH_RECOVERY_KEY": func() string { return "r1:" + randomBase64(32) },
+}
+
+var (
+	madeMu sync.Mutex
+	made   = map[string]string{}
+)
+
+// secretValue is the secret k made once for this test run, so that every
+// node gets the same, as they must.
+func secretValue(k string) string {
+	madeMu.Lock()
+	defer madeMu.Unlock()
+	if made[k] == "" {
+		made[k] = secrets[k]()
+	}
+	return made[k]
+}
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+func randomBase64(n int) string {
+	b := make([]byte, n)
+	rand.Read(b)
+	return base64.StdEncoding.EncodeToString(b)
 }
 
 // checkNode reports what is wrong with a latchd service's settings: an
