@@ -32,7 +32,7 @@ func (c *clock) Add(d time.Duration) {
 }
 
 type env struct {
-	t      *testing.T
+	t      testing.TB
 	db     *store.DB
 	svc    *auth.Service
 	outbox *mail.Outbox
@@ -48,7 +48,7 @@ const (
 
 // newEnv builds a Service on db with an outbox, a fixed clock and a project
 // with e-mail login on; tweak may change the config before New.
-func newEnv(t *testing.T, db *store.DB, tweak func(*auth.Config)) *env {
+func newEnv(t testing.TB, db *store.DB, tweak func(*auth.Config)) *env {
 	t.Helper()
 	e := &env{t: t, db: db, outbox: mail.NewOutbox(0), clock: &clock{t: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}}
 	projects := project.NewService(db)
