@@ -66,6 +66,8 @@ func loadContract(tb testing.TB) *contract {
 		tb.Fatalf("openapi: %v, want 3.1.0", c.doc["openapi"])
 	}
 
+	c.checkRefs(tb, c.doc, "#")
+
 	comp := jsonschema.NewCompiler()
 	comp.DefaultDraft(jsonschema.Draft2020)
 	comp.AssertFormat()
@@ -107,6 +109,28 @@ func loadContract(tb testing.TB) *contract {
 		c.schemas[ptr] = compiled
 	}
 	return c
+}
+
+// checkRefs fails on a $ref that points nowhere in the document.
+func (c *contract) checkRefs(tb testing.TB, v any, where string) {
+	tb.Helper()
+	switch v := v.(type) {
+	case map[string]any:
+		for k, e := range v {
+			if ref, ok := e.(string); k == "$ref" && ok {
+				if !strings.HasPrefix(ref, "#/") {
+					tb.Errorf("%s: $ref %q is not in the document", where, ref)
+					continue
+				}
+				c.get(tb, ref)
+			}
+			c.checkRefs(tb, e, where+"/"+escape(k))
+		}
+	case []any:
+		for i, e := range v {
+			c.checkRefs(tb, e, where+"/"+strconv.Itoa(i))
+		}
+	}
 }
 
 // operation is one operation of the document.
