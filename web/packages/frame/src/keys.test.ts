@@ -1,5 +1,5 @@
-import { mnemonicToEntropy, mnemonicToSeedWebcrypto } from '@scure/bip39'
-import { wordlist } from '@scure/bip39/wordlists/english.js'
+import { mnemonicToEntropy, mnemonicToSeed } from '@scure/bip39'
+import { wordlist } from '@scure/bip39/wordlists/english'
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js'
 import { HDKey as Ed25519HDKey } from 'micro-key-producer/slip10.js'
 import { describe, expect, it } from 'vitest'
@@ -18,7 +18,7 @@ describe('BIP-39 seed', () => {
 
   it('gives the same seed from the entropy as from its mnemonic', async () => {
     const entropy = mnemonicToEntropy(TEST_JUNK, wordlist)
-    expect(await seedFromEntropy(entropy)).toEqual(await mnemonicToSeedWebcrypto(TEST_JUNK))
+    expect(await seedFromEntropy(entropy)).toEqual(await mnemonicToSeed(TEST_JUNK))
   })
 
   it('makes 32 fresh random bytes per wallet', () => {
@@ -30,13 +30,13 @@ describe('BIP-39 seed', () => {
 
 describe('deriveKeys', () => {
   it("derives the well-known EVM account of the test mnemonic at m/44'/60'/0'/0/0", async () => {
-    const keys = deriveKeys(await mnemonicToSeedWebcrypto(TEST_JUNK))
+    const keys = deriveKeys(await mnemonicToSeed(TEST_JUNK))
     expect(bytesToHex(keys.evm)).toBe('ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80')
     expect(addressesOf(keys).evm).toBe('0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266')
   })
 
   it("derives the published EVM and Solana (m/44'/501'/0'/0') addresses of the abandon…about mnemonic", async () => {
-    const addrs = addressesOf(deriveKeys(await mnemonicToSeedWebcrypto(ABANDON)))
+    const addrs = addressesOf(deriveKeys(await mnemonicToSeed(ABANDON)))
     expect(addrs.evm).toBe('0x9858EfFD232B4033E47d90003D41EC34EcaEda94')
     expect(addrs.solana).toBe('HAgk14JpMQLgt6rVgv7cBQFJWFto5Dqxi472uT3DKpqk')
   })

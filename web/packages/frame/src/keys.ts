@@ -6,8 +6,8 @@
 import { ed25519 } from '@noble/curves/ed25519.js'
 import { base58 } from '@scure/base'
 import { HDKey } from '@scure/bip32'
-import { entropyToMnemonic, mnemonicToSeedWebcrypto } from '@scure/bip39'
-import { wordlist } from '@scure/bip39/wordlists/english.js'
+import { entropyToMnemonic } from '@scure/bip39'
+import { wordlist } from '@scure/bip39/wordlists/english'
 import { HDKey as Ed25519HDKey } from 'micro-key-producer/slip10.js'
 import { privateKeyToAddress } from 'viem/accounts'
 import { bytesToHex, type Address, type Hex } from 'viem'
@@ -40,12 +40,22 @@ export function newEntropy(): Uint8Array {
 }
 
 /**
- * seedFromEntropy computes the 64-byte BIP-39 seed (no passphrase). The
- * mnemonic is a JavaScript string on the way and cannot be zeroed; it is
- * dropped at once.
+ * seedFromEntropy computes the 64-byte BIP-39 seed (no passphrase): PBKDF2-
+ * HMAC-SHA512, 2048 rounds, salt "mnemonic", over the NFKD mnemonic, with the
+ * platform's WebCrypto (the JavaScript PBKDF2 would take most of a signature's
+ * time). The mnemonic is a JavaScript string on the way and cannot be zeroed;
+ * it is dropped at once.
  */
 export async function seedFromEntropy(entropy: Uint8Array): Promise<Uint8Array> {
-  return mnemonicToSeedWebcrypto(entropyToMnemonic(entropy, wordlist))
+  const enc = new TextEncoder()
+  const password = enc.encode(entropyToMnemonic(entropy, wordlist).normalize('NFKD'))
+  try {
+    const key = await crypto.subtle.importKey('raw', password, 'PBKDF2', false, ['deriveBits'])
+    const bits = await crypto.subtle.deriveBits({ name: 'PBKDF2', hash: 'SHA-512', salt: enc.encode('mnemonic'), iterations: 2048 }, key, 512)
+    return new Uint8Array(bits)
+  } finally {
+    password.fill(0)
+  }
 }
 
 /** deriveKeys derives both private keys from a BIP-39 seed. */

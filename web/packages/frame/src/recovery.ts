@@ -24,7 +24,7 @@ export const DEFAULT_SCRYPT = { logN: 17, r: 8, p: 1 } as const
 // Bounds on parameters read back from latchd: a tampered record must not make
 // the frame spend gigabytes or accept a weak setting.
 const MIN_LOG_N = 10
-const MAX_LOG_N = 20
+const MAX_LOG_N = 18
 
 /** Thrown when the password does not open the box (or the box was altered). */
 export class WrongPasswordError extends Error {
@@ -39,7 +39,7 @@ async function deriveKey(password: string, salt: Uint8Array, logN: number, r: nu
   }
   const raw = await scryptAsync(password.normalize('NFKC'), salt, { N: 2 ** logN, r, p, dkLen: 32 })
   try {
-    return await crypto.subtle.importKey('raw', raw, 'AES-GCM', false, ['encrypt', 'decrypt'])
+    return await crypto.subtle.importKey('raw', raw as Uint8Array<ArrayBuffer>, 'AES-GCM', false, ['encrypt', 'decrypt'])
   } finally {
     raw.fill(0)
   }
