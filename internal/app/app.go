@@ -55,6 +55,7 @@ type Main struct {
 	// relay, account: wired in relay.go and account.go.
 	relay   relayService
 	account accountService
+	auth    authService // e-mail login, wired in auth.go
 
 	rpc *rpcproxy.Proxy
 	// http: the handlers the route table mounts, built by Run.
@@ -153,6 +154,9 @@ func (m *Main) Run(ctx context.Context) (err error) {
 	}
 	if err := m.startAccount(ctx); err != nil {
 		return fmt.Errorf("start account data: %w", err)
+	}
+	if err := m.startAuth(ctx); err != nil {
+		return fmt.Errorf("start e-mail login: %w", err)
 	}
 	m.buildAPI()
 

@@ -58,6 +58,8 @@ func CLI(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = runProject(ctx, args, stdout, stderr)
 	case "image":
 		err = runImage(ctx, args, stdout, stderr)
+	case "auth":
+		err = runAuth(ctx, args, stdout, stderr)
 	case "routes":
 		if len(args) > 0 {
 			err = fmt.Errorf("takes no arguments")
