@@ -292,12 +292,13 @@ type testChain struct {
 	mu       sync.Mutex
 	head     uint64
 	receipts map[string][]uint64 // node → blocks whose receipts it read
+	heads    map[string]int      // node → times it asked for the latest block
 }
 
 const testChainID = 11155111 // eip155:11155111, a network latchd knows
 
 func newTestChain(t *testing.T, head uint64) *testChain {
-	c := &testChain{head: head, receipts: map[string][]uint64{}}
+	c := &testChain{head: head, receipts: map[string][]uint64{}, heads: map[string]int{}}
 	c.srv = httptest.NewServer(http.HandlerFunc(c.serve))
 	t.Cleanup(c.srv.Close)
 	return c
@@ -315,6 +316,14 @@ func (c *testChain) read(node string) []uint64 {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return append([]uint64(nil), c.receipts[node]...)
+}
+
+// headsAsked is how often node has asked for the latest block: an indexer
+// following the chain asks every poll interval.
+func (c *testChain) headsAsked(node string) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.heads[node]
 }
 
 type rpcCall struct {
@@ -362,6 +371,7 @@ func (c *testChain) answer(node string, call rpcCall) (any, error) {
 			return 0, false
 		}
 		if tag == "latest" {
+			c.heads[node]++
 			return c.head, true
 		}
 		n, err := hexutil.DecodeUint64(tag)
