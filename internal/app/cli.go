@@ -30,6 +30,8 @@ Usage:
   latchd project update --id ID [--name NAME] [--origin URL]… [--add-origin URL]… [--remove-origin URL]…
                         [--feature key=value]… [--analytics=true|false]
   latchd image put --kind wallet|asset|currency|token --id ID --file logo.png|.jpg|.webp|.svg
+  latchd auth rotate-key     re-encrypt the embedded wallet's stored shares under the first key of --auth-kek
+                             and --auth-recovery-key (docs/auth.md)
   latchd routes              print every route with its method, pattern, guard class and listener
   latchd healthcheck [--url URL] [--timeout D]
                              GET a running latchd's /healthz (default: on --addr); exit 0 if it answers 200
