@@ -19,6 +19,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"go.yaml.in/yaml/v3"
 
@@ -50,8 +51,9 @@ type service struct {
 	Healthcheck struct {
 		Test []string `yaml:"test"`
 	} `yaml:"healthcheck"`
-	Ports    []string  `yaml:"ports"`
-	Networks yaml.Node `yaml:"networks"`
+	Ports           []string  `yaml:"ports"`
+	Networks        yaml.Node `yaml:"networks"`
+	StopGracePeriod string    `yaml:"stop_grace_period"`
 }
 
 // latchdImage is the image compose.yaml builds from the root Containerfile.
@@ -230,6 +232,12 @@ func checkNode(c compose, name string, args, environ []string) error {
 			return fmt.Errorf("%s: does not depend on %s", name, u.Hostname())
 		}
 	}
+	// Compose kills a container 10 s after SIGTERM unless told otherwise;
+	// latchd needs its shutdown timeout and a little more.
+	grace, err := time.ParseDuration(s.StopGracePeriod)
+	if err != nil || grace <= cfg.ShutdownTimeout {
+		return fmt.Errorf("%s: stop_grace_period %q must be longer than latchd's shutdown timeout %v", name, s.StopGracePeriod, cfg.ShutdownTimeout)
+	}
 	if cfg.AdminAddr == "" {
 		return fmt.Errorf("%s: no admin listener: /metrics would not be served", name)
 	}
@@ -276,6 +284,7 @@ func TestCompose(t *testing.T) {
 			{"Flag", append(slices.Clone(args), "--trusted-proxy", "10.0.0.1/32"), environ, "flag provided but not defined"},
 			{"Value", args, replaceValue(environ, "LATCH_TRUSTED_PROXIES", "172.30.0.10"), `"172.30.0.10" is not a CIDR`},
 			{"NoRelayURL", args, removeKey(environ, "LATCH_RELAY_URL"), "no LATCH_RELAY_URL"},
+			{"ShutdownOverGrace", args, append(slices.Clone(environ), "LATCH_SHUTDOWN_TIMEOUT=1m"), "must be longer than latchd's shutdown timeout"},
 		} {
 			err := checkNode(c, nodes[0], tc.args, tc.environ)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
