@@ -2,7 +2,7 @@
 // (EIP-1559), with viem's local account. Parameters are validated here; the
 // page's approval has been given before any of these run.
 import { z } from 'zod/mini'
-import { privateKeyToAccount } from 'viem/accounts'
+import { privateKeyToAddress, signMessage, signTransaction, signTypedData } from 'viem/accounts'
 import { bytesToHex, isAddress, isAddressEqual, isHex, type Address, type Hex, type TransactionSerializableEIP1559 } from 'viem'
 
 /** Sends one JSON-RPC call to the chain (through latchd's RPC proxy). */
@@ -43,10 +43,11 @@ function parse<S extends z.ZodMiniType>(schema: S, params: unknown, method: stri
   return r.data
 }
 
-function accountOf(key: Uint8Array, expected: string) {
-  const account = privateKeyToAccount(bytesToHex(key) as Hex)
-  if (!isAddressEqual(account.address, expected as Address)) throw new InvalidParamsError(`Address ${expected} is not this wallet's`)
-  return account
+/** keyFor returns key as viem takes it, after checking that it is expected's. */
+function keyFor(key: Uint8Array, expected: string): Hex {
+  const privateKey = bytesToHex(key)
+  if (!isAddressEqual(privateKeyToAddress(privateKey), expected as Address)) throw new InvalidParamsError(`Address ${expected} is not this wallet's`)
+  return privateKey
 }
 
 const big = (v: string | bigint | number | undefined): bigint | undefined => (v === undefined ? undefined : BigInt(v))
@@ -54,8 +55,7 @@ const big = (v: string | bigint | number | undefined): bigint | undefined => (v 
 /** personalSign answers personal_sign [message, address]: a hex message is signed as bytes, other text as UTF-8. */
 export async function personalSign(key: Uint8Array, params: unknown): Promise<Hex> {
   const [message, address] = parse(personalSignParams, params, 'personal_sign')
-  const account = accountOf(key, address)
-  return account.signMessage({ message: isHex(message) ? { raw: message } : message })
+  return signMessage({ message: isHex(message) ? { raw: message } : message, privateKey: keyFor(key, address) })
 }
 
 /** signTypedDataV4 answers eth_signTypedData_v4 [address, typedData (JSON text or object)]. */
@@ -75,9 +75,9 @@ export async function signTypedDataV4(key: Uint8Array, params: unknown): Promise
     'eth_signTypedData_v4',
   )
   const { EIP712Domain: _domain, ...types } = t.types
-  const account = accountOf(key, address)
+  const privateKey = keyFor(key, address)
   // viem checks the message against the types and refuses what does not match.
-  return account.signTypedData({ domain: t.domain ?? {}, types, primaryType: t.primaryType, message: t.message } as Parameters<typeof account.signTypedData>[0])
+  return signTypedData({ domain: t.domain ?? {}, types, primaryType: t.primaryType, message: t.message, privateKey } as Parameters<typeof signTypedData>[0])
 }
 
 /**
@@ -112,6 +112,6 @@ export async function buildTransaction(params: unknown, chainId: number, call: C
 /** sendTransaction signs tx with key and sends it with eth_sendRawTransaction; it returns the hash. */
 export async function sendTransaction(key: Uint8Array, tx: TransactionSerializableEIP1559 & { from: Address }, call: ChainCall): Promise<Hex> {
   const { from, ...serializable } = tx
-  const signed = await accountOf(key, from).signTransaction(serializable)
+  const signed = await signTransaction({ transaction: serializable, privateKey: keyFor(key, from) })
   return (await call('eth_sendRawTransaction', [signed])) as Hex
 }
