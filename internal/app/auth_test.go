@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"mime"
@@ -25,6 +26,8 @@ import (
 	"github.com/latchkit/latch/internal/auth"
 	"github.com/latchkit/latch/internal/mail/smtptest"
 	"github.com/latchkit/latch/internal/project"
+	"github.com/latchkit/latch/internal/redistest"
+	"github.com/latchkit/latch/internal/store/storetest"
 )
 
 const (
@@ -133,11 +136,14 @@ func withAuth(srv *smtptest.Server) func(*Config) {
 	}
 }
 
-func runAuthMain(t *testing.T, srv *smtptest.Server) (*Main, *project.Project) {
+func runAuthMain(t *testing.T, srv *smtptest.Server, tweak ...func(*Main)) (*Main, *project.Project) {
 	t.Helper()
 	m := NewMain(Config{Addr: "127.0.0.1:0", FrameAddr: "127.0.0.1:0", DataDir: t.TempDir(), ShutdownTimeout: 5e9}, discardLogger())
 	withAuth(srv)(&m.Config)
 	m.SetMailTLSConfig(srv.RootCAs)
+	for _, f := range tweak {
+		f(m)
+	}
 	if err := m.Run(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -154,8 +160,20 @@ func runAuthMain(t *testing.T, srv *smtptest.Server) (*Main, *project.Project) {
 // through a real SMTP server: start → approval link → approve → start →
 // code → verify → store shares → fetch → refresh → revoke.
 func TestAuth_HTTPFlow(t *testing.T) {
+	t.Run("sqlite", func(t *testing.T) { testAuthHTTPFlow(t, "") })
+	t.Run("postgres", func(t *testing.T) {
+		base := os.Getenv("LATCH_TEST_POSTGRES")
+		if base == "" {
+			t.Skip("LATCH_TEST_POSTGRES not set")
+		}
+		u, _ := storetest.FreshSchema(t, base)
+		testAuthHTTPFlow(t, u)
+	})
+}
+
+func testAuthHTTPFlow(t *testing.T, databaseURL string) {
 	srv := smtptest.Start(t, smtptest.Options{User: "latch", Password: "pw"})
-	m, p := runAuthMain(t, srv)
+	m, p := runAuthMain(t, srv, func(m *Main) { m.Config.DatabaseURL = databaseURL })
 	c := authClient{t: t, base: m.APIURL(), project: p.ID, origin: m.FrameURL()}
 	const email = "visitor@example.com"
 	device := "dev-0123456789abcdefghijk"
@@ -319,6 +337,32 @@ func TestAuth_NoAccountOracle(t *testing.T) {
 		status, _, b := c.do("POST", "/auth/v1/email/verify", "", map[string]string{"email": email, "deviceId": "fresh-device-0123456789ab", "otp": "123456"})
 		if status != 400 || !strings.Contains(string(b), auth.MsgInvalidCode) {
 			t.Fatalf("%s: %d %s", email, status, b)
+		}
+	}
+}
+
+// Two nodes on one Redis share the per-IP start budget: 30 starts spread
+// over both exhaust it on both (each node alone would allow 30).
+func TestAuth_LimitsSharedThroughRedis(t *testing.T) {
+	url := redistest.URL(t)
+	prefix := redistest.Prefix(t)
+	srv := smtptest.Start(t, smtptest.Options{User: "latch", Password: "pw"})
+	dir := t.TempDir()
+	a, p := runAuthMain(t, srv, func(m *Main) { m.Config.RedisURL, m.Config.DataDir, m.RedisPrefix = url, dir, prefix })
+	b, _ := runAuthMain(t, srv, func(m *Main) { m.Config.RedisURL, m.Config.DataDir, m.RedisPrefix = url, dir, prefix })
+	nodes := []authClient{{t: t, base: a.APIURL(), project: p.ID}, {t: t, base: b.APIURL(), project: p.ID}}
+	start := func(c authClient, i int) (int, []byte) {
+		status, _, body := c.do("POST", "/auth/v1/email/start", "", map[string]string{"email": fmt.Sprintf("r%d@example.com", i), "deviceId": "redis-device-0123456789ab"})
+		return status, body
+	}
+	for i := 0; i < auth.IPStartLimit; i++ {
+		if status, body := start(nodes[i%2], i); status != 200 {
+			t.Fatalf("start %d: %d %s", i, status, body)
+		}
+	}
+	for i, c := range nodes {
+		if status, body := start(c, 100+i); status != http.StatusTooManyRequests || !strings.Contains(string(body), "per IP") {
+			t.Fatalf("node %d after the shared budget: %d %s", i, status, body)
 		}
 	}
 }
