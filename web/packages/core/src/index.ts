@@ -45,6 +45,9 @@ export { getAccountModels } from './account/actions/getAccountModels'
 export { getSendController } from './send/actions/getSendController'
 export { loadSendController } from './send/actions/loadSendController'
 export { setNameResolver } from './send/actions/setNameResolver'
+export { getSendState } from './send/actions/getSendState'
+export { watchSendState } from './send/actions/watchSendState'
+export { sendActions, type SendActions } from './send/actions/sendActions'
 
 // Query options and keys of the account data (TanStack Query).
 export { balancesQueryOptions, historyPageQueryOptions, type AccountQueryOptions, type AccountQueryParameters } from './account/queries'

@@ -20,6 +20,7 @@ import type { ModalController, ModalState } from './modal/controller'
 import type { RouterController, RouterState } from './modal/router'
 import type { NetworkController, NetworkState } from './network/controller'
 import type { LatchOptions, ResolvedOptions } from './options'
+import type { SendActions } from './send/actions/sendActions'
 import type { NameResolver } from './send/resolver'
 import type { SendController, SendState } from './send/types'
 import type { KeyValueStorage } from './storage'
@@ -80,7 +81,7 @@ export function slot<K extends keyof LatchRootState>(root: Store<LatchRootState>
 /** Per-instance slots the React layer's actions use; a test Latch without controllers can still have them. */
 export interface LatchRuntime {
   /** The send form (a lazy module) and the receiver-name resolver it uses. */
-  readonly send: { controller?: SendController; resolver?: NameResolver }
+  readonly send: { controller?: SendController; resolver?: NameResolver; actions?: SendActions }
   /** The QueryClient used when the app provides none, and one account-refresh subscription per client. */
   readonly queries: {
     client?: QueryClient

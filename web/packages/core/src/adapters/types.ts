@@ -5,7 +5,11 @@
 // adapter beside eip155 without touching views.
 import type { Chain } from 'viem'
 import type { NativeBalance } from '../connection/balance'
+import type { TokenBalance } from '../account/types'
 import type { ConnectionState, NamespaceConnection } from '../connection/types'
+import type { NameResolver } from '../send/resolver'
+import type { FeeEstimate, SendContext } from '../send/types'
+import type { FeeOverrides } from '../send/validation'
 
 /** A network the app configured. Today every network is a viem Chain; a non-EVM adapter brings its own shape. */
 export type LatchNetwork = Chain
@@ -15,6 +19,33 @@ export interface AdapterTransaction {
   readonly to: string
   readonly value: bigint
   readonly data?: string | undefined
+}
+
+/** A validated transfer of the send form: an amount (smallest unit) of a token to a receiver address. */
+export interface Transfer {
+  readonly token: TokenBalance
+  readonly to: string
+  readonly amount: bigint
+}
+
+/**
+ * What the send form asks of a namespace's chain and wallet. The send
+ * controller holds the form, the spec's rules and the flow; the driver does
+ * the chain's part. Failures reject with LatchSendError (toSendError).
+ */
+export interface SendDriver {
+  /** The account's native and `token` balances, read on chain now (not from a cache). */
+  readBalances(ctx: SendContext, token: TokenBalance): Promise<{ native: bigint; token: bigint }>
+  /** The fee of the transfer, honouring the caller's overrides; USD from the prices in `balances`. */
+  estimateFee(ctx: SendContext, transfer: Transfer, overrides: FeeOverrides, balances: readonly TokenBalance[]): Promise<FeeEstimate>
+  /** Sends the transfer through the connected wallet with the reviewed fee; resolves with the transaction's hash. */
+  send(ctx: SendContext, transfer: Transfer, fee: FeeEstimate): Promise<string>
+  /** Waits for the transaction's outcome; rejects after timeoutMs. */
+  waitForReceipt(chainId: number, hash: string, options: { timeoutMs: number; firstDelayMs: number }): Promise<'success' | 'reverted'>
+  /** The id latchd's balance route knows the network's native coin by (for its refresh after a send). */
+  nativeTokenId(chainId: number): string
+  /** The namespace's default receiver-name resolver (an app may set its own). */
+  nameResolver(): NameResolver
 }
 
 /**
@@ -34,6 +65,8 @@ export interface NamespaceClient {
   account(state?: ConnectionState): NamespaceConnection
   /** The native balance of an account on a network. */
   balance(params: { address: string; chainId: number }): Promise<NativeBalance>
+  /** The send form's driver for this namespace; its code loads on first use (the send chunk). */
+  sendDriver(): Promise<SendDriver>
   /** Sends a transaction through the connected wallet; resolves with its hash. */
   sendTransaction(params: { chainId: number; from: string; transaction: AdapterTransaction }): Promise<string>
   /** Asks the connected wallet to sign a message; resolves with the signature. */

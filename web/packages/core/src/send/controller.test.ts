@@ -5,6 +5,7 @@ import { defineChain } from 'viem'
 import { createAccountClient } from '../account/client'
 import { createAccountData } from '../account/data'
 import type { TokenBalance } from '../account/types'
+import { createEip155SendDriver } from '../adapters/eip155/send/driver'
 import { createSendController, type SendNotice } from './controller'
 import { LatchSendError } from './errors'
 
@@ -152,14 +153,15 @@ function routeRpc(chain: ReturnType<typeof fakeChain>) {
 async function setup(options: { namespace?: string; connected?: boolean } = {}) {
   const chain = fakeChain()
   routeRpc(chain)
-  config = createConfig({
+  const wagmi = createConfig({
     chains: [devnet],
     connectors: [mock({ accounts: [alice] })],
     storage: null,
     batch: { multicall: false },
     transports: { [devnet.id]: custom({ request: chain.request }) },
   })
-  await connect(config, { connector: config.connectors[0]! })
+  config = wagmi
+  await connect(wagmi, { connector: wagmi.connectors[0]! })
   const notices: SendNotice[] = []
   const errors: string[] = []
   const returnToAccount = vi.fn()
@@ -171,7 +173,8 @@ async function setup(options: { namespace?: string; connected?: boolean } = {}) 
   accountData.onTransaction((t) => transactions.push(t))
   let switched: (() => void) | undefined
   const controller = createSendController({
-    wagmiConfig: config,
+    // The eip155 adapter's driver over this config; other namespaces have none yet.
+    driver: async (namespace) => (namespace === 'eip155' ? createEip155SendDriver(wagmi) : undefined),
     getContext: () => (options.connected === false ? undefined : { namespace: options.namespace ?? 'eip155', address: alice, chain: devnet }),
     accountData,
     notify: { success: (n) => notices.push(n), error: (m) => errors.push(m) },

@@ -1,18 +1,17 @@
 // The send controller (spec §3 send state, §4 send flow, §5 rules, §8
 // errors): a framework-free store holding the form, the fee estimate and the
-// loading flag, and the flow form → review → wallet. Native currency goes
-// out with eth_sendTransaction, ERC-20 tokens with `transfer`; both through
-// the connected wallet via wagmi. The namespace is part of every step so a
-// Solana driver can slot in beside the eip155 one.
-import type { Config } from '@wagmi/core'
-import type { Address, Hex } from 'viem'
+// loading flag, and the flow form → review → wallet. The chain's part (balances,
+// fee, the wallet's transaction, its receipt) is the namespace adapter's send
+// driver, picked by the account's namespace at every step: the eip155 driver
+// sends native currency with eth_sendTransaction and ERC-20 tokens with
+// `transfer`; a namespace without a driver is refused with the spec's message.
 import { isNativeBalance } from '../account/format'
 import type { TokenBalance } from '../account/types'
+import type { SendDriver, Transfer } from '../adapters/types'
 import { createStore } from '../store'
+import { networkBalanceInUsd } from './balances'
 import { formatDecimal } from './decimal'
 import { LatchSendError, SEND_MESSAGES, toSendError } from './errors'
-import * as evm from './evm'
-import { buildRequest, estimateSendFee, networkBalanceInUsd, readSendBalances, type EvmRequest } from './transaction'
 import { initialSendState } from './load'
 import {
   assertSendNamespace,
@@ -25,9 +24,6 @@ import {
   type FeeOverrides,
   type SendNamespace,
 } from './validation'
-
-/** The address latchd's balance and price routes use for a network's native coin. */
-export const NATIVE_TOKEN_ADDRESS = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee'
 
 /** Receipt wait of spec §9: 180 s, polls from 200 ms, doubling. */
 export const RECEIPT_TIMEOUT_MS = 180_000
@@ -48,8 +44,7 @@ import type { FeeEstimate, SendContext, SendController, SendControllerParameters
 
 /** createSendController makes a send form bound to the connection given by params.getContext. */
 export function createSendController(params: SendControllerParameters): SendController {
-  const store = createStore<SendState>(initialSendState)
-  const config = params.wagmiConfig
+  const store = (params.slice ?? createStore)(initialSendState)
   let receiverSeq = 0
   let estimateSeq = 0
   let resolver = params.resolver
@@ -76,9 +71,15 @@ export function createSendController(params: SendControllerParameters): SendCont
     return parseReceiverAddress(ctx.namespace, text)
   }
 
-  const estimateFee = (ctx: SendContext, request: EvmRequest, overrides: FeeOverrides = {}): Promise<FeeEstimate> =>
-    estimateSendFee(config, ctx, request, overrides, store.getState().tokenBalances)
-  const readBalances = (ctx: SendContext, token: TokenBalance) => readSendBalances(config, ctx, token)
+  /** The account's namespace's send driver; a namespace without one cannot send (yet). */
+  const driverOf = async (ctx: SendContext): Promise<SendDriver> => {
+    const driver = await params.driver(ctx.namespace)
+    if (!driver) throw new LatchSendError('unsupported_chain', SEND_MESSAGES.unsupportedChain)
+    return driver
+  }
+  const estimateFee = async (ctx: SendContext, transfer: Transfer, overrides: FeeOverrides = {}): Promise<FeeEstimate> =>
+    (await driverOf(ctx)).estimateFee(ctx, transfer, overrides, store.getState().tokenBalances)
+  const readBalances = async (ctx: SendContext, token: TokenBalance) => (await driverOf(ctx)).readBalances(ctx, token)
 
   let reviewed: { ctx: SendContext; token: TokenBalance; to: string; amount: bigint; fee: FeeEstimate } | undefined
 
@@ -97,10 +98,8 @@ export function createSendController(params: SendControllerParameters): SendCont
       receiver = resolved
     }
     const valid = validateSend({ namespace: ctx.namespace, token, amount: amountText, receiver })
-    // Solana passes the spec's rules; its transfer driver (Wallet Standard) is not wired yet, so it stops here.
-    if (valid.namespace !== 'eip155') throw new LatchSendError('unsupported_chain', SEND_MESSAGES.unsupportedChain)
     const to = valid.receiver
-    const request = buildRequest(token!, to, valid.amount)
+    const transfer: Transfer = { token: token!, to, amount: valid.amount }
     const native = isNativeBalance(token!)
     const balances = await readBalances(ctx, token!)
     // The amount alone first: no fee estimate is needed to refuse it.
@@ -115,7 +114,7 @@ export function createSendController(params: SendControllerParameters): SendCont
     })
     let fee: FeeEstimate
     try {
-      fee = await estimateFee(ctx, request, overrides)
+      fee = await estimateFee(ctx, transfer, overrides)
     } catch (error) {
       // The node refusing to estimate because value + gas exceeds the balance is the same finding as ours.
       if (error instanceof LatchSendError && error.kind === 'insufficient_funds') {
@@ -136,22 +135,21 @@ export function createSendController(params: SendControllerParameters): SendCont
   }
 
   const resolveName = async (ctx: SendContext, name: string): Promise<string | null> => {
-    if (!resolver) throw new LatchSendError('invalid_receiver', SEND_MESSAGES.namesUnsupported(ctx.chain.name))
-    const address = await resolver.resolve(name, ctx.chain)
-    return address ? parseReceiverAddress('eip155', address) : null
+    const address = await (resolver ?? (await driverOf(ctx)).nameResolver()).resolve(name, ctx.chain)
+    return address ? parseReceiverAddress(ctx.namespace === 'solana' ? 'solana' : 'eip155', address) : null
   }
 
-  const afterSuccess = (result: SendResult, token: TokenBalance, waitForReceipt: boolean) => {
-    // latchd's balance route re-reads these at once (forceUpdate); the native coin is 0xeeee…eeee there.
-    const tokens = isNativeBalance(token) ? [`eip155:${result.chainId}:${NATIVE_TOKEN_ADDRESS}`] : [token.address!]
+  const afterSuccess = (driver: SendDriver, result: SendResult, token: TokenBalance, waitForReceipt: boolean) => {
+    // latchd's balance route re-reads these at once (forceUpdate); the driver knows the native coin's id there.
+    const tokens = isNativeBalance(token) ? [driver.nativeTokenId(result.chainId)] : [token.address!]
     const refresh = () => params.accountData.notifyTransaction({ hash: result.hash, chainId: result.chainId, tokens })
     if (!waitForReceipt) {
       refresh()
       return
     }
     // Balances and history change once the transaction is mined.
-    void evm
-      .waitForReceipt(config, result.chainId, result.hash as Hex, { timeoutMs: RECEIPT_TIMEOUT_MS, firstDelayMs: RECEIPT_RETRY_DELAY_MS })
+    void driver
+      .waitForReceipt(result.chainId, result.hash, { timeoutMs: RECEIPT_TIMEOUT_MS, firstDelayMs: RECEIPT_RETRY_DELAY_MS })
       .then((status) => {
         if (status === 'reverted') params.notify.error(SEND_MESSAGES.reverted('unknown reason'))
       })
@@ -164,15 +162,13 @@ export function createSendController(params: SendControllerParameters): SendCont
   const transmit = async (prepared: NonNullable<typeof reviewed>): Promise<SendResult> => {
     const { ctx, token, to, amount, fee } = prepared
     const chainId = ctx.chain.id
-    const fees: evm.EvmFees =
-      fee.maxFeePerGas !== undefined ? { maxFeePerGas: fee.maxFeePerGas, maxPriorityFeePerGas: fee.maxPriorityFeePerGas ?? 0n } : { gasPrice: fee.gasPrice ?? 0n }
     const native = isNativeBalance(token)
     store.setState({ loading: true, error: undefined, errorKind: undefined })
     let hash: string
+    let driver: SendDriver
     try {
-      // One wallet call for both: eth_sendTransaction, with `transfer(to, amount)` as data for a token.
-      const request = buildRequest(token, to, amount)
-      hash = await evm.sendTransaction(config, chainId, { from: ctx.address as Address, ...request, gas: fee.gas, fees })
+      driver = await driverOf(ctx)
+      hash = await driver.send(ctx, { token, to, amount }, fee)
     } catch (error) {
       store.setState({ loading: false })
       throw fail(error)
@@ -187,7 +183,7 @@ export function createSendController(params: SendControllerParameters): SendCont
     reviewed = undefined
     // Spec §4: loading cleared, the form reset, balances refreshed, and token transfers back on Account.
     store.setState({ ...initialSendState, tokenBalances: store.getState().tokenBalances, networkBalanceInUSD: store.getState().networkBalanceInUSD })
-    afterSuccess(result, token, params.waitForReceipt ?? true)
+    afterSuccess(driver, result, token, params.waitForReceipt ?? true)
     params.notify.success({
       message: `Sent ${formatDecimal(amount, tokenDecimals(token))} ${token.symbol}`,
       ...(result.explorerUrl ? { link: { url: result.explorerUrl, label: explorer ? `View on ${explorer.name}` : 'View transaction' } } : {}),
@@ -290,7 +286,7 @@ export function createSendController(params: SendControllerParameters): SendCont
           } catch {
             // no valid receiver yet
           }
-          fee = (await estimateFee(ctx, { to: to as Address, value: 0n })).worstCase
+          fee = (await estimateFee(ctx, { token, to, amount: 0n })).worstCase
         }
         if (seq !== estimateSeq) return
         const max = maxSendable({ native: isNativeBalance(token), balance: balances.token, fee })

@@ -29,15 +29,7 @@ export {
   type SendNamespace,
   type ValidSend,
 } from './validation'
-export { createEnsResolver, hasEns, type NameResolver } from './resolver'
-export {
-  estimateFees,
-  estimateGas,
-  FEE_MULTIPLIER_PERCENT,
-  sendTransaction as sendEvmTransaction,
-  type EvmFees,
-  type EvmTransaction,
-} from './evm'
+export { type NameResolver } from './resolver'
 export {
   createSendController,
   RECEIPT_RETRY_DELAY_MS,

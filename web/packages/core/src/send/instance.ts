@@ -1,9 +1,9 @@
 // The send form of one Latch instance, built inside the send module's chunk so
 // a page that never sends does not carry this code.
 import { accountNamespace } from '../adapters/registry'
+import { slot as rootSlot } from '../instance'
 import type { Latch } from '../latch-types'
 import { createSendController } from './controller'
-import { createEnsResolver } from './resolver'
 import type { SendController } from './types'
 
 /**
@@ -14,9 +14,11 @@ import type { SendController } from './types'
 export function sendControllerOf(latch: Latch): SendController {
   const slot = latch._internal.send
   if (slot.controller) return slot.controller
-  const wagmiConfig = latch.getWagmiConfig()
+  const { clients, root } = latch._internal
   const controller = createSendController({
-    wagmiConfig,
+    // The chain's part of a send is the account's namespace adapter's.
+    driver: async (namespace) => clients.get(namespace)?.sendDriver(),
+    slice: rootSlot(root, 'send'),
     getContext: () => {
       const { account, activeNetwork } = latch.getState()
       if (account.status !== 'connected' || !account.address) return undefined
@@ -24,7 +26,7 @@ export function sendControllerOf(latch: Latch): SendController {
       return { namespace: accountNamespace(account.caipAddress), address: account.address, chain: activeNetwork }
     },
     accountData: latch.accountData,
-    resolver: slot.resolver ?? createEnsResolver(wagmiConfig),
+    resolver: slot.resolver,
     notify: {
       success: (notice) => latch.showToast(notice.message, 'success', notice.link ? { link: notice.link } : undefined),
       error: (message) => latch.showToast(message, 'error'),

@@ -1,10 +1,10 @@
 // The send module's types: the state of the form (spec §3), what the
 // controller needs and returns, and the controller's own interface.
-import type { Config } from '@wagmi/core'
 import type { Chain } from 'viem'
 import type { AccountData } from '../account/data'
 import type { TokenBalance } from '../account/types'
-import type { Store } from '../store'
+import type { SendDriver } from '../adapters/types'
+import type { SliceFactory, Store } from '../store'
 import type { LatchSendError } from './errors'
 import type { NameResolver } from './resolver'
 import type { FeeOverrides } from './validation'
@@ -79,11 +79,14 @@ export interface SendNotice {
 
 /** Parameters of createSendController. */
 export interface SendControllerParameters {
-  readonly wagmiConfig: Config
+  /** The send driver of a namespace (its adapter's), or undefined when the namespace has none. */
+  readonly driver: (namespace: string) => Promise<SendDriver | undefined>
+  /** Where the form's state lives: a slice of the instance's root store (default: a store of its own). */
+  readonly slice?: SliceFactory<SendState> | undefined
   /** The connected account and its network, or undefined when disconnected. */
   readonly getContext: () => SendContext | undefined
   readonly accountData: AccountData
-  /** Resolves receiver names; default: none (names are refused). */
+  /** Resolves receiver names; default: the namespace driver's (ENS on eip155, where the chain has it). */
   readonly resolver?: NameResolver | undefined
   /** Success toast (with the explorer link) and error toast. */
   readonly notify: { success(notice: SendNotice): void; error(message: string): void }

@@ -12,6 +12,7 @@ import { useLatchProvider } from './useLatchProvider'
 import { useLatchState } from './useLatchState'
 import { useLatchTheme } from './useLatchTheme'
 import { useWalletInfo } from './useWalletInfo'
+import { MAINNET_ID } from '../test/ids'
 
 function wrapperFor(latch: FakeLatch) {
   return ({ children }: { children: ReactNode }) => (
@@ -25,7 +26,7 @@ describe('hooks', () => {
   it('useLatch opens and closes the modal; useLatchState follows', () => {
     const latch = createFakeLatch()
     const { result } = renderHook(() => ({ control: useLatch(), state: useLatchState() }), { wrapper: wrapperFor(latch) })
-    expect(result.current.state).toMatchObject({ open: false, loading: false, view: 'Connect', selectedNetworkId: 'eip155:1' })
+    expect(result.current.state).toMatchObject({ open: false, loading: false, view: 'Connect', selectedNetworkId: MAINNET_ID })
     act(() => result.current.control.open({ view: 'Networks' }))
     expect(result.current.state).toMatchObject({ open: true, view: 'Networks', historyLength: 1 })
     act(() => result.current.control.close())
@@ -44,7 +45,7 @@ describe('hooks', () => {
     const { result } = renderHook(() => useLatchAccount(), { wrapper: wrapperFor(createConnectedFakeLatch()) })
     expect(result.current).toEqual({
       address: connectedAddress,
-      caipAddress: `eip155:1:${connectedAddress}`,
+      caipAddress: `${MAINNET_ID}:${connectedAddress}`,
       isConnected: true,
       status: 'connected',
       balance: { formatted: '1.234', symbol: 'ETH' },
@@ -54,7 +55,7 @@ describe('hooks', () => {
   it('useLatchNetwork reports the active network', () => {
     const { result } = renderHook(() => useLatchNetwork(), { wrapper: wrapperFor(createFakeLatch()) })
     expect(result.current.chainId).toBe(1)
-    expect(result.current.caipNetworkId).toBe('eip155:1')
+    expect(result.current.caipNetworkId).toBe(MAINNET_ID)
     expect(result.current.network.name).toBe('Ethereum')
   })
 

@@ -1,5 +1,5 @@
 // An in-memory Latch for tests: a real store with the contract's behaviour, no network.
-import { t, type AccountData, type MessageKey } from '@latchkit/core'
+import { createLatch, networkCaipId, t, type AccountData, type MessageKey } from '@latchkit/core'
 import { createFakeAccountData } from './fakeAccountData'
 import { createConfig, http } from '@wagmi/core'
 import { mainnet, sepolia, base } from 'viem/chains'
@@ -15,6 +15,7 @@ import type {
   LatchWallet,
   WalletPage,
 } from '@latchkit/core'
+import { MAINNET_ID } from './ids'
 
 export type FakeLatchOptions = {
   state?: Partial<LatchState>
@@ -93,6 +94,7 @@ export function createFakeLatch(options: FakeLatchOptions = {}): FakeLatch {
   const switchedListeners = new Set<(event: LatchNetworkSwitchedEvent) => void>()
   const registry = options.registry ?? Array.from({ length: 95 }, (_, i) => makeWallet(i + 1))
   let wagmiConfig: ReturnType<typeof createConfig> | undefined
+  let backing: Latch | undefined
 
   const setState = (patch: Partial<LatchState>) => {
     const prev = state
@@ -183,7 +185,7 @@ export function createFakeLatch(options: FakeLatchOptions = {}): FakeLatch {
         account: {
           status: 'connected',
           address: connectedAddress,
-          caipAddress: `eip155:${state.activeNetwork.id}:${connectedAddress}`,
+          caipAddress: `${networkCaipId(state.activeNetwork)}:${connectedAddress}`,
           chainId: state.activeNetwork.id,
           balance: { formatted: '1.234', symbol: 'ETH' },
           walletInfo: { name: wallet.name, ...(wallet.imageUrl ? { icon: wallet.imageUrl } : {}) },
@@ -290,8 +292,12 @@ export function createFakeLatch(options: FakeLatchOptions = {}): FakeLatch {
       listeners.clear()
       eventListeners.clear()
     },
-    // No controllers: only the per-instance slots React's actions use (send form, query client, account module).
-    _internal: { send: {}, queries: { refreshers: new Map() }, account: {} } as unknown as LatchInternal,
+    // What core's actions reach (the root store, the namespace clients, the per-instance slots) comes from a real
+    // instance over this fake's wagmi config, made on first use; the fake's own state stays what the test sets.
+    get _internal(): LatchInternal {
+      backing ??= createLatch({ networks: [mainnet, base, sepolia], wagmiConfig: fake.getWagmiConfig(), walletConnect: false })
+      return backing._internal
+    },
   }
   return fake
 }
@@ -304,7 +310,7 @@ export function createConnectedFakeLatch(options: FakeLatchOptions = {}): FakeLa
       account: {
         status: 'connected',
         address: connectedAddress,
-        caipAddress: `eip155:1:${connectedAddress}`,
+        caipAddress: `${MAINNET_ID}:${connectedAddress}`,
         chainId: 1,
         balance: { formatted: '1.234', symbol: 'ETH' },
         walletInfo: { name: 'MetaMask' },

@@ -1,10 +1,9 @@
 // The eip155 adapter: EVM chains over @wagmi/core (through the instance's
 // connection controller). Sending and signing load their code on demand, so
 // a page pays for them only when it sends or signs.
-import type { Address, Hex } from 'viem'
+import type { Hex } from 'viem'
 import { caipNetworkIdOf } from '../../options'
 import { disconnectedNamespace } from '../../connection/types'
-import { loadSendModule } from '../../send/load'
 import type { NamespaceAdapter, NamespaceClient, NamespaceClientContext } from '../types'
 
 /** The eip155 namespace (EVM chains, CAIP-2 `eip155:<chain id>`). */
@@ -18,6 +17,9 @@ export const eip155Adapter: NamespaceAdapter = {
   createClient: (context) => createEip155Client(context),
 }
 
+/** The eip155 send code (driver, JSON-RPC, ENS): its own chunk, loaded when the visitor first sends. */
+const loadSendCode = () => Promise.all([import('./send/driver'), import('./send/rpc')])
+
 function createEip155Client({ connection }: NamespaceClientContext): NamespaceClient {
   const config = () => connection.getWagmiConfig()
   return {
@@ -25,13 +27,13 @@ function createEip155Client({ connection }: NamespaceClientContext): NamespaceCl
     reconnect: () => connection.init(),
     disconnect: () => connection.disconnect('eip155'),
     account: (state = connection.getState()) => state.namespaces.eip155 ?? disconnectedNamespace,
-    balance: ({ address, chainId }) => connection.getNativeBalance({ address: address as Address, chainId }),
+    balance: ({ address, chainId }) => connection.getNativeBalance({ address: address as Hex, chainId }),
+    sendDriver: async () => (await loadSendCode())[0].createEip155SendDriver(config()),
     async sendTransaction({ chainId, from, transaction }) {
-      // The send module's chunk, which the send form loads anyway.
-      const evm = await loadSendModule()
-      const rpc = { from: from as Address, to: transaction.to as Address, value: transaction.value, data: transaction.data as Hex | undefined }
-      const [gas, fees] = await Promise.all([evm.estimateGas(config(), chainId, rpc), evm.estimateFees(config(), chainId)])
-      return evm.sendEvmTransaction(config(), chainId, { ...rpc, gas, fees })
+      const [, rpc] = await loadSendCode()
+      const tx = { from: from as Hex, to: transaction.to as Hex, value: transaction.value, data: transaction.data as Hex | undefined }
+      const [gas, fees] = await Promise.all([rpc.estimateGas(config(), chainId, tx), rpc.estimateFees(config(), chainId)])
+      return rpc.sendTransaction(config(), chainId, { ...tx, gas, fees })
     },
     async signMessage({ message, address }) {
       const provider = (await this.provider()) as { request(args: { method: string; params: unknown[] }): Promise<unknown> } | undefined

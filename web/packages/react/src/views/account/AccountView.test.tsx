@@ -5,6 +5,7 @@ import { ConnectButton } from '../../components/ConnectButton/ConnectButton'
 import { connectedAddress, createConnectedFakeLatch } from '../../test/createFakeLatch'
 import { createFakeAccountData, type FakeAccountData, type FakeAccountServer } from '../../test/fakeAccountData'
 import { renderWithLatch } from '../../test/render'
+import { MAINNET_ID, OPTIMISM_ID } from '../../test/ids'
 
 async function openAccount(options: Parameters<typeof createConnectedFakeLatch>[0] = {}) {
   const latch = createConnectedFakeLatch(options)
@@ -68,13 +69,13 @@ describe('Account view', () => {
 
 // --- Tabs: Tokens, NFTs, Activity (issue 6) ---------------------------------------------------------------
 
-const usdcAddress = 'eip155:1:0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48'
+const usdcAddress = `${MAINNET_ID}:0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48`
 const balances: TokenBalance[] = [
-  { name: 'USD Coin', symbol: 'USDC', chainId: 'eip155:1', address: usdcAddress, value: 98.5, price: 1, quantity: { decimals: '6', numeric: '98.5' }, iconUrl: '' },
-  { name: 'Ether', symbol: 'ETH', chainId: 'eip155:1', value: 3702.6, price: 3000, quantity: { decimals: '18', numeric: '1.2342' }, iconUrl: '' },
+  { name: 'USD Coin', symbol: 'USDC', chainId: MAINNET_ID, address: usdcAddress, value: 98.5, price: 1, quantity: { decimals: '6', numeric: '98.5' }, iconUrl: '' },
+  { name: 'Ether', symbol: 'ETH', chainId: MAINNET_ID, value: 3702.6, price: 3000, quantity: { decimals: '18', numeric: '1.2342' }, iconUrl: '' },
 ]
 
-function tx(id: string, operationType: string, minedAt: Date, numeric = '1.5', chain = 'eip155:1'): Transaction {
+function tx(id: string, operationType: string, minedAt: Date, numeric = '1.5', chain = MAINNET_ID): Transaction {
   return {
     id,
     metadata: { operationType, hash: `0x${id}`, chain, minedAt: minedAt.toISOString(), sentFrom: connectedAddress, sentTo: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC', status: 'confirmed', nonce: 1 },
@@ -108,7 +109,7 @@ describe('Account tabs', () => {
     expect(within(rows[1]!).getByTestId('latch-token-quantity').textContent).toBe('98.500 USDC')
     const request = accountData.requests.find((u) => u.pathname.endsWith('/balance'))!
     expect(request.pathname).toBe(`/v1/account/${connectedAddress}/balance`)
-    expect(Object.fromEntries(request.searchParams)).toMatchObject({ currency: 'usd', chainId: 'eip155:1', projectId: 'test' })
+    expect(Object.fromEntries(request.searchParams)).toMatchObject({ currency: 'usd', chainId: MAINNET_ID, projectId: 'test' })
   })
 
   it('Tokens: a failed fetch shows the toast once, $0.00 and a retry', async () => {
@@ -130,7 +131,7 @@ describe('Account tabs', () => {
     const thisMonth = new Date(now.getFullYear(), now.getMonth(), 1, 0, 0, 1)
     const lastYear = new Date(now.getFullYear() - 1, 2, 9, 12)
     const history = {
-      '': { data: [tx('aa', 'receive', thisMonth, '2'), tx('bb', 'send', lastYear, '1.5'), tx('cc', 'send', thisMonth, '9', 'eip155:10')], next: null },
+      '': { data: [tx('aa', 'receive', thisMonth, '2'), tx('bb', 'send', lastYear, '1.5'), tx('cc', 'send', thisMonth, '9', OPTIMISM_ID)], next: null },
     }
     const { user } = await openWithData({ balances, history })
     await user.click(screen.getByRole('tab', { name: 'Activity' }))

@@ -2,6 +2,8 @@ import { describe, expect, it, vi } from 'vitest'
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { renderWithLatch } from '../../test/render'
 import { createConnectedFakeLatch, createFakeLatch } from '../../test/createFakeLatch'
+import { networkCaipId } from '@latchkit/core'
+import { base } from 'viem/chains'
 
 describe('NetworksView', () => {
   it('lists the networks with latchd images, testnet tags and the active one marked', async () => {
@@ -14,7 +16,7 @@ describe('NetworksView', () => {
     expect(screen.getByTestId('latch-network-8453').getAttribute('aria-current')).toBeNull()
     expect(screen.getByTestId('latch-network-11155111').textContent).toContain('Testnet')
     const img = screen.getByTestId('latch-network-8453').querySelector('img')
-    expect(img?.getAttribute('src')).toBe('https://latchd.test/public/getAssetImage/eip155%3A8453')
+    expect(img?.getAttribute('src')).toBe(`https://latchd.test/public/getAssetImage/${encodeURIComponent(networkCaipId(base))}`)
   })
 
   it('falls back to a monogram when the network image fails', () => {

@@ -7,14 +7,15 @@ import { useLatchSend } from '../../hooks/useLatchSend'
 import { createConnectedFakeLatch } from '../../test/createFakeLatch'
 import { createFakeAccountData } from '../../test/fakeAccountData'
 import { renderWithLatch } from '../../test/render'
+import { MAINNET_ID } from '../../test/ids'
 
 const balances: TokenBalance[] = [
-  { name: 'Ether', symbol: 'ETH', chainId: 'eip155:1', value: 3000, price: 3000, quantity: { decimals: '18', numeric: '1' }, iconUrl: '' },
+  { name: 'Ether', symbol: 'ETH', chainId: MAINNET_ID, value: 3000, price: 3000, quantity: { decimals: '18', numeric: '1' }, iconUrl: '' },
   {
     name: 'USD Coin',
     symbol: 'USDC',
-    chainId: 'eip155:1',
-    address: 'eip155:1:0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48',
+    chainId: MAINNET_ID,
+    address: `${MAINNET_ID}:0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48`,
     value: 98.5,
     price: 1,
     quantity: { decimals: '6', numeric: '98.5' },
@@ -59,7 +60,7 @@ describe('Send view', () => {
 
   it('a bad amount and a bad address get their messages', async () => {
     const { user } = await openSend()
-    await user.selectOptions(screen.getByTestId('latch-send-token'), 'eip155:1:eip155:1:0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48')
+    await user.selectOptions(screen.getByTestId('latch-send-token'), `${MAINNET_ID}:${MAINNET_ID}:0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48`)
     expect(screen.getByTestId('latch-send-balance').textContent).toBe('Balance: 98.500 USDC')
     await user.type(screen.getByTestId('latch-send-amount'), '1,5')
     await user.type(screen.getByTestId('latch-send-receiver'), '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC')

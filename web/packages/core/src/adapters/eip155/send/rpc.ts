@@ -1,4 +1,4 @@
-// The eip155 driver of send: plain JSON-RPC. Reads (gas, fees, balances,
+// The eip155 send driver's JSON-RPC. Reads (gas, fees, balances,
 // receipts) go through the wagmi config's client for the chain, i.e. latchd's
 // RPC proxy; the transaction goes to the connected wallet's EIP-1193 provider
 // as eth_sendTransaction. Using the methods directly rather than viem's
@@ -7,7 +7,7 @@
 // the node's and wallet's own codes and messages.
 import { getConnection, type Config } from '@wagmi/core'
 import { encodeFunctionData, hexToBigInt, numberToHex, type Address, type Hex } from 'viem'
-import { LatchSendError } from './errors'
+import { LatchSendError } from '../../../send/errors'
 
 /** Spec §9 "Default gas fee multiplier 1.2", on the base fee (EIP-1559) or the gas price (legacy). */
 export const FEE_MULTIPLIER_PERCENT = 120n
