@@ -1,17 +1,18 @@
 #!/usr/bin/env node
-// Writes the theme defaults of @latchkit/core (src/theme-tokens.ts) into @latchkit/react's src/styles.css, between
+// Writes the theme defaults of @latchkit/core (src/theme-tokens.ts) into @latchkit/react's src/styles/theme.css, between
 // the generated block's comments, so the stylesheet declares the same defaults the components set inline.
 // @latchkit/react's build runs it; core's theme-css.test.ts fails when the committed stylesheet is stale.
 //
 //   node scripts/theme-css.mjs          rewrite the block when it differs
 //   node scripts/theme-css.mjs --check  exit 1 when it differs
-import { readFileSync, writeFileSync } from 'node:fs'
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { runnerImport } from 'vite'
 
 const webRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..')
-const stylesheetPath = join(webRoot, 'packages/react/src/styles.css')
+const sheetsDir = join(webRoot, 'packages/react/src/styles')
+const stylesheetPath = join(sheetsDir, 'theme.css')
 
 // Vite's module runner loads the TypeScript source as the tests do; no build of core is needed first.
 const { module } = await runnerImport(join(webRoot, 'packages/core/src/theme-css.ts'), {
@@ -20,7 +21,13 @@ const { module } = await runnerImport(join(webRoot, 'packages/core/src/theme-css
   logLevel: 'error',
 })
 const committed = readFileSync(stylesheetPath, 'utf8')
-const current = module.withThemeDefaults(committed)
+// Only the variables some sheet reads are declared, so every sheet's rules count.
+const rules = readdirSync(sheetsDir)
+  .filter((name) => name.endsWith('.css'))
+  .map((name) => readFileSync(join(sheetsDir, name), 'utf8'))
+  .join('\n')
+const block = committed.slice(committed.indexOf(module.THEME_DEFAULTS_BEGIN), committed.indexOf(module.THEME_DEFAULTS_END))
+const current = module.withThemeDefaults(committed, rules.replace(block, ''))
 const name = relative(webRoot, stylesheetPath)
 if (current === committed) {
   console.log(`${name}: theme defaults up to date`)

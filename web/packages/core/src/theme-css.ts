@@ -48,8 +48,12 @@ export function themeDefaultsCss(rules: string): string {
   ].join('\n')
 }
 
-/** The stylesheet with its generated block replaced by the current defaults; throws when the markers are missing. */
-export function withThemeDefaults(stylesheet: string): string {
+/**
+ * The stylesheet with its generated block replaced by the current defaults; throws when the markers are missing.
+ * `rules` are all the rules the defaults serve (a stylesheet split into several sheets passes them all); by default
+ * the stylesheet's own, outside the block.
+ */
+export function withThemeDefaults(stylesheet: string, rules?: string): string {
   const begin = stylesheet.indexOf(THEME_DEFAULTS_BEGIN)
   const end = stylesheet.indexOf(THEME_DEFAULTS_END)
   if (begin < 0 || end < begin) {
@@ -57,5 +61,5 @@ export function withThemeDefaults(stylesheet: string): string {
   }
   const before = stylesheet.slice(0, begin)
   const after = stylesheet.slice(end + THEME_DEFAULTS_END.length)
-  return before + themeDefaultsCss(before + after) + after
+  return before + themeDefaultsCss(rules ?? before + after) + after
 }
