@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -282,9 +283,13 @@ func checkSecurity(t *testing.T, op operation, guard string) {
 		}
 	}
 	sort.Strings(schemes)
-	want := map[string]string{"open": "", "dev": "", "project": "projectId", "admin": "adminToken,projectId"}[guard]
-	if got := strings.Join(schemes, ","); got != want || len(sec) > 1 {
-		t.Errorf("%s: guard %s with security %v, want [%s] in one requirement", op.ptr, guard, sec, want)
+	want := map[string][]string{
+		"open": {""}, "dev": {""}, "link": {""}, "project": {"projectId"}, "admin": {"adminToken,projectId"},
+		// The guard admits the frame; some routes also take a session's token.
+		"frame-origin": {"projectId", "projectId,session"},
+	}[guard]
+	if got := strings.Join(schemes, ","); !slices.Contains(want, got) || len(sec) > 1 {
+		t.Errorf("%s: guard %s with security %v, want one requirement of %q", op.ptr, guard, sec, want)
 	}
 	tags, _ := op.obj["tags"].([]any)
 	isDev := false
@@ -604,6 +609,8 @@ func TestOpenAPI_Responses(t *testing.T) {
 		c.do(t, bases, call{op: "GET /assets/{file}", on: "frame", url: string(asset)})
 	})
 
+	t.Run("Auth", func(t *testing.T) { callAuth(t, c, bases, pid) })
+
 	t.Run("RateLimited", func(t *testing.T) {
 		lm := app.NewMain(app.Config{Addr: "127.0.0.1:0", FrameAddr: "127.0.0.1:0", DataDir: t.TempDir(), IPRateLimit: 1, ShutdownTimeout: 5 * time.Second}, slog.New(slog.NewTextHandler(io.Discard, nil)))
 		if err := lm.Run(context.Background()); err != nil {
@@ -664,4 +671,102 @@ func newUUID(t *testing.T) string {
 	b[6] = b[6]&0x0f | 0x40
 	b[8] = b[8]&0x3f | 0x80
 	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
+}
+
+// callAuth walks the e-mail login of the embedded wallet through every
+// /auth/v1 route (latchd dev keeps its mail in the outbox), with refusals
+// on the way.
+func callAuth(t *testing.T, c *contract, bases map[string]string, pid string) {
+	const email, newEmail, device = "openapi@example.com", "openapi2@example.com", "openapi-test-device-0001"
+	// send calls an /auth/v1 operation from the frame's (local, under dev) origin.
+	send := func(op, path, body string, hdr ...string) (int, map[string]any) {
+		t.Helper()
+		method, _, _ := strings.Cut(op, " ")
+		status, _, b := c.do(t, bases, call{op: op, method: method, url: path + "?" + pid, body: body, hdr: append(hdr, "Origin", "http://localhost:5173")})
+		var v map[string]any
+		json.Unmarshal(b, &v)
+		return status, v
+	}
+	post := func(path, body string, hdr ...string) (int, map[string]any) {
+		t.Helper()
+		return send("POST "+path, path, body, hdr...)
+	}
+	bearerOf := func(sess map[string]any) []string {
+		return []string{"Authorization", fmt.Sprintf("Bearer %v", sess["accessToken"])}
+	}
+	outbox := func(to string) map[string]any {
+		t.Helper()
+		var v struct{ Messages []map[string]any }
+		_, _, b := c.do(t, bases, call{op: "GET /dev/outbox", url: "/dev/outbox?to=" + url.QueryEscape(to)})
+		if json.Unmarshal(b, &v) != nil || len(v.Messages) == 0 {
+			t.Fatalf("no mail to %s: %s", to, b)
+		}
+		return v.Messages[0]
+	}
+	c.do(t, bases, call{op: "GET /dev/outbox", url: "/dev/outbox?to=" + strings.Repeat("a", 300)})
+	c.do(t, bases, call{op: "OPTIONS /auth/v1/{path}", url: "/auth/v1/email/start", hdr: []string{"Origin", "http://localhost:5173", "Access-Control-Request-Method", "POST", "Access-Control-Request-Headers", "content-type,authorization"}})
+	c.do(t, bases, call{op: "OPTIONS /auth/v1/{path}", url: "/auth/v1/email/start", hdr: []string{"Origin", "https://evil.example", "Access-Control-Request-Method", "POST"}})
+	c.do(t, bases, call{op: "GET /auth/v1/origins", url: "/auth/v1/origins?" + pid})
+	c.do(t, bases, call{op: "GET /auth/v1/origins", url: "/auth/v1/origins"})
+
+	// A new device: an approval link, then a code.
+	post("/auth/v1/email/start", `{"email":"not an address","deviceId":"`+device+`"}`)
+	c.do(t, bases, call{op: "POST /auth/v1/email/start", url: "/auth/v1/email/start?" + pid, body: `{}`, hdr: []string{"Origin", "https://evil.example"}})
+	_, start := post("/auth/v1/email/start", `{"email":"`+email+`","deviceId":"`+device+`"}`)
+	if start["action"] != "VERIFY_DEVICE" {
+		t.Fatalf("email/start: %v", start)
+	}
+	post("/auth/v1/device/status", fmt.Sprintf(`{"requestId":%q,"deviceId":%q}`, start["requestId"], device))
+	post("/auth/v1/device/status", `{"requestId":1}`)
+	link, err := url.Parse(fmt.Sprint(outbox(email)["link"]))
+	if err != nil || link.Query().Get("token") == "" {
+		t.Fatalf("approval link %v: %v", link, err)
+	}
+	const approve = "/auth/v1/device/approve"
+	c.do(t, bases, call{op: "GET " + approve, on: "frame", url: link.RequestURI()})
+	c.do(t, bases, call{op: "GET " + approve, on: "frame", url: approve})
+	form := "token=" + url.QueryEscape(link.Query().Get("token"))
+	for range 2 { // the second time the link is spent: 410
+		c.do(t, bases, call{op: "POST " + approve, on: "frame", url: approve, body: form, hdr: []string{"Content-Type", "application/x-www-form-urlencoded"}})
+	}
+	if _, again := post("/auth/v1/email/start", `{"email":"`+email+`","deviceId":"`+device+`"}`); again["action"] != "VERIFY_OTP" {
+		t.Fatalf("email/start after approval: %v", again)
+	}
+	post("/auth/v1/email/verify", `{"email":"`+email+`","deviceId":"`+device+`","otp":"12345"}`)
+	_, sess := post("/auth/v1/email/verify", fmt.Sprintf(`{"email":%q,"deviceId":%q,"otp":%q}`, email, device, outbox(email)["code"]))
+	bearer := bearerOf(sess)
+
+	send("GET /auth/v1/me", "/auth/v1/me", "", bearer...)
+	send("GET /auth/v1/me", "/auth/v1/me", "")
+	send("GET /auth/v1/sessions", "/auth/v1/sessions", "", bearer...)
+	send("GET /auth/v1/sessions", "/auth/v1/sessions", "", "Authorization", "Bearer nope")
+	shares := `{"deviceId":"` + device + `","authShare":"YXV0aA==","recovery":{"mode":"operator","share":"cmVjb3Zlcnk="}}`
+	for range 2 { // stored, then 409
+		send("PUT /auth/v1/shares", "/auth/v1/shares", shares, bearer...)
+	}
+	post("/auth/v1/shares/fetch", `{"deviceId":"`+device+`","includeRecovery":true}`, bearer...)
+	post("/auth/v1/shares/fetch", `{"deviceId":7}`, bearer...)
+
+	// The e-mail change: a code to the old address, then to the new one.
+	post("/auth/v1/email/change", `{"newEmail":"not an address"}`, bearer...)
+	post("/auth/v1/email/change", `{"newEmail":"`+newEmail+`"}`, bearer...)
+	post("/auth/v1/email/change/primary", `{"otp":"abc"}`, bearer...)
+	post("/auth/v1/email/change/primary", fmt.Sprintf(`{"otp":%q}`, outbox(email)["code"]), bearer...)
+	post("/auth/v1/email/change/secondary", `{"otp":"000000","deviceId":"`+device+`"}`, bearer...)
+	_, changed := post("/auth/v1/email/change/secondary", fmt.Sprintf(`{"otp":%q,"deviceId":%q}`, outbox(newEmail)["code"], device), bearer...)
+	sess, _ = changed["session"].(map[string]any)
+	bearer = bearerOf(sess)
+
+	// Sign-out: an unknown session id, then the caller's own.
+	const revoke = "POST /auth/v1/sessions/{id}/revoke"
+	send(revoke, "/auth/v1/sessions/no-such-session/revoke", "", bearer...)
+	send(revoke, fmt.Sprintf("/auth/v1/sessions/%v/revoke", sess["sessionId"]), "", bearer...)
+
+	// A refresh token works once; spent, it is refused.
+	post("/auth/v1/email/start", `{"email":"`+newEmail+`","deviceId":"`+device+`"}`)
+	_, sess = post("/auth/v1/email/verify", fmt.Sprintf(`{"email":%q,"deviceId":%q,"otp":%q}`, newEmail, device, outbox(newEmail)["code"]))
+	refresh := fmt.Sprintf(`{"refreshToken":%q,"deviceId":%q}`, sess["refreshToken"], device)
+	for range 2 {
+		post("/auth/v1/session/refresh", refresh)
+	}
 }
