@@ -188,6 +188,7 @@ func (m *Main) Run(ctx context.Context) (err error) {
 	bgCtx, stop := context.WithCancel(context.WithoutCancel(ctx))
 	m.stopBackground = stop
 	m.bg.Go(func() { m.rpc.RunProbes(bgCtx) })
+	m.bg.Go(func() { m.runAuthPrune(bgCtx) })
 	m.bg.Go(func() {
 		t := time.NewTicker(telemetry.RetentionInterval)
 		defer t.Stop()

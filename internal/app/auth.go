@@ -17,6 +17,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/latchkit/latch/internal/apperr"
 	"github.com/latchkit/latch/internal/auth"
@@ -210,6 +211,17 @@ func newHexSecret() string {
 	b := make([]byte, 32)
 	rand.Read(b)
 	return hex.EncodeToString(b)
+}
+
+// runAuthPrune deletes ended codes, sessions and refresh tokens every
+// auth.PruneInterval until ctx ends (a no-op when e-mail login is off).
+func (m *Main) runAuthPrune(ctx context.Context) {
+	if m.auth.svc == nil {
+		return
+	}
+	t := time.NewTicker(auth.PruneInterval)
+	defer t.Stop()
+	m.auth.svc.RunPrune(ctx, t.C)
 }
 
 func or(a, b string) string {

@@ -366,3 +366,47 @@ func TestService_ChangeEmail(t *testing.T) {
 		})
 	})
 }
+
+func TestService_Prune(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		e := newEnv(t, db, nil)
+		dev := newDevice()
+		s1 := e.login("a@example.com", dev)
+		s2, err := e.svc.Refresh(ctx, e.p.ID, s1.RefreshToken, dev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		revoked := e.login("b@example.com", newDevice())
+		e.svc.RevokeSession(ctx, e.authFor(revoked), "current")
+		if n, err := e.svc.Prune(ctx); err != nil || n != 0 {
+			t.Fatalf("pruned %d at once: %v", n, err)
+		}
+		// A day on: the revoked session and the used codes and links go; the
+		// live session and its spent refresh token (reuse detection) stay.
+		e.clock.Add(25 * time.Hour)
+		if _, err := e.svc.Prune(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if n := countRows(t, db, "auth_sessions"); n != 1 {
+			t.Fatalf("%d sessions left", n)
+		}
+		if n := countRows(t, db, "auth_challenges"); n != 0 {
+			t.Fatalf("%d challenges left", n)
+		}
+		_, err = e.svc.Refresh(ctx, e.p.ID, s1.RefreshToken, dev)
+		wantCode(t, err, apperr.Unauthorized, auth.MsgSessionExpired)
+		if _, err := e.svc.Refresh(ctx, e.p.ID, s2.RefreshToken, dev); apperr.Code(err) != apperr.Unauthorized {
+			t.Fatal("reuse after the prune was not caught")
+		}
+		// Past the refresh tokens' lifetime everything goes.
+		e.clock.Add(auth.RefreshTTL + 25*time.Hour)
+		e.svc.Prune(ctx)
+		e.svc.Prune(ctx)
+		for _, table := range []string{"auth_sessions", "auth_refresh_tokens"} {
+			if n := countRows(t, db, table); n != 0 {
+				t.Fatalf("%d rows left in %s", n, table)
+			}
+		}
+	})
+}
