@@ -1,27 +1,37 @@
 # Thin entry points; the logic lives in scripts/ and Go/TS code.
-.PHONY: dev test test-e2e bench build web clean
+.PHONY: dev build build-dev test test-e2e bench web clean
 
 GO ?= go
+export GO
 
+# bin/latchd: the production build (static, CGO_ENABLED=0, no dev chains,
+# version/commit/date stamped by the linker; VERSION=… overrides the version).
 build:
-	$(GO) build -o bin/latchd ./cmd/latchd
+	@bash scripts/build-latchd.sh prod
 
-# The widget packages and the demo dapp (npm ci only when dependencies are missing or stale).
+# bin/latchd-dev: the dev build (-tags devchain), whose `latchd dev` runs
+# in-process go-ethereum dev chains. Its first build compiles go-ethereum.
+build-dev:
+	@bash scripts/build-latchd.sh dev
+
+# The widget packages and the demo dapp, each rebuilt only when its sources
+# changed (npm ci only when dependencies are missing or stale).
 web:
-	bash scripts/build-web.sh
+	@bash scripts/build-web.sh
 
-dev: build web
-	./bin/latchd dev --log-format text --log-level warn --demo-dir web/apps/demo/dist
+dev: build-dev web
+	@echo "starting latchd dev (bin/latchd-dev; LATCH_ADDR=127.0.0.1:PORT picks another API port)..."
+	./bin/latchd-dev dev --log-format text --log-level warn --demo-dir web/apps/demo/dist
 
 test:
 	bash scripts/test.sh
 
-test-e2e: build web
+test-e2e: build-dev web
 	bash scripts/test-e2e.sh
 
-bench: build web
-	$(GO) run ./bench -latchd bin/latchd -out bench/results.md
+bench: build-dev web
+	$(GO) run ./bench -latchd bin/latchd-dev -out bench/results.md
 	cd web && node bench/measure.mjs >> ../bench/results.md && node bench/click-to-connect.mjs >> ../bench/results.md
 
 clean:
-	rm -rf bin .latch web/packages/*/dist web/apps/demo/dist
+	rm -rf bin .latch web/packages/*/dist web/apps/demo/dist web/node_modules/.cache/latch-build

@@ -1,9 +1,55 @@
 #!/usr/bin/env bash
-# Builds @latchkit/core, @latchkit/react and the demo dapp. Installs the npm
-# packages first when node_modules is missing or older than the lockfile.
+# Builds @latchkit/core, @latchkit/react and the demo dapp, each only when
+# something it is built from changed since its last build (or its dist is
+# gone); --force builds all three. Installs the npm packages first when
+# node_modules is missing or older than the lockfile. Says what it does.
+#
+# A package is up to date when its stamp (node_modules/.cache/latch-build/)
+# is newer than every input: its own sources and configuration, the
+# lockfile, web/scripts/, and the inputs of the packages it depends on.
 set -euo pipefail
 cd "$(dirname "$0")/../web"
+
+force=false
+case "${1:-}" in
+  "") ;;
+  --force) force=true ;;
+  *) echo "usage: scripts/build-web.sh [--force]" >&2; exit 2 ;;
+esac
+
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  echo "web: npm ci (installing the npm packages: about a minute)..."
   npm ci --no-audit --no-fund --loglevel=error
 fi
-npm run build --silent
+
+stamps=node_modules/.cache/latch-build
+mkdir -p "$stamps"
+
+# build NAME DIR DIST DEPENDENCY_DIRS...: builds workspace NAME (in DIR,
+# output in DIR/DIST) unless up to date. Its inputs are every file under DIR
+# and the DEPENDENCY_DIRS except node_modules and build output.
+build() {
+  local name=$1 dir=$2 dist=$3
+  shift 3
+  local stamp="$stamps/${name//\//_}.stamp" newer=""
+  if ! $force && [ -f "$stamp" ] && [ -d "$dir/$dist" ]; then
+    newer=$(find "$dir" "$@" package.json package-lock.json scripts \
+      \( -name node_modules -o -name dist -o -name .next \) -prune -o \
+      -type f -newer "$stamp" -print -quit)
+    if [ -z "$newer" ]; then
+      echo "web: $name is up to date"
+      return
+    fi
+  fi
+  echo "web: building $name${newer:+ ($newer changed)}..."
+  local start=$SECONDS
+  # The stamp is taken before the build: a file edited during it is seen next time.
+  touch "$stamp.new"
+  npm run build --silent -w "$name"
+  mv "$stamp.new" "$stamp"
+  echo "web: built $name in $((SECONDS - start)) s"
+}
+
+build @latchkit/core packages/core dist
+build @latchkit/react packages/react dist packages/core
+build @latchkit/demo apps/demo dist packages/core packages/react
