@@ -69,44 +69,99 @@ func register[C prometheus.Collector](r *Registry, c C) C {
 	panic(fmt.Sprintf("metrics: %v", err))
 }
 
+// maxCachedLabels is the most labels a family may have for its series to be
+// found through seriesCache; families with more go through the library's
+// own lookup (none of latchd's has more).
+const maxCachedLabels = 3
+
+// seriesKey is a series' label values, as a map key built without
+// allocating.
+type seriesKey [maxCachedLabels]string
+
+// seriesCache finds a family's series by label values. It saves the
+// library's per-call hashing and label validation (about 3x the cost of a
+// count), which the relay and the HTTP server pay on every message and
+// request.
+type seriesCache[M any] struct {
+	only   M // the one series of a family without labels
+	mu     sync.RWMutex
+	one    map[string]M // one label: by its value
+	series map[seriesKey]M
+	create func(values ...string) M // the library's lookup, which validates
+}
+
+func newSeriesCache[M any](labels int, create func(values ...string) M) *seriesCache[M] {
+	c := &seriesCache[M]{one: map[string]M{}, series: map[seriesKey]M{}, create: create}
+	if labels == 0 {
+		c.only = create()
+	}
+	return c
+}
+
+func (c *seriesCache[M]) get(values []string) M {
+	var (
+		m  M
+		ok bool
+		k  seriesKey
+	)
+	switch {
+	case len(values) == 0:
+		return c.only
+	case len(values) == 1:
+		c.mu.RLock()
+		m, ok = c.one[values[0]]
+		c.mu.RUnlock()
+	case len(values) <= maxCachedLabels:
+		copy(k[:], values)
+		c.mu.RLock()
+		m, ok = c.series[k]
+		c.mu.RUnlock()
+	default:
+		return c.create(slices.Clone(values)...)
+	}
+	if ok {
+		return m
+	}
+	// create is only ever given a copy: values itself must not escape, or
+	// every caller's variadic slice would be allocated on the heap. It
+	// panics on a wrong number of values.
+	m = c.create(slices.Clone(values)...)
+	c.mu.Lock()
+	if len(values) == 1 {
+		c.one[values[0]] = m
+	} else {
+		c.series[k] = m
+	}
+	c.mu.Unlock()
+	return m
+}
+
 // CounterVec is a family of counters keyed by label values.
 type CounterVec struct {
 	vec    *prometheus.CounterVec
 	labels []string
-	// only is the one series of a family without labels, resolved once so
-	// that counting costs one atomic add.
-	only prometheus.Counter
+	cache  *seriesCache[prometheus.Counter]
 }
 
 // Counter registers a counter family.
 func (r *Registry) Counter(name, help string, labels ...string) *CounterVec {
 	vec := register(r, prometheus.NewCounterVec(prometheus.CounterOpts{Name: name, Help: help}, labels))
 	r.declare(name, help, "counter")
-	c := &CounterVec{vec: vec, labels: labels}
-	if len(labels) == 0 {
-		c.only = vec.WithLabelValues()
-	}
-	return c
+	return &CounterVec{vec: vec, labels: labels, cache: newSeriesCache(len(labels), func(values ...string) prometheus.Counter {
+		return vec.WithLabelValues(values...)
+	})}
 }
 
 // Add adds n to the series with the given label values. The number of
 // values must match the family's labels (else it panics, as a programming
 // error).
 func (c *CounterVec) Add(n uint64, values ...string) {
-	if c.only != nil && len(values) == 0 {
-		c.only.Add(float64(n))
-		return
-	}
-	c.vec.WithLabelValues(values...).Add(float64(n))
+	c.cache.get(values).Add(float64(n))
 }
 
 // Inc adds one.
 func (c *CounterVec) Inc(values ...string) {
-	if c.only != nil && len(values) == 0 {
-		c.only.Inc()
-		return
-	}
-	c.vec.WithLabelValues(values...).Inc()
+	c.cache.get(values).Inc()
 }
 
 // Value returns the current value of a series, 0 when it has never been
@@ -147,7 +202,7 @@ func (c *CounterVec) matches(pairs []*dto.LabelPair, values []string) bool {
 
 // HistogramVec is a family of histograms keyed by label values.
 type HistogramVec struct {
-	vec *prometheus.HistogramVec
+	cache *seriesCache[prometheus.Observer]
 }
 
 // DefaultLatencyBuckets are seconds, from 100 µs to 10 s.
@@ -157,12 +212,14 @@ var DefaultLatencyBuckets = []float64{0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.
 func (r *Registry) Histogram(name, help string, buckets []float64, labels ...string) *HistogramVec {
 	vec := register(r, prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: name, Help: help, Buckets: buckets}, labels))
 	r.declare(name, help, "histogram")
-	return &HistogramVec{vec: vec}
+	return &HistogramVec{cache: newSeriesCache(len(labels), func(values ...string) prometheus.Observer {
+		return vec.WithLabelValues(values...)
+	})}
 }
 
 // Observe records v in the series with the given label values.
 func (h *HistogramVec) Observe(v float64, values ...string) {
-	h.vec.WithLabelValues(values...).Observe(v)
+	h.cache.get(values).Observe(v)
 }
 
 // Gauge registers a gauge whose value is read from fn at scrape time. A
