@@ -68,6 +68,14 @@ func loadContract(tb testing.TB) *contract {
 	}
 	var ptrs []string
 	for _, op := range c.operations(tb) {
+		if rb, ok := op.obj["requestBody"]; ok {
+			rb, ptr := c.resolve(tb, rb, op.ptr+"/requestBody")
+			for mt, media := range asMap(rb["content"]) {
+				if _, ok := asMap(media)["schema"]; ok {
+					ptrs = append(ptrs, ptr+"/content/"+escape(mt)+"/schema")
+				}
+			}
+		}
 		for code := range op.responses {
 			resp, ptr := c.resolve(tb, op.responses[code], op.ptr+"/responses/"+code)
 			for mt, media := range asMap(resp["content"]) {
@@ -217,6 +225,9 @@ type call struct {
 	url    string // path and query
 	body   string
 	hdr    []string
+	// mixed: the body holds entries the route refuses one by one while
+	// serving the rest (a JSON-RPC batch), so it is not a valid request.
+	mixed bool
 }
 
 // check validates one answer against the document: its status must be one
@@ -233,6 +244,9 @@ func (c *contract) check(t *testing.T, cl call, status int, header http.Header, 
 	op := asMap(c.get(t, ptr))
 	if op == nil {
 		t.Fatalf("%s: no operation %s in the document", cl.url, cl.op)
+	}
+	if status < 300 && cl.body != "" && !cl.mixed {
+		c.checkRequest(t, cl, op, ptr)
 	}
 	key := listener + " " + cl.op
 	if c.seen[key] == nil {
@@ -284,6 +298,41 @@ func (c *contract) check(t *testing.T, cl call, status int, header http.Header, 
 	}
 	if err := sch.Validate(inst); err != nil {
 		t.Errorf("%s %s: %d body does not match the document:\n%v\nbody: %.600s", methodOr(cl), cl.url, status, err, body)
+	}
+}
+
+// checkRequest validates the body of a request the route accepted against
+// the operation's request body schema: what latchd takes must be what the
+// document says it takes.
+func (c *contract) checkRequest(t *testing.T, cl call, op map[string]any, ptr string) {
+	t.Helper()
+	raw, ok := op["requestBody"]
+	if !ok {
+		t.Errorf("%s %s: accepted a body, the document describes none", methodOr(cl), cl.url)
+		return
+	}
+	rb, rptr := c.resolve(t, raw, ptr+"/requestBody")
+	mt := "application/json"
+	for i := 0; i+1 < len(cl.hdr); i += 2 {
+		if strings.EqualFold(cl.hdr[i], "Content-Type") {
+			mt, _, _ = mime.ParseMediaType(cl.hdr[i+1])
+		}
+	}
+	if _, ok := asMap(rb["content"])[mt]; !ok {
+		t.Errorf("%s %s: accepted a %s body; the document lists %v", methodOr(cl), cl.url, mt, keys(asMap(rb["content"])))
+		return
+	}
+	sch := c.schemas[rptr+"/content/"+escape(mt)+"/schema"]
+	if sch == nil || mt == "application/x-www-form-urlencoded" {
+		return
+	}
+	inst, err := jsonschema.UnmarshalJSON(strings.NewReader(cl.body))
+	if err != nil {
+		t.Errorf("%s %s: accepted a body that is not JSON: %.200s", methodOr(cl), cl.url, cl.body)
+		return
+	}
+	if err := sch.Validate(inst); err != nil {
+		t.Errorf("%s %s: accepted a request body the document's schema refuses:\n%v\nbody: %.300s", methodOr(cl), cl.url, err, cl.body)
 	}
 }
 

@@ -186,7 +186,7 @@ func TestOpenAPI_Responses(t *testing.T) {
 		{op: "GET /v1/networks", url: "/v1/networks"},
 
 		{op: "POST /v1", url: "/v1?chainId=eip155:31337&" + pid, body: rpcReq},
-		{op: "POST /v1", url: "/v1?chainId=eip155:31337&" + pid, body: `[{"jsonrpc":"2.0","id":"a","method":"eth_chainId"},{"jsonrpc":"2.0","id":2,"method":"admin_peers"},{"jsonrpc":"1.0","id":3,"method":"eth_chainId"},{"jsonrpc":"2.0","method":"eth_chainId"}]`, hdr: []string{"Content-Type", "text/plain"}},
+		{op: "POST /v1", url: "/v1?chainId=eip155:31337&" + pid, body: `[{"jsonrpc":"2.0","id":"a","method":"eth_chainId"},{"jsonrpc":"2.0","id":2,"method":"admin_peers"},{"jsonrpc":"1.0","id":3,"method":"eth_chainId"},{"jsonrpc":"2.0","method":"eth_chainId"}]`, hdr: []string{"Content-Type", "text/plain"}, mixed: true},
 		{op: "POST /v1", url: "/v1?chainId=eip155:31337&" + pid, body: `{"jsonrpc":"2.0","method":"eth_chainId"}`},
 		{op: "POST /v1", url: "/v1?chainId=eip155:31337&" + pid, body: `not json`},
 		{op: "POST /v1", url: "/v1?chainId=eip155:31337&" + pid, body: `[]`},
