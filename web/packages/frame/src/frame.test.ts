@@ -199,3 +199,33 @@ describe('createFrame', () => {
     expect((await f.ask('CONNECT_OTP', { otp: '000000' })).payload).toEqual({ message: 'Invalid or expired code' })
   })
 })
+
+describe('sessions', () => {
+  it('refreshes an access token near its expiry, and ends the session when the refresh is refused', async () => {
+    let t = Date.parse('2026-01-01T00:00:00Z')
+    const server = fakeLatchd({ accessTokenTTL: 15 * 60_000, now: () => t })
+    const f = await embed(server, { wallet: { now: () => t, sleep: async () => undefined, scryptCost: { logN: 10, r: 8, p: 1 } } })
+    await f.login()
+    const address = ((await f.ask('GET_USER')).payload as { address: string }).address
+    t += 14 * 60_000 + 31_000 // within 30 s of the expiry
+    expect((await f.ask('IS_CONNECTED')).payload).toEqual({ isConnected: true })
+    expect(server.calls.filter((c) => c === 'refresh')).toHaveLength(1)
+    expect(((await f.ask('GET_USER')).payload as { address: string }).address).toBe(address)
+    // latchd forgets the session (revoked elsewhere): the refresh fails and the frame is signed out.
+    server.sessions.clear()
+    t += 15 * 60_000
+    expect((await f.ask('IS_CONNECTED')).payload).toEqual({ isConnected: false })
+    expect((await f.ask('GET_USER')).payload).toEqual({ message: 'Session expired' })
+  })
+
+  it('recovers the wallet another device stored first instead of failing on the conflict', async () => {
+    const server = fakeLatchd()
+    const one = await embed(server)
+    const two = await embed(server)
+    await one.login()
+    await two.login()
+    // Both see no shares yet; the first to store wins, the second must end with the same wallet.
+    const [a, b] = await Promise.all([one.ask('GET_USER'), two.ask('GET_USER')])
+    expect((a.payload as { address: string }).address).toBe((b.payload as { address: string }).address)
+  })
+})

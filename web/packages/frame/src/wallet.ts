@@ -198,8 +198,13 @@ export function createWallet(deps: WalletDeps) {
       await fetchAuthShare(token)
     } catch (e) {
       if (!(e instanceof AuthApiError && e.status === 404)) throw e
-      addresses = await createKeys(token, s.user.id, recoveryPassword)
-      return { session: s, addresses }
+      try {
+        addresses = await createKeys(token, s.user.id, recoveryPassword)
+        return { session: s, addresses }
+      } catch (e) {
+        // Another device stored the wallet's shares first: recover that one.
+        if (!(e instanceof AuthApiError && e.status === 409)) throw e
+      }
     }
     addresses = await recoverKeys(token, s.user.id, recoveryPassword)
     return { session: s, addresses }

@@ -12,9 +12,10 @@ interface User {
 }
 
 /** fakeLatchd returns an AuthApi over in-memory state, and that state. */
-export function fakeLatchd(opts: { allowedOrigins?: string[]; approveAfterPolls?: number } = {}) {
+export function fakeLatchd(opts: { allowedOrigins?: string[]; approveAfterPolls?: number; accessTokenTTL?: number; now?: () => number } = {}) {
+  const now = opts.now ?? Date.now
   const users = new Map<string, User>()
-  const sessions = new Map<string, { user: User; deviceId: string; fresh: boolean }>()
+  const sessions = new Map<string, { user: User; deviceId: string; fresh: boolean; refreshToken: string; expires: number }>()
   const approvals = new Map<string, { deviceId: string; email: string; polls: number }>()
   const codes = new Map<string, string>() // email → code
   const calls: string[] = []
@@ -23,17 +24,22 @@ export function fakeLatchd(opts: { allowedOrigins?: string[]; approveAfterPolls?
   const fail = (status: number, code: string, message: string): never => {
     throw new AuthApiError(message, status, code)
   }
-  const session = (token: string | undefined) => sessions.get(token ?? '') ?? fail(401, 'unauthorized', 'Session expired')
+  const session = (token: string | undefined) => {
+    const s = sessions.get(token ?? '')
+    return s && s.expires > now() ? s : fail(401, 'unauthorized', 'Session expired')
+  }
   const userOf = (email: string) => {
     let u = users.get(email)
     if (!u) users.set(email, (u = { id: `user-${++n}`, email, knownDevices: new Set() }))
     return u
   }
-  const issue = (user: User, deviceId: string): Session => {
+  const issue = (user: User, deviceId: string, ttl = 3600_000): Session => {
     const accessToken = `at-${++n}`
-    sessions.set(accessToken, { user, deviceId, fresh: true })
-    const far = new Date(Date.now() + 3600_000).toISOString()
-    return { sessionId: accessToken, accessToken, accessTokenExpiresAt: far, refreshToken: `rt-${n}`, refreshTokenExpiresAt: far, user: { id: user.id, email: user.email } }
+    const refreshToken = `rt-${n}`
+    const expires = now() + ttl
+    sessions.set(accessToken, { user, deviceId, fresh: true, refreshToken, expires })
+    const far = new Date(now() + 30 * 86400_000).toISOString()
+    return { sessionId: accessToken, accessToken, accessTokenExpiresAt: new Date(expires).toISOString(), refreshToken, refreshTokenExpiresAt: far, user: { id: user.id, email: user.email } }
   }
 
   const api: AuthApi = {
@@ -66,10 +72,14 @@ export function fakeLatchd(opts: { allowedOrigins?: string[]; approveAfterPolls?
       calls.push('verify')
       if (codes.get(email) !== otp) fail(400, 'invalid', 'Invalid or expired code')
       codes.delete(email)
-      return issue(userOf(email), deviceId)
+      return issue(userOf(email), deviceId, opts.accessTokenTTL)
     },
-    async refresh() {
-      return fail(401, 'unauthorized', 'Session expired')
+    async refresh(refreshToken, deviceId) {
+      calls.push('refresh')
+      const old = [...sessions.entries()].find(([, s]) => s.refreshToken === refreshToken && s.deviceId === deviceId)
+      if (!old) return fail(401, 'unauthorized', 'Session expired')
+      sessions.delete(old[0])
+      return issue(old[1].user, deviceId, opts.accessTokenTTL)
     },
     async me(token) {
       const s = session(token)
