@@ -1,5 +1,5 @@
 # Thin entry points; the logic lives in scripts/ and Go/TS code.
-.PHONY: dev build build-dev test test-e2e bench web clean
+.PHONY: dev build build-dev test test-e2e bench web image clean
 
 GO ?= go
 export GO
@@ -32,6 +32,12 @@ test-e2e: build-dev web
 bench: build-dev web
 	$(GO) run ./bench -latchd bin/latchd-dev -out bench/results.md
 	cd web && node bench/measure.mjs >> ../bench/results.md && node bench/click-to-connect.mjs >> ../bench/results.md
+
+# The container image (Containerfile: FROM scratch, the static production
+# binary), built with no network; scripts/check-image.sh then checks its
+# configuration and runs the binary taken out of it. IMAGE=name:tag to name it.
+image:
+	bash scripts/check-image.sh $(IMAGE)
 
 clean:
 	rm -rf bin .latch web/packages/*/dist web/apps/demo/dist web/node_modules/.cache/latch-build
