@@ -37,8 +37,8 @@ type AuthConfig struct {
 	MailTemplates string // --mail-templates: directory overriding the built-in templates
 }
 
-// authFlags binds the e-mail login flags; serve makes the keys required.
-func authFlags(fs *flag.FlagSet, cfg *Config, serve bool) func() error {
+// authFlags binds the e-mail login flags and returns their check.
+func authFlags(fs *flag.FlagSet, cfg *Config) func() error {
 	a := &cfg.Auth
 	fs.StringVar(&a.Secret, "auth-secret", "", "secret (at least 32 bytes, e.g. openssl rand -hex 32) keying the HMAC of e-mail login codes; required by latchd serve, latchd dev makes one in --data-dir (prefer LATCH_AUTH_SECRET)")
 	fs.StringVar(&a.KEK, "auth-kek", "", "key-encryption keys of the embedded wallet's auth shares, id:base64key[,id:base64key…] (32-byte keys, e.g. k1:$(openssl rand -base64 32)); the first encrypts, the others still decrypt until `latchd auth rotate-key`; required by latchd serve (prefer LATCH_AUTH_KEK)")
@@ -70,20 +70,24 @@ func authFlags(fs *flag.FlagSet, cfg *Config, serve bool) func() error {
 				return fmt.Errorf("--mail-templates: %w", err)
 			}
 		}
-		if serve {
-			var missing []string
-			for name, v := range map[string]string{"--auth-secret": a.Secret, "--auth-kek": a.KEK, "--auth-recovery-key": a.RecoveryKey} {
-				if v == "" {
-					missing = append(missing, name)
-				}
-			}
-			if len(missing) > 0 {
-				sort.Strings(missing)
-				return fmt.Errorf("latchd serve needs %s for e-mail login (see docs/auth.md; e.g. LATCH_AUTH_SECRET=$(openssl rand -hex 32), LATCH_AUTH_KEK=k1:$(openssl rand -base64 32), LATCH_AUTH_RECOVERY_KEY=r1:$(openssl rand -base64 32))", strings.Join(missing, ", "))
-			}
-		}
 		return nil
 	}
+}
+
+// requireAuthKeys is latchd serve's check: it refuses to start without the
+// keys of e-mail login (latchd dev makes its own).
+func requireAuthKeys(a AuthConfig) error {
+	var missing []string
+	for name, v := range map[string]string{"--auth-secret": a.Secret, "--auth-kek": a.KEK, "--auth-recovery-key": a.RecoveryKey} {
+		if v == "" {
+			missing = append(missing, name)
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	sort.Strings(missing)
+	return fmt.Errorf("latchd serve needs %s for e-mail login (see docs/auth.md; e.g. LATCH_AUTH_SECRET=$(openssl rand -hex 32), LATCH_AUTH_KEK=k1:$(openssl rand -base64 32), LATCH_AUTH_RECOVERY_KEY=r1:$(openssl rand -base64 32))", strings.Join(missing, ", "))
 }
 
 // authService is e-mail login's state in Main.

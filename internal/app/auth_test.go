@@ -453,12 +453,17 @@ func TestConfig_AuthFlags(t *testing.T) {
 	base := []string{"--relay-url", "wss://relay.example.com"}
 	keys := []string{"--auth-secret", testAuthSecret, "--auth-kek", testAuthKEK, "--auth-recovery-key", testAuthRecovery}
 	t.Run("ServeRequiresKeys", func(t *testing.T) {
-		_, err := parse("latchd serve", base...)
-		if err == nil || !strings.Contains(err.Error(), "--auth-kek, --auth-recovery-key, --auth-secret") {
-			t.Fatalf("%v", err)
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel() // were it to start, it would stop at once
+		args := append([]string{"serve", "--addr", "127.0.0.1:0", "--frame-addr", "127.0.0.1:0", "--admin-addr", "", "--data-dir", t.TempDir()}, base...)
+		var stderr strings.Builder
+		if code := CLI(ctx, args, io.Discard, &stderr); code != 1 || !strings.Contains(stderr.String(), "needs --auth-kek, --auth-recovery-key, --auth-secret") {
+			t.Fatalf("latchd serve without keys: %d %q", code, stderr.String())
 		}
-		if _, err := parse("latchd serve", append(base, keys...)...); err != nil {
-			t.Fatal(err)
+		stderr.Reset()
+		CLI(ctx, append(args, keys...), io.Discard, &stderr)
+		if strings.Contains(stderr.String(), "--auth") {
+			t.Fatalf("latchd serve with keys: %q", stderr.String())
 		}
 		if _, err := parse("latchd dev"); err != nil {
 			t.Fatalf("dev makes its own keys: %v", err)

@@ -140,6 +140,11 @@ func runServer(ctx context.Context, dev bool, args []string, stdout, stderr io.W
 	if !dev && cfg.RelayURL == "" {
 		return errRelayURLRequired
 	}
+	if !dev {
+		if err := requireAuthKeys(cfg.Auth); err != nil {
+			return err
+		}
+	}
 	logger := newLogger(cfg, stderr)
 	slog.SetDefault(logger)
 	m := NewMain(cfg, logger)

@@ -127,7 +127,7 @@ func flagSet(name string, cfg *Config, out io.Writer) (*flag.FlagSet, func() err
 	fs.IntVar(&cfg.RelayMailboxSize, "relay-mailbox-size", relay.DefaultMaxMessagesPerTopic, "undelivered messages each publisher may hold in one relay topic (a stranger filling a topic never refuses its rightful publisher)")
 	finishAccount := accountFlags(fs, cfg)
 	finishRelay := relayFlags(fs, cfg)
-	finishAuth := authFlags(fs, cfg, name == "latchd serve")
+	finishAuth := authFlags(fs, cfg)
 	fs.String("config", "", "config file: one \"option = value\" line per setting, using the flag names")
 	return fs, func() error {
 		if err := finishAccount(); err != nil {
