@@ -9,6 +9,7 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net"
@@ -294,6 +295,15 @@ func TestCompose(t *testing.T) {
 	})
 
 	t.Run("BuildAndHealthcheck", func(t *testing.T) {
+		containerfile, err := os.ReadFile("../Containerfile")
+		if err != nil {
+			t.Fatal(err)
+		}
+		entry := regexp.MustCompile(`(?m)^ENTRYPOINT\s+(\[.*\])\s*$`).FindSubmatch(containerfile)
+		var entrypoint []string
+		if entry == nil || json.Unmarshal(entry[1], &entrypoint) != nil || len(entrypoint) != 1 {
+			t.Fatalf("the Containerfile has no ENTRYPOINT [\"<latchd>\"]")
+		}
 		for _, name := range nodes {
 			s := c.Services[name]
 			if s.Build.Context != ".." || s.Build.Dockerfile != "Containerfile" {
@@ -302,6 +312,9 @@ func TestCompose(t *testing.T) {
 			hc := s.Healthcheck.Test
 			if len(hc) < 3 || hc[0] != "CMD" || hc[2] != "healthcheck" {
 				t.Fatalf("%s: healthcheck %q, want [CMD <latchd> healthcheck …]", name, hc)
+			}
+			if hc[1] != entrypoint[0] {
+				t.Errorf("%s: the healthcheck runs %s; the image's latchd is %s", name, hc[1], entrypoint[0])
 			}
 			// latchd healthcheck against nothing listening: unhealthy (1),
 			// not an unknown command (2) or a refused option.
