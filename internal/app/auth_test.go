@@ -160,34 +160,54 @@ func runAuthMain(t *testing.T, srv *smtptest.Server, tweak ...func(*Main)) (*Mai
 // through a real SMTP server: start → approval link → approve → start →
 // code → verify → store shares → fetch → refresh → revoke.
 func TestAuth_HTTPFlow(t *testing.T) {
-	t.Run("sqlite", func(t *testing.T) { testAuthHTTPFlow(t, "") })
+	smtpFlow := func(t *testing.T, databaseURL string) {
+		srv := smtptest.Start(t, smtptest.Options{User: "latch", Password: "pw"})
+		m, p := runAuthMain(t, srv, func(m *Main) { m.Config.DatabaseURL = databaseURL })
+		testAuthHTTPFlow(t, m, p.ID, func() (string, string) {
+			got := srv.Received()
+			if len(got) == 0 {
+				t.Fatal("no mail")
+			}
+			last := got[len(got)-1]
+			if last.To != flowEmail || last.User != "latch" {
+				t.Fatalf("mail to %s as %q", last.To, last.User)
+			}
+			return mailText(t, last.Data)
+		})
+	}
+	t.Run("sqlite", func(t *testing.T) { smtpFlow(t, "") })
 	t.Run("postgres", func(t *testing.T) {
 		base := os.Getenv("LATCH_TEST_POSTGRES")
 		if base == "" {
 			t.Skip("LATCH_TEST_POSTGRES not set")
 		}
 		u, _ := storetest.FreshSchema(t, base)
-		testAuthHTTPFlow(t, u)
+		smtpFlow(t, u)
+	})
+	// latchd dev: the mails are read from GET /dev/outbox.
+	t.Run("dev-outbox", func(t *testing.T) {
+		m := runServeMain(t, func(c *Config) { c.Dev, c.DevChains = true, []uint64{31337} })
+		testAuthHTTPFlow(t, m, m.DevProjectID, func() (string, string) {
+			var box struct {
+				Messages []struct{ Subject, Text string } `json:"messages"`
+			}
+			authClient{t: t, base: m.APIURL()}.call("GET", "/dev/outbox?to="+flowEmail, "", nil, 200, &box)
+			if len(box.Messages) == 0 {
+				t.Fatal("no mail in the outbox")
+			}
+			return box.Messages[0].Subject, box.Messages[0].Text
+		})
 	})
 }
 
-func testAuthHTTPFlow(t *testing.T, databaseURL string) {
-	srv := smtptest.Start(t, smtptest.Options{User: "latch", Password: "pw"})
-	m, p := runAuthMain(t, srv, func(m *Main) { m.Config.DatabaseURL = databaseURL })
-	c := authClient{t: t, base: m.APIURL(), project: p.ID, origin: m.FrameURL()}
-	const email = "visitor@example.com"
+const flowEmail = "visitor@example.com"
+
+// testAuthHTTPFlow logs in through m's API; lastMail returns the subject
+// and plain text of the newest mail to flowEmail.
+func testAuthHTTPFlow(t *testing.T, m *Main, projectID string, lastMail func() (subject, text string)) {
+	c := authClient{t: t, base: m.APIURL(), project: projectID, origin: m.FrameURL()}
+	const email = flowEmail
 	device := "dev-0123456789abcdefghijk"
-	lastMail := func() (string, string) {
-		got := srv.Received()
-		if len(got) == 0 {
-			t.Fatal("no mail")
-		}
-		last := got[len(got)-1]
-		if last.To != email || last.User != "latch" {
-			t.Fatalf("mail to %s as %q", last.To, last.User)
-		}
-		return mailText(t, last.Data)
-	}
 
 	var start auth.StartResult
 	_, hdr, b := c.do("POST", "/auth/v1/email/start", "", map[string]string{"email": email, "deviceId": device})
