@@ -7,14 +7,9 @@ cd "$(dirname "$0")/.."
 
 bash scripts/install-chromium.sh
 
-# latchd dev needs the dev build (dev chains linked in with the devchain build tag) where the tree has one;
-# web/e2e/lib/latchd.mjs runs bin/latchd-dev when it exists, else bin/latchd. Always rebuilt: go build is
-# incremental, and a stale binary would test old code.
-if grep -qs '^//go:build devchain' cmd/latchd/*.go; then
-  go build -tags devchain -o bin/latchd-dev ./cmd/latchd
-else
-  go build -o bin/latchd ./cmd/latchd
-fi
+# latchd dev needs the dev build, bin/latchd-dev (dev chains linked in), which web/e2e/lib/latchd.mjs runs.
+# Always rebuilt: go build is incremental, and a stale binary would test old code.
+bash scripts/build-latchd.sh dev
 
 if [ ! -d web/node_modules/playwright-core ] || [ ! -d web/node_modules/viem ]; then
   echo "test-e2e: web/node_modules lacks playwright-core or viem; run npm ci in web/" >&2

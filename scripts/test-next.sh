@@ -7,14 +7,9 @@ cd "$(dirname "$0")/.."
 
 bash scripts/install-chromium.sh
 
-# latchd dev needs the dev build (dev chains linked in with the devchain build tag) where the tree has one;
-# web/e2e/lib/latchd.mjs runs bin/latchd-dev when it exists, else bin/latchd. Always rebuilt: go build is
-# incremental, and a stale binary would test old code.
-if grep -qs '^//go:build devchain' cmd/latchd/*.go; then
-  go build -tags devchain -o bin/latchd-dev ./cmd/latchd
-else
-  go build -o bin/latchd ./cmd/latchd
-fi
+# latchd dev needs the dev build, bin/latchd-dev (dev chains linked in), which web/e2e/lib/latchd.mjs runs.
+# Always rebuilt: go build is incremental, and a stale binary would test old code.
+bash scripts/build-latchd.sh dev
 
 # The app imports the packages' built files (dist), as an app from npm would.
 bash scripts/build-web.sh

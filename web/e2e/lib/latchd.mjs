@@ -9,13 +9,8 @@ import { fileURLToPath } from 'node:url';
 /** Repository root (web/e2e/lib → ../../..). */
 export const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
 
-/**
- * The latchd binary to run: the dev build (bin/latchd-dev, with the dev chains linked in) when there is one,
- * else bin/latchd (a tree whose one build has them).
- */
-export const latchdBinary = existsSync(join(repoRoot, 'bin', 'latchd-dev'))
-  ? join(repoRoot, 'bin', 'latchd-dev')
-  : join(repoRoot, 'bin', 'latchd');
+/** The latchd binary to run: the dev build (`make build-dev`), whose `latchd dev` has the dev chains. */
+export const latchdBinary = join(repoRoot, 'bin', 'latchd-dev');
 
 /** How long latchd may take to print its API line; a cold start is ~100 ms, CI machines are slower. */
 const readyTimeoutMs = 30_000;
@@ -48,10 +43,10 @@ const stopTimeoutMs = 20_000;
  * @property {() => Promise<void>} stop  SIGINT, wait for exit, remove the data dir
  */
 
-/** Builds latchdBinary when it is missing (scripts/test-e2e.sh normally builds the dev build first). */
+/** Builds latchdBinary when it is missing (scripts/test-e2e.sh normally builds it first). */
 export function ensureLatchdBuilt() {
   if (existsSync(latchdBinary)) return;
-  execFileSync('go', ['build', '-o', 'bin/latchd', './cmd/latchd'], { cwd: repoRoot, stdio: 'inherit' });
+  execFileSync('bash', ['scripts/build-latchd.sh', 'dev'], { cwd: repoRoot, stdio: 'inherit' });
 }
 
 /**
