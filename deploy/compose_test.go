@@ -69,6 +69,14 @@ func loadCompose(t *testing.T) compose {
 		t.Fatal(err)
 	}
 	vars := readEnvFile(t, ".env.example")
+	for k, v := range vars {
+		if _, secret := secrets[k]; secret {
+			if v != "" {
+				t.Fatalf(".env.example gives %s a value: a published secret would be used by whoever forgets to change it", k)
+			}
+			vars[k] = secretValue(k)
+		}
+	}
 	text, err := interpolate(string(raw), vars)
 	if err != nil {
 		t.Fatalf("compose.yaml: %v", err)
@@ -169,9 +177,10 @@ func nodeSettings(t *testing.T, s service) (args, environ []string) {
 	return s.Command[1:], environ
 }
 
-// secrets are the settings latchd.env.example leaves empty, and how an
-// operator makes each (the commands its comments give).
+// secrets are the settings .env.example and latchd.env.example leave empty,
+// and how an operator makes each (the commands their comments give).
 var secrets = map[string]func() string{
+	"POSTGRES_PASSWORD":       func() string { return randomHex(24) },
 	"LATCH_ADMIN_TOKEN":       func() string { return randomHex(32) },
 	"LATCH_AUTH_SECRET":       func() string { return randomHex(32) },
 	"LATCH_AUTH_KEK":          func() string { return "k1:" + randomBase64(32) },
