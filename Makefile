@@ -1,5 +1,5 @@
 # Thin entry points; the logic lives in scripts/ and Go/TS code.
-.PHONY: dev build build-dev test test-e2e bench web image clean
+.PHONY: dev build build-dev test test-e2e bench web image notices clean
 
 GO ?= go
 export GO
@@ -38,6 +38,12 @@ bench: build-dev web
 # configuration and runs the binary taken out of it. IMAGE=name:tag to name it.
 image:
 	bash scripts/check-image.sh $(IMAGE)
+
+# THIRD_PARTY_NOTICES: the licences of what bin/latchd links and embeds and of
+# what the widget packages bring into an app (scripts/licenses, which also
+# fails on a licence off its allowlist; make test runs it with -check).
+notices:
+	$(GO) -C scripts/licenses run . -write
 
 clean:
 	rm -rf bin .latch web/packages/*/dist web/apps/demo/dist web/node_modules/.cache/latch-build
