@@ -2,8 +2,9 @@
 // the session, and the device share. Secrets are stored encrypted
 // (AES-256-GCM) by a WebCrypto key made non-extractable: IndexedDB keeps the
 // CryptoKey object itself, so script can use the key but no script, not even
-// the frame's, can read its bytes, and a copy of the record's bytes alone
-// does not decrypt.
+// the frame's, can read its bytes: an XSS in the frame origin could use the
+// share but not carry it away. The browser keeps the key material in its
+// profile, so a copy of the whole browser profile is a copy of the share.
 //
 // Records are per project (several dapps share the frame origin) and shares
 // per user too (one browser may sign in as several users).
