@@ -28,7 +28,7 @@ import (
 )
 
 func main() {
-	latchd := flag.String("latchd", "bin/latchd", "latchd binary")
+	latchd := flag.String("latchd", "bin/latchd-dev", "latchd binary: the dev build (make build-dev), which runs latchd dev")
 	out := flag.String("out", "bench/results.md", "where to write the results")
 	starts := flag.Int("starts", 3, "dev start-ups to time")
 	only := flag.String("only", "", "run only these sections (comma-separated: start, api, rpc, …); default all")
