@@ -1,6 +1,7 @@
 // The frame's entry: reads its address (spec §2: projectId, chainId, version,
 // enableLogger), learns from latchd which origins may embed it, and answers
 // the embedding page's messages. Everything else is in createFrame.
+import { FRAME_PROTOCOL_VERSION } from '../../core/src/embedded/protocol'
 import { createAuthApi } from './authApi'
 import { openDeviceStore } from './deviceStore'
 import { createFrame } from './frame'
@@ -13,8 +14,11 @@ const enableLogger = q.get('enableLogger') === 'true'
 const log = enableLogger ? (...a: unknown[]) => console.debug('[latch frame]', ...a) : () => {}
 
 const projectId = q.get('projectId') ?? ''
-if (!projectId || !/^https?:\/\//.test(apiUrl) || window.parent === window) {
-  log('not started: needs a projectId, latchd\'s API URL and an embedding page')
+// A widget speaking another protocol version gets no READY and reports its
+// load timeout, rather than exchanging messages neither side understands.
+const version = q.get('version') ?? FRAME_PROTOCOL_VERSION
+if (!projectId || !/^https?:\/\//.test(apiUrl) || window.parent === window || version !== FRAME_PROTOCOL_VERSION) {
+  log(`not started: needs a projectId, latchd's API URL, an embedding page and protocol version ${FRAME_PROTOCOL_VERSION}`)
 } else {
   const api = createAuthApi({ apiUrl: apiUrl.replace(/\/+$/, ''), projectId })
   void createFrame({
