@@ -132,4 +132,11 @@ describe('LatchProvider', () => {
     )
     expect(html).toContain(`>${last.id}<`)
   })
+
+  it('refuses initialState with wagmi={false}, where it would reach no WagmiProvider', () => {
+    const state = { chainId: 1, connections: new Map(), current: null, status: 'disconnected' as const }
+    expect(() => renderToString(<LatchProvider latch={createFakeLatch()} wagmi={false} initialState={state} />)).toThrow(
+      '<LatchProvider initialState> is for its own WagmiProvider; with wagmi={false}, pass initialState to yours',
+    )
+  })
 })

@@ -24,6 +24,7 @@ export type LatchProviderProps = {
   /**
    * wagmi's state for the first render, read on the server from the request's cookies with wagmi's
    * `cookieToInitialState` (the wagmi config from core's `createSsrWagmiConfig`); passed to our WagmiProvider.
+   * With `wagmi={false}` it is refused (an error): give it to your own WagmiProvider.
    */
   initialState?: WagmiState | undefined
   children?: ReactNode
@@ -37,6 +38,9 @@ function ModalPortal() {
 
 /** Provides a Latch instance to hooks and components, wraps wagmi and TanStack Query, and mounts the modal. */
 export function LatchProvider({ latch, queryClient, wagmi = true, initialState, children }: LatchProviderProps) {
+  if (!wagmi && initialState !== undefined) {
+    throw new Error('<LatchProvider initialState> is for its own WagmiProvider; with wagmi={false}, pass initialState to yours')
+  }
   const outer = useContext(QueryClientContext)
   // Made on first need, then kept for this provider's lifetime (per request on a server).
   const own = useRef<QueryClient | null>(null)
