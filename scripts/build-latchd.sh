@@ -33,10 +33,11 @@ esac
 stale=$($GO list -deps -tags "$tags" "${flags[@]}" -f '{{if .Stale}}{{.ImportPath}}{{end}}' ./cmd/latchd | grep -c . || true)
 start=$SECONDS
 if [ "$stale" -gt 50 ]; then
-  echo "go: building $out ($what): compiling $stale packages; a first build takes a few minutes (go-ethereum)..."
-  # -v names each package as it is compiled: show a count now and then, so a long build is seen to move.
+  echo "go: building $out ($what): compiling $stale packages; a first build takes a few minutes${tags:+ (go-ethereum's node)}..."
+  # -v names each package as it is compiled (a bare import path per line): show a count now and
+  # then, so a long build is seen to move; anything else (compiler errors) is printed as it comes.
   $GO build -v -tags "$tags" "${flags[@]}" -o "$out" ./cmd/latchd 2>&1 |
-    awk -v total="$stale" '/^(#|[^ ]+\.go:)/ { print; err = 1; next } err { print; next } { n++; if (n % 25 == 0) printf "go:   %d/%d packages compiled\n", n, total; fflush() }'
+    awk -v total="$stale" '/^[A-Za-z0-9._~\/-]+$/ { n++; if (n % 25 == 0) { printf "go:   %d/%d packages compiled\n", n, total; fflush() }; next } { print; fflush() }'
 elif [ "$stale" -gt 1 ]; then
   echo "go: building $out ($what; $stale packages to compile)..."
   $GO build -tags "$tags" "${flags[@]}" -o "$out" ./cmd/latchd
