@@ -1,7 +1,7 @@
 // The send form of one Latch instance, built inside the send module's chunk so
 // a page that never sends does not carry this code.
 import { accountNamespace } from '../adapters/registry'
-import { slot as rootSlot } from '../instance'
+import { mountSlice } from '../store'
 import type { Latch } from '../latch-types'
 import { createSendController } from './controller'
 import type { SendController } from './types'
@@ -18,7 +18,7 @@ export function sendControllerOf(latch: Latch): SendController {
   const controller = createSendController({
     // The chain's part of a send is the account's namespace adapter's.
     driver: async (namespace) => clients.get(namespace)?.sendDriver(),
-    slice: rootSlot(root, 'send'),
+    slice: (initial) => mountSlice(root, 'send', initial),
     getContext: () => {
       const { account, activeNetwork } = latch.getState()
       if (account.status !== 'connected' || !account.address) return undefined

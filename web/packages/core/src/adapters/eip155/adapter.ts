@@ -17,8 +17,8 @@ export const eip155Adapter: NamespaceAdapter = {
   createClient: (context) => createEip155Client(context),
 }
 
-/** The eip155 send code (driver, JSON-RPC, ENS): its own chunk, loaded when the visitor first sends. */
-const loadSendCode = () => Promise.all([import('./send/driver'), import('./send/rpc')])
+/** The eip155 send code (driver, JSON-RPC, ENS): one chunk, loaded when the visitor first sends. */
+const loadSendCode = () => import('./send/driver')
 
 function createEip155Client({ connection }: NamespaceClientContext): NamespaceClient {
   const config = () => connection.getWagmiConfig()
@@ -28,9 +28,9 @@ function createEip155Client({ connection }: NamespaceClientContext): NamespaceCl
     disconnect: () => connection.disconnect('eip155'),
     account: (state = connection.getState()) => state.namespaces.eip155 ?? disconnectedNamespace,
     balance: ({ address, chainId }) => connection.getNativeBalance({ address: address as Hex, chainId }),
-    sendDriver: async () => (await loadSendCode())[0].createEip155SendDriver(config()),
+    sendDriver: async () => (await loadSendCode()).createEip155SendDriver(config()),
     async sendTransaction({ chainId, from, transaction }) {
-      const [, rpc] = await loadSendCode()
+      const { rpc } = await loadSendCode()
       const tx = { from: from as Hex, to: transaction.to as Hex, value: transaction.value, data: transaction.data as Hex | undefined }
       const [gas, fees] = await Promise.all([rpc.estimateGas(config(), chainId, tx), rpc.estimateFees(config(), chainId)])
       return rpc.sendTransaction(config(), chainId, { ...tx, gas, fees })

@@ -14,6 +14,9 @@ import type { SendDriver, Transfer } from '../../types'
 import { createEnsResolver } from './ens'
 import * as rpc from './rpc'
 
+/** The JSON-RPC calls the driver makes, for the adapter's own sendTransaction (same chunk). */
+export { rpc }
+
 /** The address latchd's balance and price routes use for a network's native coin. */
 export const NATIVE_TOKEN_ADDRESS = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee'
 
