@@ -16,14 +16,14 @@ commit=${COMMIT:-$(git rev-parse HEAD 2>/dev/null || echo unknown)}
 stamps="-X $app.version=$version -X $app.commit=$commit"
 case "${1:-}" in
   prod)
-    out=bin/latchd tags="" what="production: static, no dev chains"
+    out=bin/latchd tags="" what="production: static, no dev chains" slow=""
     export CGO_ENABLED=0
     date=${BUILD_DATE:-$(date -u +%Y-%m-%dT%H:%M:%SZ)}
     flags=(-trimpath -ldflags "$stamps -X $app.buildDate=$date")
     ;;
   dev)
     # No build date: while the commit stays the same, an unchanged tree relinks nothing.
-    out=bin/latchd-dev tags=devchain what="dev build: in-process go-ethereum dev chains"
+    out=bin/latchd-dev tags=devchain what="dev build: in-process go-ethereum dev chains" slow=" (go-ethereum's node)"
     flags=(-ldflags "$stamps")
     ;;
   *) echo "usage: scripts/build-latchd.sh prod|dev" >&2; exit 2 ;;
@@ -33,7 +33,7 @@ esac
 stale=$($GO list -deps -tags "$tags" "${flags[@]}" -f '{{if .Stale}}{{.ImportPath}}{{end}}' ./cmd/latchd | grep -c . || true)
 start=$SECONDS
 if [ "$stale" -gt 50 ]; then
-  echo "go: building $out ($what): compiling $stale packages; a first build takes a few minutes${tags:+ (go-ethereum's node)}..."
+  echo "go: building $out ($what): compiling $stale packages; a first build takes a few minutes$slow..."
   # -v names each package as it is compiled (a bare import path per line): show a count now and
   # then, so a long build is seen to move; anything else (compiler errors) is printed as it comes.
   $GO build -v -tags "$tags" "${flags[@]}" -o "$out" ./cmd/latchd 2>&1 |
