@@ -12,6 +12,10 @@ export default defineConfig({
         resolve: { alias: { '@latchkit/core': fileURLToPath(new URL('./packages/core/src/index.ts', import.meta.url)) } },
         test: { name: 'react', root: './packages/react', environment: 'jsdom', include: ['src/**/*.test.{ts,tsx}'] },
       },
+      {
+        // The embedded-wallet frame: Node's WebCrypto, fake-indexeddb per test file.
+        test: { name: 'frame', root: './packages/frame', environment: 'node', include: ['src/**/*.test.ts'] },
+      },
     ],
   },
 })
