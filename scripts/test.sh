@@ -47,3 +47,6 @@ go test -count=1 -run 'TestServer_HostileMemory' -v ./internal/relay/ | grep -E 
 
 step "browser tests (Chromium, real latchd dev)"
 bash scripts/test-e2e.sh
+
+step "Next.js example: offline build, server render, hydration (next start, Chromium)"
+bash scripts/test-next.sh
