@@ -5,8 +5,8 @@
 # node_modules is missing or older than the lockfile. Says what it does.
 #
 # A package is up to date when its stamp (node_modules/.cache/latch-build/)
-# is newer than every input: its own sources and configuration, the
-# lockfile, web/scripts/, and the inputs of the packages it depends on.
+# is newer than every input: its own sources and configuration (tests aside),
+# the lockfile, web/scripts/, and the inputs of the packages it depends on.
 set -euo pipefail
 cd "$(dirname "$0")/../web"
 
@@ -27,7 +27,7 @@ mkdir -p "$stamps"
 
 # build NAME DIR DIST DEPENDENCY_DIRS...: builds workspace NAME (in DIR,
 # output in DIR/DIST) unless up to date. Its inputs are every file under DIR
-# and the DEPENDENCY_DIRS except node_modules and build output.
+# and the DEPENDENCY_DIRS except node_modules, build output and tests.
 build() {
   local name=$1 dir=$2 dist=$3
   shift 3
@@ -35,7 +35,7 @@ build() {
   if ! $force && [ -f "$stamp" ] && [ -d "$dir/$dist" ]; then
     newer=$(find "$dir" "$@" package.json package-lock.json scripts \
       \( -name node_modules -o -name dist -o -name .next \) -prune -o \
-      -type f -newer "$stamp" -print -quit)
+      -type f ! -name '*.test.ts' ! -name '*.test.tsx' -newer "$stamp" -print -quit)
     if [ -z "$newer" ]; then
       echo "web: $name is up to date"
       return
