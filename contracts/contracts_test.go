@@ -7,7 +7,7 @@ import (
 
 func TestNames(t *testing.T) {
 	got := Names()
-	want := []string{"DevENSRegistry", "DevENSResolver", "DevPriceFeed", "DevToken", "Multicall3", "WETH"}
+	want := []string{"DevENSRegistry", "DevENSResolver", "DevPriceFeed", "DevSmartWallet", "DevSmartWalletFactory", "DevToken", "Multicall3", "UniversalSigValidator", "ValidateSigOffchain", "WETH"}
 	if len(got) != len(want) {
 		t.Fatalf("Names() = %v, want %v", got, want)
 	}
