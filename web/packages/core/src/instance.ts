@@ -14,6 +14,7 @@ import type { ApiClient, RegistryWallet } from './api'
 import type { NamespaceClient } from './adapters/types'
 import type { ConnectionController } from './connection/controller'
 import type { ConnectionState } from './connection/types'
+import type { EmbeddedState, EmbeddedWallet } from './embedded/controller'
 import type { EventBus, EventsState } from './events'
 import type { LatchAccountState, LatchFeatures, LatchState } from './latch-types'
 import type { ModalController, ModalState } from './modal/controller'
@@ -66,6 +67,8 @@ export interface LatchRootState {
   readonly accountData: AccountDataState
   readonly events: EventsState
   readonly send?: SendState
+  /** The embedded (e-mail) wallet's state, when the instance has one. */
+  readonly embedded?: EmbeddedState
 }
 
 /** createRootStore makes an instance's empty root store; each controller mounts its slice into it (see slot). */
@@ -113,6 +116,8 @@ export interface LatchInternal extends LatchRuntime {
   readonly walletConnect: WalletConnectController
   /** Each registered namespace adapter bound to this instance, by CAIP-2 namespace; actions reach wallets through these. */
   readonly clients: ReadonlyMap<string, NamespaceClient>
+  /** The embedded (e-mail) wallet, when the options allow e-mail login and name a frame URL. */
+  readonly embedded: EmbeddedWallet | undefined
   /** The one store of the instance: every capability's state as a slice (see LatchRootState). */
   readonly root: Store<LatchRootState>
   /** The instance's own slice of the root (see LatchSlice). */

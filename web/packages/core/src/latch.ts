@@ -19,6 +19,7 @@ import { walletConnected } from './connection/actions/walletConnected'
 import { createConnectionController } from './connection/controller'
 import { fromLatchWallet } from './connection/latchWallet'
 import { latchRpcUrl } from './connection/wagmiConfig'
+import { createEmbeddedWiring, startEmbedded } from './embedded/wiring'
 import { createEventBus } from './events'
 import { createLatchRuntime, createRootStore, createSlice, slot, type LatchInternal } from './instance'
 import type { Latch } from './latch-types'
@@ -76,6 +77,7 @@ export function createLatch(options: LatchOptions, extensions: LatchExtensions =
   const theme = createThemeController(opts.themeMode ?? 'light', opts.themeVariables, slot(root, 'theme'))
   const events = createEventBus(undefined, slot(root, 'events'))
   const telemetry = createTelemetry({ api, bus: events, isAnalyticsEnabled: () => slice.getState().analyticsEnabled })
+  const embedded = createEmbeddedWiring(options, opts, { root, storage, alerts, latch: () => latch })
   const networks = opts.networks as readonly [Chain, ...Chain[]]
   // Every chain is read through latchd's RPC proxy, so the page talks to no
   // host but the operator's; without a project id, the chain's own RPC URL.
@@ -84,7 +86,7 @@ export function createLatch(options: LatchOptions, extensions: LatchExtensions =
     ...{ networks, enableReconnect: opts.enableReconnect, storage, slice: slot(root, 'connection') },
     ...(projectId ? { transportUrl: (chain: Chain) => latchRpcUrl({ apiUrl, projectId, chainId: chain.id }) } : {}),
     ...(options.wagmiConfig ? { wagmiConfig: options.wagmiConfig } : {}),
-    ...(connectors.length ? { connectors } : {}),
+    ...(connectors.length + embedded.connectors.length ? { connectors: [...embedded.connectors, ...connectors] } : {}),
   })
   const network = createNetworkController({ networks, defaultNetwork: opts.defaultNetwork, storage, slice: slot(root, 'network') })
   const clients = createNamespaceClients({ connection })
@@ -103,10 +105,10 @@ export function createLatch(options: LatchOptions, extensions: LatchExtensions =
   const parts: StateInputs = {
     ...createLatchRuntime(),
     ...{ options, opts, networks, isMobile, storage, api, alerts, toasts, theme, events, telemetry, recent, accountData },
-    ...{ root, connection, network, router, modal, walletConnect, clients, slice },
+    ...{ root, connection, network, router, modal, walletConnect, clients, slice, embedded: embedded.wallet },
     seenRegistry: new Map(),
     pending: { balanceSeq: 0 },
-    cleanups: [],
+    cleanups: embedded.wallet ? [embedded.wallet.destroy] : [],
   }
   const derive = createStateDeriver(parts)
   const internal: LatchInternal = { ...parts, store: derivedStore(root, derive) }
@@ -144,7 +146,7 @@ export function createLatch(options: LatchOptions, extensions: LatchExtensions =
     getProvider: () => getProvider(latch),
     pairWalletConnect: () => walletConnect.ensurePairing(),
     retryWalletConnect: () => walletConnect.retry(),
-    init: () => init(latch),
+    init: () => (startEmbedded(latch), init(latch)),
     destroy: () => destroy(latch),
     _internal: internal,
   }

@@ -150,6 +150,11 @@ export interface LatchOptions {
   readonly walletConnect?: WalletConnectOptions | false
   /** Legacy sign-in config; only checked for the conflict with siwx (spec §5). */
   readonly siweConfig?: object
+  /**
+   * Base URL of latchd's frame origin (its `--frame-url`, or `http://<frame-addr>`): with a `projectId` and
+   * `features.email` not false, the Connect view offers the e-mail wallet, whose keys live in a hidden frame there.
+   */
+  readonly frameUrl?: string
 }
 
 /** Options after validation, with every default filled in. */
@@ -178,6 +183,8 @@ export interface ResolvedOptions {
   readonly termsConditionsUrl: string | undefined
   readonly privacyPolicyUrl: string | undefined
   readonly siwx: SIWXConfig | undefined
+  /** The frame origin's URL without a trailing slash, when given. */
+  readonly frameUrl: string | undefined
 }
 
 /** Thrown for invalid options; the message names the option. */
@@ -324,6 +331,7 @@ export function resolveOptions(options: LatchOptions): ResolvedOptions {
     termsConditionsUrl: options.termsConditionsUrl,
     privacyPolicyUrl: options.privacyPolicyUrl,
     siwx: options.siwx,
+    frameUrl: options.frameUrl === undefined ? undefined : httpUrl('frameUrl', options.frameUrl).replace(/\/+$/, ''),
   }
 }
 

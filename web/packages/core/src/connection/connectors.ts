@@ -28,6 +28,7 @@ function typeOf(connector: Connector, announced: boolean): ConnectorType {
   if (announced) return 'ANNOUNCED'
   if (connector.type === 'injected') return 'INJECTED'
   if (connector.type === 'walletConnect') return 'WALLET_CONNECT'
+  if (connector.type === 'AUTH') return 'AUTH'
   return 'EXTERNAL'
 }
 

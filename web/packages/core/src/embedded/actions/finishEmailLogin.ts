@@ -1,0 +1,22 @@
+import { walletConnected } from '../../connection/actions/walletConnected'
+import type { Latch } from '../../latch-types'
+import { EMBEDDED_CONNECTOR_ID, EMBEDDED_CONNECTOR_NAME } from '../connector'
+import { errorMessage, requireEmbedded } from '../required'
+
+/**
+ * finishEmailLogin connects the signed-in embedded wallet through wagmi (its
+ * connector asks the frame for the user, creating or recovering the wallet)
+ * and closes the modal like any wallet connection.
+ */
+export async function finishEmailLogin(latch: Latch): Promise<void> {
+  const wallet = requireEmbedded(latch)
+  const { connection, network } = latch._internal
+  wallet.store.setState({ step: 'authenticating', error: undefined })
+  try {
+    await connection.connect(EMBEDDED_CONNECTOR_ID, { chainId: network.store.getState().activeNetwork.id })
+  } catch (error) {
+    wallet.store.setState({ step: 'otp', error: errorMessage(error) })
+    return
+  }
+  walletConnected(latch, { id: EMBEDDED_CONNECTOR_ID, name: EMBEDDED_CONNECTOR_NAME }, 'browser')
+}

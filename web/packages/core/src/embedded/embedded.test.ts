@@ -1,0 +1,254 @@
+// @vitest-environment jsdom
+// The embedded wallet inside a real Latch (wagmi config, connection
+// controller, router) and the real frame client; only the frame's window is
+// scripted: it records what the page posts and answers as the frame would.
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { defineChain, type EIP1193Provider } from 'viem'
+import { getConnectorClient, sendTransaction, signMessage } from '@wagmi/core'
+import { createLatch } from '../latch'
+import { LatchOptionsError } from '../options'
+import type { Latch } from '../latch-types'
+import { answerApproval } from './actions/answerApproval'
+import { resendCode } from './actions/resendCode'
+import { signOut } from './actions/signOut'
+import { startEmailLogin } from './actions/startEmailLogin'
+import { submitOtp } from './actions/submitOtp'
+import { submitUpdateEmailOtp, updateEmail } from './actions/updateEmail'
+import { EMBEDDED_CONNECTOR_ID } from './connector'
+import { EMBEDDED_STORAGE_KEYS } from './storageKeys'
+import { INVALID_EMAIL_MESSAGE } from './required'
+
+const FRAME = 'http://frame.test:8081'
+const ADDRESS = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
+const dev = defineChain({ id: 31337, name: 'Latch Dev', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: ['http://127.0.0.1:1'] } } })
+const dev2 = defineChain({ ...dev, id: 31338, name: 'Latch Dev 2' })
+
+interface Sent {
+  id: string
+  type: string
+  payload?: Record<string, unknown>
+}
+
+/** A scripted frame: answers the page's events like web/packages/frame does. */
+function scriptedFrame(action: 'VERIFY_OTP' | 'VERIFY_DEVICE' | 'CONNECT' = 'VERIFY_OTP') {
+  const sent: Sent[] = []
+  let win: Window | undefined
+  const post = (data: unknown) => window.dispatchEvent(new MessageEvent('message', { data, origin: FRAME, source: win! }))
+  const answer = (m: Sent, result: unknown, ok = true) =>
+    post({ id: m.id, type: `@latch-frame/${m.type.slice('@latch-app/'.length)}_${ok ? 'SUCCESS' : 'ERROR'}`, payload: ok ? result : { message: result, code: 4001 } })
+  let approvals = new Map<string, Sent>()
+  function onPost(m: Sent) {
+    sent.push(m)
+    const name = m.type.slice('@latch-app/'.length)
+    switch (name) {
+      case 'CONNECT_EMAIL':
+        return answer(m, { action })
+      case 'CONNECT_DEVICE':
+        return answer(m, undefined)
+      case 'CONNECT_OTP':
+        return m.payload!.otp === '123456' ? answer(m, undefined) : answer(m, 'Invalid code', false)
+      case 'GET_USER':
+        return answer(m, { email: 'visitor@example.com', address: ADDRESS.toLowerCase(), chainId: m.payload?.chainId ?? 31337, accounts: [] })
+      case 'IS_CONNECTED':
+        return answer(m, { isConnected: true })
+      case 'SWITCH_NETWORK':
+        return answer(m, { chainId: m.payload!.chainId })
+      case 'SIGN_OUT':
+        return answer(m, undefined)
+      case 'UPDATE_EMAIL':
+        return answer(m, { action: 'VERIFY_PRIMARY_OTP' })
+      case 'UPDATE_EMAIL_PRIMARY_OTP':
+        return answer(m, undefined)
+      case 'UPDATE_EMAIL_SECONDARY_OTP':
+        return answer(m, { newEmail: 'new@example.com' })
+      case 'RPC_APPROVE': {
+        const req = approvals.get(m.payload!.requestId as string)!
+        approvals.delete(m.payload!.requestId as string)
+        answer(m, undefined)
+        if (!m.payload!.approved) return answer(req, 'Signature declined', false)
+        return answer(req, req.payload!.method === 'personal_sign' ? '0x' + 'ab'.repeat(65) : '0x' + 'cd'.repeat(32))
+      }
+      case 'RPC_REQUEST': {
+        const { method, params, chainId } = m.payload as { method: string; params: unknown; chainId: string }
+        if (method === 'personal_sign' || method === 'eth_sendTransaction') {
+          approvals.set(m.id, m)
+          return post({ id: m.id, type: '@latch-frame/RPC_APPROVAL_REQUIRED', payload: { requestId: m.id, method, params, chainNamespace: 'eip155', chainId } })
+        }
+        const reads: Record<string, unknown> = {
+          eth_getBalance: '0xde0b6b3a7640000',
+          eth_estimateGas: '0x5208',
+          eth_getBlockByNumber: { baseFeePerGas: '0x1', number: '0x1', hash: '0x' + '00'.repeat(32), timestamp: '0x1', transactions: [] },
+          eth_maxPriorityFeePerGas: '0x1',
+          eth_getTransactionCount: '0x0',
+        }
+        return method in reads ? answer(m, reads[method]) : answer(m, `unexpected ${method}`, false)
+      }
+    }
+  }
+  return {
+    sent,
+    names: () => sent.map((m) => m.type.slice('@latch-app/'.length)),
+    attach() {
+      const el = document.querySelector('iframe')
+      if (!el?.contentWindow) return false
+      if (win === el.contentWindow) return true
+      win = el.contentWindow
+      vi.spyOn(win, 'postMessage').mockImplementation(((m: Sent) => queueMicrotask(() => onPost(m))) as Window['postMessage'])
+      post({ type: '@latch-frame/READY', payload: { version: '1' } })
+      return true
+    },
+    reset: () => (approvals = new Map()),
+  }
+}
+
+const latches: Latch[] = []
+function newLatch(extra: Record<string, unknown> = {}) {
+  const latch = createLatch({ projectId: 'a'.repeat(32), networks: [dev, dev2], apiUrl: 'http://127.0.0.1:1', frameUrl: FRAME, walletConnect: false, ...extra })
+  latches.push(latch)
+  return latch
+}
+
+/** Runs an action while attaching the scripted frame as soon as the iframe appears. */
+async function withFrame<T>(frame: ReturnType<typeof scriptedFrame>, run: Promise<T>): Promise<T> {
+  const poll = setInterval(() => frame.attach(), 1)
+  try {
+    return await run
+  } finally {
+    clearInterval(poll)
+  }
+}
+
+async function until(pred: () => boolean) {
+  await vi.waitFor(() => expect(pred()).toBe(true), { timeout: 2000, interval: 5 })
+}
+
+afterEach(() => {
+  for (const l of latches.splice(0)) l.destroy()
+  document.body.innerHTML = ''
+  localStorage.clear()
+})
+
+describe('embedded wallet', () => {
+  it('is on only with a projectId, a frameUrl and features.email not false; the frameUrl must be http(s)', () => {
+    expect(newLatch()._internal.embedded).toBeDefined()
+    expect(newLatch({ frameUrl: undefined })._internal.embedded).toBeUndefined()
+    expect(newLatch({ features: { email: false } })._internal.embedded).toBeUndefined()
+    expect(() => newLatch({ frameUrl: 'ftp://x' })).toThrow(LatchOptionsError)
+    expect(newLatch()._internal.root.getState().embedded?.step).toBe('idle')
+  })
+
+  it('creates no frame at start unless an e-mail login was used before (spec §4)', async () => {
+    await newLatch().init()
+    expect(document.querySelector('iframe')).toBeNull()
+    localStorage.setItem(EMBEDDED_STORAGE_KEYS.emailLoginUsed, 'true')
+    void newLatch().init()
+    expect(document.querySelector('iframe')?.src).toContain(`${FRAME}/?projectId=`)
+  })
+
+  it('logs in with e-mail and code, connects through the AUTH connector, and sends through the provider after approval', async () => {
+    const latch = newLatch()
+    const frame = scriptedFrame()
+    const embedded = () => latch._internal.embedded!.store.getState()
+
+    await startEmailLogin(latch, 'not an e-mail')
+    expect(embedded().error).toBe(INVALID_EMAIL_MESSAGE)
+    expect(document.querySelector('iframe')).toBeNull()
+
+    await withFrame(frame, startEmailLogin(latch, ' visitor@example.com '))
+    expect(frame.sent[0]).toMatchObject({ type: '@latch-app/CONNECT_EMAIL', payload: { email: 'visitor@example.com' } })
+    expect(embedded().step).toBe('otp')
+    expect(latch.getState().view).toBe('EmailVerifyOtp')
+    expect(localStorage.getItem(EMBEDDED_STORAGE_KEYS.email)).toBe('visitor@example.com')
+
+    // Within 30 s a new code is refused with the spec's message, nothing is sent.
+    await resendCode(latch)
+    expect(embedded().error).toMatch(/^Please try again after (30|29) seconds$/)
+    expect(frame.names().filter((n) => n === 'CONNECT_EMAIL')).toHaveLength(1)
+
+    await submitOtp(latch, '000000')
+    expect(embedded()).toMatchObject({ step: 'otp', error: 'Invalid code' })
+
+    await submitOtp(latch, '123 456')
+    expect(embedded().step).toBe('connected')
+    const account = latch.getState().account
+    expect(account.status).toBe('connected')
+    expect(account.address).toBe(ADDRESS)
+    expect(localStorage.getItem(EMBEDDED_STORAGE_KEYS.emailLoginUsed)).toBe('true')
+    const config = latch.getWagmiConfig()
+    expect(config.state.connections.get(config.state.current!)?.connector.type).toBe('AUTH')
+
+    // personal_sign through wagmi: the modal shows ApproveTransaction; approving returns the frame's signature.
+    const signed = signMessage(config, { message: 'hello' })
+    await until(() => embedded().approval?.method === 'personal_sign')
+    expect(latch.getState().view).toBe('ApproveTransaction')
+    expect(latch.getState().open).toBe(true)
+    await answerApproval(latch, true)
+    await expect(signed).resolves.toBe('0x' + 'ab'.repeat(65))
+    expect(embedded().approval).toBeUndefined()
+
+    // A rejected send fails as the user's rejection.
+    const rejected = sendTransaction(config, { to: ADDRESS, value: 10n ** 16n })
+    await until(() => embedded().approval?.method === 'eth_sendTransaction')
+    const tx = (embedded().approval!.params as [{ to: string; value: string }])[0]
+    expect(tx.to.toLowerCase()).toBe(ADDRESS.toLowerCase())
+    expect(BigInt(tx.value)).toBe(10n ** 16n)
+    await answerApproval(latch, false)
+    await expect(rejected).rejects.toThrow(/rejected|declined/i)
+
+    // The provider answers the chain locally and switches through SWITCH_NETWORK.
+    const provider = (await getConnectorClient(config)).transport as unknown as { request: EIP1193Provider['request'] }
+    await latch.switchNetwork(31338)
+    await until(() => latch.getState().account.chainId === 31338)
+    expect(frame.sent.find((m) => m.type === '@latch-app/SWITCH_NETWORK')?.payload).toEqual({ chainId: 'eip155:31338' })
+    expect(localStorage.getItem(EMBEDDED_STORAGE_KEYS.lastUsedChainId)).toBe('31338')
+    expect(provider).toBeDefined()
+
+    await signOut(latch)
+    expect(latch.getState().account.status).toBe('disconnected')
+    expect(frame.names()).toContain('SIGN_OUT')
+    expect(localStorage.getItem(EMBEDDED_STORAGE_KEYS.emailLoginUsed)).toBeNull()
+  })
+
+  it('waits for the device approval of a new device, then asks for the code', async () => {
+    const latch = newLatch()
+    const frame = scriptedFrame('VERIFY_DEVICE')
+    await withFrame(frame, startEmailLogin(latch, 'visitor@example.com'))
+    expect(frame.names()).toEqual(['CONNECT_EMAIL', 'CONNECT_DEVICE'])
+    expect(latch._internal.embedded!.store.getState().step).toBe('otp')
+    expect(latch.getState().view).toBe('EmailVerifyOtp')
+  })
+
+  it('changes the e-mail with the current address code, then the new one', async () => {
+    const latch = newLatch()
+    const frame = scriptedFrame('CONNECT')
+    await withFrame(frame, startEmailLogin(latch, 'visitor@example.com'))
+    expect(latch.getState().account.status).toBe('connected')
+    await updateEmail(latch, 'bad')
+    expect(latch._internal.embedded!.store.getState().update.error).toBe(INVALID_EMAIL_MESSAGE)
+    await updateEmail(latch, 'new@example.com')
+    expect(latch._internal.embedded!.store.getState().update.step).toBe('primaryOtp')
+    await submitUpdateEmailOtp(latch, '111111')
+    expect(latch._internal.embedded!.store.getState().update.step).toBe('secondaryOtp')
+    await submitUpdateEmailOtp(latch, '222222')
+    expect(latch._internal.embedded!.store.getState()).toMatchObject({ email: 'new@example.com', update: { step: 'done' } })
+    expect(localStorage.getItem(EMBEDDED_STORAGE_KEYS.email)).toBe('new@example.com')
+    expect(frame.names().slice(-3)).toEqual(['UPDATE_EMAIL', 'UPDATE_EMAIL_PRIMARY_OTP', 'UPDATE_EMAIL_SECONDARY_OTP'])
+  })
+
+  it('reconnects after a reload without a code when the frame still has the session', async () => {
+    const first = newLatch()
+    await withFrame(scriptedFrame(), startEmailLogin(first, 'visitor@example.com'))
+    await submitOtp(first, '123456')
+    expect(first.getState().account.status).toBe('connected')
+    first.destroy()
+    expect(document.querySelector('iframe')).toBeNull()
+
+    const latch = newLatch()
+    const frame = scriptedFrame()
+    await withFrame(frame, latch.init())
+    await until(() => latch.getState().account.status === 'connected')
+    expect(latch.getState().account.address).toBe(ADDRESS)
+    expect(frame.names()).toEqual(expect.arrayContaining(['IS_CONNECTED', 'GET_USER']))
+    expect(frame.names()).not.toContain('CONNECT_OTP')
+  })
+})
