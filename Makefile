@@ -1,35 +1,40 @@
 # Thin entry points; the logic lives in scripts/ and Go/TS code.
-.PHONY: dev build build-dev test test-e2e bench web image notices clean
+.PHONY: dev frame build build-dev test test-e2e bench web image notices clean
 
 GO ?= go
 export GO
 
+# The embedded-wallet frame, which latchd embeds (web/packages/frame ->
+# internal/frameapp/dist), rebuilt when its sources changed.
+frame:
+	@bash scripts/build-web.sh @latchkit/frame
+
 # bin/latchd: the production build (static, CGO_ENABLED=0, no dev chains,
 # version/commit/date stamped by the linker; VERSION=… overrides the version).
-build:
+build: frame
 	@bash scripts/build-latchd.sh prod
 
 # bin/latchd-dev: the dev build (-tags devchain), whose `latchd dev` runs
 # in-process go-ethereum dev chains. Its first build compiles go-ethereum.
-build-dev:
+build-dev: frame
 	@bash scripts/build-latchd.sh dev
 
-# The widget packages and the demo dapp, each rebuilt only when its sources
-# changed (npm ci only when dependencies are missing or stale).
+# The widget packages, the frame and the demo dapp, each rebuilt only when its
+# sources changed (npm ci only when dependencies are missing or stale).
 web:
 	@bash scripts/build-web.sh
 
-dev: build-dev web
+dev: web build-dev
 	@echo "starting latchd dev (bin/latchd-dev; LATCH_ADDR=127.0.0.1:PORT picks another API port)..."
 	./bin/latchd-dev dev --log-format text --log-level warn --demo-dir web/apps/demo/dist
 
 test:
 	bash scripts/test.sh
 
-test-e2e: build-dev web
+test-e2e: web build-dev
 	bash scripts/test-e2e.sh
 
-bench: build-dev web
+bench: web build-dev
 	$(GO) run ./bench -latchd bin/latchd-dev -out bench/results.md
 	cd web && node bench/measure.mjs >> ../bench/results.md && node bench/click-to-connect.mjs >> ../bench/results.md
 

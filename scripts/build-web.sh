@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Builds @latchkit/core, @latchkit/react and the demo dapp, each only when
-# something it is built from changed since its last build (or its dist is
-# gone); --force builds all three. Installs the npm packages first when
-# node_modules is missing or older than the lockfile. Says what it does.
+# Builds @latchkit/core, @latchkit/react, the embedded-wallet frame (into
+# internal/frameapp/dist, which latchd embeds) and the demo dapp, each only
+# when something it is built from changed since its last build (or its output
+# is gone); --force builds them all; names (e.g. @latchkit/frame) build only
+# those. Installs the npm packages first when node_modules is missing or
+# older than the lockfile. Says what it does.
 #
 # A package is up to date when its stamp (node_modules/.cache/latch-build/)
 # is newer than every input: its own sources and configuration (tests aside),
@@ -11,11 +13,14 @@ set -euo pipefail
 cd "$(dirname "$0")/../web"
 
 force=false
-case "${1:-}" in
-  "") ;;
-  --force) force=true ;;
-  *) echo "usage: scripts/build-web.sh [--force]" >&2; exit 2 ;;
-esac
+only=()
+for arg in "$@"; do
+  case "$arg" in
+    --force) force=true ;;
+    @latchkit/core | @latchkit/react | @latchkit/frame | @latchkit/demo) only+=("$arg") ;;
+    *) echo "usage: scripts/build-web.sh [--force] [@latchkit/core|react|frame|demo]..." >&2; exit 2 ;;
+  esac
+done
 
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   echo "web: npm ci (installing the npm packages: about a minute)..."
@@ -25,14 +30,17 @@ fi
 stamps=node_modules/.cache/latch-build
 mkdir -p "$stamps"
 
-# build NAME DIR DIST DEPENDENCY_DIRS...: builds workspace NAME (in DIR,
-# output in DIR/DIST) unless up to date. Its inputs are every file under DIR
-# and the DEPENDENCY_DIRS except node_modules, build output and tests.
+# build NAME DIR OUTPUT DEPENDENCY_DIRS...: builds workspace NAME (in DIR)
+# unless OUTPUT exists and it is up to date. Its inputs are every file under
+# DIR and the DEPENDENCY_DIRS except node_modules, build output and tests.
 build() {
-  local name=$1 dir=$2 dist=$3
+  local name=$1 dir=$2 output=$3
   shift 3
+  if [ ${#only[@]} -gt 0 ] && [[ " ${only[*]} " != *" $name "* ]]; then
+    return
+  fi
   local stamp="$stamps/${name//\//_}.stamp" newer=""
-  if ! $force && [ -f "$stamp" ] && [ -d "$dir/$dist" ]; then
+  if ! $force && [ -f "$stamp" ] && [ -e "$output" ]; then
     newer=$(find "$dir" "$@" package.json package-lock.json scripts \
       \( -name node_modules -o -name dist -o -name .next \) -prune -o \
       -type f ! -name '*.test.ts' ! -name '*.test.tsx' -newer "$stamp" -print -quit)
@@ -50,6 +58,8 @@ build() {
   echo "web: built $name in $((SECONDS - start)) s"
 }
 
-build @latchkit/core packages/core dist
-build @latchkit/react packages/react dist packages/core
-build @latchkit/demo apps/demo dist packages/core packages/react
+build @latchkit/core packages/core packages/core/dist
+build @latchkit/react packages/react packages/react/dist packages/core
+# The frame imports core's sources (the page/frame protocol), not its build.
+build @latchkit/frame packages/frame ../internal/frameapp/dist/index.html packages/core
+build @latchkit/demo apps/demo apps/demo/dist packages/core packages/react

@@ -20,6 +20,7 @@ if ! $stage_only && ! command -v podman >/dev/null; then
   exit 1
 fi
 
+bash scripts/build-web.sh @latchkit/frame # latchd embeds it
 bash scripts/build-latchd.sh prod
 
 ctx=bin/image
