@@ -7,7 +7,7 @@ import (
 
 func TestNames(t *testing.T) {
 	got := Names()
-	want := []string{"DevENSRegistry", "DevENSResolver", "DevPriceFeed", "DevSmartWallet", "DevSmartWalletFactory", "DevToken", "Multicall3", "UniversalSigValidator", "ValidateSigOffchain", "WETH"}
+	want := []string{"DevENSRegistry", "DevENSResolver", "DevPriceFeed", "DevSmartWallet", "DevSmartWalletFactory", "DevToken", "Multicall3", "OffchainResolver", "UniversalSigValidator", "ValidateSigOffchain", "WETH"}
 	if len(got) != len(want) {
 		t.Fatalf("Names() = %v, want %v", got, want)
 	}
@@ -83,6 +83,9 @@ func TestSelectors(t *testing.T) {
 		{"DevENSResolver", "name", "691f3431"},
 		{"DevENSResolver", "addr", "3b3b57de"},
 		{"DevENSResolver", "text", "59d1d43c"},
+		// ENSIP-10 wildcard resolution and the ERC-3668 callback of ENS's offchain resolver.
+		{"OffchainResolver", "resolve", "9061b923"},
+		{"OffchainResolver", "resolveWithProof", "f4d4d2f8"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.contract+"."+tt.method, func(t *testing.T) {
