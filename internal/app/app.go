@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"net"
 	"net/http"
@@ -58,6 +59,8 @@ type Main struct {
 	auth    authService // e-mail login, wired in auth.go
 
 	rpc *rpcproxy.Proxy
+	// frameFiles replaces the embedded frame build (tests); nil: embedded.
+	frameFiles fs.FS
 	// http: the handlers the route table mounts, built by Run.
 	http apiServices
 	// stopBackground ends the background loops (RPC health probes); bg waits for them.
@@ -258,6 +261,15 @@ func (m *Main) serve(s *http.Server, ln net.Listener, name string) {
 // APIURL is the base URL of the API listener.
 func (m *Main) APIURL() string { return "http://" + m.apiLn.Addr().String() }
 
+// PublicAPIURL is the API's URL as browsers reach it (--api-url), which
+// latchd gives its clients (the frame); without --api-url, APIURL.
+func (m *Main) PublicAPIURL() string {
+	if m.Config.APIURL != "" {
+		return strings.TrimRight(m.Config.APIURL, "/")
+	}
+	return m.APIURL()
+}
+
 // FrameURL is the public URL of the frame origin.
 func (m *Main) FrameURL() string {
 	if m.Config.FrameURL != "" {
@@ -346,8 +358,12 @@ func (m *Main) clientIP(r *http.Request) string {
 	return httpx.RateKey(httpx.ClientIP(r, m.trustedProxy), bits)
 }
 
-// publicBaseURL is the API's base URL as the client reached it.
+// publicBaseURL is the API's base URL for links in answers: --api-url, or
+// the URL the client reached it at.
 func (m *Main) publicBaseURL(r *http.Request) string {
+	if m.Config.APIURL != "" {
+		return strings.TrimRight(m.Config.APIURL, "/")
+	}
 	return httpx.BaseURL(r, m.trustedProxy)
 }
 

@@ -144,6 +144,9 @@ func runServer(ctx context.Context, dev bool, args []string, stdout, stderr io.W
 		if err := requireAuthKeys(cfg.Auth); err != nil {
 			return err
 		}
+		if err := requirePublicURLs(cfg); err != nil {
+			return err
+		}
 	}
 	logger := newLogger(cfg, stderr)
 	slog.SetDefault(logger)

@@ -29,7 +29,8 @@ type Config struct {
 	Dev              bool          // latchd dev: dev chains, dev project, /dev routes, localhost origins
 	Addr             string        // API listener
 	FrameAddr        string        // embedded-wallet frame listener (its own origin)
-	FrameURL         string        // public URL of the frame origin, when behind a proxy
+	APIURL           string        // public URL of the API, when behind a proxy; empty = http://<Addr>
+	FrameURL         string        // public URL of the frame origin, when behind a proxy; empty = http://<FrameAddr>
 	AdminAddr        string        // operator listener (metrics); empty = none
 	DataDir          string        // SQLite and other local state
 	DatabaseURL      string        // Postgres; empty = SQLite in DataDir
@@ -100,7 +101,8 @@ func flagSet(name string, cfg *Config, out io.Writer) (*flag.FlagSet, func() err
 	fs.StringVar(&cfg.Addr, "addr", "127.0.0.1:8080", "API listen address")
 	fs.StringVar(&cfg.FrameAddr, "frame-addr", "127.0.0.1:8081", "listen address of the embedded-wallet frame origin")
 	fs.StringVar(&cfg.AdminAddr, "admin-addr", "127.0.0.1:8082", "listen address of the operator's listener, which serves /metrics (keep it off the public network; empty = no admin listener)")
-	fs.StringVar(&cfg.FrameURL, "frame-url", "", "public URL of the frame origin (default: http://<frame-addr>)")
+	fs.StringVar(&cfg.APIURL, "api-url", "", "public URL of the API as browsers reach it (https://api.example.com[/path]), which the embedded-wallet frame calls (default: http://<addr>; required by latchd serve when --addr listens on every interface, e.g. 0.0.0.0:8080)")
+	fs.StringVar(&cfg.FrameURL, "frame-url", "", "public URL of the frame origin as browsers reach it (https://wallet.example.com, no path): the origin the API admits for the frame and the base of device-approval links in mails (default: http://<frame-addr>; required by latchd serve when --frame-addr listens on every interface)")
 	fs.StringVar(&cfg.DataDir, "data-dir", ".latch", "directory for the SQLite database and local state")
 	fs.StringVar(&cfg.DatabaseURL, "database-url", "", "Postgres URL (postgres://…); empty uses SQLite in --data-dir")
 	fs.StringVar(&cfg.RedisURL, "redis-url", "", "Redis URL (redis://…, rediss://…) for rate limits and RPC cache shared by all nodes; empty keeps them in memory")
@@ -211,6 +213,9 @@ func flagSet(name string, cfg *Config, out io.Writer) (*flag.FlagSet, func() err
 		if cfg.RelayMaxTTL < time.Minute {
 			return fmt.Errorf("--relay-max-ttl must be at least 1m")
 		}
+		if err := checkPublicURLs(cfg); err != nil {
+			return err
+		}
 		for name, addr := range map[string]string{"--addr": cfg.Addr, "--frame-addr": cfg.FrameAddr, "--demo-addr": cfg.DemoAddr} {
 			if _, _, err := net.SplitHostPort(addr); err != nil {
 				return fmt.Errorf("%s: %q is not host:port", name, addr)
@@ -221,6 +226,50 @@ func flagSet(name string, cfg *Config, out io.Writer) (*flag.FlagSet, func() err
 		}
 		return nil
 	}
+}
+
+// checkPublicURLs checks --api-url and --frame-url: absolute http(s) URLs
+// without credentials, query or fragment; the frame's is an origin (its page
+// and scripts are served from its root).
+func checkPublicURLs(cfg *Config) error {
+	for _, f := range []struct {
+		name, value string
+		origin      bool
+	}{{"--api-url", cfg.APIURL, false}, {"--frame-url", cfg.FrameURL, true}} {
+		if f.value == "" {
+			continue
+		}
+		u, err := url.Parse(f.value)
+		switch {
+		case err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Opaque != "":
+			return fmt.Errorf("%s: %q is not an absolute http:// or https:// URL", f.name, f.value)
+		case u.User != nil || u.RawQuery != "" || u.Fragment != "" || strings.HasSuffix(f.value, "?") || strings.HasSuffix(f.value, "#"):
+			return fmt.Errorf("%s: %q must have no user, query or fragment", f.name, f.value)
+		case f.origin && strings.Trim(u.Path, "/") != "":
+			return fmt.Errorf("%s: %q must be an origin (scheme://host[:port]) without a path", f.name, f.value)
+		}
+	}
+	return nil
+}
+
+// requirePublicURLs is latchd serve's check: a listener on every interface
+// (0.0.0.0, [::] or no host) has no address a browser could use, so the
+// URLs latchd hands out (the frame's API URL, the frame origin and the
+// device-approval links in mails) need --api-url and --frame-url.
+func requirePublicURLs(cfg Config) error {
+	for _, l := range []struct{ addr, addrFlag, url, urlFlag string }{
+		{cfg.Addr, "--addr", cfg.APIURL, "--api-url"},
+		{cfg.FrameAddr, "--frame-addr", cfg.FrameURL, "--frame-url"},
+	} {
+		if l.url != "" {
+			continue
+		}
+		host, _, err := net.SplitHostPort(l.addr)
+		if ip := net.ParseIP(host); err == nil && (host == "" || ip != nil && ip.IsUnspecified()) {
+			return fmt.Errorf("latchd serve: %s %s listens on every interface, which is no address for a browser: set %s (%s) to its public URL", l.addrFlag, l.addr, l.urlFlag, EnvName(strings.TrimPrefix(l.urlFlag, "--")))
+		}
+	}
+	return nil
 }
 
 // parseFlags parses args, then fills every flag not given on the command line

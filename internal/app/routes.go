@@ -32,7 +32,9 @@ const (
 	// preflight and the unknown-route answer.
 	GuardOpen Guard = iota + 1
 	// GuardProject: a known projectId and, from a browser, an Origin the
-	// project allows (project.Guard.Require).
+	// project allows (project.Guard.Require). A route marked alsoFrame
+	// also admits the embedded-wallet frame's own origin (admitFrame in
+	// frame.go).
 	GuardProject
 	// GuardAdmin: the project guard, then the operator's bearer token
 	// (project.Guard.RequireAdmin).
@@ -88,6 +90,10 @@ type route struct {
 	// jsonRPC marks a JSON-RPC endpoint: refusals made before its handler
 	// runs (the IP rate limit) answer with JSON-RPC error bodies.
 	jsonRPC bool
+	// alsoFrame marks a project route the embedded-wallet frame calls too:
+	// besides the project's origins it admits the frame's own origin,
+	// preflight included (the frame's RPC reads go through the RPC proxy).
+	alsoFrame bool
 }
 
 // routes is every route latchd serves, on the API, admin and frame listeners. The
@@ -95,7 +101,7 @@ type route struct {
 var routes = []route{
 	{listener: listenerAPI, pattern: "GET /healthz", guard: GuardOpen, handler: func(m *Main) http.Handler { return http.HandlerFunc(handleHealth) }},
 	{listener: listenerAPI, pattern: "GET /readyz", guard: GuardOpen, handler: func(m *Main) http.Handler { return http.HandlerFunc(m.handleReady) }},
-	{listener: listenerAPI, pattern: "OPTIONS /{path...}", guard: GuardOpen, around: func(m *Main, mux http.Handler) http.Handler { return m.http.guard.Preflight(mux) }},
+	{listener: listenerAPI, pattern: "OPTIONS /{path...}", guard: GuardOpen, around: func(m *Main, mux http.Handler) http.Handler { return m.framePreflight(m.http.guard.Preflight(mux)) }},
 	// The API's contract (api/openapi.yaml), checked against this table and the handlers by openapi_test.go.
 	{listener: listenerAPI, pattern: "GET /openapi.yaml", guard: GuardOpen, handler: func(m *Main) http.Handler { return api.Handler() }},
 
@@ -120,8 +126,8 @@ var routes = []route{
 	// Networks and the RPC proxy (AppKit posts to "/v1/?chainId=…", api-shapes §3.8).
 	{listener: listenerAPI, pattern: "GET /v1/supported-chains", guard: GuardProject, handler: func(m *Main) http.Handler { return http.HandlerFunc(m.Networks.HandleSupportedChains) }},
 	{listener: listenerAPI, pattern: "GET /v1/networks", guard: GuardProject, handler: func(m *Main) http.Handler { return http.HandlerFunc(m.Networks.HandleNetworks) }},
-	{listener: listenerAPI, pattern: "POST /v1", guard: GuardProject, handler: func(m *Main) http.Handler { return m.rpc }, jsonRPC: true},
-	{listener: listenerAPI, pattern: "POST /v1/{$}", guard: GuardProject, handler: func(m *Main) http.Handler { return m.rpc }, jsonRPC: true},
+	{listener: listenerAPI, pattern: "POST /v1", guard: GuardProject, handler: func(m *Main) http.Handler { return m.rpc }, jsonRPC: true, alsoFrame: true},
+	{listener: listenerAPI, pattern: "POST /v1/{$}", guard: GuardProject, handler: func(m *Main) http.Handler { return m.rpc }, jsonRPC: true, alsoFrame: true},
 
 	// Account data.
 	{listener: listenerAPI, pattern: "GET /v1/account/{address}/history", guard: GuardProject, handler: accountRoute((*account.Handler).History)},
@@ -235,7 +241,11 @@ func (m *Main) mount(listener string) (h http.Handler, isJSONRPC func(*http.Requ
 		if rt.around != nil {
 			continue // applied below, around the mux
 		}
-		handler := m.guarded(rt.guard, rt.handler(m))
+		h := rt.handler(m)
+		handler := m.guarded(rt.guard, h)
+		if rt.alsoFrame {
+			handler = m.admitFrame(handler, h)
+		}
 		if rt.beforeGuard != nil {
 			handler = rt.beforeGuard(handler)
 		}
