@@ -1,0 +1,384 @@
+package names
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/latchkit/latch/internal/apperr"
+	"github.com/latchkit/latch/internal/store"
+)
+
+// TimestampWindow is how far a register message's timestamp may be from
+// latchd's clock, either way (AppKit's server: 10 s).
+const TimestampWindow = 10 * time.Second
+
+// CoinTypeETH is the ENSIP-9 coin type of Ethereum mainnet addresses; every
+// registration is stored under it too, as ENS clients ask for it.
+const CoinTypeETH = 60
+
+// evmCoinTypeBit marks an ENSIP-11 coin type of an EVM chain: 0x80000000 | chainId.
+const evmCoinTypeBit = 0x80000000
+
+// Attribute keys a registration may set, and their limits.
+var allowedAttributes = map[string]bool{"avatar": true, "bio": true}
+
+const maxAttributeLength = 512
+
+// Config configures a Service.
+type Config struct {
+	DB *store.DB
+	// Zone is the deployment's zone, e.g. "latch.test".
+	Zone     string
+	Verifier Verifier
+	// ChainSupported says whether latchd serves the EVM chain, whose coin
+	// type a registration may then name.
+	ChainSupported func(chainID uint64) bool
+	// Now is the clock; nil is time.Now.
+	Now    func() time.Time
+	Logger *slog.Logger
+}
+
+// Service registers and looks up the names of one zone.
+type Service struct{ cfg Config }
+
+// New returns a Service. The zone must be valid (ValidateZone).
+func New(cfg Config) (*Service, error) {
+	if err := ValidateZone(cfg.Zone); err != nil {
+		return nil, err
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	return &Service{cfg: cfg}, nil
+}
+
+// Zone is the service's zone.
+func (s *Service) Zone() string { return s.cfg.Zone }
+
+// Address is one address of a name under a coin type.
+type Address struct {
+	Address   string `json:"address"`
+	CreatedAt string `json:"created_at"`
+}
+
+// Record is a registered name, in the shape of AppKit's profile API.
+type Record struct {
+	Name         string             `json:"name"`
+	RegisteredAt string             `json:"registered_at"`
+	UpdatedAt    string             `json:"updated_at"`
+	Attributes   map[string]string  `json:"attributes"`
+	Addresses    map[string]Address `json:"addresses"`
+
+	label   string
+	owner   common.Address
+	chainID uint64
+}
+
+// Owner is the address the name was registered for.
+func (r *Record) Owner() common.Address { return r.owner }
+
+// Label is the name's label in its zone.
+func (r *Record) Label() string { return r.label }
+
+// Registration is a register request: the account's signed message and the
+// coin type of the chain it signed on (POST /v1/profile/account).
+type Registration struct {
+	CoinType  uint64 `json:"coin_type"`
+	Address   string `json:"address"`
+	Message   string `json:"message"`
+	Signature string `json:"signature"`
+}
+
+// message is what the account signs: JSON {name, attributes, timestamp}.
+type message struct {
+	Name       string            `json:"name"`
+	Attributes map[string]string `json:"attributes"`
+	Timestamp  *int64            `json:"timestamp"` // Unix seconds
+}
+
+// ChainOfCoinType returns the EVM chain id of an ENSIP-11 coin type
+// (0x80000000 | chainId; 60 is Ethereum mainnet).
+func ChainOfCoinType(coinType uint64) (uint64, bool) {
+	if coinType == CoinTypeETH {
+		return 1, true
+	}
+	if coinType&evmCoinTypeBit == 0 || coinType > 0xffffffff {
+		return 0, false
+	}
+	return coinType &^ evmCoinTypeBit, true
+}
+
+// CoinTypeOfChain is the ENSIP-11 coin type of an EVM chain id; ok is false
+// for chain ids of 2^31 and more, which have none.
+func CoinTypeOfChain(chainID uint64) (uint64, bool) {
+	if chainID >= evmCoinTypeBit {
+		return 0, false
+	}
+	return evmCoinTypeBit | chainID, true
+}
+
+// Register registers the name of reg's signed message for reg's address.
+//
+// Rules: the message is {name, attributes, timestamp}, its name a label of
+// the zone (NormalizeLabel), its timestamp within TimestampWindow of now; the
+// coin type names a chain latchd serves; the signature is the address's
+// (EOA or ERC-1271); a message is accepted once. An address holds one name
+// per zone: registering the name it holds again updates its attributes, any
+// other name is refused while it holds one.
+//
+// Errors: apperr.Invalid (malformed request, a broken name rule, a stale
+// timestamp, an unsupported coin type, an ERC-6492 signature),
+// apperr.Unauthorized (the signature is not the address's), apperr.Conflict
+// (the name is taken, the address holds another name, the message was
+// already used), apperr.Unavailable (the signature could not be checked).
+func (s *Service) Register(ctx context.Context, reg Registration) (*Record, error) {
+	if !common.IsHexAddress(reg.Address) || !strings.HasPrefix(reg.Address, "0x") {
+		return nil, apperr.Fieldf(apperr.Invalid, "address", "%q is not an EVM address", clip(reg.Address))
+	}
+	addr := common.HexToAddress(reg.Address)
+	chainID, ok := ChainOfCoinType(reg.CoinType)
+	if !ok || s.cfg.ChainSupported == nil || !s.cfg.ChainSupported(chainID) {
+		return nil, apperr.Fieldf(apperr.Invalid, "coin_type", "Unsupported coin type %d", reg.CoinType)
+	}
+	var msg message
+	dec := json.NewDecoder(strings.NewReader(reg.Message))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&msg); err != nil || msg.Timestamp == nil {
+		return nil, apperr.Fieldf(apperr.Invalid, "message", "The message must be JSON {name, attributes, timestamp}")
+	}
+	label, err := SplitName(msg.Name, s.cfg.Zone)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkAttributes(msg.Attributes); err != nil {
+		return nil, err
+	}
+	now := s.cfg.Now()
+	signedAt := time.Unix(*msg.Timestamp, 0)
+	if d := now.Sub(signedAt); d > TimestampWindow || d < -TimestampWindow {
+		return nil, apperr.Fieldf(apperr.Invalid, "message", "The message's timestamp is more than %d seconds from the server's clock; sign a new message", int(TimestampWindow/time.Second))
+	}
+	sig, err := decodeHex(reg.Signature)
+	if err != nil || len(sig) == 0 {
+		return nil, apperr.Fieldf(apperr.Invalid, "signature", "The signature must be 0x-prefixed hex")
+	}
+	switch err := s.cfg.Verifier.VerifyPersonal(ctx, chainID, addr, []byte(reg.Message), sig); {
+	case errors.Is(err, ErrBadSignature):
+		return nil, apperr.Fieldf(apperr.Unauthorized, "signature", "The message was not signed by %s", addr.Hex())
+	case errors.Is(err, ErrUnsupportedSignature):
+		return nil, apperr.Fieldf(apperr.Invalid, "signature", "%s", err.Error())
+	case err != nil:
+		s.cfg.Logger.Warn("names: signature check failed", "address", addr.Hex(), "chainId", chainID, "err", err)
+		return nil, apperr.Errorf(apperr.Unavailable, "The signature could not be checked; retry later")
+	}
+
+	digest := sha256.Sum256(append(addr.Bytes(), reg.Message...))
+	attrs, _ := json.Marshal(nonNil(msg.Attributes))
+	nowSec := now.Unix()
+	db := s.cfg.DB
+	err = db.InTx(ctx, func(tx *sql.Tx) error {
+		// Messages older than twice the window can no longer pass the
+		// timestamp check, so their digests are no longer needed.
+		if _, err := tx.ExecContext(ctx, db.Rebind(`DELETE FROM name_messages WHERE used_at < ?`), nowSec-2*int64(TimestampWindow/time.Second)); err != nil {
+			return err
+		}
+		var used int
+		if err := tx.QueryRowContext(ctx, db.Rebind(`SELECT COUNT(*) FROM name_messages WHERE digest = ?`), digest[:]).Scan(&used); err != nil {
+			return err
+		}
+		if used > 0 {
+			return apperr.Fieldf(apperr.Conflict, "message", "This message was already used; sign a new one")
+		}
+		if _, err := tx.ExecContext(ctx, db.Rebind(`INSERT INTO name_messages (digest, used_at) VALUES (?, ?)`), digest[:], nowSec); err != nil {
+			return err
+		}
+		var owner string
+		err := tx.QueryRowContext(ctx, db.Rebind(`SELECT address FROM names WHERE zone = ? AND label = ?`), s.cfg.Zone, label).Scan(&owner)
+		switch {
+		case err == nil && owner != lowerHex(addr):
+			return apperr.Fieldf(apperr.Conflict, "name", "The name %s.%s is taken", label, s.cfg.Zone)
+		case err == nil:
+			_, err = tx.ExecContext(ctx, db.Rebind(`UPDATE names SET attributes = ?, coin_type = ?, updated_at = ? WHERE zone = ? AND label = ?`), string(attrs), int64(reg.CoinType), nowSec, s.cfg.Zone, label)
+			return err
+		case !errors.Is(err, sql.ErrNoRows):
+			return err
+		}
+		var held string
+		err = tx.QueryRowContext(ctx, db.Rebind(`SELECT label FROM names WHERE zone = ? AND address = ?`), s.cfg.Zone, lowerHex(addr)).Scan(&held)
+		if err == nil {
+			return apperr.Fieldf(apperr.Conflict, "name", "%s already has the name %s.%s", addr.Hex(), held, s.cfg.Zone)
+		} else if !errors.Is(err, sql.ErrNoRows) {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, db.Rebind(`INSERT INTO names (zone, label, address, coin_type, attributes, registered_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)`),
+			s.cfg.Zone, label, lowerHex(addr), int64(reg.CoinType), string(attrs), nowSec, nowSec)
+		return err
+	})
+	if err != nil {
+		if apperr.Code(err) != apperr.Internal {
+			return nil, err
+		}
+		if isUniqueViolation(err) {
+			// A concurrent registration of the same name, address or message won.
+			return nil, apperr.Fieldf(apperr.Conflict, "name", "The name %s.%s or this message was just registered; try again", label, s.cfg.Zone)
+		}
+		return nil, fmt.Errorf("names: register: %w", err)
+	}
+	return s.Lookup(ctx, label)
+}
+
+func checkAttributes(attrs map[string]string) error {
+	for k, v := range attrs {
+		if !allowedAttributes[k] {
+			return apperr.Fieldf(apperr.Invalid, "message", "Unknown attribute %q (allowed: avatar, bio)", clip(k))
+		}
+		if len(v) > maxAttributeLength {
+			return apperr.Fieldf(apperr.Invalid, "message", "The attribute %s is over %d bytes", k, maxAttributeLength)
+		}
+	}
+	return nil
+}
+
+// Lookup returns the record of a name of the zone (a label or a full
+// name), or nil when it is not registered. Errors: apperr.Invalid for a
+// name that breaks the rules.
+func (s *Service) Lookup(ctx context.Context, name string) (*Record, error) {
+	label, err := SplitName(name, s.cfg.Zone)
+	if err != nil {
+		return nil, err
+	}
+	recs, err := s.query(ctx, `WHERE zone = ? AND label = ?`, s.cfg.Zone, label)
+	if err != nil || len(recs) == 0 {
+		return nil, err
+	}
+	return &recs[0], nil
+}
+
+// Reverse returns the names of an address in the zone (at most one).
+func (s *Service) Reverse(ctx context.Context, addr common.Address) ([]Record, error) {
+	return s.query(ctx, `WHERE zone = ? AND address = ?`, s.cfg.Zone, lowerHex(addr))
+}
+
+func (s *Service) query(ctx context.Context, where string, args ...any) ([]Record, error) {
+	rows, err := s.cfg.DB.Query(ctx, `SELECT label, address, coin_type, attributes, registered_at, updated_at FROM names `+where, args...)
+	if err != nil {
+		return nil, fmt.Errorf("names: query: %w", err)
+	}
+	defer rows.Close()
+	recs := []Record{}
+	for rows.Next() {
+		var label, address, attrs string
+		var coinType, registered, updated int64
+		if err := rows.Scan(&label, &address, &coinType, &attrs, &registered, &updated); err != nil {
+			return nil, fmt.Errorf("names: scan: %w", err)
+		}
+		rec := Record{
+			Name: label + "." + s.cfg.Zone, RegisteredAt: timeString(registered), UpdatedAt: timeString(updated),
+			Attributes: map[string]string{}, label: label, owner: common.HexToAddress(address),
+		}
+		json.Unmarshal([]byte(attrs), &rec.Attributes)
+		owner := rec.owner.Hex()
+		rec.Addresses = map[string]Address{fmt.Sprint(CoinTypeETH): {Address: owner, CreatedAt: timeString(registered)}}
+		rec.Addresses[fmt.Sprint(coinType)] = Address{Address: owner, CreatedAt: timeString(registered)}
+		rec.chainID, _ = ChainOfCoinType(uint64(coinType))
+		recs = append(recs, rec)
+	}
+	return recs, rows.Err()
+}
+
+// Suggestion is a name offered for a wanted one.
+type Suggestion struct {
+	Name       string `json:"name"`
+	Registered bool   `json:"registered"`
+}
+
+// maxSuggestions is how many free alternatives Suggestions offers.
+const maxSuggestions = 5
+
+// Suggestions returns the wanted name with whether it is registered, then,
+// when it is taken, up to maxSuggestions free names built from it.
+// Errors: apperr.Invalid for a name that breaks the rules.
+func (s *Service) Suggestions(ctx context.Context, name string) ([]Suggestion, error) {
+	label, err := SplitName(name, s.cfg.Zone)
+	if err != nil {
+		return nil, err
+	}
+	candidates := []string{label}
+	for _, suffix := range []string{"1", "2", "3", "-eth", "-web3", "x", "7", "42", "-io", "-hq", "99", "-dao"} {
+		if c := label + suffix; len(c) <= MaxLabelLength {
+			candidates = append(candidates, c)
+		}
+	}
+	taken := map[string]bool{}
+	args := []any{s.cfg.Zone}
+	marks := make([]string, len(candidates))
+	for i, c := range candidates {
+		args = append(args, c)
+		marks[i] = "?"
+	}
+	rows, err := s.cfg.DB.Query(ctx, `SELECT label FROM names WHERE zone = ? AND label IN (`+strings.Join(marks, ", ")+`)`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("names: suggestions: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var l string
+		if err := rows.Scan(&l); err != nil {
+			return nil, err
+		}
+		taken[l] = true
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	out := []Suggestion{{Name: label + "." + s.cfg.Zone, Registered: taken[label]}}
+	if !taken[label] {
+		return out, nil
+	}
+	for _, c := range candidates[1:] {
+		if len(out) > maxSuggestions {
+			break
+		}
+		if !taken[c] {
+			out = append(out, Suggestion{Name: c + "." + s.cfg.Zone})
+		}
+	}
+	return out, nil
+}
+
+func lowerHex(a common.Address) string { return strings.ToLower(a.Hex()) }
+
+func timeString(unix int64) string { return time.Unix(unix, 0).UTC().Format(time.RFC3339) }
+
+func nonNil(m map[string]string) map[string]string {
+	if m == nil {
+		return map[string]string{}
+	}
+	return m
+}
+
+func decodeHex(s string) ([]byte, error) {
+	if !strings.HasPrefix(s, "0x") && !strings.HasPrefix(s, "0X") {
+		return nil, errors.New("no 0x prefix")
+	}
+	return hex.DecodeString(s[2:])
+}
+
+// isUniqueViolation recognises SQLite's and Postgres's unique-constraint errors.
+func isUniqueViolation(err error) bool {
+	s := strings.ToLower(err.Error())
+	return strings.Contains(s, "unique") || strings.Contains(s, "duplicate key")
+}
