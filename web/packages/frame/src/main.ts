@@ -1,11 +1,16 @@
 // The frame's entry: reads its address (spec §2: projectId, chainId, version,
 // enableLogger), learns from latchd which origins may embed it, and answers
 // the embedding page's messages. Everything else is in createFrame.
+import { z } from 'zod/mini'
 import { FRAME_PROTOCOL_VERSION } from '../../core/src/embedded/protocol'
 import { createAuthApi } from './authApi'
 import { openDeviceStore } from './deviceStore'
 import { createFrame } from './frame'
 import { embedderOrigin } from './origins'
+
+// No compiled validators: zod would probe for them with new Function, which
+// the frame's CSP (no 'unsafe-eval') refuses and reports as a violation.
+z.config({ jitless: true })
 
 const q = new URLSearchParams(location.search)
 // latchd writes its API URL into the page it serves.
@@ -31,5 +36,11 @@ if (!projectId || !/^https?:\/\//.test(apiUrl) || window.parent === window || ve
     listen: (fn) => window.addEventListener('message', fn),
     reload: () => location.reload(),
     log,
-  }).catch((e: unknown) => log('start failed', e instanceof Error ? e.message : e))
+  })
+    // The key code is its own script (signer.ts), left out of the way to
+    // READY; fetch it now, before the page asks for a key.
+    .then(
+      () => import('./signer').catch((e: unknown) => log('key code not loaded', e instanceof Error ? e.message : e)),
+      (e: unknown) => log('start failed', e instanceof Error ? e.message : e),
+    )
 }

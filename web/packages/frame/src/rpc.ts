@@ -1,7 +1,7 @@
 // The frame's RPC_REQUEST: what it answers itself (chain id, accounts), what
 // it forwards to latchd's RPC proxy (reads), what it signs after the page's
 // approval, and what it refuses (spec §6).
-import { numberToHex, type Hex } from 'viem'
+import type { Hex } from 'viem'
 import {
   isSafeRpcMethod,
   isUnsafeRpcMethod,
@@ -13,8 +13,6 @@ import {
   type AppPayload,
 } from '../../core/src/embedded/protocol'
 import type { AuthApi } from './authApi'
-import { buildTransaction, personalSign, sendTransaction, signTypedDataV4 } from './evm'
-import * as solana from './solana'
 import type { Wallet } from './wallet'
 
 /** An RPC error with its EIP-1193 / JSON-RPC code. */
@@ -53,6 +51,12 @@ function caip2(namespace: 'eip155' | 'solana', id: string | number): string {
   return `solana:${ref}`
 }
 
+/** toQuantity is a non-negative integer as a JSON-RPC quantity ("0x0", "0x1a"). */
+function toQuantity(n: bigint | number): Hex {
+  if (n < 0) throw new FrameRpcError(`Invalid quantity ${n}`, -32602)
+  return `0x${n.toString(16)}`
+}
+
 /** createRpcHandler makes the handler of RPC_REQUEST events. */
 export function createRpcHandler(deps: RpcDeps) {
   return async function handle(requestId: string, req: AppPayload<'RPC_REQUEST'>): Promise<unknown> {
@@ -62,7 +66,7 @@ export function createRpcHandler(deps: RpcDeps) {
     const call = (m: string, p: unknown[]) => deps.api.rpc(network, m, p)
 
     if (chainNamespace === 'eip155') {
-      if (method === 'eth_chainId') return numberToHex(evmChainId(deps.chainId()))
+      if (method === 'eth_chainId') return toQuantity(evmChainId(deps.chainId()))
       if (method === 'eth_accounts' || method === 'eth_requestAccounts') return [(await deps.wallet.addresses()).evm]
     }
     if (isSafeRpcMethod(method)) {
@@ -77,6 +81,7 @@ export function createRpcHandler(deps: RpcDeps) {
       const ok = await deps.approve({ requestId, method, params: shown, chainNamespace, chainId: req.chainId })
       if (!ok) throw new FrameRpcError(SIGNATURE_DECLINED, USER_REJECTED_CODE)
     }
+    const { buildTransaction, personalSign, sendTransaction, signTypedDataV4, solana } = await import('./signer')
     switch (method) {
       case 'personal_sign':
         await ask(params)
@@ -91,13 +96,13 @@ export function createRpcHandler(deps: RpcDeps) {
         const shown = {
           from: tx.from,
           to: tx.to ?? null,
-          value: numberToHex(tx.value ?? 0n),
+          value: toQuantity(tx.value ?? 0n),
           ...(tx.data ? { data: tx.data } : {}),
-          gas: numberToHex(tx.gas ?? 0n),
-          nonce: numberToHex(tx.nonce ?? 0),
-          maxFeePerGas: numberToHex(tx.maxFeePerGas ?? 0n),
-          maxPriorityFeePerGas: numberToHex(tx.maxPriorityFeePerGas ?? 0n),
-          chainId: numberToHex(tx.chainId),
+          gas: toQuantity(tx.gas ?? 0n),
+          nonce: toQuantity(tx.nonce ?? 0),
+          maxFeePerGas: toQuantity(tx.maxFeePerGas ?? 0n),
+          maxPriorityFeePerGas: toQuantity(tx.maxPriorityFeePerGas ?? 0n),
+          chainId: toQuantity(tx.chainId),
         }
         await ask([shown])
         return deps.wallet.withKeys((k): Promise<Hex> => sendTransaction(k.evm, tx, call))

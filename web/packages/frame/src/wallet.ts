@@ -12,9 +12,13 @@ import { base64 } from '@scure/base'
 import { RECOVERY_PASSWORD_REQUIRED, RECOVERY_PASSWORD_WRONG, type FrameUser } from '../../core/src/embedded/protocol'
 import { AuthApiError, type AuthApi, type Session, type StoredRecovery } from './authApi'
 import type { DeviceStore, StoredAddresses } from './deviceStore'
-import { addressesOf, newEntropy, withKeys, type WalletKeys } from './keys'
-import { openWithPassword, sealWithPassword, WrongPasswordError, DEFAULT_SCRYPT, type PasswordBox } from './recovery'
-import { combineShares, deriveShare, splitEntropy } from './shares'
+import type { WalletKeys } from './keys'
+import type { PasswordBox } from './recovery'
+
+// The key code and the password recovery code (scrypt) are loaded when first
+// needed (signer.ts): the frame reaches READY without them.
+const signer = () => import('./signer')
+const passwordRecovery = () => import('./recovery')
 
 /** Refused when there is no live session (spec §8 "Session Expired"). */
 export const SESSION_EXPIRED = 'Session expired'
@@ -128,12 +132,14 @@ export function createWallet(deps: WalletDeps) {
 
   /** createKeys makes, splits and stores a new wallet. */
   async function createKeys(token: string, userId: string, recoveryPassword: string | undefined): Promise<StoredAddresses> {
+    const { addressesOf, newEntropy, splitEntropy, withKeys } = await signer()
     const entropy = newEntropy()
     try {
       const shares = await splitEntropy(entropy)
       const addrs = await withKeys(entropy, (k) => addressesOf(k))
       let recovery: StoredRecovery
       if (recoveryPassword) {
+        const { sealWithPassword, DEFAULT_SCRYPT } = await passwordRecovery()
         const { ciphertext, ...kdf } = await sealWithPassword(shares.recovery, recoveryPassword, deps.scryptCost ?? DEFAULT_SCRYPT)
         recovery = { mode: 'password', ciphertext, kdf }
       } else {
@@ -152,6 +158,7 @@ export function createWallet(deps: WalletDeps) {
 
   /** recoverKeys rebuilds the wallet on a new device from the auth and recovery shares. */
   async function recoverKeys(token: string, userId: string, recoveryPassword: string | undefined): Promise<StoredAddresses> {
+    const { addressesOf, combineShares, deriveShare, withKeys } = await signer()
     const stored = await api.fetchShares(token, await deviceId(), true)
     const auth = base64.decode(stored.authShare)
     if (!stored.recovery) throw new Error('latchd sent no recovery share')
@@ -160,6 +167,7 @@ export function createWallet(deps: WalletDeps) {
       recovery = base64.decode(stored.recovery.share)
     } else {
       if (!recoveryPassword) throw new Error(RECOVERY_PASSWORD_REQUIRED)
+      const { openWithPassword, WrongPasswordError } = await passwordRecovery()
       try {
         recovery = await openWithPassword({ ...(stored.recovery.kdf as Omit<PasswordBox, 'ciphertext'>), ciphertext: stored.recovery.ciphertext }, recoveryPassword)
       } catch (e) {
@@ -277,6 +285,7 @@ export function createWallet(deps: WalletDeps) {
      * wallet's addresses, and everything is zeroed when fn returns.
      */
     async withKeys<T>(fn: (keys: WalletKeys) => Promise<T> | T): Promise<T> {
+      const { addressesOf, combineShares, withKeys } = await signer()
       const { token, session: s } = await requireToken()
       const { addresses: addrs } = await wallet()
       const device = await store.getShare(projectId, s.user.id)
