@@ -73,6 +73,21 @@ export type { NameResolver } from './send/resolver'
 export type { FeeOverrides } from './send/validation'
 export type { FeeEstimate, SendContext, SendController, SendNotice, SendRequest, SendResult, SendState } from './send/types'
 
+// The embedded (e-mail) wallet: its actions and state for the e-mail views, its connector and provider types.
+export { startEmailLogin } from './embedded/actions/startEmailLogin'
+export { submitOtp } from './embedded/actions/submitOtp'
+export { resendCode } from './embedded/actions/resendCode'
+export { waitForDeviceApproval } from './embedded/actions/waitForDeviceApproval'
+export { answerApproval } from './embedded/actions/answerApproval'
+export { submitUpdateEmailOtp, updateEmail } from './embedded/actions/updateEmail'
+export { signOut } from './embedded/actions/signOut'
+export { getEmbeddedState } from './embedded/actions/getEmbeddedState'
+export { watchEmbeddedState } from './embedded/actions/watchEmbeddedState'
+export { EMBEDDED_CONNECTOR_ID } from './embedded/connector'
+export type { EmbeddedEip1193Provider } from './embedded/provider'
+export type { EmailUpdateStep, EmbeddedState, EmbeddedStep } from './embedded/state'
+export type { ApprovalRequest, FrameUser } from './embedded/protocol'
+
 // WalletConnect: the connector for an app's own wagmi config, and what the WalletConnect views need.
 export {
   walletConnect,

@@ -35,22 +35,25 @@ export function embeddedWallet(wallet: EmbeddedWallet) {
       type: 'AUTH',
       async connect(parameters) {
         const chainId = parameters?.chainId && config.chains.some((c) => c.id === parameters.chainId) ? parameters.chainId : wallet.chainId()
-        const user = await wallet.client().request('GET_USER', { chainId: `eip155:${chainId}` })
+        const frame = await wallet.frame()
+        const user = await frame.request('GET_USER', { chainId: `eip155:${chainId}` })
         wallet.setChainId(chainId)
         wallet.store.setState({ user, email: user.email ?? wallet.store.getState().email, step: 'connected', error: undefined })
         return { accounts: accounts(), chainId } as never
       },
       async disconnect() {
         // Spec §4: the cached login data goes at once; the frame gets at most 3 s.
-        await wallet.client().signOut()
+        await (await wallet.frame()).signOut()
         wallet.store.setState({ user: undefined, step: 'idle', approval: undefined })
       },
       getAccounts: async () => accounts(),
       getChainId: async () => wallet.chainId(),
       getProvider: async () => provider,
       async isAuthorized() {
+        // No e-mail login in this browser before: "no", without loading or creating the frame (spec §4).
+        if (!wallet.usedBefore()) return false
         try {
-          return await wallet.client().isConnected()
+          return await (await wallet.frame()).isConnected()
         } catch {
           return false
         }

@@ -1,44 +1,17 @@
 // The embedded wallet of one Latch instance: its state (a slice of the root
 // store: the login step, the e-mail, the signed-in user, the approval the
 // frame waits for) and the frame client, created on first need (spec §4:
-// at start only when an e-mail login was used before). The actions in
-// ./actions drive it; the wagmi connector and EIP-1193 provider read it.
+// at start only when an e-mail login was used before). The frame client and
+// its zod schemas are a chunk of their own, loaded then: a page whose visitor
+// never uses e-mail login never loads them. The actions in ./actions drive
+// it; the wagmi connector and EIP-1193 provider read it.
 import { createStore, type SliceFactory, type Store } from '../store'
 import type { KeyValueStorage } from '../storage'
 import type { Timers } from '../timers'
-import { createFrameClient, type FrameClient, type FrameClientOptions, type FrameStatus, type FrameTimeoutReason } from './frameClient'
-import type { ApprovalRequest, FrameUser } from './protocol'
+import type { FrameClient, FrameClientOptions, FrameTimeoutReason } from './frameClient'
+import type { ApprovalRequest } from './protocol'
+import { initialEmbeddedState, type EmbeddedState } from './state'
 import { EMBEDDED_STORAGE_KEYS } from './storageKeys'
-
-/**
- * Where an e-mail login stands: nothing yet; the code is being requested;
- * the mailed code is awaited; the approval link is awaited (new device);
- * the code was accepted and the wallet is loading ('Authenticating...');
- * signed in.
- */
-export type EmbeddedStep = 'idle' | 'sending' | 'otp' | 'device' | 'authenticating' | 'connected'
-
-/** Where an e-mail change stands (spec §4: the current address's code, then the new one's). */
-export type EmailUpdateStep = 'idle' | 'sending' | 'primaryOtp' | 'secondaryOtp' | 'done'
-
-/** The embedded wallet's state, the `embedded` slice of the root store. */
-export interface EmbeddedState {
-  readonly step: EmbeddedStep
-  /** The address the code went to (or the signed-in user's). */
-  readonly email: string | undefined
-  /** The signed-in visitor, once the frame answered GET_USER. */
-  readonly user: FrameUser | undefined
-  /** The last failure of a login step, shown under the field or the code boxes. */
-  readonly error: string | undefined
-  /** The signing request the frame waits for the visitor to approve or reject. */
-  readonly approval: ApprovalRequest | undefined
-  /** The frame's lifecycle. */
-  readonly frame: FrameStatus
-  /** ms since epoch when a new code may be asked for (spec §9: 30 s after the last). */
-  readonly resendAt: number
-  /** The e-mail change in progress. */
-  readonly update: { readonly step: EmailUpdateStep; readonly newEmail: string | undefined; readonly error: string | undefined }
-}
 
 /** Options of createEmbeddedWallet. */
 export interface EmbeddedWalletOptions {
@@ -54,37 +27,25 @@ export interface EmbeddedWalletOptions {
   readonly onApproval?: (request: ApprovalRequest) => void
   /** Told when the frame did not load or a connect call timed out (spec §8 alerts). */
   readonly onTimeout?: (reason: FrameTimeoutReason) => void
-  /** Makes the frame client (tests give one over a scripted frame window). */
+  /** Makes the frame client; default: the frame client chunk's createFrameClient. */
   readonly createClient?: (options: FrameClientOptions) => FrameClient
 }
 
 /** The embedded wallet of a Latch instance. */
 export interface EmbeddedWallet {
   readonly store: Store<EmbeddedState>
-  /** client returns the frame client, creating it (not yet the iframe) on first call. */
-  client(): FrameClient
+  /** frame returns the frame client, loading its chunk and creating it (not yet the iframe) on first call. */
+  frame(): Promise<FrameClient>
+  /** Whether an e-mail login was used before in this browser (spec §4: otherwise the frame is not asked). */
+  usedBefore(): boolean
   /** The chain the wallet is on: the last one used, else the default network's. */
   chainId(): number
   /** setChainId records the chain the frame switched to (spec §3 last used chain id). */
   setChainId(chainId: number): void
-  /** startIfUsedBefore creates the frame now when an e-mail login was used before (spec §4). */
-  startIfUsedBefore(): void
+  /** startIfUsedBefore creates the frame when an e-mail login was used before (spec §4); resolves once it is created, or at once. */
+  startIfUsedBefore(): Promise<void>
   /** destroy removes the frame. */
   destroy(): void
-}
-
-/** The embedded slice before anything happened. */
-export function initialEmbeddedState(): EmbeddedState {
-  return {
-    step: 'idle',
-    email: undefined,
-    user: undefined,
-    error: undefined,
-    approval: undefined,
-    frame: 'idle',
-    resendAt: 0,
-    update: { step: 'idle', newEmail: undefined, error: undefined },
-  }
 }
 
 /** createEmbeddedWallet makes the embedded wallet; nothing touches the DOM until the frame is first needed. */
@@ -92,17 +53,36 @@ export function createEmbeddedWallet(options: EmbeddedWalletOptions): EmbeddedWa
   const store = (options.slice ?? createStore)(initialEmbeddedState())
   const storage = options.storage
   let frame: FrameClient | undefined
+  let loading: Promise<FrameClient> | undefined
   let unsubscribe: (() => void) | undefined
+  let destroyed = 0
 
   const chainId = () => {
     const stored = Number(storage.getItem(EMBEDDED_STORAGE_KEYS.lastUsedChainId))
     return Number.isSafeInteger(stored) && stored > 0 ? stored : options.defaultChainId
   }
 
-  function client(): FrameClient {
-    if (frame) return frame
-    const make = options.createClient ?? createFrameClient
-    frame = make({
+  const usedBefore = () => storage.getItem(EMBEDDED_STORAGE_KEYS.emailLoginUsed) === 'true'
+
+  function frameClient(): Promise<FrameClient> {
+    if (frame) return Promise.resolve(frame)
+    const generation = destroyed
+    loading ??= (options.createClient ? Promise.resolve(options.createClient) : import('./frameClient').then((m) => m.createFrameClient)).then(
+      (make) => {
+        loading = undefined
+        if (generation !== destroyed) throw new Error('The e-mail wallet was destroyed')
+        return (frame ??= create(make))
+      },
+      (error: unknown) => {
+        loading = undefined // a later attempt may load it (e.g. the network came back)
+        throw error
+      },
+    )
+    return loading
+  }
+
+  function create(make: (options: FrameClientOptions) => FrameClient): FrameClient {
+    const client = make({
       frameUrl: options.frameUrl,
       projectId: options.projectId,
       chainId: `eip155:${chainId()}`,
@@ -115,19 +95,22 @@ export function createEmbeddedWallet(options: EmbeddedWalletOptions): EmbeddedWa
         options.onApproval?.(request)
       },
     })
-    unsubscribe = frame.subscribe((status) => store.setState({ frame: status }))
-    return frame
+    unsubscribe = client.subscribe((status) => store.setState({ frame: status }))
+    return client
   }
 
   return {
     store,
-    client,
+    frame: frameClient,
+    usedBefore,
     chainId,
     setChainId: (id) => storage.setItem(EMBEDDED_STORAGE_KEYS.lastUsedChainId, String(id)),
     startIfUsedBefore() {
-      if (storage.getItem(EMBEDDED_STORAGE_KEYS.emailLoginUsed) === 'true') client().start()
+      if (!usedBefore()) return Promise.resolve()
+      return frameClient().then((c) => c.start(), () => undefined)
     },
     destroy() {
+      destroyed++
       unsubscribe?.()
       frame?.destroy()
       frame = undefined

@@ -138,11 +138,14 @@ describe('embedded wallet', () => {
   })
 
   it('creates no frame at start unless an e-mail login was used before (spec §4)', async () => {
-    await newLatch().init()
+    const unused = newLatch()
+    await unused.init()
+    await unused._internal.embedded!.startIfUsedBefore()
     expect(document.querySelector('iframe')).toBeNull()
     localStorage.setItem(EMBEDDED_STORAGE_KEYS.emailLoginUsed, 'true')
     void newLatch().init()
-    expect(document.querySelector('iframe')?.src).toContain(`${FRAME}/?projectId=`)
+    await until(() => document.querySelector('iframe') !== null)
+    expect(document.querySelector('iframe')!.src).toContain(`${FRAME}/?projectId=`)
   })
 
   it('logs in with e-mail and code, connects through the AUTH connector, and sends through the provider after approval', async () => {

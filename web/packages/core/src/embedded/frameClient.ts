@@ -23,23 +23,31 @@ import {
   type FrameResult,
 } from './protocol'
 import { clearEmbeddedStorage, EMBEDDED_STORAGE_KEYS } from './storageKeys'
+import {
+  FRAME_READY_DELAY_MS,
+  FRAME_LOAD_TIMEOUT_MS,
+  FRAME_REQUEST_TIMEOUT_MS,
+  FRAME_SIGN_OUT_WAIT_MS,
+  EMAIL_LOGIN_COOLDOWN_MS,
+  FRAME_LOAD_FAILED_MESSAGE,
+  RPC_ABORTED_MESSAGE,
+  REQUEST_ABORTED_MESSAGE,
+  FRAME_NOT_SET_MESSAGE,
+} from './timings'
 
-/** Spec §9: the frame is marked initialised this long after READY. */
-export const FRAME_READY_DELAY_MS = 500
-/** Spec §9: the frame must announce READY within this time of a request. */
-export const FRAME_LOAD_TIMEOUT_MS = 20_000
-/** Spec §9: connect calls (e-mail, device, code) must be answered within this time. */
-export const FRAME_REQUEST_TIMEOUT_MS = 30_000
-/** Spec §9: sign-out waits at most this long for the frame. */
-export const FRAME_SIGN_OUT_WAIT_MS = 3_000
-/** Spec §9: e-mail login cooldown. */
-export const EMAIL_LOGIN_COOLDOWN_MS = 30_000
-
-/** Spec §8 messages. */
-export const FRAME_LOAD_FAILED_MESSAGE = 'Unable to load email login dependency'
-export const RPC_ABORTED_MESSAGE = 'Request was aborted'
-export const REQUEST_ABORTED_MESSAGE = 'Something went wrong'
-export const FRAME_NOT_SET_MESSAGE = 'Latch frame: iframe is not set; parent is not set'
+// The timings and messages live in a file of their own (the widget's first load
+// reads them without loading this client); they stay importable from here.
+export {
+  FRAME_READY_DELAY_MS,
+  FRAME_LOAD_TIMEOUT_MS,
+  FRAME_REQUEST_TIMEOUT_MS,
+  FRAME_SIGN_OUT_WAIT_MS,
+  EMAIL_LOGIN_COOLDOWN_MS,
+  FRAME_LOAD_FAILED_MESSAGE,
+  RPC_ABORTED_MESSAGE,
+  REQUEST_ABORTED_MESSAGE,
+  FRAME_NOT_SET_MESSAGE,
+} from './timings'
 
 /** Why the client gave up waiting (spec §8 alerts IFRAME_LOAD_FAILED, IFRAME_REQUEST_TIMEOUT). */
 export type FrameTimeoutReason = 'iframe_load_failed' | 'iframe_request_timeout'

@@ -5,7 +5,6 @@
 // asks the visitor (ApproveTransaction) before it signs (spec §6).
 import { numberToHex } from 'viem'
 import type { EmbeddedWallet } from './controller'
-import { FrameRequestError } from './frameClient'
 
 /** An EIP-1193 error (code + message), as viem and apps expect them. */
 export class EmbeddedRpcError extends Error {
@@ -58,7 +57,8 @@ export function createEmbeddedProvider(wallet: EmbeddedWallet, hooks: EmbeddedPr
   async function switchChain(chainId: number): Promise<null> {
     if (!hooks.isKnownChain(chainId)) throw new EmbeddedRpcError(UNRECOGNISED_CHAIN_CODE, `Unrecognized chain ID "${numberToHex(chainId)}"`)
     if (chainId === wallet.chainId()) return null
-    await wallet.client().request('SWITCH_NETWORK', { chainId: `eip155:${chainId}` })
+    const frame = await wallet.frame()
+    await frame.request('SWITCH_NETWORK', { chainId: `eip155:${chainId}` })
     wallet.setChainId(chainId)
     provider.emit('chainChanged', numberToHex(chainId))
     return null
@@ -86,10 +86,12 @@ export function createEmbeddedProvider(wallet: EmbeddedWallet, hooks: EmbeddedPr
     }
     if (hooks.accounts().length === 0) throw new EmbeddedRpcError(DISCONNECTED_CODE, 'The e-mail wallet is not signed in')
     try {
-      return await wallet.client().request('RPC_REQUEST', { method, params, chainNamespace: 'eip155', chainId: `eip155:${wallet.chainId()}` })
+      const frame = await wallet.frame()
+      return await frame.request('RPC_REQUEST', { method, params, chainNamespace: 'eip155', chainId: `eip155:${wallet.chainId()}` })
     } catch (error) {
-      if (error instanceof FrameRequestError) throw new EmbeddedRpcError(error.code ?? INTERNAL_ERROR_CODE, error.message)
-      throw new EmbeddedRpcError(INTERNAL_ERROR_CODE, error instanceof Error ? error.message : String(error))
+      // The frame's ERROR answer carries the EIP-1193 code (4001 declined, 4200 refused method) when it has one.
+      const code = (error as { code?: unknown }).code
+      throw new EmbeddedRpcError(typeof code === 'number' ? code : INTERNAL_ERROR_CODE, error instanceof Error ? error.message : String(error))
     }
   }
 

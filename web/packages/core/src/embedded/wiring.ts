@@ -50,5 +50,5 @@ export function createEmbeddedWiring(
 
 /** startEmbedded runs at init: the frame starts now when an e-mail login was used before (spec §4). */
 export function startEmbedded(latch: Latch): void {
-  latch._internal.embedded?.startIfUsedBefore()
+  void latch._internal.embedded?.startIfUsedBefore()
 }

@@ -14,5 +14,5 @@ export async function answerApproval(latch: Latch, approved: boolean): Promise<v
   const { router, modal } = latch._internal
   if (router.store.getState().stack.length > 1) router.goBack()
   else modal.close()
-  await wallet.client().approve(request.requestId, approved)
+  await (await wallet.frame()).approve(request.requestId, approved)
 }

@@ -1,5 +1,5 @@
 import type { Latch } from '../../latch-types'
-import { EMAIL_LOGIN_COOLDOWN_MS } from '../frameClient'
+import { EMAIL_LOGIN_COOLDOWN_MS } from '../timings'
 import { errorMessage, requireEmbedded } from '../required'
 
 /**
@@ -13,7 +13,7 @@ export async function resendCode(latch: Latch): Promise<void> {
   if (!email) return
   wallet.store.setState({ error: undefined })
   try {
-    await wallet.client().connectEmail(email)
+    await (await wallet.frame()).connectEmail(email)
     wallet.store.setState({ resendAt: Date.now() + EMAIL_LOGIN_COOLDOWN_MS })
   } catch (error) {
     wallet.store.setState({ error: errorMessage(error) })

@@ -13,6 +13,6 @@ export async function signOut(latch: Latch): Promise<void> {
     await disconnect(latch)
     return
   }
-  await wallet.client().signOut()
+  await (await wallet.frame()).signOut()
   wallet.store.setState({ step: 'idle', user: undefined, approval: undefined, error: undefined })
 }

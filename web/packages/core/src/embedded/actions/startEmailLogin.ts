@@ -1,5 +1,5 @@
 import type { Latch } from '../../latch-types'
-import { EMAIL_LOGIN_COOLDOWN_MS } from '../frameClient'
+import { EMAIL_LOGIN_COOLDOWN_MS } from '../timings'
 import { errorMessage, INVALID_EMAIL_MESSAGE, requireEmbedded, validEmail } from '../required'
 import { finishEmailLogin } from './finishEmailLogin'
 import { waitForDeviceApproval } from './waitForDeviceApproval'
@@ -22,7 +22,7 @@ export async function startEmailLogin(latch: Latch, value: string): Promise<void
   }
   wallet.store.setState({ step: 'sending', email, error: undefined })
   try {
-    const { action } = await wallet.client().connectEmail(email)
+    const { action } = await (await wallet.frame()).connectEmail(email)
     wallet.store.setState({ resendAt: Date.now() + EMAIL_LOGIN_COOLDOWN_MS })
     if (action === 'CONNECT') return finishEmailLogin(latch)
     if (action === 'VERIFY_OTP') {

@@ -19,7 +19,7 @@ export async function submitOtp(latch: Latch, otp: string): Promise<void> {
   }
   wallet.store.setState({ step: 'authenticating', error: undefined })
   try {
-    await wallet.client().connectOtp(code)
+    await (await wallet.frame()).connectOtp(code)
   } catch (error) {
     wallet.store.setState({ step: 'otp', error: errorMessage(error) })
     return

@@ -16,7 +16,7 @@ export async function updateEmail(latch: Latch, value: string): Promise<void> {
   }
   wallet.store.setState({ update: { step: 'sending', newEmail, error: undefined } })
   try {
-    const { action } = await wallet.client().request('UPDATE_EMAIL', { email: newEmail })
+    const { action } = await (await wallet.frame()).request('UPDATE_EMAIL', { email: newEmail })
     wallet.store.setState({ update: { step: action === 'VERIFY_PRIMARY_OTP' ? 'primaryOtp' : 'secondaryOtp', newEmail, error: undefined } })
   } catch (error) {
     wallet.store.setState({ update: { step: 'idle', newEmail, error: errorMessage(error) } })
@@ -34,10 +34,10 @@ export async function submitUpdateEmailOtp(latch: Latch, otp: string): Promise<v
   const code = otp.replace(/\s+/g, '')
   try {
     if (update.step === 'primaryOtp') {
-      await wallet.client().request('UPDATE_EMAIL_PRIMARY_OTP', { otp: code })
+      await (await wallet.frame()).request('UPDATE_EMAIL_PRIMARY_OTP', { otp: code })
       wallet.store.setState({ update: { ...update, step: 'secondaryOtp', error: undefined } })
     } else if (update.step === 'secondaryOtp') {
-      const { newEmail } = await wallet.client().request('UPDATE_EMAIL_SECONDARY_OTP', { otp: code })
+      const { newEmail } = await (await wallet.frame()).request('UPDATE_EMAIL_SECONDARY_OTP', { otp: code })
       latch._internal.storage.setItem(EMBEDDED_STORAGE_KEYS.email, newEmail)
       wallet.store.setState((s) => ({ email: newEmail, user: s.user && { ...s.user, email: newEmail }, update: { step: 'done', newEmail, error: undefined } }))
     }

@@ -11,7 +11,7 @@ export async function waitForDeviceApproval(latch: Latch): Promise<void> {
   const wallet = requireEmbedded(latch)
   wallet.store.setState({ step: 'device', error: undefined })
   try {
-    await wallet.client().request('CONNECT_DEVICE')
+    await (await wallet.frame()).request('CONNECT_DEVICE')
   } catch (error) {
     if (wallet.store.getState().step === 'device') wallet.store.setState({ error: errorMessage(error) })
     return

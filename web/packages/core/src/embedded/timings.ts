@@ -1,0 +1,21 @@
+// The embedded wallet's page-side timings (spec §9) and messages (spec §8):
+// a file without imports, so the first load can read them while the frame
+// client itself stays an on-demand chunk.
+
+/** Spec §9: the frame is marked initialised this long after READY. */
+export const FRAME_READY_DELAY_MS = 500
+/** Spec §9: the frame must announce READY within this time of a request. */
+export const FRAME_LOAD_TIMEOUT_MS = 20_000
+/** Spec §9: connect calls (e-mail, device, code) must be answered within this time. */
+export const FRAME_REQUEST_TIMEOUT_MS = 30_000
+/** Spec §9: sign-out waits at most this long for the frame. */
+export const FRAME_SIGN_OUT_WAIT_MS = 3_000
+/** Spec §9: e-mail login cooldown. */
+export const EMAIL_LOGIN_COOLDOWN_MS = 30_000
+
+/** Spec §8 messages. */
+export const FRAME_LOAD_FAILED_MESSAGE = 'Unable to load email login dependency'
+export const RPC_ABORTED_MESSAGE = 'Request was aborted'
+export const REQUEST_ABORTED_MESSAGE = 'Something went wrong'
+export const FRAME_NOT_SET_MESSAGE = 'Latch frame: iframe is not set; parent is not set'
+
