@@ -50,11 +50,13 @@ var (
 // asked for by clients that want an address valid on every EVM chain.
 const coinTypeDefaultEVM = evmCoinTypeBit
 
+// gatewayABI holds the calls the gateway decodes and answers. go-ethereum
+// names the overload addr(bytes32,uint256) "addr0".
 var gatewayABI = func() abi.ABI {
 	a, err := abi.JSON(strings.NewReader(`[
 		{"name":"resolve","type":"function","inputs":[{"name":"name","type":"bytes"},{"name":"data","type":"bytes"}],"outputs":[{"name":"result","type":"bytes"},{"name":"expires","type":"uint64"},{"name":"sig","type":"bytes"}]},
 		{"name":"addr","type":"function","inputs":[{"name":"node","type":"bytes32"}],"outputs":[{"name":"","type":"address"}]},
-		{"name":"addrCoin","type":"function","inputs":[{"name":"node","type":"bytes32"},{"name":"coinType","type":"uint256"}],"outputs":[{"name":"","type":"bytes"}]},
+		{"name":"addr","type":"function","inputs":[{"name":"node","type":"bytes32"},{"name":"coinType","type":"uint256"}],"outputs":[{"name":"","type":"bytes"}]},
 		{"name":"text","type":"function","inputs":[{"name":"node","type":"bytes32"},{"name":"key","type":"string"}],"outputs":[{"name":"","type":"string"}]},
 		{"name":"contenthash","type":"function","inputs":[{"name":"node","type":"bytes32"}],"outputs":[{"name":"","type":"bytes"}]}
 	]`))
@@ -168,7 +170,7 @@ func (g *Gateway) resolve(ctx context.Context, name string, data []byte) ([]byte
 	case selAddr:
 		method = "addr"
 	case selAddrCoin:
-		method = "addrCoin"
+		method = "addr0"
 	case selText:
 		method = "text"
 	case selContenthash:
@@ -191,7 +193,7 @@ func (g *Gateway) resolve(ctx context.Context, name string, data []byte) ([]byte
 			a = rec.owner
 		}
 		return m.Outputs.Pack(a)
-	case "addrCoin":
+	case "addr0":
 		var out []byte
 		if ct := args[1].(*big.Int); rec != nil && ct.IsUint64() && rec.hasCoinType(ct.Uint64()) {
 			out = rec.owner.Bytes()

@@ -89,3 +89,11 @@ func TestCoinTypes(t *testing.T) {
 		}
 	}
 }
+
+func TestGatewaySelectors(t *testing.T) {
+	for method, sel := range map[string][4]byte{"resolve": selResolve, "addr": selAddr, "addr0": selAddrCoin, "text": selText, "contenthash": selContenthash} {
+		if got := [4]byte(gatewayABI.Methods[method].ID); got != sel {
+			t.Errorf("%s selector %x, want %x", method, got, sel)
+		}
+	}
+}

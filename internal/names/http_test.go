@@ -1,0 +1,102 @@
+package names
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/latchkit/latch/internal/store/storetest"
+)
+
+func TestHandler(t *testing.T) {
+	svc, clock := MustService(t, storetest.MustOpenSQLite(t), nil)
+	h := NewHandler(svc)
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /v1/profile/account", h.Register)
+	mux.HandleFunc("GET /v1/profile/account/{name}", h.Lookup)
+	mux.HandleFunc("GET /v1/profile/reverse/{address}", h.Reverse)
+	mux.HandleFunc("GET /v1/profile/suggestions/{name}", h.Suggestions)
+	do := func(method, path string, body any) (int, string) {
+		var b bytes.Buffer
+		if body != nil {
+			json.NewEncoder(&b).Encode(body)
+		}
+		r := httptest.NewRequest(method, path, &b)
+		r.Header.Set("Content-Type", "application/json")
+		w := httptest.NewRecorder()
+		mux.ServeHTTP(w, r)
+		return w.Code, w.Body.String()
+	}
+	alice := newSigner(t)
+	addr := alice.addr.Hex()
+
+	t.Run("Register", func(t *testing.T) {
+		code, body := do("POST", "/v1/profile/account", registration(t, alice, alice.addr, "alice.latch.test", nil, clock.t))
+		if code != 200 || !strings.Contains(body, `"name":"alice.latch.test"`) || !strings.Contains(body, `"60":{"address":"`+addr) {
+			t.Fatalf("%d %s", code, body)
+		}
+	})
+	t.Run("RegisterErrors", func(t *testing.T) {
+		for _, tt := range []struct {
+			body any
+			code int
+			text string
+		}{
+			{registration(t, alice, alice.addr, "abc", nil, clock.t), 400, "at least 4"},
+			{registration(t, newSigner(t), alice.addr, "alicia", nil, clock.t), 401, "not signed by"},
+			{registration(t, newSigner(t), newSigner(t).addr, "alice", nil, clock.t), 401, "not signed by"},
+			{"nope", 400, "not valid JSON"},
+		} {
+			code, body := do("POST", "/v1/profile/account", tt.body)
+			if code != tt.code || !strings.Contains(body, tt.text) || !strings.Contains(body, `"status":"FAILED"`) {
+				t.Errorf("%d %s; want %d %q", code, body, tt.code, tt.text)
+			}
+		}
+		bob := newSigner(t)
+		code, body := do("POST", "/v1/profile/account", registration(t, bob, bob.addr, "alice", nil, clock.t))
+		if code != 409 || !strings.Contains(body, "is taken") {
+			t.Errorf("taken: %d %s", code, body)
+		}
+	})
+	t.Run("Lookup", func(t *testing.T) {
+		if code, body := do("GET", "/v1/profile/account/alice.latch.test?apiVersion=2", nil); code != 200 || !strings.Contains(body, addr) {
+			t.Fatalf("%d %s", code, body)
+		}
+		if code, body := do("GET", "/v1/profile/account/nobody.latch.test?apiVersion=2", nil); code != 200 || strings.TrimSpace(body) != "[]" {
+			t.Fatalf("apiVersion=2 not found: %d %s", code, body)
+		}
+		if code, _ := do("GET", "/v1/profile/account/nobody.latch.test", nil); code != 404 {
+			t.Fatalf("not found: %d", code)
+		}
+		if code, _ := do("GET", "/v1/profile/account/a_b.latch.test", nil); code != 400 {
+			t.Fatalf("bad name: %d", code)
+		}
+	})
+	t.Run("Reverse", func(t *testing.T) {
+		if code, body := do("GET", "/v1/profile/reverse/"+addr+"?sender="+addr+"&apiVersion=2", nil); code != 200 || !strings.HasPrefix(body, `[{"name":"alice.latch.test"`) {
+			t.Fatalf("%d %s", code, body)
+		}
+		other := newSigner(t).addr.Hex()
+		if code, body := do("GET", "/v1/profile/reverse/"+other+"?apiVersion=2", nil); code != 200 || strings.TrimSpace(body) != "[]" {
+			t.Fatalf("%d %s", code, body)
+		}
+		if code, _ := do("GET", "/v1/profile/reverse/"+other, nil); code != 404 {
+			t.Fatalf("no name: %d", code)
+		}
+		if code, _ := do("GET", "/v1/profile/reverse/0x12", nil); code != 400 {
+			t.Fatalf("bad address: %d", code)
+		}
+	})
+	t.Run("Suggestions", func(t *testing.T) {
+		code, body := do("GET", "/v1/profile/suggestions/alice?zone=latch.test", nil)
+		if code != 200 || !strings.HasPrefix(body, `{"suggestions":[{"name":"alice.latch.test","registered":true},{"name":"alice1.latch.test","registered":false}`) {
+			t.Fatalf("%d %s", code, body)
+		}
+		if code, body := do("GET", "/v1/profile/suggestions/alice?zone=reown.id", nil); code != 400 || !strings.Contains(body, "registers names in latch.test") {
+			t.Fatalf("other zone: %d %s", code, body)
+		}
+	})
+}
