@@ -22,6 +22,10 @@ step "contracts: committed artifacts match the Solidity sources"
 step "web: npm ci"
 (cd web && npm ci --no-audit --no-fund --loglevel=error)
 
+step "licences: Go modules (production and dev builds), npm runtime deps, published LICENSE; THIRD_PARTY_NOTICES up to date"
+(cd scripts/licenses && test -z "$(gofmt -l .)" && go vet ./... && go test -count=1 ./...)
+go -C scripts/licenses run . -check
+
 step "web: typecheck (tsc --noEmit, strict)"
 (cd web && npm run typecheck --silent)
 
@@ -50,3 +54,7 @@ bash scripts/test-e2e.sh
 
 step "Next.js example: offline build, server render, hydration (next start, Chromium)"
 bash scripts/test-next.sh
+
+step "container image (podman, no network): build it, check it, run latchd version taken from it"
+command -v podman >/dev/null || { apt-get update -qq && apt-get install -y -qq podman; }
+bash scripts/check-image.sh
