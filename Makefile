@@ -1,5 +1,5 @@
 # Thin entry points; the logic lives in scripts/ and Go/TS code.
-.PHONY: dev frame build build-dev test test-e2e bench web image notices clean
+.PHONY: dev frame build build-dev test test-e2e screenshots bench web image notices clean
 
 GO ?= go
 export GO
@@ -34,6 +34,11 @@ test:
 test-e2e: web build-dev
 	bash scripts/test-e2e.sh
 
+# Browser tests that rewrite the committed screenshots (web/e2e/screenshots/);
+# ordinary runs write to the ignored web/e2e/screenshots-out/.
+screenshots: web build-dev
+	bash scripts/screenshots.sh
+
 bench: web build-dev
 	$(GO) run ./bench -latchd bin/latchd-dev -out bench/results.md
 	cd web && node bench/measure.mjs >> ../bench/results.md && node bench/click-to-connect.mjs >> ../bench/results.md
@@ -51,4 +56,4 @@ notices:
 	$(GO) -C scripts/licenses run . -write
 
 clean:
-	rm -rf bin .latch web/packages/*/dist web/apps/demo/dist web/node_modules/.cache/latch-build
+	rm -rf bin .latch web/packages/*/dist web/apps/demo/dist web/node_modules/.cache/latch-build web/apps/next/.next web/e2e/screenshots-out
