@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
@@ -49,6 +50,7 @@ func TestMain(m *testing.M) {
 
 var (
 	smartWalletArtifact      = contracts.MustLoad("DevSmartWallet")
+	walletFactoryArtifact    = contracts.MustLoad("DevSmartWalletFactory")
 	ensRegistryArtifact      = contracts.MustLoad("DevENSRegistry")
 	offchainResolverArtifact = contracts.MustLoad("OffchainResolver")
 )
@@ -175,6 +177,71 @@ func TestSignatureVerifier_ERC1271(t *testing.T) {
 		_, err := svc.Register(ctx, registration(t, owner, wallet, "wallet", nil, clock.t))
 		wantErr(t, err, apperr.Unauthorized, "not signed by")
 	})
+}
+
+func TestSignatureVerifier_ERC6492(t *testing.T) {
+	e := newChainEnv(t)
+	owner, stranger := newSigner(t), newSigner(t)
+	factory := e.deploy(walletFactoryArtifact)
+	salt := [32]byte{1}
+	out, err := e.eth.CallContract(context.Background(), ethereum.CallMsg{To: &factory, Data: mustPack(t, walletFactoryArtifact, "walletAddress", owner.addr, salt)}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wallet := common.BytesToAddress(out)
+	svc, clock := MustService(t, storetest.MustOpenSQLite(t), e.verifier())
+	ctx := context.Background()
+	// wrap is ERC-6492's signature of an undeployed account: the factory,
+	// the call that deploys it, and the owner's signature, then the suffix.
+	wrap := func(reg Registration) Registration {
+		args := abi.Arguments{{Type: mustType(t, "address")}, {Type: mustType(t, "bytes")}, {Type: mustType(t, "bytes")}}
+		enc, err := args.Pack(factory, mustPack(t, walletFactoryArtifact, "deploy", owner.addr, salt), hexutil.MustDecode(reg.Signature))
+		if err != nil {
+			t.Fatal(err)
+		}
+		reg.Signature = hexutil.Encode(append(enc, common.FromHex("0x6492649264926492649264926492649264926492649264926492649264926492")...))
+		return reg
+	}
+
+	t.Run("ErrNotOwner", func(t *testing.T) {
+		_, err := svc.Register(ctx, wrap(registration(t, stranger, wallet, "counterfactual", nil, clock.t)))
+		wantErr(t, err, apperr.Unauthorized, "not signed by "+wallet.Hex())
+	})
+	t.Run("OK", func(t *testing.T) {
+		rec, err := svc.Register(ctx, wrap(registration(t, owner, wallet, "counterfactual", nil, clock.t)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rec.Owner() != wallet {
+			t.Fatalf("owner %s, want the counterfactual wallet %s", rec.Owner(), wallet)
+		}
+		if code, _ := e.eth.CodeAt(ctx, wallet, nil); len(code) != 0 {
+			t.Fatal("the check deployed the wallet; ERC-6492 validation must only simulate it")
+		}
+	})
+	t.Run("ErrNoNode", func(t *testing.T) {
+		svc, clock := MustService(t, storetest.MustOpenSQLite(t), SignatureVerifier{})
+		_, err := svc.Register(ctx, wrap(registration(t, owner, wallet, "counterfactual", nil, clock.t)))
+		wantErr(t, err, apperr.Unauthorized, "not signed by")
+	})
+}
+
+func mustPack(t *testing.T, a *contracts.Artifact, method string, args ...any) []byte {
+	t.Helper()
+	b, err := a.ABI.Pack(method, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func mustType(t *testing.T, name string) abi.Type {
+	t.Helper()
+	ty, err := abi.NewType(name, "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ty
 }
 
 // ensEnv is a dev chain with an ENS registry whose testZone is resolved by

@@ -135,12 +135,12 @@ func CoinTypeOfChain(chainID uint64) (uint64, bool) {
 // Rules: the message is {name, attributes, timestamp}, its name a label of
 // the zone (NormalizeLabel), its timestamp within TimestampWindow of now; the
 // coin type names a chain latchd serves; the signature is the address's
-// (EOA or ERC-1271); a message is accepted once. An address holds one name
+// (EOA, ERC-1271 or ERC-6492); a message is accepted once. An address holds one name
 // per zone: registering the name it holds again updates its attributes, any
 // other name is refused while it holds one.
 //
 // Errors: apperr.Invalid (malformed request, a broken name rule, a stale
-// timestamp, an unsupported coin type, an ERC-6492 signature),
+// timestamp, an unsupported coin type),
 // apperr.Unauthorized (the signature is not the address's), apperr.Conflict
 // (the name is taken, the address holds another name, the message was
 // already used), apperr.Unavailable (the signature could not be checked).
@@ -178,8 +178,6 @@ func (s *Service) Register(ctx context.Context, reg Registration) (*Record, erro
 	switch err := s.cfg.Verifier.VerifyPersonal(ctx, chainID, addr, []byte(reg.Message), sig); {
 	case errors.Is(err, ErrBadSignature):
 		return nil, apperr.Fieldf(apperr.Unauthorized, "signature", "The message was not signed by %s", addr.Hex())
-	case errors.Is(err, ErrUnsupportedSignature):
-		return nil, apperr.Fieldf(apperr.Invalid, "signature", "%s", err.Error())
 	case err != nil:
 		s.cfg.Logger.Warn("names: signature check failed", "address", addr.Hex(), "chainId", chainID, "err", err)
 		return nil, apperr.Errorf(apperr.Unavailable, "The signature could not be checked; retry later")

@@ -215,13 +215,6 @@ func TestService_Register(t *testing.T) {
 				wantErr(t, err, apperr.Invalid, tt.text)
 			}
 		})
-		t.Run("Err6492", func(t *testing.T) {
-			hana := newSigner(t)
-			reg := registration(t, hana, hana.addr, "hana", nil, clock.t)
-			reg.Signature += strings.TrimPrefix(hexutil.Encode(erc6492Suffix), "0x")
-			_, err := svc.Register(ctx, reg)
-			wantErr(t, err, apperr.Invalid, "ERC-6492")
-		})
 	})
 }
 

@@ -1,18 +1,15 @@
 package names
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
-	"github.com/ethereum/go-ethereum/accounts"
-	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/common"
-	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/common/hexutil"
 
 	"github.com/latchkit/latch/internal/evm"
+	"github.com/latchkit/latch/pkg/siwx"
 )
 
 // Verifier checks that addr signed message with personal_sign (EIP-191) on
@@ -20,9 +17,10 @@ import (
 //
 // Every implementation guarantees: nil means the signature is the account's
 // (a key's for an externally owned account, the contract's isValidSignature
-// for a smart account); ErrBadSignature means it is not; any other error
-// means the check could not be made (no node for the chain, a node failure)
-// and says nothing about the signature.
+// for a deployed smart account, ERC-6492's universal validator for one not
+// yet deployed); an error wrapping ErrBadSignature means it is not; any
+// other error means the check could not be made (a node failure) and says
+// nothing about the signature.
 type Verifier interface {
 	VerifyPersonal(ctx context.Context, chainID uint64, addr common.Address, message, signature []byte) error
 }
@@ -30,27 +28,9 @@ type Verifier interface {
 // ErrBadSignature: the signature is not the account's.
 var ErrBadSignature = errors.New("the signature is not the account's")
 
-// ErrUnsupportedSignature: an ERC-6492 signature (of a smart account not yet
-// deployed), which SignatureVerifier does not check.
-var ErrUnsupportedSignature = errors.New("signatures of undeployed smart accounts (ERC-6492) are not supported")
-
-// erc1271Magic is what isValidSignature returns for a valid signature (ERC-1271).
-var erc1271Magic = [4]byte{0x16, 0x26, 0xba, 0x7e}
-
-// erc6492Suffix ends an ERC-6492 wrapped signature.
-var erc6492Suffix = common.FromHex("0x6492649264926492649264926492649264926492649264926492649264926492")
-
-var erc1271ABI = func() abi.ABI {
-	a, err := abi.JSON(strings.NewReader(`[{"name":"isValidSignature","type":"function","stateMutability":"view","inputs":[{"name":"hash","type":"bytes32"},{"name":"signature","type":"bytes"}],"outputs":[{"name":"","type":"bytes4"}]}]`))
-	if err != nil {
-		panic(err)
-	}
-	return a
-}()
-
-// SignatureVerifier verifies signatures of externally owned accounts by
-// recovering the key, and of deployed smart accounts with ERC-1271
-// isValidSignature through an eth_call on the chain.
+// SignatureVerifier is the Verifier of package siwx's signature checks
+// (the ones sign-in uses): ecrecover, ERC-1271 isValidSignature and the
+// ERC-6492 universal validator, the last two by eth_call on the chain.
 type SignatureVerifier struct {
 	// Client returns a node of the chain, nil when latchd has none; then
 	// only EOA signatures can be verified.
@@ -59,40 +39,39 @@ type SignatureVerifier struct {
 
 // VerifyPersonal implements Verifier.
 func (v SignatureVerifier) VerifyPersonal(ctx context.Context, chainID uint64, addr common.Address, message, signature []byte) error {
-	if bytes.HasSuffix(signature, erc6492Suffix) {
-		return ErrUnsupportedSignature
-	}
-	hash := accounts.TextHash(message)
-	if len(signature) == 65 {
-		sig := append([]byte{}, signature...)
-		if sig[64] >= 27 {
-			sig[64] -= 27
+	sv := siwx.Verifier{Chains: func(string) (siwx.EthCaller, error) {
+		if v.Client == nil {
+			return nil, nil
 		}
-		if pub, err := crypto.SigToPub(hash, sig); err == nil && crypto.PubkeyToAddress(*pub) == addr {
-			return nil
+		if c := v.Client(chainID); c != nil {
+			return evmCaller{c}, nil
 		}
+		return nil, nil
+	}}
+	m := &siwx.Message{Namespace: siwx.EIP155, Address: addr.Hex(), ChainID: fmt.Sprintf("eip155:%d", chainID)}
+	_, err := sv.VerifySignature(ctx, m, string(message), hexutil.Encode(signature))
+	switch {
+	case err == nil:
+		return nil
+	case siwx.ReasonOf(err) == siwx.ReasonSignature:
+		return fmt.Errorf("%w: %v", ErrBadSignature, err)
+	case siwx.ReasonOf(err) == siwx.ReasonUnverifiable && errors.Unwrap(err) == nil:
+		// No node of the chain: the signature is not the address's as an
+		// EOA, and nothing else can be checked.
+		return fmt.Errorf("%w: %v", ErrBadSignature, err)
 	}
-	var client *evm.Client
-	if v.Client != nil {
-		client = v.Client(chainID)
+	return err
+}
+
+// evmCaller is siwx.EthCaller over latchd's RPC client of a chain.
+type evmCaller struct{ c *evm.Client }
+
+func (e evmCaller) EthCall(ctx context.Context, to *common.Address, data []byte) ([]byte, error) {
+	arg := map[string]any{"data": hexutil.Bytes(data)}
+	if to != nil {
+		arg["to"] = *to
 	}
-	if client == nil {
-		return ErrBadSignature // no node: only a key's signature could have been verified
-	}
-	data, err := erc1271ABI.Pack("isValidSignature", common.BytesToHash(hash), signature)
-	if err != nil {
-		return err
-	}
-	out, err := client.CallContract(ctx, addr, data)
-	if err != nil {
-		if strings.Contains(strings.ToLower(err.Error()), "revert") {
-			return ErrBadSignature
-		}
-		return fmt.Errorf("isValidSignature: %w", err)
-	}
-	// A call to an account without code succeeds with no output: not a signer.
-	if len(out) < 4 || [4]byte(out[:4]) != erc1271Magic {
-		return ErrBadSignature
-	}
-	return nil
+	var out hexutil.Bytes
+	err := e.c.Call(ctx, &out, "eth_call", arg, "latest")
+	return out, err
 }
