@@ -1,7 +1,9 @@
 import { hexToBytes } from '@noble/hashes/utils.js'
 import { parseTransaction, recoverMessageAddress, recoverTransactionAddress, recoverTypedDataAddress, type TransactionSerializedEIP1559 } from 'viem'
 import { describe, expect, it } from 'vitest'
-import { buildTransaction, InvalidParamsError, personalSign, sendTransaction, signTypedDataV4 } from './evm'
+import { InvalidParamsError, personalSign } from './evm'
+import { buildTransaction, sendTransaction } from './evmTransaction'
+import { signTypedDataV4 } from './evmTypedData'
 
 // Account 0 of the test mnemonic.
 const KEY = hexToBytes('ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80')

@@ -81,15 +81,18 @@ export function createRpcHandler(deps: RpcDeps) {
       const ok = await deps.approve({ requestId, method, params: shown, chainNamespace, chainId: req.chainId })
       if (!ok) throw new FrameRpcError(SIGNATURE_DECLINED, USER_REJECTED_CODE)
     }
-    const { buildTransaction, personalSign, sendTransaction, signTypedDataV4, solana } = await import('./signer')
+    const { personalSign, solana } = await import('./signer')
     switch (method) {
       case 'personal_sign':
         await ask(params)
         return deps.wallet.withKeys((k) => personalSign(k.evm, params))
-      case 'eth_signTypedData_v4':
+      case 'eth_signTypedData_v4': {
+        const { signTypedDataV4 } = await import('./evmTypedData')
         await ask(params)
         return deps.wallet.withKeys((k) => signTypedDataV4(k.evm, params))
+      }
       case 'eth_sendTransaction': {
+        const { buildTransaction, sendTransaction } = await import('./evmTransaction')
         // Built first (nonce, gas, fees) so that the visitor approves the
         // transaction that is signed, fee included.
         const tx = await buildTransaction(params, evmChainId(req.chainId), call)

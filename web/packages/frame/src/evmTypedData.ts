@@ -1,0 +1,30 @@
+// eth_signTypedData_v4 (EIP-712) with viem's local account: a script of its
+// own, loaded when first used (see evm.ts).
+import { z } from 'zod/mini'
+import { signTypedData } from 'viem/accounts'
+import type { Hex } from 'viem'
+import { addressSchema, InvalidParamsError, keyFor, parse } from './evm'
+
+const typedDataParams = z.tuple([addressSchema, z.union([z.string(), z.record(z.string(), z.unknown())])])
+
+/** signTypedDataV4 answers eth_signTypedData_v4 [address, typedData (JSON text or object)]. */
+export async function signTypedDataV4(key: Uint8Array, params: unknown): Promise<Hex> {
+  const [address, raw] = parse(typedDataParams, params, 'eth_signTypedData_v4')
+  let typed: unknown = raw
+  if (typeof raw === 'string') {
+    try {
+      typed = JSON.parse(raw)
+    } catch {
+      throw new InvalidParamsError('Invalid params for eth_signTypedData_v4: typed data is not JSON')
+    }
+  }
+  const t = parse(
+    z.object({ domain: z.optional(z.record(z.string(), z.unknown())), types: z.record(z.string(), z.array(z.object({ name: z.string(), type: z.string() }))), primaryType: z.string(), message: z.record(z.string(), z.unknown()) }),
+    typed,
+    'eth_signTypedData_v4',
+  )
+  const { EIP712Domain: _domain, ...types } = t.types
+  const privateKey = keyFor(key, address)
+  // viem checks the message against the types and refuses what does not match.
+  return signTypedData({ domain: t.domain ?? {}, types, primaryType: t.primaryType, message: t.message, privateKey } as Parameters<typeof signTypedData>[0])
+}
