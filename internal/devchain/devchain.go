@@ -40,6 +40,11 @@ type Chain struct {
 	Tokens        []Token
 	Multicall3    common.Address
 	PriceFeeds    []PriceFeed // USD feeds (Chainlink AggregatorV3-compatible)
+	// ENSRegistry is the dev ENS registry (resolver(node) and an open
+	// setResolver); NamesResolver, once SetNamesGateway ran, the offchain
+	// resolver of the names zone in it.
+	ENSRegistry   common.Address
+	NamesResolver common.Address
 }
 
 // Chains is a running set of dev chains. Every implementation must be safe
@@ -62,6 +67,11 @@ type Chains interface {
 	// HandlePrice serves POST /dev/price, calling changed with the network
 	// whose feed it set.
 	HandlePrice(changed func(networkID string)) http.Handler
+	// SetNamesGateway deploys on every chain an OffchainResolver that sends
+	// ENS clients to gatewayURL (an ERC-3668 URL template) and trusts
+	// answers signed by signer, and makes it the resolver of zone in the
+	// chain's ENS registry, so names of the zone resolve as on mainnet.
+	SetNamesGateway(ctx context.Context, zone, gatewayURL string, signer common.Address) error
 	// Close stops every chain; it is safe to call more than once.
 	Close() error
 }

@@ -51,6 +51,9 @@ var (
 		{asset: "USDC", description: "USDC / USD", initial: 1, address: crypto.CreateAddress(deployer.Address, 5)},
 		{asset: "DAI", description: "DAI / USD", initial: 1, address: crypto.CreateAddress(deployer.Address, 6)},
 	}
+	// ensRegistryAddress is the dev ENS registry (DevENSRegistry): the names
+	// zone is pointed at latchd's offchain resolver in it (SetNamesGateway).
+	ensRegistryAddress = crypto.CreateAddress(deployer.Address, 7)
 )
 
 // devFeed is a price feed the devnet deploys.
@@ -76,10 +79,11 @@ const (
 var priorityFee = big.NewInt(params.GWei)
 
 var (
-	devTokenArtifact   = contracts.MustLoad("DevToken")
-	wethArtifact       = contracts.MustLoad("WETH")
-	multicall3Artifact = contracts.MustLoad("Multicall3")
-	priceFeedArtifact  = contracts.MustLoad("DevPriceFeed")
+	devTokenArtifact    = contracts.MustLoad("DevToken")
+	wethArtifact        = contracts.MustLoad("WETH")
+	multicall3Artifact  = contracts.MustLoad("Multicall3")
+	priceFeedArtifact   = contracts.MustLoad("DevPriceFeed")
+	ensRegistryArtifact = contracts.MustLoad("DevENSRegistry")
 )
 
 // deploy sends every deployment and initial mint at once, then waits for them
@@ -135,6 +139,10 @@ func (c *chain) deploy(ctx context.Context) error {
 		}
 	}
 	c.info.PriceFeeds = priceFeeds()
+	if err := send(nil, ensRegistryArtifact.Bytecode, deployGas); err != nil {
+		return fmt.Errorf("deploy DevENSRegistry: %w", err)
+	}
+	c.info.ENSRegistry = ensRegistryAddress
 
 	for _, acc := range TestAccounts() {
 		for _, t := range devTokens {

@@ -172,7 +172,9 @@ func chainName(i int) string {
 func (d *Devnet) Chains() []Chain {
 	out := make([]Chain, len(d.chains))
 	for i, c := range d.chains {
+		c.mu.Lock() // SetNamesGateway writes info.NamesResolver
 		out[i] = c.info
+		c.mu.Unlock()
 		out[i].Tokens = append([]Token(nil), c.info.Tokens...)
 		out[i].PriceFeeds = append([]PriceFeed(nil), c.info.PriceFeeds...)
 	}
