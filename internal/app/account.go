@@ -181,10 +181,18 @@ func (m *Main) startAccount(ctx context.Context) error {
 	if m.Redis != nil {
 		cache = rpcproxy.NewRedisCache(m.Redis, m.RedisPrefix+"account:")
 	}
-	var names account.NameResolver
+	// Identity: ENS first, then this latchd's own names (spec §7).
+	var resolvers account.Resolvers
 	if m.Networks.Get(cfg.IdentityNetwork) != nil {
 		idNet := cfg.IdentityNetwork
-		names = account.Resolvers{account.ENS{Client: func() *evm.Client { return a.clients.For(idNet) }, Registry: account.ENSRegistry, IPFSAvatars: cfg.IPFSGateway != ""}}
+		resolvers = append(resolvers, account.ENS{Client: func() *evm.Client { return a.clients.For(idNet) }, Registry: account.ENSRegistry, IPFSAvatars: cfg.IPFSGateway != ""})
+	}
+	if m.names.svc != nil {
+		resolvers = append(resolvers, namesIdentity{m.names.svc})
+	}
+	var names account.NameResolver
+	if len(resolvers) > 0 {
+		names = resolvers
 	}
 	a.svc = account.New(account.Config{
 		Networks: m.Networks, Clients: a.clients, Store: st, Tokens: a.tokens, Indexer: a.indexer,

@@ -56,7 +56,8 @@ type Main struct {
 	// relay, account: wired in relay.go and account.go.
 	relay   relayService
 	account accountService
-	auth    authService // e-mail login, wired in auth.go
+	auth    authService  // e-mail login, wired in auth.go
+	names   namesService // account names and their ENS gateway, wired in names.go
 
 	rpc *rpcproxy.Proxy
 	// frameFiles replaces the embedded frame build (tests); nil: embedded.
@@ -155,6 +156,10 @@ func (m *Main) Run(ctx context.Context) (err error) {
 	if err := m.startRelay(ctx); err != nil {
 		return fmt.Errorf("start relay: %w", err)
 	}
+	// Before account data: identity falls back to names.
+	if err := m.startNames(ctx); err != nil {
+		return fmt.Errorf("start names: %w", err)
+	}
 	if err := m.startAccount(ctx); err != nil {
 		return fmt.Errorf("start account data: %w", err)
 	}
@@ -185,6 +190,9 @@ func (m *Main) Run(ctx context.Context) (err error) {
 		}
 		m.demo = m.newServer(m.demoHandler(cfg.DemoDir))
 		go m.serve(m.demo, m.demoLn, "demo")
+	}
+	if err := m.startDevNames(ctx); err != nil {
+		return err
 	}
 	m.api = m.newServer(m.apiHandler())
 	m.frame = m.newServer(m.frameHandler())

@@ -79,6 +79,9 @@ type Config struct {
 
 	// E-mail login for the embedded wallet (internal/auth; flags in auth.go).
 	Auth AuthConfig
+
+	// Account names and their ENS gateway (internal/names; flags in names.go).
+	Names NamesConfig
 }
 
 // minAdminTokenLen is the shortest --admin-token accepted: a guessable
@@ -130,6 +133,7 @@ func flagSet(name string, cfg *Config, out io.Writer) (*flag.FlagSet, func() err
 	finishAccount := accountFlags(fs, cfg)
 	finishRelay := relayFlags(fs, cfg)
 	finishAuth := authFlags(fs, cfg)
+	finishNames := namesFlags(fs, cfg)
 	fs.String("config", "", "config file: one \"option = value\" line per setting, using the flag names")
 	return fs, func() error {
 		if err := finishAccount(); err != nil {
@@ -139,6 +143,9 @@ func flagSet(name string, cfg *Config, out io.Writer) (*flag.FlagSet, func() err
 			return err
 		}
 		if err := finishAuth(); err != nil {
+			return err
+		}
+		if err := finishNames(); err != nil {
 			return err
 		}
 		cfg.RPCUpstreams = upstreams

@@ -14,6 +14,7 @@ import (
 	"github.com/latchkit/latch/internal/frameapp"
 	"github.com/latchkit/latch/internal/httpx"
 	"github.com/latchkit/latch/internal/metrics"
+	"github.com/latchkit/latch/internal/names"
 	"github.com/latchkit/latch/internal/project"
 	"github.com/latchkit/latch/internal/ratelimit"
 	"github.com/latchkit/latch/internal/telemetry"
@@ -139,6 +140,14 @@ var routes = []route{
 	// Avatars and other remote images, fetched by latchd so the page contacts no other host.
 	{listener: listenerAPI, pattern: "GET " + account.ImageProxyPath, guard: GuardProject, handler: func(m *Main) http.Handler { return m.account.images }},
 	{listener: listenerAPI, pattern: "POST /v1/fungible/price", guard: GuardProject, handler: accountRoute((*account.Handler).Price), beforeGuard: account.ProjectFromBody},
+
+	// Account names of this latchd's zone (api-shapes §3.6), and the ENS
+	// offchain resolver gateway ENS clients anywhere call (no projectId).
+	{listener: listenerAPI, pattern: "POST /v1/profile/account", guard: GuardProject, handler: namesRoute((*names.Handler).Register)},
+	{listener: listenerAPI, pattern: "GET /v1/profile/account/{name}", guard: GuardProject, handler: namesRoute((*names.Handler).Lookup)},
+	{listener: listenerAPI, pattern: "GET /v1/profile/reverse/{address}", guard: GuardProject, handler: namesRoute((*names.Handler).Reverse)},
+	{listener: listenerAPI, pattern: "GET /v1/profile/suggestions/{name}", guard: GuardProject, handler: namesRoute((*names.Handler).Suggestions)},
+	{listener: listenerAPI, pattern: "GET " + names.GatewayPath, guard: GuardOpen, handler: namesGatewayRoute},
 
 	// E-mail login for the embedded wallet (docs/auth-api.md); only the frame calls it.
 	{listener: listenerAPI, pattern: "OPTIONS /auth/v1/{path...}", guard: GuardOpen, around: func(m *Main, mux http.Handler) http.Handler { return m.authPreflight(mux) }},

@@ -246,6 +246,10 @@ func checkAttributes(attrs map[string]string) error {
 		if len(v) > maxAttributeLength {
 			return apperr.Fieldf(apperr.Invalid, "message", "The attribute %s is over %d bytes", k, maxAttributeLength)
 		}
+		// The avatar is shown as an image by the widget and by ENS clients.
+		if k == "avatar" && v != "" && !strings.HasPrefix(v, "https://") && !strings.HasPrefix(v, "data:image/") {
+			return apperr.Fieldf(apperr.Invalid, "message", "The avatar must be an https:// or data:image/ URL")
+		}
 	}
 	return nil
 }

@@ -208,6 +208,9 @@ func TestService_Register(t *testing.T) {
 				{func(r *Registration) { r.Message = `{"name":"gina","attributes":{}}` }, "must be JSON"},
 				{func(r *Registration) { r.Message = `{"name":"gina","attributes":{"x":"y"},"timestamp":1767225600}` }, "Unknown attribute"},
 				{func(r *Registration) { r.Signature = "abcd" }, "0x-prefixed hex"},
+				{func(r *Registration) {
+					r.Message = `{"name":"gina","attributes":{"avatar":"http://example.com/a.png"},"timestamp":1767225600}`
+				}, "avatar must be"},
 			} {
 				r := reg
 				tt.edit(&r)
