@@ -3,7 +3,7 @@
 import { z } from 'zod/mini'
 import { signTransaction } from 'viem/accounts'
 import type { Address, Hex, TransactionSerializableEIP1559 } from 'viem'
-import { addressSchema, hexSchema, InvalidParamsError, keyFor, parse, type ChainCall } from './evm'
+import { addressSchema, hexSchema, InvalidParamsError, keyFor, parse, type ChainCall } from './signer'
 
 /** Spec §9: default gas fee multiplier, applied to the base fee. */
 const BASE_FEE_MULTIPLIER_PERCENT = 120n

@@ -3,7 +3,7 @@
 import { z } from 'zod/mini'
 import { signTypedData } from 'viem/accounts'
 import type { Hex } from 'viem'
-import { addressSchema, InvalidParamsError, keyFor, parse } from './evm'
+import { addressSchema, InvalidParamsError, keyFor, parse } from './signer'
 
 const typedDataParams = z.tuple([addressSchema, z.union([z.string(), z.record(z.string(), z.unknown())])])
 

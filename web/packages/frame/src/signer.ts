@@ -6,5 +6,5 @@
 // fetches it right after READY, before the page asks for a signature.
 export { addressesOf, newEntropy, withKeys } from './keys'
 export { combineShares, deriveShare, splitEntropy } from './shares'
-export { personalSign } from './evm'
+export { addressSchema, hexSchema, InvalidParamsError, keyFor, parse, personalSign, type ChainCall } from './evm'
 export * as solana from './solana'
