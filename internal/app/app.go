@@ -58,6 +58,7 @@ type Main struct {
 	account accountService
 	auth    authService  // e-mail login, wired in auth.go
 	names   namesService // account names and their ENS gateway, wired in names.go
+	siwx    siwxService  // Sign-in with X, wired in siwx.go
 
 	rpc *rpcproxy.Proxy
 	// frameFiles replaces the embedded frame build (tests); nil: embedded.
@@ -166,6 +167,9 @@ func (m *Main) Run(ctx context.Context) (err error) {
 	if err := m.startAuth(ctx); err != nil {
 		return fmt.Errorf("start e-mail login: %w", err)
 	}
+	if err := m.startSIWX(ctx); err != nil {
+		return fmt.Errorf("start sign-in: %w", err)
+	}
 	m.buildAPI()
 
 	if m.apiLn, err = net.Listen("tcp", cfg.Addr); err != nil {
@@ -200,6 +204,7 @@ func (m *Main) Run(ctx context.Context) (err error) {
 	m.stopBackground = stop
 	m.bg.Go(func() { m.rpc.RunProbes(bgCtx) })
 	m.bg.Go(func() { m.runAuthPrune(bgCtx) })
+	m.bg.Go(func() { m.runSIWXPrune(bgCtx) })
 	m.bg.Go(func() {
 		t := time.NewTicker(telemetry.RetentionInterval)
 		defer t.Stop()

@@ -311,7 +311,7 @@ func (m *Main) requireFrameOrigin(next http.Handler) http.Handler {
 func (m *Main) authPreflight(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		origin := r.Header.Get("Origin")
-		if r.Method != http.MethodOptions || origin == "" || r.Header.Get("Access-Control-Request-Method") == "" || !strings.HasPrefix(r.URL.Path, "/auth/v1/") {
+		if r.Method != http.MethodOptions || origin == "" || r.Header.Get("Access-Control-Request-Method") == "" || !strings.HasPrefix(r.URL.Path, "/auth/v1/") || isSIWXPath(r.URL.Path) {
 			next.ServeHTTP(w, r)
 			return
 		}

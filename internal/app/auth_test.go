@@ -294,11 +294,11 @@ func testAuthHTTPFlow(t *testing.T, m *Main, projectID string, lastMail func() (
 	// Refresh: new tokens; the old access token stops working.
 	var next auth.Session
 	c.call("POST", "/auth/v1/session/refresh", "", map[string]string{"refreshToken": sess.RefreshToken, "deviceId": device}, 200, &next)
-	c.call("GET", "/auth/v1/me", sess.AccessToken, nil, 401, nil)
+	c.call("GET", "/auth/v1/email/me", sess.AccessToken, nil, 401, nil)
 	var me struct {
 		User auth.User `json:"user"`
 	}
-	c.call("GET", "/auth/v1/me", next.AccessToken, nil, 200, &me)
+	c.call("GET", "/auth/v1/email/me", next.AccessToken, nil, 200, &me)
 	if me.User.Email != email {
 		t.Fatalf("%+v", me)
 	}
@@ -311,7 +311,7 @@ func testAuthHTTPFlow(t *testing.T, m *Main, projectID string, lastMail func() (
 	}
 	// Revoke (sign out): the session ends.
 	c.call("POST", "/auth/v1/sessions/current/revoke", next.AccessToken, nil, 200, nil)
-	c.call("GET", "/auth/v1/me", next.AccessToken, nil, 401, nil)
+	c.call("GET", "/auth/v1/email/me", next.AccessToken, nil, 401, nil)
 	c.call("POST", "/auth/v1/session/refresh", "", map[string]string{"refreshToken": next.RefreshToken, "deviceId": device}, 401, nil)
 }
 

@@ -68,6 +68,9 @@ type Config struct {
 	RelayMaxUnfinished   int64         // bytes of unfinished messages all relay sockets may hold together
 	RelayTokenLifetime   time.Duration // longest exp − iat of a relay auth token
 
+	// Sign-in with X (internal/siwx).
+	SIWXSessionLifetime time.Duration // longest a sign-in session lasts
+
 	// Account data: indexer, balances, prices, identity (internal/account, internal/indexer).
 	IndexNetworks      []string      // <caip2>=<start block|head>: non-dev networks to index
 	IndexConfirmations int           // blocks an opt-in network's head must be ahead of a block before it is indexed
@@ -134,6 +137,7 @@ func flagSet(name string, cfg *Config, out io.Writer) (*flag.FlagSet, func() err
 	finishRelay := relayFlags(fs, cfg)
 	finishAuth := authFlags(fs, cfg)
 	finishNames := namesFlags(fs, cfg)
+	finishSIWX := siwxFlags(fs, cfg)
 	fs.String("config", "", "config file: one \"option = value\" line per setting, using the flag names")
 	return fs, func() error {
 		if err := finishAccount(); err != nil {
@@ -146,6 +150,9 @@ func flagSet(name string, cfg *Config, out io.Writer) (*flag.FlagSet, func() err
 			return err
 		}
 		if err := finishNames(); err != nil {
+			return err
+		}
+		if err := finishSIWX(); err != nil {
 			return err
 		}
 		cfg.RPCUpstreams = upstreams

@@ -90,7 +90,7 @@ func checkSecurity(t *testing.T, op operation, guard string) {
 	}
 	sort.Strings(schemes)
 	want := map[string][]string{
-		"open": {""}, "dev": {""}, "link": {""}, "project": {"projectId"}, "admin": {"adminToken,projectId"},
+		"open": {""}, "dev": {""}, "link": {""}, "project": {"projectId", "projectId,siwxSession"}, "admin": {"adminToken,projectId"},
 		// The guard admits the frame; some routes also take a session's token.
 		"frame-origin": {"projectId", "projectId,session"},
 	}[guard]
@@ -291,6 +291,7 @@ func TestOpenAPI_Responses(t *testing.T) {
 	})
 
 	t.Run("Auth", func(t *testing.T) { callAuth(t, c, bases, pid) })
+	t.Run("SIWX", func(t *testing.T) { callSIWX(t, c, bases, pid) })
 
 	t.Run("RateLimited", func(t *testing.T) {
 		lm := app.NewMain(app.Config{Addr: "127.0.0.1:0", FrameAddr: "127.0.0.1:0", DataDir: t.TempDir(), IPRateLimit: 1, ShutdownTimeout: 5 * time.Second}, slog.New(slog.NewTextHandler(io.Discard, nil)))
@@ -417,8 +418,8 @@ func callAuth(t *testing.T, c *contract, bases map[string]string, pid string) {
 	_, sess := post("/auth/v1/email/verify", fmt.Sprintf(`{"email":%q,"deviceId":%q,"otp":%q}`, email, device, outbox(email)["code"]))
 	bearer := bearerOf(sess)
 
-	send("GET /auth/v1/me", "/auth/v1/me", "", bearer...)
-	send("GET /auth/v1/me", "/auth/v1/me", "")
+	send("GET /auth/v1/email/me", "/auth/v1/email/me", "", bearer...)
+	send("GET /auth/v1/email/me", "/auth/v1/email/me", "")
 	send("GET /auth/v1/sessions", "/auth/v1/sessions", "", bearer...)
 	send("GET /auth/v1/sessions", "/auth/v1/sessions", "", "Authorization", "Bearer nope")
 	shares := `{"deviceId":"` + device + `","authShare":"YXV0aA==","recovery":{"mode":"operator","share":"cmVjb3Zlcnk="}}`

@@ -17,6 +17,7 @@ import (
 	"github.com/latchkit/latch/internal/names"
 	"github.com/latchkit/latch/internal/project"
 	"github.com/latchkit/latch/internal/ratelimit"
+	"github.com/latchkit/latch/internal/siwx"
 	"github.com/latchkit/latch/internal/telemetry"
 )
 
@@ -155,7 +156,8 @@ var routes = []route{
 	{listener: listenerAPI, pattern: "POST /auth/v1/device/status", guard: GuardFrameOrigin, handler: authRoute((*auth.Handler).DeviceStatus)},
 	{listener: listenerAPI, pattern: "POST /auth/v1/email/verify", guard: GuardFrameOrigin, handler: authRoute((*auth.Handler).Verify)},
 	{listener: listenerAPI, pattern: "POST /auth/v1/session/refresh", guard: GuardFrameOrigin, handler: authRoute((*auth.Handler).Refresh)},
-	{listener: listenerAPI, pattern: "GET /auth/v1/me", guard: GuardFrameOrigin, handler: authRoute((*auth.Handler).Me)},
+	// The e-mail session's account; GET /auth/v1/me is Sign-in with X's (AppKit's contract).
+	{listener: listenerAPI, pattern: "GET /auth/v1/email/me", guard: GuardFrameOrigin, handler: authRoute((*auth.Handler).Me)},
 	{listener: listenerAPI, pattern: "GET /auth/v1/sessions", guard: GuardFrameOrigin, handler: authRoute((*auth.Handler).Sessions)},
 	{listener: listenerAPI, pattern: "POST /auth/v1/sessions/{id}/revoke", guard: GuardFrameOrigin, handler: authRoute((*auth.Handler).Revoke)},
 	{listener: listenerAPI, pattern: "PUT /auth/v1/shares", guard: GuardFrameOrigin, handler: authRoute((*auth.Handler).PutShares)},
@@ -164,6 +166,17 @@ var routes = []route{
 	{listener: listenerAPI, pattern: "POST /auth/v1/email/change/primary", guard: GuardFrameOrigin, handler: authRoute((*auth.Handler).ChangeEmailPrimary)},
 	{listener: listenerAPI, pattern: "POST /auth/v1/email/change/secondary", guard: GuardFrameOrigin, handler: authRoute((*auth.Handler).ChangeEmailSecondary)},
 	{listener: listenerAPI, pattern: "GET /auth/v1/origins", guard: GuardFrameOrigin, handler: authRoute((*auth.Handler).Origins)},
+
+	// Sign-in with X (docs/siwx.md): AppKit's sign-in calls, called by the
+	// dapp's page, then our own session and verify routes.
+	{listener: listenerAPI, pattern: "GET /auth/v1/nonce", guard: GuardProject, handler: siwxRoute((*siwx.Handler).Nonce)},
+	{listener: listenerAPI, pattern: "POST /auth/v1/authenticate", guard: GuardProject, handler: siwxRoute((*siwx.Handler).Authenticate)},
+	{listener: listenerAPI, pattern: "GET /auth/v1/me", guard: GuardProject, handler: siwxRoute((*siwx.Handler).Me)},
+	{listener: listenerAPI, pattern: "POST /auth/v1/sign-out", guard: GuardProject, handler: siwxRoute((*siwx.Handler).SignOut)},
+	{listener: listenerAPI, pattern: "GET /auth/v1/siwx/sessions", guard: GuardProject, handler: siwxRoute((*siwx.Handler).Sessions)},
+	{listener: listenerAPI, pattern: "GET /auth/v1/siwx/sessions/{id}", guard: GuardProject, handler: siwxRoute((*siwx.Handler).Get)},
+	{listener: listenerAPI, pattern: "POST /auth/v1/siwx/sessions/{id}/revoke", guard: GuardProject, handler: siwxRoute((*siwx.Handler).Revoke)},
+	{listener: listenerAPI, pattern: "POST /auth/v1/siwx/verify", guard: GuardProject, handler: siwxRoute((*siwx.Handler).Verify)},
 
 	// WalletConnect relay: /relay, and a websocket upgrade at any other path
 	// ("/" is what WalletConnect clients open); other unknown paths get a 404.

@@ -138,7 +138,7 @@ func (h *Handler) Refresh(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, sess)
 }
 
-// Me serves GET /auth/v1/me.
+// Me serves GET /auth/v1/email/me.
 func (h *Handler) Me(w http.ResponseWriter, r *http.Request) {
 	h.authed(func(w http.ResponseWriter, r *http.Request, p *project.Project, a *Auth) {
 		writeJSON(w, map[string]any{"user": User{ID: a.UserID, Email: a.Email}, "sessionId": a.SessionID, "deviceId": a.DeviceID})

@@ -85,7 +85,7 @@ export function createAuthApi(target: ApiTarget) {
     verify: (email: string, deviceId: string, otp: string) => call('POST', '/auth/v1/email/verify', sessionSchema, { email, deviceId, otp }),
     refresh: (refreshToken: string, deviceId: string) => call('POST', '/auth/v1/session/refresh', sessionSchema, { refreshToken, deviceId }),
     me: (token: string) =>
-      call('GET', '/auth/v1/me', z.object({ user: z.object({ id: z.string(), email: z.string() }), sessionId: z.string() }), undefined, token),
+      call('GET', '/auth/v1/email/me', z.object({ user: z.object({ id: z.string(), email: z.string() }), sessionId: z.string() }), undefined, token),
     revoke: (token: string, sessionId: string) =>
       call('POST', `/auth/v1/sessions/${encodeURIComponent(sessionId)}/revoke`, z.object({ revoked: z.boolean() }), {}, token),
     putShares: (token: string, body: { deviceId: string; authShare: string; recovery: StoredRecovery; replace?: boolean }) =>

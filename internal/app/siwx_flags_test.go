@@ -1,0 +1,24 @@
+package app
+
+import (
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/latchkit/latch/internal/siwx"
+)
+
+func TestConfig_SIWXFlags(t *testing.T) {
+	cfg, err := parseConfig("latchd dev", nil, io.Discard)
+	if err != nil || cfg.SIWXSessionLifetime != siwx.DefaultSessionLifetime {
+		t.Fatalf("default: %v, %v", cfg.SIWXSessionLifetime, err)
+	}
+	cfg, err = parseConfig("latchd dev", []string{"--siwx-session-lifetime", "1h"}, io.Discard)
+	if err != nil || cfg.SIWXSessionLifetime != time.Hour {
+		t.Fatalf("1h: %v, %v", cfg.SIWXSessionLifetime, err)
+	}
+	if _, err := parseConfig("latchd dev", []string{"--siwx-session-lifetime", "10s"}, io.Discard); err == nil || !strings.Contains(err.Error(), "--siwx-session-lifetime must be at least 1m") {
+		t.Fatalf("10s: %v", err)
+	}
+}
