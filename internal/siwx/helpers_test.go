@@ -35,7 +35,7 @@ func newClock() *clock                   { return &clock{t: time.Date(2026, 3, 1
 const solanaMainnet = "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp"
 
 type env struct {
-	t      *testing.T
+	t      testing.TB
 	svc    *Service
 	clock  *clock
 	p, p2  *project.Project
@@ -46,7 +46,7 @@ type env struct {
 // newEnv starts a Service over db with two projects: p allows
 // https://app.example.com, p2 https://other.example.com. chains answers
 // eth_call for smart-account signatures (nil: none).
-func newEnv(t *testing.T, db *store.DB, nonces NonceStore, chains func(string) (siwx.EthCaller, error), clk *clock) *env {
+func newEnv(t testing.TB, db *store.DB, nonces NonceStore, chains func(string) (siwx.EthCaller, error), clk *clock) *env {
 	t.Helper()
 	if db == nil {
 		db = storetest.MustOpenSQLite(t)

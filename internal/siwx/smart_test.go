@@ -26,7 +26,7 @@ import (
 
 // chainEnv is a dev chain with the smart-wallet factory deployed.
 type chainEnv struct {
-	t       *testing.T
+	t       testing.TB
 	chainID string
 	eth     *ethclient.Client
 	client  *evm.Client
@@ -36,7 +36,7 @@ type chainEnv struct {
 
 const smartChainID = 42461
 
-func startChain(t *testing.T) *chainEnv {
+func startChain(t testing.TB) *chainEnv {
 	t.Helper()
 	d, err := devnet.Start(context.Background(), devnet.Config{ChainIDs: []uint64{smartChainID}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
