@@ -70,6 +70,7 @@ type Config struct {
 
 	// Sign-in with X (internal/siwx).
 	SIWXSessionLifetime time.Duration // longest a sign-in session lasts
+	SIWXRateLimit       int           // nonce, authenticate and verify requests per IP per minute; 0 = off
 
 	// Account data: indexer, balances, prices, identity (internal/account, internal/indexer).
 	IndexNetworks      []string      // <caip2>=<start block|head>: non-dev networks to index

@@ -28,12 +28,20 @@ func (m *Main) SIWX() *siwx.Service { return m.siwx.svc }
 // siwxPruneInterval is how often ended sign-in sessions are deleted.
 const siwxPruneInterval = time.Hour
 
+// defaultSIWXRateLimit is the default of --siwx-rate-limit: a person signs
+// in a few times a day; a page retrying a declined signature a few times a minute.
+const defaultSIWXRateLimit = 60
+
 // siwxFlags binds the sign-in flags and returns their check.
 func siwxFlags(fs *flag.FlagSet, cfg *Config) func() error {
 	fs.DurationVar(&cfg.SIWXSessionLifetime, "siwx-session-lifetime", siwx.DefaultSessionLifetime, "longest a Sign-in with X session lasts (a message's own expirationTime ends it sooner)")
+	fs.IntVar(&cfg.SIWXRateLimit, "siwx-rate-limit", defaultSIWXRateLimit, "Sign-in with X nonce, authenticate and verify requests (a smart-account signature costs an upstream eth_call) per client IP per minute (0 = no limit)")
 	return func() error {
 		if cfg.SIWXSessionLifetime < time.Minute {
 			return fmt.Errorf("--siwx-session-lifetime must be at least 1m")
+		}
+		if cfg.SIWXRateLimit < 0 {
+			return fmt.Errorf("--siwx-rate-limit must not be negative")
 		}
 		return nil
 	}
@@ -60,7 +68,20 @@ func (m *Main) startSIWX(ctx context.Context) error {
 		SessionLifetime: m.Config.SIWXSessionLifetime,
 		Logger:          m.Logger.With("component", "siwx"),
 	})
-	m.siwx.http = siwx.NewHandler(m.siwx.svc)
+	var limit func(*http.Request) (time.Duration, bool)
+	if n := m.Config.SIWXRateLimit; n > 0 {
+		limiter := m.newLimiter("siwx-ip", n, time.Minute)
+		limit = func(r *http.Request) (time.Duration, bool) {
+			d, err := limiter.Allow(r.Context(), m.clientIP(r))
+			if err != nil {
+				// A limiter that cannot answer (Redis down) does not lock sign-in out.
+				m.Logger.Warn("siwx: rate limit unavailable", "err", err)
+				return 0, true
+			}
+			return d.RetryAfter, d.Allowed
+		}
+	}
+	m.siwx.http = siwx.NewHandler(m.siwx.svc, limit)
 	return nil
 }
 

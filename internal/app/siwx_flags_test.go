@@ -21,4 +21,13 @@ func TestConfig_SIWXFlags(t *testing.T) {
 	if _, err := parseConfig("latchd dev", []string{"--siwx-session-lifetime", "10s"}, io.Discard); err == nil || !strings.Contains(err.Error(), "--siwx-session-lifetime must be at least 1m") {
 		t.Fatalf("10s: %v", err)
 	}
+	if cfg.SIWXRateLimit != defaultSIWXRateLimit {
+		t.Fatalf("--siwx-rate-limit default: %d", cfg.SIWXRateLimit)
+	}
+	if cfg, err := parseConfig("latchd dev", []string{"--siwx-rate-limit", "0"}, io.Discard); err != nil || cfg.SIWXRateLimit != 0 {
+		t.Fatalf("--siwx-rate-limit 0: %v, %v", cfg.SIWXRateLimit, err)
+	}
+	if _, err := parseConfig("latchd dev", []string{"--siwx-rate-limit", "-1"}, io.Discard); err == nil || !strings.Contains(err.Error(), "--siwx-rate-limit must not be negative") {
+		t.Fatalf("-1: %v", err)
+	}
 }

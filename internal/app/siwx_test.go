@@ -169,3 +169,31 @@ func callSIWX(t *testing.T, c *contract, bases map[string]string, pid string) {
 	send("POST /auth/v1/sign-out", "/auth/v1/sign-out", "", 200, "Authorization", "Bearer "+token2)
 	send("POST /auth/v1/sign-out", "/auth/v1/sign-out", "", 401, "Authorization", "Bearer "+token2)
 }
+
+// --siwx-rate-limit caps sign-in requests per client IP.
+func TestSIWX_RateLimit(t *testing.T) {
+	cfg := app.Config{Addr: "127.0.0.1:0", FrameAddr: "127.0.0.1:0", DataDir: t.TempDir(), ShutdownTimeout: 5 * time.Second, SIWXRateLimit: 3}
+	m := app.NewMain(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err := m.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { m.Close() })
+	p := &project.Project{Name: "Limited", Origins: []string{"https://app.example.com"}}
+	if err := m.Projects.Create(context.Background(), p); err != nil {
+		t.Fatal(err)
+	}
+	c := client{t: t, base: m.APIURL()}
+	for i := range 3 {
+		if r := c.do("GET", "/auth/v1/nonce?projectId="+p.ID, ""); r.status != 200 {
+			t.Fatalf("nonce %d: %d %s", i, r.status, r.body)
+		}
+	}
+	r := c.do("GET", "/auth/v1/nonce?projectId="+p.ID, "")
+	if r.status != 429 || r.header.Get("Retry-After") == "" {
+		t.Fatalf("4th nonce: %d %s", r.status, r.body)
+	}
+	// Over the limit, authenticate is refused before its body is read.
+	if r := c.do("POST", "/auth/v1/authenticate?projectId="+p.ID, `{}`); r.status != 429 {
+		t.Fatalf("authenticate over the limit: %d %s", r.status, r.body)
+	}
+}

@@ -23,10 +23,28 @@ const maxBody = 32 << 10
 // project guard, which puts the project in the request context.
 type Handler struct {
 	svc *Service
+	// limit, when set, is asked before each nonce, authenticate and verify
+	// request (a verification may cost an eth_call upstream): false refuses
+	// it with 429 and the wait.
+	limit func(*http.Request) (retryAfter time.Duration, ok bool)
 }
 
-// NewHandler returns the HTTP handlers of svc.
-func NewHandler(svc *Service) *Handler { return &Handler{svc: svc} }
+// NewHandler returns the HTTP handlers of svc; limit may be nil.
+func NewHandler(svc *Service, limit func(*http.Request) (time.Duration, bool)) *Handler {
+	return &Handler{svc: svc, limit: limit}
+}
+
+// limited answers 429 when the request is over its limit.
+func (h *Handler) limited(w http.ResponseWriter, r *http.Request) bool {
+	if h.limit == nil {
+		return false
+	}
+	retry, ok := h.limit(r)
+	if !ok {
+		httpx.RateLimited(w, r, retry, "sign-in requests per IP")
+	}
+	return !ok
+}
 
 func writeJSON(w http.ResponseWriter, v any) {
 	w.Header().Set("Cache-Control", "no-store")
@@ -45,6 +63,9 @@ func bearerOf(r *http.Request, name string) string {
 // Nonce serves GET /auth/v1/nonce → {nonce, token}. The nonce is bound to
 // the page's domain (its Origin's host) when the request has an Origin.
 func (h *Handler) Nonce(w http.ResponseWriter, r *http.Request) {
+	if h.limited(w, r) {
+		return
+	}
 	p := project.FromContext(r.Context())
 	domain := ""
 	if o := r.Header.Get("Origin"); o != "" {
@@ -65,6 +86,9 @@ func (h *Handler) Nonce(w http.ResponseWriter, r *http.Request) {
 
 // Authenticate serves POST /auth/v1/authenticate → {token}.
 func (h *Handler) Authenticate(w http.ResponseWriter, r *http.Request) {
+	if h.limited(w, r) {
+		return
+	}
 	var req AuthenticateRequest
 	if err := httpx.DecodeJSON(w, r, maxBody, &req); err != nil {
 		httpx.Error(w, r, err)
@@ -161,6 +185,9 @@ func (h *Handler) Revoke(w http.ResponseWriter, r *http.Request) {
 // Verify serves POST /auth/v1/siwx/verify: a backend's check of a sign-in
 // against the nonce it issued.
 func (h *Handler) Verify(w http.ResponseWriter, r *http.Request) {
+	if h.limited(w, r) {
+		return
+	}
 	var req VerifyRequest
 	if err := httpx.DecodeJSON(w, r, maxBody, &req); err != nil {
 		httpx.Error(w, r, err)
