@@ -73,14 +73,8 @@ export type { NameResolver } from './send/resolver'
 export type { FeeOverrides } from './send/validation'
 export type { FeeEstimate, SendContext, SendController, SendNotice, SendRequest, SendResult, SendState } from './send/types'
 
-// The embedded (e-mail) wallet: its actions and state for the e-mail views, its connector and provider types.
-export { startEmailLogin } from './embedded/actions/startEmailLogin'
-export { submitOtp } from './embedded/actions/submitOtp'
-export { resendCode } from './embedded/actions/resendCode'
-export { waitForDeviceApproval } from './embedded/actions/waitForDeviceApproval'
-export { answerApproval } from './embedded/actions/answerApproval'
-export { submitUpdateEmailOtp, updateEmail } from './embedded/actions/updateEmail'
-export { signOut } from './embedded/actions/signOut'
+// The embedded (e-mail) wallet: its actions (a lazy chunk) and state for the e-mail views, its connector and provider types.
+export { loadEmbeddedActions, type EmbeddedActions } from './embedded/actions/loadEmbeddedActions'
 export { getEmbeddedState } from './embedded/actions/getEmbeddedState'
 export { watchEmbeddedState } from './embedded/actions/watchEmbeddedState'
 export { EMBEDDED_CONNECTOR_ID } from './embedded/connector'

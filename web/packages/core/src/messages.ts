@@ -69,7 +69,7 @@ const en = {
   'approve.recipient': 'Recipient',
   'approve.amount': 'Amount',
   'approve.token': 'Token',
-  'approve.fee': 'Network fee (at most)',
+  'approve.fee': 'Network fee',
   'approve.feeByWallet': 'Estimated when sent',
   'approve.network': 'Network',
   'approve.data': 'Data',

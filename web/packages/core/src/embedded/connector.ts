@@ -7,13 +7,10 @@
 // views and useLatchSend work with it as with any wallet.
 import { createConnector } from '@wagmi/core'
 import { getAddress, type Address } from 'viem'
-import type { EmbeddedWallet } from './controller'
-import { createEmbeddedProvider, EmbeddedRpcError, type EmbeddedEip1193Provider } from './provider'
+import { EMBEDDED_CONNECTOR_ID, EMBEDDED_CONNECTOR_NAME, type EmbeddedWallet } from './controller'
+import type { EmbeddedEip1193Provider } from './provider'
 
-/** The connector's id (and wagmi's `recentConnectorId` for it). */
-export const EMBEDDED_CONNECTOR_ID = 'latchEmbedded'
-/** The connector's name, shown for the connected wallet. */
-export const EMBEDDED_CONNECTOR_NAME = 'E-mail wallet'
+export { EMBEDDED_CONNECTOR_ID, EMBEDDED_CONNECTOR_NAME }
 
 /** embeddedWallet is the wagmi connector of a Latch instance's embedded wallet. */
 export function embeddedWallet(wallet: EmbeddedWallet) {
@@ -22,12 +19,15 @@ export function embeddedWallet(wallet: EmbeddedWallet) {
       const user = wallet.store.getState().user
       return user ? [getAddress(user.address)] : []
     }
-    const provider = createEmbeddedProvider(wallet, {
-      accounts,
-      isKnownChain: (id) => config.chains.some((c) => c.id === id),
-    })
     const onChain = (hex: unknown) => config.emitter.emit('change', { chainId: Number(hex) })
-    provider.on('chainChanged', onChain)
+    // The provider is a chunk of its own, loaded with the first wallet call (after a login or a restore).
+    let provider: Promise<EmbeddedEip1193Provider> | undefined
+    const getProvider = () =>
+      (provider ??= import('./provider').then(({ createEmbeddedProvider }) => {
+        const p = createEmbeddedProvider(wallet, { accounts, isKnownChain: (id) => config.chains.some((c) => c.id === id) })
+        p.on('chainChanged', onChain)
+        return p
+      }))
 
     return {
       id: EMBEDDED_CONNECTOR_ID,
@@ -48,7 +48,7 @@ export function embeddedWallet(wallet: EmbeddedWallet) {
       },
       getAccounts: async () => accounts(),
       getChainId: async () => wallet.chainId(),
-      getProvider: async () => provider,
+      getProvider,
       async isAuthorized() {
         // No e-mail login in this browser before: "no", without loading or creating the frame (spec §4).
         if (!wallet.usedBefore()) return false
@@ -60,8 +60,8 @@ export function embeddedWallet(wallet: EmbeddedWallet) {
       },
       async switchChain({ chainId }) {
         const chain = config.chains.find((c) => c.id === chainId)
-        if (!chain) throw new EmbeddedRpcError(4902, `Unrecognized chain ID ${chainId}`)
-        await provider.request({ method: 'wallet_switchEthereumChain', params: [{ chainId: `0x${chainId.toString(16)}` }] })
+        if (!chain) throw new Error(`Unrecognized chain ID ${chainId}`)
+        await (await getProvider()).request({ method: 'wallet_switchEthereumChain', params: [{ chainId: `0x${chainId.toString(16)}` }] })
         return chain
       },
       onAccountsChanged(list) {

@@ -13,6 +13,11 @@ import type { ApprovalRequest } from './protocol'
 import { initialEmbeddedState, type EmbeddedState } from './state'
 import { EMBEDDED_STORAGE_KEYS } from './storageKeys'
 
+/** The id of the embedded wallet's wagmi connector (and wagmi's `recentConnectorId` for it). */
+export const EMBEDDED_CONNECTOR_ID = 'latchEmbedded'
+/** The connector's name, shown for the connected wallet. */
+export const EMBEDDED_CONNECTOR_NAME = 'E-mail wallet'
+
 /** Options of createEmbeddedWallet. */
 export interface EmbeddedWalletOptions {
   readonly frameUrl: string
@@ -27,6 +32,8 @@ export interface EmbeddedWalletOptions {
   readonly onApproval?: (request: ApprovalRequest) => void
   /** Told when the frame did not load or a connect call timed out (spec §8 alerts). */
   readonly onTimeout?: (reason: FrameTimeoutReason) => void
+  /** Told when a login finished and wagmi connected the wallet (the widget reports it and closes the modal). */
+  readonly onConnected?: () => void
   /** Makes the frame client; default: the frame client chunk's createFrameClient. */
   readonly createClient?: (options: FrameClientOptions) => FrameClient
 }
@@ -44,6 +51,12 @@ export interface EmbeddedWallet {
   setChainId(chainId: number): void
   /** startIfUsedBefore creates the frame when an e-mail login was used before (spec §4); resolves once it is created, or at once. */
   startIfUsedBefore(): Promise<void>
+  /** rememberEmail stores the login e-mail (spec §3), e.g. after an e-mail change. */
+  rememberEmail(email: string): void
+  /** The id of the wallet's wagmi connector. */
+  readonly connectorId: string
+  /** connected tells the widget a login finished and wagmi connected the wallet. */
+  connected(): void
   /** destroy removes the frame. */
   destroy(): void
 }
@@ -103,6 +116,9 @@ export function createEmbeddedWallet(options: EmbeddedWalletOptions): EmbeddedWa
     store,
     frame: frameClient,
     usedBefore,
+    rememberEmail: (email) => storage.setItem(EMBEDDED_STORAGE_KEYS.email, email),
+    connectorId: EMBEDDED_CONNECTOR_ID,
+    connected: () => options.onConnected?.(),
     chainId,
     setChainId: (id) => storage.setItem(EMBEDDED_STORAGE_KEYS.lastUsedChainId, String(id)),
     startIfUsedBefore() {

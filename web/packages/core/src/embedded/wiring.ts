@@ -10,8 +10,9 @@ import type { Latch } from '../latch-types'
 import type { LatchOptions, ResolvedOptions } from '../options'
 import type { KeyValueStorage } from '../storage'
 import type { Store } from '../store'
+import { walletConnected } from '../connection/actions/walletConnected'
 import { embeddedWallet } from './connector'
-import { createEmbeddedWallet, type EmbeddedWallet } from './controller'
+import { createEmbeddedWallet, EMBEDDED_CONNECTOR_ID, EMBEDDED_CONNECTOR_NAME, type EmbeddedWallet } from './controller'
 
 /** The embedded wallet of a new Latch and the connector its wagmi config gets. */
 export interface EmbeddedWiring {
@@ -39,6 +40,8 @@ export function createEmbeddedWiring(
     slice: slot(deps.root, 'embedded'),
     enableLogger: opts.debug,
     onTimeout: (reason) => deps.alerts.show(reason === 'iframe_load_failed' ? 'IFRAME_LOAD_FAILED' : 'IFRAME_REQUEST_TIMEOUT'),
+    // Reported and closed like any wallet connection.
+    onConnected: () => walletConnected(deps.latch(), { id: EMBEDDED_CONNECTOR_ID, name: EMBEDDED_CONNECTOR_NAME }, 'browser'),
     onApproval: () => {
       const { modal, router } = deps.latch()._internal
       if (modal.store.getState().open) router.push('ApproveTransaction')

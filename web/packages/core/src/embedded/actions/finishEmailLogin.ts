@@ -1,6 +1,4 @@
-import { walletConnected } from '../../connection/actions/walletConnected'
 import type { Latch } from '../../latch-types'
-import { EMBEDDED_CONNECTOR_ID, EMBEDDED_CONNECTOR_NAME } from '../connector'
 import { errorMessage, requireEmbedded } from '../required'
 
 /**
@@ -13,10 +11,10 @@ export async function finishEmailLogin(latch: Latch): Promise<void> {
   const { connection, network } = latch._internal
   wallet.store.setState({ step: 'authenticating', error: undefined })
   try {
-    await connection.connect(EMBEDDED_CONNECTOR_ID, { chainId: network.store.getState().activeNetwork.id })
+    await connection.connect(wallet.connectorId, { chainId: network.store.getState().activeNetwork.id })
   } catch (error) {
     wallet.store.setState({ step: 'otp', error: errorMessage(error) })
     return
   }
-  walletConnected(latch, { id: EMBEDDED_CONNECTOR_ID, name: EMBEDDED_CONNECTOR_NAME }, 'browser')
+  wallet.connected()
 }

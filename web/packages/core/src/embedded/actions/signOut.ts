@@ -1,4 +1,3 @@
-import { disconnect } from '../../connection/actions/disconnect'
 import type { Latch } from '../../latch-types'
 import { requireEmbedded } from '../required'
 
@@ -10,7 +9,7 @@ import { requireEmbedded } from '../required'
 export async function signOut(latch: Latch): Promise<void> {
   const wallet = requireEmbedded(latch)
   if (wallet.store.getState().user) {
-    await disconnect(latch)
+    await latch.disconnect()
     return
   }
   await (await wallet.frame()).signOut()

@@ -1,5 +1,4 @@
 import type { Latch } from '../../latch-types'
-import { EMBEDDED_STORAGE_KEYS } from '../storageKeys'
 import { errorMessage, INVALID_EMAIL_MESSAGE, requireEmbedded, validEmail } from '../required'
 
 /**
@@ -38,7 +37,7 @@ export async function submitUpdateEmailOtp(latch: Latch, otp: string): Promise<v
       wallet.store.setState({ update: { ...update, step: 'secondaryOtp', error: undefined } })
     } else if (update.step === 'secondaryOtp') {
       const { newEmail } = await (await wallet.frame()).request('UPDATE_EMAIL_SECONDARY_OTP', { otp: code })
-      latch._internal.storage.setItem(EMBEDDED_STORAGE_KEYS.email, newEmail)
+      wallet.rememberEmail(newEmail)
       wallet.store.setState((s) => ({ email: newEmail, user: s.user && { ...s.user, email: newEmail }, update: { step: 'done', newEmail, error: undefined } }))
     }
   } catch (error) {

@@ -136,8 +136,8 @@ describe('LatchModal', () => {
   it('shows a not-available panel for views not built yet', () => {
     const latch = createConnectedFakeLatch()
     renderWithLatch(<ConnectButton />, { latch })
-    act(() => latch.open({ view: 'ApproveTransaction' }))
-    expect(screen.getByTestId('latch-view-ApproveTransaction').textContent).toBe('This view is not available yet.')
-    expect(screen.getByRole('dialog', { name: 'Approve transaction' })).toBeTruthy()
+    act(() => latch.open({ view: 'WhatIsAWallet' }))
+    expect(screen.getByTestId('latch-view-WhatIsAWallet').textContent).toBe('This view is not available yet.')
+    expect(screen.getByRole('dialog', { name: 'What is a wallet?' })).toBeTruthy()
   })
 })

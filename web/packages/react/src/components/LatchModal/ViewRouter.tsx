@@ -16,6 +16,9 @@ const views: Partial<Record<LatchView, ComponentType>> = {
   UnsupportedChain: UnsupportedChainView,
 }
 
+// The e-mail wallet's views are one chunk (see views/embedded/EmbeddedViews).
+const embeddedViews = () => import('../../views/embedded/EmbeddedViews')
+
 /** Views in chunks of their own, loaded when first opened (a spinner meanwhile). */
 const lazyViews: Partial<Record<LatchView, ComponentType>> = {
   // The registry list is only needed once the visitor asks for all wallets.
@@ -27,6 +30,11 @@ const lazyViews: Partial<Record<LatchView, ComponentType>> = {
   WalletSend: lazy(() => import('../../views/send/SendView')),
   WalletSendPreview: lazy(() => import('../../views/send/SendPreviewView')),
   WalletReceive: lazy(() => import('../../views/account/ReceiveView')),
+  // The e-mail wallet's views load when a visitor uses e-mail login, or the wallet asks for an approval.
+  EmailVerifyOtp: lazy(() => embeddedViews().then((m) => ({ default: m.EmailVerifyOtpView }))),
+  EmailVerifyDevice: lazy(() => embeddedViews().then((m) => ({ default: m.EmailVerifyDeviceView }))),
+  UpdateEmail: lazy(() => embeddedViews().then((m) => ({ default: m.UpdateEmailView }))),
+  ApproveTransaction: lazy(() => embeddedViews().then((m) => ({ default: m.ApproveTransactionView }))),
 }
 
 /** The body of the modal for the current view. */

@@ -1,9 +1,12 @@
-import { useEffect, useState } from 'react'
-import type { LatchWallet } from '@latchkit/core'
+import { lazy, Suspense, useEffect, useState } from 'react'
+import { EMBEDDED_CONNECTOR_ID, getEmbeddedState, type LatchWallet } from '@latchkit/core'
 import { useLatchInstance } from '../../context'
 import { useLatchSelector } from '../../hooks/useLatchSelector'
 import { useT } from '../../hooks/useT'
 import { WalletListItem } from './WalletListItem'
+
+// The e-mail field is a chunk of its own, loaded only when the options allow e-mail login.
+const EmailLogin = lazy(() => import('../embedded/EmbeddedViews').then((m) => ({ default: m.EmailLogin })))
 
 /** "430+" style count for the All Wallets row, as AppKit shows it. */
 function displayCount(count: number): string {
@@ -14,7 +17,11 @@ function displayCount(count: number): string {
 export function ConnectView() {
   const latch = useLatchInstance()
   const t = useT()
-  const wallets = useLatchSelector((state) => state.wallets)
+  // The e-mail wallet's connector is reached through the e-mail field, not listed as a wallet.
+  const wallets = useLatchSelector((state) => state.wallets).filter((w) => w.connectorId !== EMBEDDED_CONNECTOR_ID)
+  const email = getEmbeddedState(latch) !== undefined
+  // Spec §9: the connect methods in the options' order (email, social, wallet by default); social login is not offered yet.
+  const methods = latch._internal.opts.features.connectMethodsOrder.filter((m) => m !== 'social' && (m !== 'email' || email))
   const [count, setCount] = useState<number | null>(null)
   useEffect(() => {
     let current = true
@@ -31,9 +38,13 @@ export function ConnectView() {
     // A failure is reported in state.connectError, which ConnectingExternal renders.
     latch.connectWallet(wallet).catch(() => {})
   }
-  return (
-    <div className="latch-view" data-testid="latch-view-Connect">
-      <ul className="latch-list" aria-label={t('view.Connect')}>
+  const emailField = (
+    <Suspense key="email" fallback={<span className="latch-spinner latch-list-spinner" aria-hidden="true" />}>
+      <EmailLogin />
+    </Suspense>
+  )
+  const walletList = (
+      <ul key="wallet" className="latch-list" aria-label={t('view.Connect')}>
         {wallets.map((wallet) =>
           wallet.kind === 'walletConnect' ? (
             <WalletConnectRow key={wallet.id} wallet={wallet} onSelect={connect} />
@@ -53,6 +64,17 @@ export function ConnectView() {
           </button>
         </li>
       </ul>
+  )
+  return (
+    <div className="latch-view" data-testid="latch-view-Connect">
+      {methods.map((m, i) => [
+        i > 0 ? (
+          <p key={`or-${m}`} className="latch-subtitle" style={{ textAlign: 'center' }}>
+            {t('connect.orConnectWith')}
+          </p>
+        ) : null,
+        m === 'email' ? emailField : walletList,
+      ])}
     </div>
   )
 }

@@ -1,0 +1,9 @@
+// The e-mail wallet's actions as one on-demand chunk (loadEmbeddedActions):
+// only the e-mail views use them, so a page's first load carries none.
+export { answerApproval } from './answerApproval'
+export { resendCode } from './resendCode'
+export { signOut } from './signOut'
+export { startEmailLogin } from './startEmailLogin'
+export { submitOtp } from './submitOtp'
+export { submitUpdateEmailOtp, updateEmail } from './updateEmail'
+export { waitForDeviceApproval } from './waitForDeviceApproval'

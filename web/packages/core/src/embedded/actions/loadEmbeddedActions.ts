@@ -1,0 +1,11 @@
+/** The e-mail wallet's actions, each taking the Latch (see ./all). */
+export type EmbeddedActions = typeof import('./all')
+
+/**
+ * loadEmbeddedActions loads the e-mail wallet's actions (a chunk of their
+ * own): startEmailLogin, submitOtp, resendCode, waitForDeviceApproval,
+ * answerApproval, updateEmail, submitUpdateEmailOtp and signOut.
+ */
+export function loadEmbeddedActions(): Promise<EmbeddedActions> {
+  return import('./all')
+}

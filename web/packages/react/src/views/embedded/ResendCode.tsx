@@ -1,0 +1,29 @@
+import { useEffect, useState } from 'react'
+import { withActions } from './withActions'
+import { useLatchInstance } from '../../context'
+import { useT } from '../../hooks/useT'
+
+/** The resend row: for 30 s after a code it says 'Please try again after {n} seconds' (spec §5), then offers a new code. */
+export function ResendCode({ resendAt }: { resendAt: number }) {
+  const latch = useLatchInstance()
+  const t = useT()
+  const [now, setNow] = useState(() => Date.now())
+  const left = Math.ceil((resendAt - now) / 1000)
+  useEffect(() => {
+    if (left <= 0) return
+    const timer = setTimeout(() => setNow(Date.now()), 1000)
+    return () => clearTimeout(timer)
+  }, [left, now])
+  return (
+    <p className="latch-subtitle">
+      {t('email.didNotGetIt')}{' '}
+      {left > 0 ? (
+        <span data-testid="latch-otp-resend-cooldown">{t('error.emailCooldown', { n: left })}</span>
+      ) : (
+        <button type="button" className="latch-secondary-button" onClick={() => void withActions((a) => a.resendCode(latch))} data-testid="latch-otp-resend">
+          {t('email.resend')}
+        </button>
+      )}
+    </p>
+  )
+}
