@@ -7,7 +7,7 @@ import (
 
 func TestNames(t *testing.T) {
 	got := Names()
-	want := []string{"DevENSRegistry", "DevENSResolver", "DevPriceFeed", "DevSmartWallet", "DevSmartWalletFactory", "DevToken", "Multicall3", "OffchainResolver", "UniversalSigValidator", "ValidateSigOffchain", "WETH"}
+	want := []string{"DevENSRegistry", "DevENSResolver", "DevPriceFeed", "DevSmartWallet", "DevSmartWalletFactory", "DevToken", "DevUniversalResolver", "Multicall3", "OffchainResolver", "UniversalSigValidator", "ValidateSigOffchain", "WETH"}
 	if len(got) != len(want) {
 		t.Fatalf("Names() = %v, want %v", got, want)
 	}
@@ -86,6 +86,8 @@ func TestSelectors(t *testing.T) {
 		// ENSIP-10 wildcard resolution and the ERC-3668 callback of ENS's offchain resolver.
 		{"OffchainResolver", "resolve", "9061b923"},
 		{"OffchainResolver", "resolveWithProof", "f4d4d2f8"},
+		// What viem's ENS actions call on the universal resolver.
+		{"DevUniversalResolver", "resolveWithGateways", "a1472844"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.contract+"."+tt.method, func(t *testing.T) {

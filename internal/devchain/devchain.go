@@ -45,6 +45,9 @@ type Chain struct {
 	// resolver of the names zone in it.
 	ENSRegistry   common.Address
 	NamesResolver common.Address
+	// ENSUniversalResolver resolves names of the registry for ENS clients
+	// (viem: the chain's contracts.ensUniversalResolver).
+	ENSUniversalResolver common.Address
 }
 
 // Chains is a running set of dev chains. Every implementation must be safe

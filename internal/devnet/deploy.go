@@ -54,6 +54,9 @@ var (
 	// ensRegistryAddress is the dev ENS registry (DevENSRegistry): the names
 	// zone is pointed at latchd's offchain resolver in it (SetNamesGateway).
 	ensRegistryAddress = crypto.CreateAddress(deployer.Address, 7)
+	// ensUniversalResolverAddress is the DevUniversalResolver over it, what
+	// viem's ENS actions call (a chain's contracts.ensUniversalResolver).
+	ensUniversalResolverAddress = crypto.CreateAddress(deployer.Address, 8)
 )
 
 // devFeed is a price feed the devnet deploys.
@@ -79,11 +82,12 @@ const (
 var priorityFee = big.NewInt(params.GWei)
 
 var (
-	devTokenArtifact    = contracts.MustLoad("DevToken")
-	wethArtifact        = contracts.MustLoad("WETH")
-	multicall3Artifact  = contracts.MustLoad("Multicall3")
-	priceFeedArtifact   = contracts.MustLoad("DevPriceFeed")
-	ensRegistryArtifact = contracts.MustLoad("DevENSRegistry")
+	devTokenArtifact          = contracts.MustLoad("DevToken")
+	wethArtifact              = contracts.MustLoad("WETH")
+	multicall3Artifact        = contracts.MustLoad("Multicall3")
+	priceFeedArtifact         = contracts.MustLoad("DevPriceFeed")
+	ensRegistryArtifact       = contracts.MustLoad("DevENSRegistry")
+	universalResolverArtifact = contracts.MustLoad("DevUniversalResolver")
 )
 
 // deploy sends every deployment and initial mint at once, then waits for them
@@ -143,6 +147,14 @@ func (c *chain) deploy(ctx context.Context) error {
 		return fmt.Errorf("deploy DevENSRegistry: %w", err)
 	}
 	c.info.ENSRegistry = ensRegistryAddress
+	urData, err := universalResolverArtifact.DeployData(ensRegistryAddress)
+	if err != nil {
+		return err
+	}
+	if err := send(nil, urData, deployGas); err != nil {
+		return fmt.Errorf("deploy DevUniversalResolver: %w", err)
+	}
+	c.info.ENSUniversalResolver = ensUniversalResolverAddress
 
 	for _, acc := range TestAccounts() {
 		for _, t := range devTokens {
