@@ -27,7 +27,8 @@ type Identity struct {
 // forward to the address (so showing it cannot impersonate someone else);
 // an address without a name is a zero Identity and a nil error, never an
 // error; an error means the lookup could not be made, and callers do not
-// cache it. Latch's own names service will plug in here, ahead of ENS.
+// cache it. latchd puts its own names (internal/names) after ENS, as the
+// fallback when ENS has no name.
 type NameResolver interface {
 	ReverseName(ctx context.Context, addr common.Address) (Identity, error)
 }
