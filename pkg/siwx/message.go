@@ -16,14 +16,22 @@ const (
 	Solana = "solana" // CAIP-122, "Solana account"
 )
 
-// accountNames are the words of the first line per namespace.
+// accountNames are the words of the first line per namespace in EIP-4361
+// and CAIP-122. A message may also name its network instead ("your Polygon
+// account", as AppKit writes it); its Chain ID must then be a CAIP-2 id.
 var accountNames = map[string]string{EIP155: "Ethereum", Solana: "Solana"}
+
+// maxAccountName bounds the network name of the first line.
+const maxAccountName = 64
 
 // Message is a parsed sign-in message (EIP-4361, and CAIP-122 for Solana).
 type Message struct {
 	Scheme    string // optional scheme before the domain, "" when absent
 	Domain    string // RFC 3986 authority asking for the sign-in
-	Namespace string // EIP155 or Solana
+	Namespace string // EIP155 or Solana, from the Chain ID (or the account kind when the Chain ID is bare)
+	// AccountName is the first line's "<name> account": "Ethereum", "Solana",
+	// or a network's name; "" writes the namespace's own word.
+	AccountName string
 	Address   string // EIP-55 checksummed for eip155, base58 for solana
 	Statement string // optional, one line
 	URI       string
@@ -74,14 +82,10 @@ func ParseMessage(s string) (*Message, error) {
 		return nil, malformed("domain", "First line must be \"<domain> wants you to sign in with your <Ethereum|Solana> account:\"")
 	}
 	name := strings.TrimSuffix(rest, " account:")
-	for ns, n := range accountNames {
-		if n == name {
-			m.Namespace = ns
-		}
+	if name == "" || len(name) > maxAccountName || strings.ContainsFunc(name, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
+		return nil, malformed("domain", "Account kind %q must be a network name of at most %d printable characters", clip(name), maxAccountName)
 	}
-	if m.Namespace == "" {
-		return nil, malformed("domain", "Account kind %q is not supported (Ethereum or Solana)", name)
-	}
+	m.AccountName = name
 	if scheme, dom, ok := strings.Cut(authority, "://"); ok {
 		if !validScheme(scheme) {
 			return nil, malformed("scheme", "Scheme %q is not a URI scheme", scheme)
@@ -94,21 +98,7 @@ func ParseMessage(s string) (*Message, error) {
 	m.Domain = authority
 
 	addr, _ := p.next()
-	switch m.Namespace {
-	case EIP155:
-		if !common.IsHexAddress(addr) || !strings.HasPrefix(addr, "0x") {
-			return nil, malformed("address", "Address %q is not a 0x-prefixed 20-byte hex address", clip(addr))
-		}
-		if common.HexToAddress(addr).Hex() != addr {
-			return nil, malformed("address", "Address %s is not EIP-55 checksummed", addr)
-		}
-	case Solana:
-		if b, err := decodeBase58(addr); err != nil || len(b) != 32 {
-			return nil, malformed("address", "Address %q is not a base58 32-byte public key", clip(addr))
-		}
-	}
-	m.Address = addr
-
+	m.Address = addr // checked once the Chain ID gives the namespace
 	if l, _ := p.next(); l != "" {
 		return nil, malformed("statement", "A blank line must follow the address")
 	}
@@ -146,7 +136,10 @@ func ParseMessage(s string) (*Message, error) {
 	if err != nil {
 		return nil, err
 	}
-	if m.ChainID, err = chainID(m.Namespace, chain); err != nil {
+	if m.Namespace, m.ChainID, err = chainID(m.AccountName, chain); err != nil {
+		return nil, err
+	}
+	if err := checkAddress(m.Namespace, m.Address); err != nil {
 		return nil, err
 	}
 
@@ -216,12 +209,20 @@ func (m *Message) String() string {
 	if m.Scheme != "" {
 		b.WriteString(m.Scheme + "://")
 	}
-	fmt.Fprintf(&b, "%s wants you to sign in with your %s account:\n%s\n\n", m.Domain, accountNames[m.Namespace], m.Address)
+	name := m.AccountName
+	if name == "" {
+		name = accountNames[m.Namespace]
+	}
+	fmt.Fprintf(&b, "%s wants you to sign in with your %s account:\n%s\n\n", m.Domain, name, m.Address)
 	if m.Statement != "" {
 		b.WriteString(m.Statement + "\n\n")
 	}
-	_, ref, _ := strings.Cut(m.ChainID, ":")
-	fmt.Fprintf(&b, "URI: %s\nVersion: %s\nChain ID: %s\nNonce: %s\nIssued At: %s", m.URI, m.Version, ref, m.Nonce, timeText(m.issuedAtText, m.IssuedAt))
+	// The bare reference when the account kind names the namespace (EIP-4361's form), else the CAIP-2 id.
+	chain := m.ChainID
+	if _, ref, _ := strings.Cut(m.ChainID, ":"); name == accountNames[m.Namespace] {
+		chain = ref
+	}
+	fmt.Fprintf(&b, "URI: %s\nVersion: %s\nChain ID: %s\nNonce: %s\nIssued At: %s", m.URI, m.Version, chain, m.Nonce, timeText(m.issuedAtText, m.IssuedAt))
 	if m.ExpirationTime != nil {
 		b.WriteString("\nExpiration Time: " + timeText(m.expirationText, *m.ExpirationTime))
 	}
@@ -296,26 +297,63 @@ func (p *lineReader) optional(tag string) (string, bool) {
 	return v, found
 }
 
-func chainID(namespace, s string) (string, error) {
+// chainID reads the Chain ID line: a CAIP-2 id, or a bare reference whose
+// namespace the account kind names (Ethereum: eip155, Solana: solana).
+func chainID(accountName, s string) (namespace, id string, err error) {
 	ref := s
 	if ns, r, ok := strings.Cut(s, ":"); ok {
-		if ns != namespace {
-			return "", malformed("chainId", "Chain ID %q is not a %s chain", clip(s), namespace)
+		if _, known := accountNames[ns]; !known {
+			return "", "", malformed("chainId", "Chain ID %q is not an eip155 or solana chain", clip(s))
 		}
-		ref = r
+		if word, isWord := accountNames[ns], false; word != accountName {
+			for _, w := range accountNames {
+				isWord = isWord || w == accountName
+			}
+			if isWord {
+				return "", "", malformed("chainId", "Chain ID %q is not a chain of an %s account", clip(s), accountName)
+			}
+		}
+		namespace, ref = ns, r
+	} else {
+		for ns, n := range accountNames {
+			if n == accountName {
+				namespace = ns
+			}
+		}
+		if namespace == "" {
+			return "", "", malformed("chainId", "Chain ID %q must be a CAIP-2 id (e.g. eip155:137) when the account is named %q", clip(s), accountName)
+		}
 	}
 	switch namespace {
 	case EIP155:
 		n, err := strconv.ParseUint(ref, 10, 64)
 		if err != nil || n == 0 || ref[0] == '0' {
-			return "", malformed("chainId", "Chain ID %q is not a positive decimal EIP-155 chain id", clip(s))
+			return "", "", malformed("chainId", "Chain ID %q is not a positive decimal EIP-155 chain id", clip(s))
 		}
 	default:
 		if len(ref) == 0 || len(ref) > 32 || strings.ContainsFunc(ref, func(r rune) bool { return !isAlnum(r) && r != '-' && r != '_' }) {
-			return "", malformed("chainId", "Chain ID %q is not a CAIP-2 reference", clip(s))
+			return "", "", malformed("chainId", "Chain ID %q is not a CAIP-2 reference", clip(s))
 		}
 	}
-	return namespace + ":" + ref, nil
+	return namespace, namespace + ":" + ref, nil
+}
+
+// checkAddress checks an address for its namespace.
+func checkAddress(namespace, addr string) error {
+	switch namespace {
+	case EIP155:
+		if !common.IsHexAddress(addr) || !strings.HasPrefix(addr, "0x") {
+			return malformed("address", "Address %q is not a 0x-prefixed 20-byte hex address", clip(addr))
+		}
+		if common.HexToAddress(addr).Hex() != addr {
+			return malformed("address", "Address %s is not EIP-55 checksummed", addr)
+		}
+	case Solana:
+		if b, err := decodeBase58(addr); err != nil || len(b) != 32 {
+			return malformed("address", "Address %q is not a base58 32-byte public key", clip(addr))
+		}
+	}
+	return nil
 }
 
 func parseTime(field, s string) (time.Time, error) {

@@ -59,6 +59,17 @@ func TestParseMessage(t *testing.T) {
 			t.Fatalf("parsed %+v, %v", m, err)
 		}
 	})
+	t.Run("NetworkName", func(t *testing.T) {
+		// AppKit names the network: "your Polygon account", with a CAIP-2 Chain ID.
+		msg := strings.Replace(strings.Replace(vectorAppKit, "Ethereum account", "Polygon account", 1), "eip155:1", "eip155:137", 1)
+		m, err := ParseMessage(msg)
+		if err != nil || m.Namespace != EIP155 || m.ChainID != "eip155:137" || m.AccountName != "Polygon" {
+			t.Fatalf("parsed %+v, %v", m, err)
+		}
+		if again, err := ParseMessage(m.String()); err != nil || again.String() != m.String() || !strings.Contains(m.String(), "Chain ID: eip155:137") {
+			t.Fatalf("round trip: %q, %v", m.String(), err)
+		}
+	})
 	t.Run("Solana", func(t *testing.T) {
 		m, err := ParseMessage(vectorSolana)
 		if err != nil || m.Namespace != Solana || m.ChainID != "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp" || m.Statement != "Sign in to Example" {
@@ -76,7 +87,9 @@ func TestParseMessage_Malformed(t *testing.T) {
 		{"DomainWithPath", "service.org wants", "service.org/x wants", "domain"},
 		{"BadPort", "service.org wants", "service.org:99999 wants", "domain"},
 		{"BadScheme", "service.org wants", "1http://service.org wants", "scheme"},
-		{"UnknownAccountKind", "Ethereum account:", "Bitcoin account:", "domain"},
+		{"NetworkNameWithBareChainID", "Ethereum account:", "Polygon account:", "chainId"},
+		{"EmptyAccountKind", "Ethereum account:", " account:", "domain"},
+		{"UnsupportedNamespace", "Chain ID: 1\n", "Chain ID: cosmos:hub-4\n", "chainId"},
 		{"NoHeader", "wants you to sign in with your", "asks you to sign in with your", "domain"},
 		{"ShortAddress", "0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2", "0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756C", "address"},
 		{"NotChecksummed", "0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2", "0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2", "address"},
@@ -132,7 +145,7 @@ func TestParseMessage_Malformed(t *testing.T) {
 }
 
 func FuzzParseMessage(f *testing.F) {
-	for _, s := range []string{vectorEIP, vectorFull, vectorAppKit, vectorSolana, "", "\n\n\n", "a wants you to sign in with your Ethereum account:\n"} {
+	for _, s := range []string{vectorEIP, vectorFull, vectorAppKit, vectorSolana, strings.Replace(vectorAppKit, "Ethereum account", "Base account", 1), "", "\n\n\n", "a wants you to sign in with your Ethereum account:\n"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
