@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/latchkit/latch/internal/apperr"
@@ -164,7 +165,8 @@ func (s *Service) checkChain(m *siwx.Message, data *MessageData) error {
 	if data != nil && data.ChainID != "" && data.ChainID != m.ChainID {
 		return apperr.Fieldf(apperr.Invalid, "chainId", msgChainData, m.ChainID, data.ChainID)
 	}
-	if data != nil && data.AccountAddress != "" && data.AccountAddress != m.Address {
+	// An EVM address may come in another letter case than the message's checksummed one.
+	if data != nil && data.AccountAddress != "" && !(data.AccountAddress == m.Address || m.Namespace == siwx.EIP155 && strings.EqualFold(data.AccountAddress, m.Address)) {
 		return apperr.Fieldf(apperr.Invalid, "accountAddress", "Account %s of the message differs from the account %s the request names", m.Address, data.AccountAddress)
 	}
 	if s.cfg.KnownChain != nil && !s.cfg.KnownChain(m.ChainID) {

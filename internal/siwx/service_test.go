@@ -142,6 +142,20 @@ func testAuthenticate(t *testing.T, db *store.DB) {
 		_, _, err := e.svc.Authenticate(ctx, e.p, g.Token, AuthenticateRequest{Message: msg, Signature: signEOA(key, msg), Data: &MessageData{ChainID: "eip155:10"}})
 		wantErr(t, err, apperr.Invalid, "chainId", "Chain eip155:1 of the message differs from the chain eip155:10")
 	})
+	t.Run("ErrOtherAccount", func(t *testing.T) {
+		e := newEnv(t, db, nil, nil, nil)
+		g := e.nonce(e.p, "")
+		msg := e.message(addr, "eip155:1", g.Nonce).String()
+		other, _ := crypto.GenerateKey()
+		_, _, err := e.svc.Authenticate(ctx, e.p, g.Token, AuthenticateRequest{Message: msg, Signature: signEOA(key, msg), Data: &MessageData{AccountAddress: crypto.PubkeyToAddress(other.PublicKey).Hex()}})
+		wantErr(t, err, apperr.Invalid, "accountAddress", "differs from the account")
+		// The same address in lower case is the same account.
+		g = e.nonce(e.p, "")
+		msg = e.message(addr, "eip155:1", g.Nonce).String()
+		if _, _, err := e.svc.Authenticate(ctx, e.p, g.Token, AuthenticateRequest{Message: msg, Signature: signEOA(key, msg), Data: &MessageData{AccountAddress: strings.ToLower(addr)}}); err != nil {
+			t.Fatal(err)
+		}
+	})
 	t.Run("ErrUnknownChain", func(t *testing.T) {
 		e := newEnv(t, db, nil, nil, nil)
 		g := e.nonce(e.p, "")
