@@ -227,8 +227,8 @@ func checkNode(c compose, name string, args, environ []string) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
-	if cfg.RelayURL == "" {
-		return fmt.Errorf("%s: no LATCH_RELAY_URL (latchd serve requires it)", name)
+	if err := app.CheckServe(cfg); err != nil {
+		return fmt.Errorf("%s: latchd serve would refuse to start: %w", name, err)
 	}
 	for option, raw := range map[string]string{"LATCH_DATABASE_URL": cfg.DatabaseURL, "LATCH_REDIS_URL": cfg.RedisURL} {
 		u, err := url.Parse(raw)
@@ -293,7 +293,7 @@ func TestCompose(t *testing.T) {
 			{"Environment", args, replaceKey(environ, "LATCH_REDIS_URL", "LATCH_REDIS_ULR"), "LATCH_REDIS_ULR names no latchd option"},
 			{"Flag", append(slices.Clone(args), "--trusted-proxy", "10.0.0.1/32"), environ, "flag provided but not defined"},
 			{"Value", args, replaceValue(environ, "LATCH_TRUSTED_PROXIES", "172.30.0.10"), `"172.30.0.10" is not a CIDR`},
-			{"NoRelayURL", args, removeKey(environ, "LATCH_RELAY_URL"), "no LATCH_RELAY_URL"},
+			{"NoRelayURL", args, removeKey(environ, "LATCH_RELAY_URL"), "--relay-url is required"},
 			{"ShutdownOverGrace", args, append(slices.Clone(environ), "LATCH_SHUTDOWN_TIMEOUT=1m"), "must be longer than latchd's shutdown timeout"},
 		} {
 			err := checkNode(c, nodes[0], tc.args, tc.environ)

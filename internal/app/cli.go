@@ -137,14 +137,8 @@ func runServer(ctx context.Context, dev bool, args []string, stdout, stderr io.W
 		return err
 	}
 	cfg.Dev = dev
-	if !dev && cfg.RelayURL == "" {
-		return errRelayURLRequired
-	}
 	if !dev {
-		if err := requireAuthKeys(cfg.Auth); err != nil {
-			return err
-		}
-		if err := requirePublicURLs(cfg); err != nil {
+		if err := CheckServe(cfg); err != nil {
 			return err
 		}
 	}
@@ -173,6 +167,20 @@ func runServer(ctx context.Context, dev bool, args []string, stdout, stderr io.W
 	<-ctx.Done()
 	logger.Info("shutting down")
 	return m.Close()
+}
+
+// CheckServe reports the first setting latchd serve needs and cfg lacks: the
+// relay's public URL, the embedded wallet's keys, and the public URLs of
+// listeners that listen on every interface. deploy's tests check the compose
+// file's nodes with it.
+func CheckServe(cfg Config) error {
+	if cfg.RelayURL == "" {
+		return errRelayURLRequired
+	}
+	if err := requireAuthKeys(cfg.Auth); err != nil {
+		return err
+	}
+	return requirePublicURLs(cfg)
 }
 
 // runProject manages projects directly in the database latchd uses.
