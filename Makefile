@@ -42,6 +42,8 @@ screenshots: web build-dev
 bench: web build-dev
 	$(GO) run ./bench -latchd bin/latchd-dev -out bench/results.md
 	cd web && node bench/measure.mjs >> ../bench/results.md && node bench/click-to-connect.mjs >> ../bench/results.md
+	cd web && node bench/frame-ready.mjs >> ../bench/results.md
+	cd web && npm run -s size -w @latchkit/frame -- --markdown >> ../bench/results.md && npm run -s bench -w @latchkit/frame -- --markdown >> ../bench/results.md
 
 # The container image (Containerfile: FROM scratch, the static production
 # binary), built with no network; scripts/check-image.sh then checks its
