@@ -194,6 +194,23 @@ func displayableAvatar(s string, ipfs bool) bool {
 	return len(s) <= 2048 && (strings.HasPrefix(s, "https://") || strings.HasPrefix(s, "data:image/") || ipfs && strings.HasPrefix(s, "ipfs://"))
 }
 
+// RefreshIdentity looks an address's identity up again and replaces the
+// cached one, for when its name changed (it registered one with latchd).
+// Errors: apperr.Unavailable when the lookup failed (the cache is left).
+func (s *Service) RefreshIdentity(ctx context.Context, addr common.Address) error {
+	if s.cfg.Names == nil {
+		return nil
+	}
+	id, err := s.cfg.Names.ReverseName(ctx, addr)
+	if err != nil {
+		return apperr.Errorf(apperr.Unavailable, "Name lookup is unavailable; retry later")
+	}
+	if raw, err := json.Marshal(id); err == nil {
+		s.cfg.Cache.Set(ctx, "identity:"+strings.ToLower(addr.Hex()), raw, IdentityTTL)
+	}
+	return nil
+}
+
 // Identity returns an address's name and avatar, cached IdentityTTL
 // (including "no name"). Errors: apperr.Unavailable when the lookup failed,
 // and what spend returns.

@@ -117,6 +117,15 @@ func (m *Main) startNames(ctx context.Context) error {
 			return m.Networks.Get(caip.EVMNetworkID(chainID)) != nil
 		},
 		Logger: m.Logger.With("component", "names"),
+		// The account's cached identity (5 min) would hide its new name.
+		Registered: func(ctx context.Context, addr common.Address) {
+			if m.account.svc == nil {
+				return
+			}
+			if err := m.account.svc.RefreshIdentity(ctx, addr); err != nil {
+				m.Logger.Warn("names: refresh identity", "address", addr.Hex(), "err", err)
+			}
+		},
 	})
 	if err != nil {
 		return err

@@ -46,6 +46,9 @@ type Config struct {
 	// Now is the clock; nil is time.Now.
 	Now    func() time.Time
 	Logger *slog.Logger
+	// Registered, when set, is called after a registration is stored (to
+	// refresh cached identities); it must not block for long.
+	Registered func(ctx context.Context, addr common.Address)
 }
 
 // Service registers and looks up the names of one zone.
@@ -234,6 +237,9 @@ func (s *Service) Register(ctx context.Context, reg Registration) (*Record, erro
 			return nil, apperr.Fieldf(apperr.Conflict, "name", "The name %s.%s or this message was just registered; try again", label, s.cfg.Zone)
 		}
 		return nil, fmt.Errorf("names: register: %w", err)
+	}
+	if s.cfg.Registered != nil {
+		s.cfg.Registered(ctx, addr)
 	}
 	return s.Lookup(ctx, label)
 }
