@@ -57,7 +57,7 @@ func accountFlags(fs *flag.FlagSet, cfg *Config) func() error {
 	fs.Var(&feeds, "price-feed", "Chainlink-compatible USD price feed: <caip2>:<native|token symbol|token address>=<feed address>; repeatable; overrides the built-in feeds")
 	fs.StringVar(&cfg.IdentityNetwork, "identity-network", "eip155:1", "network whose ENS registry answers identity lookups (needs an --rpc-upstream for it)")
 	fs.StringVar(&cfg.IPFSGateway, "ipfs-gateway", "", "https IPFS gateway (e.g. https://ipfs.io/ipfs) through which latchd's image proxy fetches ipfs:// avatars; empty: such avatars are not shown")
-	fs.IntVar(&cfg.AccountRateLimit, "account-rate-limit", defaultAccountRateLimit, "uncached balance, price and identity requests (each costs upstream calls) per client IP per minute (0 = no limit)")
+	fs.IntVar(&cfg.AccountRateLimit, "account-rate-limit", defaultAccountRateLimit, "uncached balance, price and identity requests (each costs upstream calls), and name registrations (a smart account's signature costs one), per client IP per minute (0 = no limit)")
 	return func() error {
 		cfg.IndexNetworks, cfg.PriceFeeds = index, feeds
 		for _, s := range cfg.IndexNetworks {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
@@ -130,8 +131,26 @@ func (m *Main) startNames(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	m.names = namesService{svc: svc, http: names.NewHandler(svc), gateway: names.NewGateway(svc, key, nil)}
+	m.names = namesService{svc: svc, http: names.NewHandler(svc, m.namesLimit()), gateway: names.NewGateway(svc, key, nil)}
 	return nil
+}
+
+// namesLimit caps name registrations per client IP at --account-rate-limit
+// per minute: each may cost an eth_call (a smart account's signature).
+func (m *Main) namesLimit() func(*http.Request) (time.Duration, bool) {
+	if m.Config.AccountRateLimit <= 0 {
+		return nil
+	}
+	limiter := m.newLimiter("names", m.Config.AccountRateLimit, time.Minute)
+	return func(r *http.Request) (time.Duration, bool) {
+		d, err := limiter.Allow(r.Context(), m.clientIP(r))
+		if err != nil {
+			// A limiter failure must not take registration down.
+			m.Logger.Warn("names rate limiter", "err", err)
+			return 0, true
+		}
+		return d.RetryAfter, d.Allowed
+	}
 }
 
 // startDevNames points the zone at this latchd's gateway on the dev chains;

@@ -246,6 +246,25 @@ func TestNames_Flags(t *testing.T) {
 			t.Fatalf("resolved %s", got)
 		}
 	})
+	t.Run("RegistrationsRateLimited", func(t *testing.T) {
+		cfg, err := app.ParseConfig([]string{"--account-rate-limit", "1"}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg.Dev, cfg.Addr, cfg.FrameAddr, cfg.AdminAddr, cfg.DataDir = true, "127.0.0.1:0", "127.0.0.1:0", "", t.TempDir()
+		cfg.DevChains, cfg.ShutdownTimeout = []uint64{31337}, 5*time.Second
+		m := app.NewMain(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
+		if err := m.Run(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		defer m.Close()
+		c := client{t, m.APIURL()}
+		pid := "projectId=" + m.DevProjectID
+		c.want(c.do("POST", "/v1/profile/account?"+pid, nameRegistration(t, mustKey(t), "first.latch.test")), 200)
+		c.want(c.do("POST", "/v1/profile/account?"+pid, nameRegistration(t, mustKey(t), "second.latch.test")), 429, "name registrations")
+		// Lookups are not registrations.
+		c.want(c.do("GET", "/v1/profile/account/first.latch.test?"+pid, ""), 200)
+	})
 	t.Run("ServeWithoutZone", func(t *testing.T) {
 		cfg, err := app.ParseConfig(nil, nil)
 		if err != nil {

@@ -3,6 +3,7 @@ package names
 import (
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 
@@ -14,14 +15,28 @@ import (
 const maxRegisterBody = 16 << 10
 
 // Handler serves the profile routes (/v1/profile/*) of a Service.
-type Handler struct{ svc *Service }
+type Handler struct {
+	svc *Service
+	// limit spends one of the client's registrations (each may cost an
+	// eth_call) and reports when to retry if none are left; nil: no limit.
+	limit func(*http.Request) (retryAfter time.Duration, ok bool)
+}
 
-// NewHandler returns the HTTP handlers of svc.
-func NewHandler(svc *Service) *Handler { return &Handler{svc: svc} }
+// NewHandler returns the HTTP handlers of svc; limit (may be nil) is
+// consulted before each registration.
+func NewHandler(svc *Service, limit func(*http.Request) (time.Duration, bool)) *Handler {
+	return &Handler{svc: svc, limit: limit}
+}
 
 // Register serves POST /v1/profile/account: body Registration, answer the
 // new Record.
 func (h *Handler) Register(w http.ResponseWriter, r *http.Request) {
+	if h.limit != nil {
+		if retry, ok := h.limit(r); !ok {
+			httpx.RateLimited(w, r, retry, "name registrations")
+			return
+		}
+	}
 	var reg Registration
 	if err := httpx.DecodeJSON(w, r, maxRegisterBody, &reg); err != nil {
 		httpx.Error(w, r, err)

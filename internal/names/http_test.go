@@ -3,17 +3,19 @@ package names
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/latchkit/latch/internal/store/storetest"
 )
 
 func TestHandler(t *testing.T) {
 	svc, clock := MustService(t, storetest.MustOpenSQLite(t), nil)
-	h := NewHandler(svc)
+	h := NewHandler(svc, nil)
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /v1/profile/account", h.Register)
 	mux.HandleFunc("GET /v1/profile/account/{name}", h.Lookup)
@@ -99,4 +101,26 @@ func TestHandler(t *testing.T) {
 			t.Fatalf("other zone: %d %s", code, body)
 		}
 	})
+}
+
+func TestHandler_RegisterRateLimited(t *testing.T) {
+	svc, clock := MustService(t, storetest.MustOpenSQLite(t), nil)
+	left := 1
+	h := NewHandler(svc, func(*http.Request) (time.Duration, bool) {
+		left--
+		return 3 * time.Second, left >= 0
+	})
+	for i, want := range []int{200, 429} {
+		s := newSigner(t)
+		var b bytes.Buffer
+		json.NewEncoder(&b).Encode(registration(t, s, s.addr, fmt.Sprintf("user%d", i), nil, clock.t))
+		w := httptest.NewRecorder()
+		h.Register(w, httptest.NewRequest("POST", "/v1/profile/account", &b))
+		if w.Code != want {
+			t.Fatalf("registration %d: %d %s, want %d", i, w.Code, w.Body, want)
+		}
+		if want == 429 && (w.Header().Get("Retry-After") != "3" || !strings.Contains(w.Body.String(), "name registrations")) {
+			t.Fatalf("429 without Retry-After 3: %v %s", w.Header(), w.Body)
+		}
+	}
 }
