@@ -85,16 +85,12 @@ type Record struct {
 	Attributes   map[string]string  `json:"attributes"`
 	Addresses    map[string]Address `json:"addresses"`
 
-	label   string
-	owner   common.Address
-	chainID uint64
+	owner common.Address
 }
 
 // Owner is the address the name was registered for.
 func (r *Record) Owner() common.Address { return r.owner }
 
-// Label is the name's label in its zone.
-func (r *Record) Label() string { return r.label }
 
 // Registration is a register request: the account's signed message and the
 // coin type of the chain it signed on (POST /v1/profile/account).
@@ -295,13 +291,12 @@ func (s *Service) query(ctx context.Context, where string, args ...any) ([]Recor
 		}
 		rec := Record{
 			Name: label + "." + s.cfg.Zone, RegisteredAt: timeString(registered), UpdatedAt: timeString(updated),
-			Attributes: map[string]string{}, label: label, owner: common.HexToAddress(address),
+			Attributes: map[string]string{}, owner: common.HexToAddress(address),
 		}
 		json.Unmarshal([]byte(attrs), &rec.Attributes)
 		owner := rec.owner.Hex()
 		rec.Addresses = map[string]Address{fmt.Sprint(CoinTypeETH): {Address: owner, CreatedAt: timeString(registered)}}
 		rec.Addresses[fmt.Sprint(coinType)] = Address{Address: owner, CreatedAt: timeString(registered)}
-		rec.chainID, _ = ChainOfCoinType(uint64(coinType))
 		recs = append(recs, rec)
 	}
 	return recs, rows.Err()
