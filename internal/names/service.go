@@ -91,7 +91,6 @@ type Record struct {
 // Owner is the address the name was registered for.
 func (r *Record) Owner() common.Address { return r.owner }
 
-
 // Registration is a register request: the account's signed message and the
 // coin type of the chain it signed on (POST /v1/profile/account).
 type Registration struct {
