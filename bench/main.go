@@ -95,6 +95,9 @@ func main() {
 	if run("auth") {
 		benchAuth(&report)
 	}
+	if run("siwx") {
+		benchSIWX(&report)
+	}
 	if err := os.WriteFile(*out, []byte(report.String()), 0o644); err != nil {
 		log.Fatal(err)
 	}
