@@ -39,7 +39,7 @@ step "web: build (core, react, demo)"
 bash scripts/build-web.sh
 
 step "gofmt and go vet"
-unformatted=$(gofmt -l cmd internal contracts data bench)
+unformatted=$(gofmt -l cmd internal pkg api deploy contracts data bench)
 if [ -n "$unformatted" ]; then echo "gofmt needed: $unformatted"; exit 1; fi
 go vet ./...
 
