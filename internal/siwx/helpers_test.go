@@ -28,9 +28,9 @@ type clock struct {
 	t  time.Time
 }
 
-func (c *clock) Now() time.Time          { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
-func (c *clock) Add(d time.Duration)     { c.mu.Lock(); c.t = c.t.Add(d); c.mu.Unlock() }
-func newClock() *clock                   { return &clock{t: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)} }
+func (c *clock) Now() time.Time      { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+func (c *clock) Add(d time.Duration) { c.mu.Lock(); c.t = c.t.Add(d); c.mu.Unlock() }
+func newClock() *clock               { return &clock{t: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)} }
 
 const solanaMainnet = "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp"
 

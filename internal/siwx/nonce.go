@@ -18,8 +18,8 @@ const NonceLifetime = 5 * time.Minute
 
 // Nonce is an issued sign-in nonce and what it is bound to.
 type Nonce struct {
-	Value     string    `json:"nonce"`
-	ProjectID string    `json:"projectId"`
+	Value     string `json:"nonce"`
+	ProjectID string `json:"projectId"`
 	// Domain is the host[:port] of the page that asked for it (its Origin);
 	// "" when the request had no Origin (a backend), which binds no domain.
 	Domain    string    `json:"domain"`

@@ -103,10 +103,10 @@ func (s *Service) IssueNonce(ctx context.Context, p *project.Project, domain str
 // AuthenticateRequest is POST /auth/v1/authenticate's body (AppKit's shape;
 // walletInfo and clientId are accepted and not kept).
 type AuthenticateRequest struct {
-	Data      *MessageData    `json:"data,omitempty"`
-	Message   string          `json:"message"`
-	Signature string          `json:"signature"`
-	ClientID  *string         `json:"clientId,omitempty"`
+	Data       *MessageData    `json:"data,omitempty"`
+	Message    string          `json:"message"`
+	Signature  string          `json:"signature"`
+	ClientID   *string         `json:"clientId,omitempty"`
 	WalletInfo json.RawMessage `json:"walletInfo,omitempty"`
 }
 

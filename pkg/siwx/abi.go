@@ -15,7 +15,7 @@ type abiArg struct {
 	isDyn  bool
 }
 
-func word(b []byte) abiArg   { return abiArg{static: common.LeftPadBytes(b, 32)} }
+func word(b []byte) abiArg     { return abiArg{static: common.LeftPadBytes(b, 32)} }
 func dynBytes(b []byte) abiArg { return abiArg{dyn: b, isDyn: true} }
 
 func abiEncode(args ...abiArg) []byte {

@@ -32,10 +32,10 @@ type Message struct {
 	// AccountName is the first line's "<name> account": "Ethereum", "Solana",
 	// or a network's name; "" writes the namespace's own word.
 	AccountName string
-	Address   string // EIP-55 checksummed for eip155, base58 for solana
-	Statement string // optional, one line
-	URI       string
-	Version   string // always "1"
+	Address     string // EIP-55 checksummed for eip155, base58 for solana
+	Statement   string // optional, one line
+	URI         string
+	Version     string // always "1"
 	// ChainID is the CAIP-2 id, e.g. "eip155:1". The message may write the
 	// bare reference ("1", as EIP-4361 does) or the whole id (as AppKit does).
 	ChainID        string

@@ -2,8 +2,8 @@ package siwx
 
 import (
 	"context"
-	"crypto/ed25519"
 	"crypto/ecdsa"
+	"crypto/ed25519"
 	"errors"
 	"strings"
 	"testing"
