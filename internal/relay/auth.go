@@ -5,11 +5,12 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
-	"math/big"
 	"net"
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/latchkit/latch/internal/base58"
 )
 
 // The relay auth token (@walletconnect/relay-auth): a JWT with header
@@ -163,7 +164,7 @@ func ParseDIDKey(did string) (ed25519.PublicKey, error) {
 	if !strings.HasPrefix(did, didKeyPrefix) {
 		return nil, errors.New("not a did:key in base58btc")
 	}
-	b, err := base58Decode(did[len(didKeyPrefix):])
+	b, err := base58.Decode(did[len(didKeyPrefix):])
 	if err != nil {
 		return nil, err
 	}
@@ -177,7 +178,7 @@ func ParseDIDKey(did string) (ed25519.PublicKey, error) {
 // WalletConnect clients put in iss.
 func DIDKey(pub ed25519.PublicKey) string {
 	b := append(ed25519Multicodec[:], pub...)
-	return didKeyPrefix + base58Encode(b)
+	return didKeyPrefix + base58.Encode(b)
 }
 
 // SignToken signs a relay auth token the way @walletconnect/relay-auth does,
@@ -191,62 +192,6 @@ func SignToken(key ed25519.PrivateKey, sub, aud string, iat time.Time, ttl time.
 	})
 	data := header + "." + enc.EncodeToString(payload)
 	return data + "." + enc.EncodeToString(ed25519.Sign(key, []byte(data)))
-}
-
-const base58Alphabet = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
-
-var base58Index = func() (idx [256]int8) {
-	for i := range idx {
-		idx[i] = -1
-	}
-	for i := 0; i < len(base58Alphabet); i++ {
-		idx[base58Alphabet[i]] = int8(i)
-	}
-	return
-}()
-
-// base58Decode decodes bitcoin-alphabet base58 (the did:key "z" multibase).
-// Inputs are bounded by the token length, so the big.Int arithmetic is cheap.
-func base58Decode(s string) ([]byte, error) {
-	if s == "" || len(s) > 128 {
-		return nil, errors.New("bad base58 length")
-	}
-	n := new(big.Int)
-	radix := big.NewInt(58)
-	zeros := 0
-	for zeros < len(s) && s[zeros] == '1' {
-		zeros++
-	}
-	for i := 0; i < len(s); i++ {
-		d := base58Index[s[i]]
-		if d < 0 {
-			return nil, errors.New("bad base58 character")
-		}
-		n.Mul(n, radix)
-		n.Add(n, big.NewInt(int64(d)))
-	}
-	return append(make([]byte, zeros), n.Bytes()...), nil
-}
-
-func base58Encode(b []byte) string {
-	n := new(big.Int).SetBytes(b)
-	radix := big.NewInt(58)
-	mod := new(big.Int)
-	var out []byte
-	for n.Sign() > 0 {
-		n.DivMod(n, radix, mod)
-		out = append(out, base58Alphabet[mod.Int64()])
-	}
-	for _, c := range b {
-		if c != 0 {
-			break
-		}
-		out = append(out, '1')
-	}
-	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
-		out[i], out[j] = out[j], out[i]
-	}
-	return string(out)
 }
 
 // audienceMatcher returns the aud check for a connection: aud must name this

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/latchkit/latch/internal/base58"
 )
 
 // Namespaces a message may sign in with (CAIP-2 namespaces).
@@ -349,7 +351,7 @@ func checkAddress(namespace, addr string) error {
 			return malformed("address", "Address %s is not EIP-55 checksummed", addr)
 		}
 	case Solana:
-		if b, err := decodeBase58(addr); err != nil || len(b) != 32 {
+		if b, err := base58.Decode(addr); err != nil || len(b) != 32 {
 			return malformed("address", "Address %q is not a base58 32-byte public key", clip(addr))
 		}
 	}

@@ -14,6 +14,8 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/crypto"
+
+	"github.com/latchkit/latch/internal/base58"
 )
 
 // Reasons of a refused sign-in: Error.Reason is one of them.
@@ -176,7 +178,7 @@ func (v *Verifier) VerifySignature(ctx context.Context, m *Message, raw, signatu
 }
 
 func verifySolana(m *Message, raw, signature string) error {
-	sig, err := decodeBase58(signature)
+	sig, err := base58.Decode(signature)
 	if err != nil || len(sig) != ed25519.SignatureSize {
 		if b, err64 := base64.StdEncoding.DecodeString(signature); err64 == nil && len(b) == ed25519.SignatureSize {
 			sig, err = b, nil
@@ -184,7 +186,7 @@ func verifySolana(m *Message, raw, signature string) error {
 			return refuse(ReasonSignature, "signature", "Signature is not a base58 or base64 64-byte ed25519 signature")
 		}
 	}
-	pub, _ := decodeBase58(m.Address)
+	pub, _ := base58.Decode(m.Address)
 	if !ed25519.Verify(ed25519.PublicKey(pub), []byte(raw), sig) {
 		return refuse(ReasonSignature, "signature", "Signature is not %s's", m.Address)
 	}

@@ -13,6 +13,8 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/crypto"
+
+	"github.com/latchkit/latch/internal/base58"
 )
 
 var testNow = time.Date(2024, 1, 1, 0, 5, 0, 0, time.UTC)
@@ -154,7 +156,7 @@ func (failing) EthCall(context.Context, *common.Address, []byte) ([]byte, error)
 
 func TestVerifier_Solana(t *testing.T) {
 	pub, priv, _ := ed25519.GenerateKey(nil)
-	m := newMessage(encodeBase58(pub))
+	m := newMessage(base58.Encode(pub))
 	m.Namespace, m.ChainID = Solana, "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp"
 	msg := m.String()
 	if !strings.Contains(msg, "Solana account") {
@@ -164,14 +166,14 @@ func TestVerifier_Solana(t *testing.T) {
 	want.ChainIDs = nil
 	v := &Verifier{Now: func() time.Time { return testNow }}
 	t.Run("OK", func(t *testing.T) {
-		got, err := v.Verify(context.Background(), msg, encodeBase58(ed25519.Sign(priv, []byte(msg))), want)
+		got, err := v.Verify(context.Background(), msg, base58.Encode(ed25519.Sign(priv, []byte(msg))), want)
 		if err != nil || got.Kind != KindEd25519 || got.CACAO().H.T != "caip122" {
 			t.Fatalf("got %+v, %v", got, err)
 		}
 	})
 	t.Run("ErrOtherKey", func(t *testing.T) {
 		_, other, _ := ed25519.GenerateKey(nil)
-		_, err := v.Verify(context.Background(), msg, encodeBase58(ed25519.Sign(other, []byte(msg))), want)
+		_, err := v.Verify(context.Background(), msg, base58.Encode(ed25519.Sign(other, []byte(msg))), want)
 		if ReasonOf(err) != ReasonSignature {
 			t.Fatalf("err = %v", err)
 		}
@@ -186,12 +188,12 @@ func TestVerifier_Solana(t *testing.T) {
 
 func TestBase58(t *testing.T) {
 	for _, s := range []string{"1", "11", "GwAF45zjfyGzUbd3i3hXxzGeuchzEZXwpRYHZM5912F1", "5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp"} {
-		b, err := decodeBase58(s)
-		if err != nil || encodeBase58(b) != s {
+		b, err := base58.Decode(s)
+		if err != nil || base58.Encode(b) != s {
 			t.Fatalf("%s: %x, %v", s, b, err)
 		}
 	}
-	if _, err := decodeBase58("0OIl"); err == nil {
+	if _, err := base58.Decode("0OIl"); err == nil {
 		t.Fatal("decoded characters outside the alphabet")
 	}
 }
