@@ -4,6 +4,8 @@ import { defineChain, type Chain } from 'viem'
 export interface DevInfo {
   projectId: string
   apiUrl: string
+  /** The embedded-wallet frame's origin (latchd's frame listener). */
+  frameOrigin: string
   networks: { caipNetworkId: string; chainId: number; name: string; rpcUrl: string; multicall3: string }[]
 }
 

@@ -12,6 +12,8 @@ const { info, chains } = await loadDevInfo()
 const latch = createLatch({
   projectId: info.projectId,
   apiUrl: info.apiUrl,
+  // The e-mail wallet: its keys live in latchd dev's frame, codes are read at /dev/outbox.
+  frameUrl: info.frameOrigin,
   networks: chains,
   metadata: { name: 'Latch demo', description: 'A dapp using the Latch widget', url: location.origin, icons: [] },
 })

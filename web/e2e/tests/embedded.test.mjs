@@ -1,0 +1,321 @@
+// The embedded (e-mail) wallet end to end (issue 16): the demo dapp served by
+// a real `latchd dev`, whose frame listener serves the frame app; codes and
+// device-approval links are read from latchd's dev outbox; transactions are
+// checked on the dev chain itself. No test wallet is injected: the e-mail
+// wallet is the only wallet. Build the web packages (the frame included) and
+// bin/latchd-dev first (scripts/test-e2e.sh does).
+import { strict as assert } from 'node:assert';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { dirname, join } from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { createPublicClient, formatEther, http, parseEther } from 'viem';
+import { useHarness } from '../lib/harness.mjs';
+
+const demoDir = join(dirname(fileURLToPath(import.meta.url)), '../../apps/demo/dist');
+if (!existsSync(join(demoDir, 'index.html'))) throw new Error(`demo not built: ${demoDir} (npm run build in web/)`);
+
+const harness = useHarness({ latchdArgs: ['--demo-dir', demoDir, '--demo-addr', '127.0.0.1:0'] });
+const devA = 31337;
+const email = `visitor-${Date.now()}@example.com`;
+/** The wallet's address after the first login; later tests expect the same one. */
+let walletAddress = '';
+
+/** @typedef {import('playwright-core').Page} Page */
+
+function rpc(chainId = devA) {
+  const network = harness.latchd.info.networks.find((n) => n.chainId === chainId);
+  assert.ok(network, `dev network ${chainId}`);
+  return createPublicClient({ transport: http(network.rpcUrl) });
+}
+
+/**
+ * The newest outbox mail of a kind to the address, newer than `after` mails.
+ * @param {'code' | 'device'} kind
+ * @param {number} after  how many mails the address had before
+ * @returns {Promise<{kind: string, code?: string, link?: string}>}
+ */
+async function mail(kind, after) {
+  for (let i = 0; i < 200; i++) {
+    const { messages } = await (await fetch(`${harness.latchd.apiUrl}/dev/outbox?to=${encodeURIComponent(email)}`)).json();
+    if (messages.length > after && messages[0].kind === kind) return messages[0];
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`no ${kind} mail to ${email}`);
+}
+
+/** Polls latchd's RPC proxy (what the widget reads through) until the address holds `wei`. */
+async function waitForProxyBalance(/** @type {number} */ chainId, /** @type {string} */ address, /** @type {bigint} */ wei) {
+  const { apiUrl, info } = harness.latchd;
+  for (let i = 0; i < 200; i++) {
+    const res = await fetch(`${apiUrl}/v1?chainId=eip155:${chainId}&projectId=${info.projectId}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Origin: /** @type {string} */ (info.demoUrl).replace(/\/$/, '') },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getBalance', params: [address, 'latest'] }),
+    });
+    const { result } = await res.json();
+    if (result && BigInt(result) === wei) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`latchd's RPC proxy never saw ${wei} wei at ${address} on ${chainId}`);
+}
+
+async function mailCount() {
+  const { messages } = await (await fetch(`${harness.latchd.apiUrl}/dev/outbox?to=${encodeURIComponent(email)}`)).json();
+  return messages.length;
+}
+
+async function openDemo() {
+  const testPage = await harness.newPage({ wallet: false });
+  await testPage.page.goto(/** @type {string} */ (harness.latchd.info.demoUrl));
+  await testPage.page.getByTestId('latch-connect-button').waitFor();
+  return testPage;
+}
+
+/** Opens the approval link of a device mail in a page of its own and approves. */
+async function approveDevice(/** @type {string} */ link) {
+  const approver = await harness.browser.newPage();
+  await approver.page.goto(link);
+  await approver.page.getByTestId('latch-approve-button').click();
+  await approver.page.getByText(/approved/i).first().waitFor();
+}
+
+/**
+ * Logs in through the e-mail field: a device approval when latchd asks for one, then the mailed code,
+ * typed digit by digit or pasted.
+ * @param {Page} page
+ * @param {{paste?: boolean, expectDevice?: boolean}} [options]
+ */
+async function login(page, options = {}) {
+  const before = await mailCount();
+  await page.getByTestId('latch-connect-button').click();
+  await page.getByTestId('latch-view-Connect').waitFor();
+  await page.getByTestId('latch-email-input').fill(email);
+  await page.getByTestId('latch-email-submit').click();
+  const next = page.locator('[data-testid="latch-view-EmailVerifyDevice"], [data-testid="latch-view-EmailVerifyOtp"], [data-testid="latch-email-error"]');
+  await next.first().waitFor();
+  const cooldown = page.getByTestId('latch-email-error');
+  if (await cooldown.count()) {
+    // latchd's resend cooldown for this address (spec §5): wait it out, then ask again.
+    const text = /** @type {string} */ (await cooldown.textContent());
+    const match = /^Please try again after (\d+) seconds$/.exec(text);
+    assert.ok(match, `e-mail error: ${text}`);
+    await new Promise((r) => setTimeout(r, (Number(match[1]) + 1) * 1000));
+    await page.getByTestId('latch-email-submit').click();
+    await page.locator('[data-testid="latch-view-EmailVerifyDevice"], [data-testid="latch-view-EmailVerifyOtp"]').first().waitFor();
+  }
+  const view = (await page.getByTestId('latch-view-EmailVerifyDevice').count()) ? 'device' : 'otp';
+  if (options.expectDevice !== undefined) assert.equal(view === 'device', options.expectDevice, `device approval asked: ${view}`);
+  let seen = before;
+  if (view === 'device') {
+    const device = await mail('device', before);
+    seen = before + 1;
+    await approveDevice(/** @type {string} */ (device.link));
+    await page.getByTestId('latch-view-EmailVerifyOtp').waitFor();
+  }
+  const { code } = await mail('code', seen);
+  assert.match(/** @type {string} */ (code), /^\d{6}$/);
+  if (options.paste) {
+    await page.getByTestId('latch-otp-input-0').evaluate((el, text) => {
+      const data = new DataTransfer();
+      data.setData('text', text);
+      el.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+    }, /** @type {string} */ (code));
+  } else {
+    await page.getByTestId('latch-otp-input-0').click();
+    await page.keyboard.type(/** @type {string} */ (code));
+  }
+  await page.waitForFunction(() => JSON.parse(document.querySelector('[data-testid="demo-account"]')?.textContent ?? '{}').status === 'connected');
+  return /** @type {string} */ (JSON.parse(/** @type {string} */ (await page.getByTestId('demo-account').textContent())).address);
+}
+
+test('e-mail login with the code from the outbox; address and balance; reload keeps it; personal_sign and a 0.01 ETH send approved in ApproveTransaction land on the dev chain; a forged frame event is ignored', async () => {
+  const testPage = await openDemo();
+  const { page } = testPage;
+  // A new account has no shares yet: the frame's first fetch answers 404, then it creates the wallet.
+  testPage.allowConsoleErrors(/shares\/fetch.*404|404.*shares\/fetch/);
+  // No e-mail login was used in this browser: no frame until the visitor asks for a code.
+  assert.equal(await page.locator('iframe#latch-frame').count(), 0);
+  walletAddress = await login(page);
+  assert.match(walletAddress, /^0x[0-9a-fA-F]{40}$/);
+  assert.equal(await page.locator('iframe#latch-frame').isVisible(), false);
+
+  // 1 ETH on every dev network, so the wallet holds it on whichever one it is on.
+  for (const network of harness.latchd.info.networks) {
+    const funded = await fetch(`${harness.latchd.apiUrl}/dev/faucet`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ address: walletAddress, caipNetworkId: network.caipNetworkId, amount: '1' }),
+    });
+    assert.equal(funded.status, 200, await funded.text());
+    assert.equal(await rpc(network.chainId).getBalance({ address: /** @type {`0x${string}`} */ (walletAddress) }), parseEther('1'));
+    // latchd's RPC proxy follows the chain head by polling: wait until it sees the new block.
+    await waitForProxyBalance(network.chainId, walletAddress, parseEther('1'));
+  }
+
+  // Reload → still signed in, no new code mailed; the frame is created at start since an e-mail login was used.
+  const mails = await mailCount();
+  await page.reload();
+  await page.waitForFunction(() => JSON.parse(document.querySelector('[data-testid="demo-account"]')?.textContent ?? '{}').status === 'connected');
+  assert.equal(JSON.parse(/** @type {string} */ (await page.getByTestId('demo-account').textContent())).address, walletAddress);
+  assert.equal(await mailCount(), mails);
+
+  await page.getByTestId('latch-account-button').first().click();
+  await page.getByTestId('latch-view-Account').waitFor();
+  assert.equal(await page.getByTestId('latch-account-address').getAttribute('title'), walletAddress);
+  // Switch to the second dev network through the e-mail wallet (SWITCH_NETWORK to the frame), and back: the
+  // balance is read again on each, and both hold the 1 ETH.
+  const [first, second] = harness.latchd.info.networks;
+  assert.ok(first && second, 'two dev networks');
+  for (const target of [second, first]) {
+    await page.getByTestId('latch-account-network').click();
+    await page.getByTestId(`latch-network-${target.chainId}`).click();
+    await page.getByTestId('latch-view-Account').waitFor();
+    await page.getByTestId('latch-account-network').filter({ hasText: target.name }).waitFor();
+    await page.waitForFunction(() => /^1(\.0+)? ETH$/.test(document.querySelector('[data-testid="latch-account-balance"]')?.textContent?.trim() ?? ''));
+  }
+  const network = first;
+  await page.getByTestId('latch-modal-close').click();
+
+  // personal_sign: the message is shown; a rejection returns an error and no signature.
+  await page.getByTestId('demo-sign-input').fill('hello from the e-mail wallet');
+  await page.getByTestId('demo-sign-message').click();
+  await page.getByTestId('latch-view-ApproveTransaction').waitFor();
+  assert.equal(await page.getByTestId('latch-approve-message').textContent(), 'hello from the e-mail wallet');
+  await page.getByTestId('latch-approve-reject').click();
+  await page.getByTestId('demo-sign-error').waitFor();
+  assert.equal(await page.getByTestId('demo-signature').count(), 0);
+
+  await page.getByTestId('demo-sign-message').click();
+  await page.getByTestId('latch-view-ApproveTransaction').waitFor();
+  await page.getByTestId('latch-approve-approve').click();
+  await page.getByTestId('demo-signature-valid').waitFor();
+  assert.equal(await page.getByTestId('demo-signature-valid').textContent(), 'valid signature of the connected account');
+
+  // Send 0.01 ETH to account #2 through the widget's Send form, on the account's network.
+  const client = rpc(network.chainId);
+  const receiver = /** @type {`0x${string}`} */ (harness.latchd.info.accounts[2]);
+  const before = await client.getBalance({ address: receiver });
+  const startBlock = await client.getBlockNumber();
+  // The Send form offers the tokens latchd's account API lists: wait until it lists the faucet's ETH.
+  for (let i = 0; i < 300; i++) {
+    const url = `${harness.latchd.apiUrl}/v1/account/${walletAddress}/balance?projectId=${harness.latchd.info.projectId}&chainId=eip155:${network.chainId}`;
+    const res = await fetch(url, { headers: { Origin: /** @type {string} */ (harness.latchd.info.demoUrl).replace(/\/$/, '') } });
+    const { balances } = await res.json();
+    if (balances?.some((/** @type {{symbol: string}} */ b) => b.symbol === 'ETH')) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  await page.getByTestId('latch-account-button').first().click();
+  await page.getByTestId('latch-account-send').click();
+  await page.getByTestId('latch-view-WalletSend').waitFor();
+  const option = await page.locator('[data-testid="latch-send-token"] option', { hasText: /^ETH / }).first().textContent();
+  await page.getByTestId('latch-send-token').selectOption({ label: /** @type {string} */ (option) });
+  await page.getByTestId('latch-send-amount').fill('0.01');
+  await page.getByTestId('latch-send-receiver').fill(receiver);
+  await page.getByTestId('latch-send-review').click();
+  await page.getByTestId('latch-send-confirm').click();
+  const approve = page.getByTestId('latch-view-ApproveTransaction');
+  await approve.waitFor();
+  assert.equal(await approve.getByTestId('latch-approve-recipient').getAttribute('title'), receiver);
+  assert.equal(await approve.getByTestId('latch-approve-amount').textContent(), '0.01');
+  assert.equal(await approve.getByTestId('latch-approve-token').textContent(), 'ETH');
+  await page.waitForFunction(() => / ETH$/.test(document.querySelector('[data-testid="latch-approve-fee"]')?.textContent ?? ''));
+  await approve.getByTestId('latch-approve-approve').click();
+
+  // The receipt on the dev chain: a successful transfer of 0.01 ETH from the wallet to #2.
+  let receipt;
+  for (let i = 0; i < 100 && !receipt; i++) {
+    const latest = await client.getBlockNumber();
+    for (let n = startBlock + 1n; n <= latest && !receipt; n++) {
+      const block = await client.getBlock({ blockNumber: n, includeTransactions: true });
+      const tx = block.transactions.find((t) => t.from.toLowerCase() === walletAddress.toLowerCase() && t.to?.toLowerCase() === receiver.toLowerCase());
+      if (tx) receipt = { tx, receipt: await client.getTransactionReceipt({ hash: tx.hash }) };
+    }
+    if (!receipt) await new Promise((r) => setTimeout(r, 100));
+  }
+  assert.ok(receipt, 'the send is mined');
+  assert.equal(receipt.receipt.status, 'success');
+  assert.equal(receipt.tx.value, parseEther('0.01'));
+  assert.equal(formatEther((await client.getBalance({ address: receiver })) - before), '0.01');
+  await page.getByTestId('latch-modal-close').click();
+  await page.getByTestId('latch-view-WalletSend').waitFor({ state: 'detached' });
+  // The page itself posts what the frame would: an approval request. It is not from the frame's window and origin.
+  await page.evaluate(() =>
+    window.postMessage(
+      { id: 'forged1', type: '@latch-frame/RPC_APPROVAL_REQUIRED', payload: { requestId: 'forged1', method: 'personal_sign', params: ['0x01'], chainNamespace: 'eip155', chainId: 31337 } },
+      '*',
+    ),
+  );
+  // A real request afterwards still works, so the forged one was processed (and dropped) before it.
+  await page.getByTestId('demo-sign-input').fill('after the forgery');
+  await page.getByTestId('demo-sign-message').click();
+  await page.getByTestId('latch-view-ApproveTransaction').waitFor();
+  assert.equal(await page.getByTestId('latch-approve-message').textContent(), 'after the forgery');
+  await page.getByTestId('latch-approve-reject').click();
+  await page.getByTestId('demo-sign-error').waitFor();
+});
+
+test('a second browser profile (a new device): device approval, then the pasted code, then the same address; sign-out', async () => {
+  const testPage = await openDemo();
+  const { page } = testPage;
+  // latchd refuses a new code for this address within 30 s of the last one (the login waits it out).
+  testPage.allowConsoleErrors(/status of 429/);
+  const address = await login(page, { paste: true, expectDevice: true });
+  assert.equal(address, walletAddress);
+
+  await page.getByTestId('latch-account-button').first().click();
+  await page.getByTestId('latch-disconnect').click();
+  await page.waitForFunction(() => JSON.parse(document.querySelector('[data-testid="demo-account"]')?.textContent ?? '{}').status === 'disconnected');
+  const keys = await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('latch:embedded:')));
+  assert.deepEqual(keys, [], 'sign-out clears the e-mail wallet keys');
+  // After a reload the page asks for nothing: no frame is created at start.
+  await page.reload();
+  await page.getByTestId('latch-connect-button').waitFor();
+  assert.equal(await page.locator('iframe#latch-frame').count(), 0);
+  assert.equal(JSON.parse(/** @type {string} */ (await page.getByTestId('demo-account').textContent())).status, 'disconnected');
+});
+
+test('a page on an origin the project does not allow cannot drive the frame: nothing answers, nothing is mailed or signed', async () => {
+  const before = await mailCount();
+  const frameUrl = harness.latchd.info.frameOrigin;
+  const html = `<!doctype html><meta charset="utf-8"><body><script>
+    window.events = [];
+    addEventListener('message', (e) => window.events.push(e.data));
+    const f = document.createElement('iframe');
+    f.src = ${JSON.stringify(`${frameUrl}/?projectId=${harness.latchd.info.projectId}&chainId=eip155%3A31337&version=1&enableLogger=false`)};
+    f.onload = () => {
+      f.contentWindow.postMessage({ id: 'e1', type: '@latch-app/CONNECT_EMAIL', payload: { email: ${JSON.stringify(email)} } }, '*');
+      f.contentWindow.postMessage({ id: 'e2', type: '@latch-app/RPC_REQUEST', payload: { method: 'personal_sign', params: ['0x01', ${JSON.stringify(walletAddress)}], chainNamespace: 'eip155', chainId: 31337 } }, '*');
+      window.loaded = true;
+    };
+    document.body.appendChild(f);
+  </script>`;
+  // The control: the same page on 127.0.0.1 (a local origin latchd dev allows) does get the frame's READY.
+  const server = createServer((_, res) => res.writeHead(200, { 'Content-Type': 'text/html' }).end(html));
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)));
+  try {
+    const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
+    const control = await harness.browser.newPage();
+    const started = Date.now();
+    await control.page.goto(`http://127.0.0.1:${port}/`);
+    await control.page.waitForFunction(() => /** @type {any} */ (window).events.some((/** @type {any} */ e) => e?.type === '@latch-frame/READY'));
+    const readyMs = Date.now() - started;
+    // Its requests went out before READY and were dropped, like any request before the frame is ready.
+    assert.equal(await mailCount(), before);
+
+    // A page of an origin the project does not allow (a data: URL's opaque origin): the browser refuses to frame
+    // latchd's frame there (CSP frame-ancestors), and the frame would drop its messages anyway.
+    const evil = await harness.browser.newPage();
+    evil.allowConsoleErrors(/frame-ancestors|Refused to frame/i);
+    await evil.page.goto(`data:text/html;base64,${Buffer.from(html).toString('base64')}`);
+    await evil.page.waitForFunction(() => /** @type {any} */ (window).loaded === true);
+    // Three times what READY took for the allowed page, and at least 3 s.
+    await new Promise((r) => setTimeout(r, Math.max(3000, 3 * readyMs)));
+    const events = await evil.page.evaluate(() => /** @type {any} */ (window).events);
+    assert.deepEqual(events.filter((/** @type {any} */ e) => typeof e?.type === 'string' && e.type.startsWith('@latch-frame/')), []);
+    assert.equal(await mailCount(), before, 'nothing mailed for the other origin');
+  } finally {
+    await new Promise((resolve) => server.close(() => resolve(undefined)));
+  }
+});
