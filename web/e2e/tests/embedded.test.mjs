@@ -185,6 +185,8 @@ test('e-mail login with the code from the outbox; address and balance; reload ke
   assert.equal(await page.getByTestId('latch-approve-message').textContent(), 'hello from the e-mail wallet');
   await page.getByTestId('latch-approve-reject').click();
   await page.getByTestId('demo-sign-error').waitFor();
+  // Had the forged answer been taken, the request would have ended with it, not with the visitor's rejection.
+  assert.match(/** @type {string} */ (await page.getByTestId('demo-sign-error').textContent()), /declined|rejected/i);
   assert.equal(await page.getByTestId('demo-signature').count(), 0);
 
   await page.getByTestId('demo-sign-message').click();
@@ -240,20 +242,34 @@ test('e-mail login with the code from the outbox; address and balance; reload ke
   assert.equal(formatEther((await client.getBalance({ address: receiver })) - before), '0.01');
   await page.getByTestId('latch-modal-close').click();
   await page.getByTestId('latch-view-WalletSend').waitFor({ state: 'detached' });
-  // The page itself posts what the frame would: an approval request. It is not from the frame's window and origin.
-  await page.evaluate(() =>
-    window.postMessage(
-      { id: 'forged1', type: '@latch-frame/RPC_APPROVAL_REQUIRED', payload: { requestId: 'forged1', method: 'personal_sign', params: ['0x01'], chainNamespace: 'eip155', chainId: 31337 } },
-      '*',
-    ),
-  );
-  // A real request afterwards still works, so the forged one was processed (and dropped) before it.
-  await page.getByTestId('demo-sign-input').fill('after the forgery');
+  // The page itself posts what the frame would, with the id of a real request waiting for approval: a success
+  // answer carrying a made-up signature. It is not from the frame's window and origin, so it is dropped.
+  await page.evaluate(() => {
+    const seen = /** @type {any[]} */ ([]);
+    /** @type {any} */ (window).frameEvents = seen;
+    addEventListener('message', (e) => typeof e.data?.type === 'string' && e.data.type.startsWith('@latch-frame/') && seen.push(e.data));
+  });
+  await page.getByTestId('demo-sign-input').fill('forged answer');
   await page.getByTestId('demo-sign-message').click();
   await page.getByTestId('latch-view-ApproveTransaction').waitFor();
-  assert.equal(await page.getByTestId('latch-approve-message').textContent(), 'after the forgery');
+  const requestId = await page.evaluate(() => /** @type {any} */ (window).frameEvents.find((/** @type {any} */ e) => e.type === '@latch-frame/RPC_APPROVAL_REQUIRED')?.payload.requestId);
+  assert.ok(requestId, 'the frame asked for approval');
+  await page.evaluate(
+    (id) =>
+      new Promise((resolve) => {
+        addEventListener('message', (e) => e.data === 'probe' && resolve(undefined));
+        window.postMessage({ id, type: '@latch-frame/RPC_REQUEST_SUCCESS', payload: `0x${'11'.repeat(65)}` }, '*');
+        window.postMessage('probe', '*');
+      }),
+    requestId,
+  );
+  assert.equal(await page.getByTestId('demo-signature').count(), 0, 'the forged answer is not taken');
+  assert.equal(await page.getByTestId('latch-approve-message').textContent(), 'forged answer');
   await page.getByTestId('latch-approve-reject').click();
   await page.getByTestId('demo-sign-error').waitFor();
+  // Had the forged answer been taken, the request would have ended with it, not with the visitor's rejection.
+  assert.match(/** @type {string} */ (await page.getByTestId('demo-sign-error').textContent()), /declined|rejected/i);
+  assert.equal(await page.getByTestId('demo-signature').count(), 0);
 });
 
 test('a second browser profile (a new device): device approval, then the pasted code, then the same address; sign-out', async () => {
