@@ -44,26 +44,26 @@ export function ConnectView() {
     </Suspense>
   )
   const walletList = (
-      <ul key="wallet" className="latch-list" aria-label={t('view.Connect')}>
-        {wallets.map((wallet) =>
-          wallet.kind === 'walletConnect' ? (
-            <WalletConnectRow key={wallet.id} wallet={wallet} onSelect={connect} />
-          ) : (
-            <WalletListItem key={wallet.id} wallet={wallet} onSelect={connect} />
-          ),
-        )}
-        <li>
-          <button type="button" className="latch-list-item" data-testid="latch-all-wallets" onClick={() => latch.push('AllWallets')}>
-            <span className="latch-wallet-image latch-all-wallets-icon" aria-hidden="true" />
-            <span className="latch-list-item-name">{t('connect.allWallets')}</span>
-            {count !== null ? (
-              <span className="latch-tag" data-testid="latch-all-wallets-count">
-                {displayCount(count)}
-              </span>
-            ) : null}
-          </button>
-        </li>
-      </ul>
+    <ul key="wallet" className="latch-list" aria-label={t('view.Connect')}>
+      {wallets.map((wallet) =>
+        wallet.kind === 'walletConnect' ? (
+          <WalletConnectRow key={wallet.id} wallet={wallet} onSelect={connect} />
+        ) : (
+          <WalletListItem key={wallet.id} wallet={wallet} onSelect={connect} />
+        ),
+      )}
+      <li>
+        <button type="button" className="latch-list-item" data-testid="latch-all-wallets" onClick={() => latch.push('AllWallets')}>
+          <span className="latch-wallet-image latch-all-wallets-icon" aria-hidden="true" />
+          <span className="latch-list-item-name">{t('connect.allWallets')}</span>
+          {count !== null ? (
+            <span className="latch-tag" data-testid="latch-all-wallets-count">
+              {displayCount(count)}
+            </span>
+          ) : null}
+        </button>
+      </li>
+    </ul>
   )
   return (
     <div className="latch-view" data-testid="latch-view-Connect">
