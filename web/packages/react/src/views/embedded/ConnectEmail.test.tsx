@@ -1,0 +1,71 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { act, fireEvent, render, screen } from '@testing-library/react'
+import { createLatch, type Latch, type LatchOptions } from '@latchkit/core'
+import { defineChain } from 'viem'
+import { ConnectButton } from '../../components/ConnectButton/ConnectButton'
+import { LatchProvider } from '../../components/LatchProvider/LatchProvider'
+
+const dev = defineChain({ id: 31337, name: 'Dev', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: ['http://127.0.0.1:1'] } } })
+const latches: Latch[] = []
+
+/** A real Latch (no frame is created until a login starts) with the Connect view open. */
+async function openConnect(extra: Partial<LatchOptions>) {
+  const latch = createLatch({ projectId: 'a'.repeat(32), networks: [dev], apiUrl: 'http://127.0.0.1:1', walletConnect: false, frameUrl: 'http://127.0.0.1:2', ...extra })
+  latches.push(latch)
+  render(
+    <LatchProvider latch={latch} wagmi={false}>
+      <ConnectButton />
+    </LatchProvider>,
+  )
+  act(() => latch.open({ view: 'Connect' }))
+  await screen.findByTestId('latch-view-Connect')
+  return latch
+}
+
+/** The Connect view's sections, top to bottom. */
+function sections(): string[] {
+  const view = screen.getByTestId('latch-view-Connect')
+  return [...view.children].map((el) => (el.matches('form') ? 'email' : el.matches('ul') ? 'wallet' : el.textContent === 'or' ? 'or' : el.className))
+}
+
+afterEach(() => {
+  for (const l of latches.splice(0)) l.destroy()
+  document.body.innerHTML = ''
+})
+
+describe('Connect view with the e-mail wallet', () => {
+  it('shows the e-mail field first (email, social, wallet by default), and no frame before a login starts', async () => {
+    await openConnect({})
+    await screen.findByTestId('latch-email-input')
+    expect(sections()).toEqual(['email', 'or', 'wallet'])
+    expect(screen.getByTestId('latch-email-input').getAttribute('type')).toBe('email')
+    expect(document.querySelector('iframe')).toBeNull()
+    // The e-mail wallet's connector is not listed as a wallet.
+    expect(screen.queryByText('E-mail wallet')).toBeNull()
+  })
+
+  it('follows features.connectMethodsOrder', async () => {
+    await openConnect({ features: { connectMethodsOrder: ['wallet', 'email', 'social'] } })
+    await screen.findByTestId('latch-email-input')
+    expect(sections()).toEqual(['wallet', 'or', 'email'])
+  })
+
+  it('has no e-mail field without a frameUrl or with features.email false', async () => {
+    await openConnect({ frameUrl: undefined })
+    expect(screen.queryByTestId('latch-email-login')).toBeNull()
+    expect(sections()).toEqual(['wallet'])
+    for (const l of latches.splice(0)) l.destroy()
+    document.body.innerHTML = ''
+    await openConnect({ features: { email: false } })
+    expect(sections()).toEqual(['wallet'])
+  })
+
+  it('answers a bad address with the spec message, sending nothing', async () => {
+    await openConnect({})
+    const input = await screen.findByTestId('latch-email-input')
+    fireEvent.change(input, { target: { value: 'not-an-email' } })
+    fireEvent.click(screen.getByTestId('latch-email-submit'))
+    expect((await screen.findByTestId('latch-email-error')).textContent).toBe('Invalid email address')
+    expect(document.querySelector('iframe')).toBeNull()
+  })
+})
