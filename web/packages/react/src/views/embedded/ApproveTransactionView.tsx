@@ -2,7 +2,7 @@ import { useEffect, useMemo, useState } from 'react'
 import { withActions } from './withActions'
 import { formatUnits, numberToHex } from 'viem'
 import { useLatchInstance } from '../../context'
-import { useT } from '../../hooks/useT'
+import { useEmbeddedT } from './strings'
 import { truncateAddress } from '../../utils'
 import { decodeApproval } from './decodeApproval'
 import { useEmbeddedState } from './useEmbeddedState'
@@ -14,7 +14,7 @@ import { useEmbeddedState } from './useEmbeddedState'
  */
 export default function ApproveTransactionView() {
   const latch = useLatchInstance()
-  const t = useT()
+  const et = useEmbeddedT()
   const state = useEmbeddedState()
   const request = state?.approval
   const chainId = request ? Number(String(request.chainId).replace(/^eip155:/, '')) : undefined
@@ -36,11 +36,11 @@ export default function ApproveTransactionView() {
   const symbol = chain?.nativeCurrency.symbol ?? 'ETH'
   return (
     <div className="latch-view latch-approve" data-testid="latch-view-ApproveTransaction">
-      <p className="latch-subtitle">{t(decoded.kind === 'transaction' ? 'approve.sendTransaction' : 'approve.signMessage')}</p>
+      <p className="latch-subtitle">{et(decoded.kind === 'transaction' ? 'approve.sendTransaction' : 'approve.signMessage')}</p>
       <dl className="latch-summary" data-testid="latch-approve-details">
         {decoded.kind === 'message' ? (
           <>
-            <dt>{t('approve.message')}</dt>
+            <dt>{et('approve.message')}</dt>
             <dd data-testid="latch-approve-message" style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>
               {decoded.text}
             </dd>
@@ -48,7 +48,7 @@ export default function ApproveTransactionView() {
         ) : null}
         {decoded.kind === 'typedData' ? (
           <>
-            <dt>{t('approve.typedData')}</dt>
+            <dt>{et('approve.typedData')}</dt>
             <dd data-testid="latch-approve-typed">
               {decoded.primaryType} {decoded.domain ? `(${decoded.domain})` : ''}
             </dd>
@@ -56,21 +56,21 @@ export default function ApproveTransactionView() {
         ) : null}
         {decoded.kind === 'transaction' ? (
           <>
-            <dt>{t('approve.recipient')}</dt>
+            <dt>{et('approve.recipient')}</dt>
             <dd data-testid="latch-approve-recipient" title={decoded.to}>
               {decoded.to ? truncateAddress(decoded.to) : '—'}
             </dd>
-            <dt>{t('approve.amount')}</dt>
+            <dt>{et('approve.amount')}</dt>
             <dd data-testid="latch-approve-amount">{decoded.amount}</dd>
-            <dt>{t('approve.token')}</dt>
+            <dt>{et('approve.token')}</dt>
             <dd data-testid="latch-approve-token" title={decoded.token}>
               {decoded.baseUnits ? truncateAddress(decoded.token) : decoded.token}
             </dd>
-            <dt>{t('approve.fee')}</dt>
-            <dd data-testid="latch-approve-fee">{fee === undefined ? t('approve.feeByWallet') : `${formatUnits(fee, chain?.nativeCurrency.decimals ?? 18)} ${symbol}`}</dd>
+            <dt>{et('approve.fee')}</dt>
+            <dd data-testid="latch-approve-fee">{fee === undefined ? et('approve.feeByWallet') : `${formatUnits(fee, chain?.nativeCurrency.decimals ?? 18)} ${symbol}`}</dd>
           </>
         ) : null}
-        <dt>{t('approve.network')}</dt>
+        <dt>{et('approve.network')}</dt>
         <dd data-testid="latch-approve-network">{chain?.name ?? String(request.chainId)}</dd>
       </dl>
       {decoded.kind === 'other' || decoded.kind === 'typedData' ? (
@@ -80,10 +80,10 @@ export default function ApproveTransactionView() {
       ) : null}
       <div className="latch-button-row">
         <button type="button" className="latch-secondary-button" disabled={answering} onClick={() => answer(false)} data-testid="latch-approve-reject">
-          {t('approve.reject')}
+          {et('approve.reject')}
         </button>
         <button type="button" className="latch-primary-button" disabled={answering} onClick={() => answer(true)} data-testid="latch-approve-approve">
-          {t('approve.approve')}
+          {et('approve.approve')}
         </button>
       </div>
     </div>

@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react'
 import { withActions } from './withActions'
 import { useLatchInstance } from '../../context'
 import { useT } from '../../hooks/useT'
+import { useEmbeddedT } from './strings'
 import { useEmbeddedState } from './useEmbeddedState'
 
 /**
@@ -12,6 +13,7 @@ import { useEmbeddedState } from './useEmbeddedState'
 export default function EmailLogin() {
   const latch = useLatchInstance()
   const t = useT()
+  const et = useEmbeddedT()
   const state = useEmbeddedState()
   const [email, setEmail] = useState(state?.email ?? '')
   if (!state) return null
@@ -38,7 +40,7 @@ export default function EmailLogin() {
           data-testid="latch-email-input"
         />
         <button type="submit" className="latch-primary-button" disabled={sending || email.trim() === ''} data-testid="latch-email-submit">
-          {sending ? <span className="latch-spinner" aria-hidden="true" /> : t('email.continue')}
+          {sending ? <span className="latch-spinner" aria-hidden="true" /> : et('email.continue')}
         </button>
       </div>
       {error ? (

@@ -1,6 +1,7 @@
 import { withActions } from './withActions'
 import { useLatchInstance } from '../../context'
 import { useT } from '../../hooks/useT'
+import { useEmbeddedT } from './strings'
 import { useEmbeddedState } from './useEmbeddedState'
 
 /**
@@ -10,13 +11,14 @@ import { useEmbeddedState } from './useEmbeddedState'
 export default function EmailVerifyDeviceView() {
   const latch = useLatchInstance()
   const t = useT()
+  const et = useEmbeddedT()
   const state = useEmbeddedState()
   if (!state) return null
   return (
     <div className="latch-view latch-email-device" data-testid="latch-view-EmailVerifyDevice">
-      <p className="latch-field-label">{t('email.deviceTitle')}</p>
-      <p className="latch-subtitle">{t('email.deviceApprove', { email: state.email ?? '' })}</p>
-      <p className="latch-subtitle">{t('email.deviceExpiry')}</p>
+      <p className="latch-field-label">{et('email.deviceTitle')}</p>
+      <p className="latch-subtitle">{et('email.deviceApprove', { email: state.email ?? '' })}</p>
+      <p className="latch-subtitle">{et('email.deviceExpiry')}</p>
       {state.error ? (
         <>
           <p className="latch-error-text" role="alert" data-testid="latch-device-error">

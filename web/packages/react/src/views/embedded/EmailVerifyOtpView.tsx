@@ -2,6 +2,7 @@ import { useState } from 'react'
 import { withActions } from './withActions'
 import { useLatchInstance } from '../../context'
 import { useT } from '../../hooks/useT'
+import { useEmbeddedT } from './strings'
 import { OtpInput } from './OtpInput'
 import { ResendCode } from './ResendCode'
 import { useEmbeddedState } from './useEmbeddedState'
@@ -10,6 +11,7 @@ import { useEmbeddedState } from './useEmbeddedState'
 export default function EmailVerifyOtpView() {
   const latch = useLatchInstance()
   const t = useT()
+  const et = useEmbeddedT()
   const state = useEmbeddedState()
   const [code, setCode] = useState('')
   if (!state) return null
@@ -21,7 +23,7 @@ export default function EmailVerifyOtpView() {
   }
   return (
     <div className="latch-view latch-email-otp" data-testid="latch-view-EmailVerifyOtp">
-      <p className="latch-subtitle">{t('email.codeSentTo', { email: state.email ?? '' })}</p>
+      <p className="latch-subtitle">{et('email.codeSentTo', { email: state.email ?? '' })}</p>
       <OtpInput value={code} onChange={setCode} onComplete={submit} disabled={authenticating} />
       {authenticating ? (
         <p className="latch-subtitle" role="status" data-testid="latch-authenticating">
@@ -33,7 +35,7 @@ export default function EmailVerifyOtpView() {
           {state.error}
         </p>
       ) : null}
-      <p className="latch-subtitle">{t('email.codeExpiry')}</p>
+      <p className="latch-subtitle">{et('email.codeExpiry')}</p>
       <ResendCode resendAt={state.resendAt} />
     </div>
   )

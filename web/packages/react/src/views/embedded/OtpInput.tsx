@@ -1,5 +1,5 @@
 import { useRef, type ClipboardEvent, type KeyboardEvent } from 'react'
-import { useT } from '../../hooks/useT'
+import { useEmbeddedT } from './strings'
 
 /** The code's length: six digits. */
 export const OTP_LENGTH = 6
@@ -11,7 +11,7 @@ const boxStyle = { width: '2.5em', textAlign: 'center', fontSize: '1.25em', padd
  * and a pasted code fills them all. onComplete runs with the six digits.
  */
 export function OtpInput({ value, onChange, onComplete, disabled }: { value: string; onChange: (v: string) => void; onComplete: (code: string) => void; disabled?: boolean }) {
-  const t = useT()
+  const et = useEmbeddedT()
   const boxes = useRef<(HTMLInputElement | null)[]>([])
   const set = (next: string) => {
     const digits = next.replace(/\D/g, '').slice(0, OTP_LENGTH)
@@ -49,7 +49,7 @@ export function OtpInput({ value, onChange, onComplete, disabled }: { value: str
           inputMode="numeric"
           autoComplete={i === 0 ? 'one-time-code' : 'off'}
           maxLength={OTP_LENGTH}
-          aria-label={t('email.codeLabel', { n: i + 1 })}
+          aria-label={et('email.codeLabel', { n: i + 1 })}
           value={value[i] ?? ''}
           disabled={disabled}
           autoFocus={i === 0}

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react'
 import { withActions } from './withActions'
 import { useLatchInstance } from '../../context'
-import { useT } from '../../hooks/useT'
+import { useEmbeddedT } from './strings'
 import { OtpInput } from './OtpInput'
 import { useEmbeddedState } from './useEmbeddedState'
 
@@ -12,7 +12,7 @@ import { useEmbeddedState } from './useEmbeddedState'
  */
 export default function UpdateEmailView() {
   const latch = useLatchInstance()
-  const t = useT()
+  const et = useEmbeddedT()
   const state = useEmbeddedState()
   const [email, setEmail] = useState('')
   const [code, setCode] = useState('')
@@ -34,15 +34,15 @@ export default function UpdateEmailView() {
               className="latch-input"
               type="email"
               autoComplete="email"
-              placeholder={t('email.newAddress')}
-              aria-label={t('email.newAddress')}
+              placeholder={et('email.newAddress')}
+              aria-label={et('email.newAddress')}
               value={email}
               onChange={(e) => setEmail(e.target.value)}
               disabled={update.step === 'sending'}
               data-testid="latch-update-email-input"
             />
             <button type="submit" className="latch-primary-button" disabled={update.step === 'sending' || email.trim() === ''} data-testid="latch-update-email-submit">
-              {t('email.continue')}
+              {et('email.continue')}
             </button>
           </div>
         </form>
@@ -50,14 +50,14 @@ export default function UpdateEmailView() {
       {update.step === 'primaryOtp' || update.step === 'secondaryOtp' ? (
         <>
           <p className="latch-subtitle" data-testid={`latch-update-email-${update.step}`}>
-            {update.step === 'primaryOtp' ? t('email.updateCodeCurrent', { email: state.email ?? '' }) : t('email.updateCodeNew', { email: update.newEmail ?? '' })}
+            {update.step === 'primaryOtp' ? et('email.updateCodeCurrent', { email: state.email ?? '' }) : et('email.updateCodeNew', { email: update.newEmail ?? '' })}
           </p>
           <OtpInput key={update.step} value={code} onChange={setCode} onComplete={submitCode} />
         </>
       ) : null}
       {update.step === 'done' ? (
         <p className="latch-subtitle" role="status" data-testid="latch-update-email-done">
-          {t('email.updated', { email: update.newEmail ?? '' })}
+          {et('email.updated', { email: update.newEmail ?? '' })}
         </p>
       ) : null}
       {update.error ? (

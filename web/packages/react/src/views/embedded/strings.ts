@@ -1,0 +1,42 @@
+// The e-mail views' own strings (English). They live in the views' lazy
+// chunk rather than in core's catalogue, which is part of every page's first
+// load; a translation replaces this object like core's catalogue.
+import { useCallback } from 'react'
+
+/** The e-mail views' strings; `{name}` placeholders are filled from params. */
+export const embeddedStrings = {
+  'email.continue': 'Continue',
+  'email.codeSentTo': 'Enter the code we sent to {email}',
+  'email.codeLabel': 'Digit {n} of the code',
+  'email.codeExpiry': 'The code expires in 10 minutes',
+  'email.resend': 'Resend code',
+  'email.didNotGetIt': "Didn't receive it?",
+  'email.deviceTitle': 'Register this device to continue',
+  'email.deviceApprove': 'Approve the login link we sent to {email}',
+  'email.deviceExpiry': 'The link expires in 10 minutes',
+  'email.newAddress': 'New email',
+  'email.updateCodeCurrent': 'Enter the code we sent to your current address {email}',
+  'email.updateCodeNew': 'Enter the code we sent to {email}',
+  'email.updated': 'Your email is now {email}',
+  'approve.message': 'Message',
+  'approve.typedData': 'Typed data',
+  'approve.recipient': 'Recipient',
+  'approve.amount': 'Amount',
+  'approve.token': 'Token',
+  'approve.fee': 'Network fee',
+  'approve.feeByWallet': 'Estimated when sent',
+  'approve.network': 'Network',
+  'approve.data': 'Data',
+  'approve.approve': 'Approve',
+  'approve.reject': 'Reject',
+  'approve.signMessage': 'Sign this message?',
+  'approve.sendTransaction': 'Send this transaction?',
+} as const
+
+/** A key of the e-mail views' strings. */
+export type EmbeddedStringKey = keyof typeof embeddedStrings
+
+/** useEmbeddedT returns the e-mail views' string lookup, filling `{name}` placeholders. */
+export function useEmbeddedT(): (key: EmbeddedStringKey, params?: Record<string, string | number>) => string {
+  return useCallback((key, params) => embeddedStrings[key].replace(/\{(\w+)\}/g, (placeholder, name: string) => (params?.[name] === undefined ? placeholder : String(params[name]))), [])
+}
