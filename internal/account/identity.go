@@ -9,9 +9,9 @@ import (
 
 	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/common"
-	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/latchkit/latch/internal/apperr"
+	"github.com/latchkit/latch/internal/ens"
 	"github.com/latchkit/latch/internal/evm"
 )
 
@@ -87,7 +87,7 @@ func (e ENS) ReverseName(ctx context.Context, addr common.Address) (Identity, er
 	if client == nil {
 		return Identity{}, nil
 	}
-	reverse := namehash(strings.ToLower(addr.Hex()[2:]) + ".addr.reverse")
+	reverse := ens.Namehash(strings.ToLower(addr.Hex()[2:]) + ".addr.reverse")
 	resolver, err := e.callAddress(ctx, client, e.Registry, "resolver", reverse)
 	if err != nil || resolver == (common.Address{}) {
 		return Identity{}, err
@@ -96,7 +96,7 @@ func (e ENS) ReverseName(ctx context.Context, addr common.Address) (Identity, er
 	if err != nil || !plausibleName(name) {
 		return Identity{}, ignoreRevert(err)
 	}
-	node := namehash(name)
+	node := ens.Namehash(name)
 	fwd, err := e.callAddress(ctx, client, e.Registry, "resolver", node)
 	if err != nil || fwd == (common.Address{}) {
 		return Identity{}, err
@@ -157,20 +157,6 @@ func ignoreRevert(err error) error {
 		return nil
 	}
 	return err
-}
-
-// namehash is ENS's recursive name hash (EIP-137).
-func namehash(name string) common.Hash {
-	var node common.Hash
-	if name == "" {
-		return node
-	}
-	labels := strings.Split(name, ".")
-	for i := len(labels) - 1; i >= 0; i-- {
-		label := crypto.Keccak256Hash([]byte(labels[i]))
-		node = crypto.Keccak256Hash(node.Bytes(), label.Bytes())
-	}
-	return node
 }
 
 // plausibleName rejects reverse records no one should see as a name:

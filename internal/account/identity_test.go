@@ -11,6 +11,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/latchkit/latch/contracts"
+	"github.com/latchkit/latch/internal/ens"
 	"github.com/latchkit/latch/internal/evm"
 	"github.com/latchkit/latch/internal/project"
 )
@@ -47,13 +48,13 @@ func (e *ensEnv) call(to common.Address, a *contracts.Artifact, method string, a
 // setReverse gives addr a reverse record; setForward points name at addr,
 // with an avatar text record when avatar is not "".
 func (e *ensEnv) setReverse(addr common.Address, name string) {
-	node := namehash(strings.ToLower(addr.Hex()[2:]) + ".addr.reverse")
+	node := ens.Namehash(strings.ToLower(addr.Hex()[2:]) + ".addr.reverse")
 	e.call(e.registry, ensRegistryArtifact, "setResolver", node, e.resolver)
 	e.call(e.resolver, ensResolverArtifact, "setName", node, name)
 }
 
 func (e *ensEnv) setForward(name string, addr common.Address, avatar string) {
-	node := namehash(name)
+	node := ens.Namehash(name)
 	e.call(e.registry, ensRegistryArtifact, "setResolver", node, e.resolver)
 	e.call(e.resolver, ensResolverArtifact, "setAddr", node, addr)
 	if avatar != "" {
@@ -136,19 +137,6 @@ func TestENS_ReverseName(t *testing.T) {
 			t.Fatalf("%d lookups reached the chain, want 2", spent.Load())
 		}
 	})
-}
-
-func TestNamehash(t *testing.T) {
-	// EIP-137's examples.
-	for name, want := range map[string]string{
-		"":        "0x0000000000000000000000000000000000000000000000000000000000000000",
-		"eth":     "0x93cdeb708b7545dc668eb9280176169d1c33cfd8ed6f04690a0bcc88a93fc4ae",
-		"foo.eth": "0xde9b09fd7c5f901e23a3f19fecc54828e9c848539801e86591bd9801b019f84f",
-	} {
-		if got := namehash(name).Hex(); got != want {
-			t.Errorf("namehash(%q) = %s, want %s", name, got, want)
-		}
-	}
 }
 
 // avatarResolver names every address "alice.eth" with a fixed avatar.

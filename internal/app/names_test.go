@@ -23,7 +23,7 @@ import (
 
 	"github.com/latchkit/latch/contracts"
 	"github.com/latchkit/latch/internal/app"
-	"github.com/latchkit/latch/internal/names"
+	"github.com/latchkit/latch/internal/ens"
 )
 
 // nameRegistration is the body of POST /v1/profile/account: name signed
@@ -55,8 +55,8 @@ var gatewayCallABI = func() abi.ABI {
 // the addr record of name.
 func gatewayData(t *testing.T, name string) string {
 	t.Helper()
-	inner, _ := gatewayCallABI.Pack("addr", names.Namehash(name))
-	outer, err := gatewayCallABI.Pack("resolve", names.EncodeDNSName(name), inner)
+	inner, _ := gatewayCallABI.Pack("addr", ens.Namehash(name))
+	outer, err := gatewayCallABI.Pack("resolve", ens.EncodeDNSName(name), inner)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +117,7 @@ func ccipResolveAddr(t *testing.T, rpcURL string, registry common.Address, name 
 	}
 	var resolver common.Address
 	for n := name; n != "" && resolver == (common.Address{}); {
-		data, _ := registryABI.Pack("resolver", names.Namehash(n))
+		data, _ := registryABI.Pack("resolver", ens.Namehash(n))
 		out, err := call(registry, data)
 		if err != nil {
 			t.Fatal(err)
@@ -128,8 +128,8 @@ func ccipResolveAddr(t *testing.T, rpcURL string, registry common.Address, name 
 	if resolver == (common.Address{}) {
 		t.Fatalf("no resolver for %s", name)
 	}
-	inner, _ := gatewayCallABI.Pack("addr", names.Namehash(name))
-	data, _ := resolverABI.Pack("resolve", names.EncodeDNSName(name), inner)
+	inner, _ := gatewayCallABI.Pack("addr", ens.Namehash(name))
+	data, _ := resolverABI.Pack("resolve", ens.EncodeDNSName(name), inner)
 	_, err = call(resolver, data)
 	var de gethrpc.DataError
 	if err == nil || !errors.As(err, &de) {

@@ -3,13 +3,13 @@ package devnet
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/latchkit/latch/contracts"
+	"github.com/latchkit/latch/internal/ens"
 )
 
 var offchainResolverArtifact = contracts.MustLoad("OffchainResolver")
@@ -38,7 +38,7 @@ func (c *chain) setNamesGateway(ctx context.Context, zone, gatewayURL string, si
 	tx, err := c.sendLocked(ctx, nil, nil, deploy, deployGas)
 	if err == nil {
 		txs = append(txs, tx)
-		point, _ := ensRegistryArtifact.ABI.Pack("setResolver", namehash(zone), resolver)
+		point, _ := ensRegistryArtifact.ABI.Pack("setResolver", ens.Namehash(zone), resolver)
 		tx, err = c.sendLocked(ctx, &ensRegistryAddress, nil, point, tokenGas)
 		txs = append(txs, tx)
 	}
@@ -59,17 +59,4 @@ func (c *chain) setNamesGateway(ctx context.Context, zone, gatewayURL string, si
 	c.info.NamesResolver = resolver
 	c.mu.Unlock()
 	return nil
-}
-
-// namehash is ENS's name hash (EIP-137).
-func namehash(name string) common.Hash {
-	var node common.Hash
-	if name == "" {
-		return node
-	}
-	labels := strings.Split(name, ".")
-	for i := len(labels) - 1; i >= 0; i-- {
-		node = crypto.Keccak256Hash(node.Bytes(), crypto.Keccak256([]byte(labels[i])))
-	}
-	return node
 }

@@ -6,6 +6,8 @@ import (
 
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/latchkit/latch/internal/ens"
 )
 
 func TestSetNamesGateway(t *testing.T) {
@@ -44,7 +46,7 @@ func TestSetNamesGateway(t *testing.T) {
 				}
 				return vals[0]
 			}
-			if got := call(c.ENSRegistry, &ensRegistryArtifact.ABI, "resolver", namehash("latch.test")); got != c.NamesResolver {
+			if got := call(c.ENSRegistry, &ensRegistryArtifact.ABI, "resolver", ens.Namehash("latch.test")); got != c.NamesResolver {
 				t.Fatalf("registry resolver of latch.test = %v, want %s", got, c.NamesResolver)
 			}
 			if got := call(c.NamesResolver, &offchainResolverArtifact.ABI, "url"); got != url {

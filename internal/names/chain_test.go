@@ -28,6 +28,7 @@ import (
 	"github.com/latchkit/latch/contracts"
 	"github.com/latchkit/latch/internal/apperr"
 	"github.com/latchkit/latch/internal/devnet"
+	"github.com/latchkit/latch/internal/ens"
 	"github.com/latchkit/latch/internal/evm"
 	"github.com/latchkit/latch/internal/poll"
 	"github.com/latchkit/latch/internal/store/storetest"
@@ -267,7 +268,7 @@ func newENSEnv(t *testing.T, gatewayKey *ecdsa.PrivateKey, trusted common.Addres
 	t.Cleanup(e.gateway.Close)
 	e.resolver = e.deploy(offchainResolverArtifact, GatewayURL(e.gateway.URL), []common.Address{trusted})
 	e.registry = e.deploy(ensRegistryArtifact)
-	data, _ := ensRegistryArtifact.ABI.Pack("setResolver", Namehash(testZone), e.resolver)
+	data, _ := ensRegistryArtifact.ABI.Pack("setResolver", ens.Namehash(testZone), e.resolver)
 	e.send(&e.registry, data)
 	return e
 }
@@ -305,7 +306,7 @@ func revertData(t *testing.T, err error) []byte {
 func (e *ensEnv) resolverOf(name string) common.Address {
 	e.t.Helper()
 	for n := name; n != ""; {
-		out, err := e.call(e.registry, ensRegistryArtifact, "resolver", Namehash(n))
+		out, err := e.call(e.registry, ensRegistryArtifact, "resolver", ens.Namehash(n))
 		if err != nil {
 			e.t.Fatal(err)
 		}
@@ -325,7 +326,7 @@ func (e *ensEnv) resolverOf(name string) common.Address {
 func (e *ensEnv) resolve(name string, call []byte, tamper func([]byte) []byte) ([]byte, error) {
 	e.t.Helper()
 	resolver := e.resolverOf(name)
-	_, err := e.call(resolver, offchainResolverArtifact, "resolve", EncodeDNSName(name), call)
+	_, err := e.call(resolver, offchainResolverArtifact, "resolve", ens.EncodeDNSName(name), call)
 	if err == nil {
 		e.t.Fatal("resolve did not revert with OffchainLookup")
 	}
@@ -397,7 +398,7 @@ func TestGateway_OnChain(t *testing.T) {
 		}
 		return b
 	}
-	node := Namehash("alice.latch.test")
+	node := ens.Namehash("alice.latch.test")
 
 	t.Run("Addr", func(t *testing.T) {
 		out, err := e.resolve("alice.latch.test", pack("addr", node), nil)
@@ -435,13 +436,13 @@ func TestGateway_OnChain(t *testing.T) {
 		}
 	})
 	t.Run("Unregistered", func(t *testing.T) {
-		out, err := e.resolve("nobody.latch.test", pack("addr", Namehash("nobody.latch.test")), nil)
+		out, err := e.resolve("nobody.latch.test", pack("addr", ens.Namehash("nobody.latch.test")), nil)
 		if err != nil || common.BytesToAddress(out) != (common.Address{}) {
 			t.Fatalf("addr of an unregistered name %x, %v", out, err)
 		}
 	})
 	t.Run("ErrNodeMismatch", func(t *testing.T) {
-		_, err := e.resolve("alice.latch.test", pack("addr", Namehash("bob.latch.test")), nil)
+		_, err := e.resolve("alice.latch.test", pack("addr", ens.Namehash("bob.latch.test")), nil)
 		if err == nil || !strings.Contains(err.Error(), "gateway: 400") {
 			t.Fatalf("err %v", err)
 		}

@@ -1,7 +1,6 @@
 package names
 
 import (
-	"bytes"
 	"context"
 	"crypto/ecdsa"
 	"encoding/binary"
@@ -17,6 +16,8 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/crypto"
+
+	"github.com/latchkit/latch/internal/ens"
 )
 
 // GatewayPath is the gateway's route; GatewayURL appends the ERC-3668 URL
@@ -183,7 +184,7 @@ func (g *Gateway) resolve(ctx context.Context, name string, data []byte) ([]byte
 	if err != nil {
 		return nil, badRequest("The resolver call cannot be decoded")
 	}
-	if node := common.Hash(args[0].([32]byte)); node != Namehash(name) {
+	if node := common.Hash(args[0].([32]byte)); node != ens.Namehash(name) {
 		return nil, badRequest("The resolver call's node is not the namehash of %s", clip(name))
 	}
 	switch method {
@@ -245,30 +246,6 @@ func decodeDNSName(b []byte) (string, error) {
 		return "", errors.New("The DNS-encoded name is empty")
 	}
 	return strings.Join(labels, "."), nil
-}
-
-// EncodeDNSName is name in DNS wire format, as ENS clients send it.
-func EncodeDNSName(name string) []byte {
-	var b bytes.Buffer
-	for _, l := range strings.Split(name, ".") {
-		b.WriteByte(byte(len(l)))
-		b.WriteString(l)
-	}
-	b.WriteByte(0)
-	return b.Bytes()
-}
-
-// Namehash is ENS's name hash (EIP-137).
-func Namehash(name string) common.Hash {
-	var node common.Hash
-	if name == "" {
-		return node
-	}
-	labels := strings.Split(name, ".")
-	for i := len(labels) - 1; i >= 0; i-- {
-		node = crypto.Keccak256Hash(node.Bytes(), crypto.Keccak256([]byte(labels[i])))
-	}
-	return node
 }
 
 // ServeHTTP serves GET GatewayPath: {sender} is the resolver's address,
