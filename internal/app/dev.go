@@ -84,6 +84,10 @@ type DevNetwork struct {
 	Name          string `json:"name"`
 	RPCURL        string `json:"rpcUrl"`
 	Multicall3    string `json:"multicall3"`
+	// ENSRegistry and ENSUniversalResolver are the chain's dev ENS contracts, under which the names zone resolves
+	// through latchd's gateway (viem: the chain's contracts.ensRegistry and ensUniversalResolver).
+	ENSRegistry          string `json:"ensRegistry"`
+	ENSUniversalResolver string `json:"ensUniversalResolver"`
 }
 
 // DevToken is a dev token in DevInfo, keyed by network and symbol.
@@ -97,7 +101,8 @@ type DevToken struct {
 func (m *Main) Info() DevInfo {
 	info := DevInfo{ProjectID: m.DevProjectID, APIURL: m.APIURL(), FrameOrigin: m.FrameURL(), DemoURL: m.DemoURL(), AdminURL: m.AdminURL(), Tokens: map[string]map[string]DevToken{}, Mnemonic: m.Devnet.Mnemonic(), PriceFeeds: devchain.FeedAddresses(m.Devnet.Chains())}
 	for _, c := range m.Devnet.Chains() {
-		info.Networks = append(info.Networks, DevNetwork{CAIPNetworkID: c.CAIPNetworkID, ChainID: c.ChainID, Name: c.Name, RPCURL: c.RPCURL, Multicall3: c.Multicall3.Hex()})
+		info.Networks = append(info.Networks, DevNetwork{CAIPNetworkID: c.CAIPNetworkID, ChainID: c.ChainID, Name: c.Name, RPCURL: c.RPCURL, Multicall3: c.Multicall3.Hex(),
+			ENSRegistry: c.ENSRegistry.Hex(), ENSUniversalResolver: c.ENSUniversalResolver.Hex()})
 		tokens := map[string]DevToken{}
 		for _, t := range c.Tokens {
 			tokens[t.Symbol] = DevToken{Address: t.Address.Hex(), Name: t.Name, Decimals: t.Decimals}
