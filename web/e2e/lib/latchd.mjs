@@ -24,6 +24,8 @@ const stopTimeoutMs = 20_000;
  * @property {string} name
  * @property {string} rpcUrl         http://127.0.0.1:<port>
  * @property {string} multicall3
+ * @property {string} ensRegistry           the dev ENS registry (the names zone resolves under it)
+ * @property {string} ensUniversalResolver  viem's contracts.ensUniversalResolver
  *
  * @typedef {object} DevInfo  The JSON of GET /dev/info.
  * @property {string} projectId

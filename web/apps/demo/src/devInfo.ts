@@ -6,7 +6,7 @@ export interface DevInfo {
   apiUrl: string
   /** The embedded-wallet frame's origin (latchd's frame listener). */
   frameOrigin: string
-  networks: { caipNetworkId: string; chainId: number; name: string; rpcUrl: string; multicall3: string }[]
+  networks: { caipNetworkId: string; chainId: number; name: string; rpcUrl: string; multicall3: string; ensRegistry: string; ensUniversalResolver: string }[]
 }
 
 /** Loads the dev info and turns the dev networks into viem chains. */
@@ -20,7 +20,12 @@ export async function loadDevInfo(): Promise<{ info: DevInfo; chains: [Chain, ..
       name: n.name,
       nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
       rpcUrls: { default: { http: [n.rpcUrl] } },
-      contracts: { multicall3: { address: n.multicall3 as `0x${string}` } },
+      // The dev ENS contracts: the names zone (latch.test) resolves under them through latchd's gateway.
+      contracts: {
+        multicall3: { address: n.multicall3 as `0x${string}` },
+        ensRegistry: { address: n.ensRegistry as `0x${string}` },
+        ensUniversalResolver: { address: n.ensUniversalResolver as `0x${string}` },
+      },
       testnet: true,
     }),
   )
