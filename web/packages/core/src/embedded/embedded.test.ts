@@ -30,8 +30,9 @@ interface Sent {
 }
 
 /** A scripted frame: answers the page's events like web/packages/frame does. */
-function scriptedFrame(action: 'VERIFY_OTP' | 'VERIFY_DEVICE' | 'CONNECT' = 'VERIFY_OTP') {
+function scriptedFrame(action: 'VERIFY_OTP' | 'VERIFY_DEVICE' | 'CONNECT' = 'VERIFY_OTP', opts: { holdDevice?: boolean } = {}) {
   const sent: Sent[] = []
+  const held: Sent[] = []
   let win: Window | undefined
   const post = (data: unknown) => window.dispatchEvent(new MessageEvent('message', { data, origin: FRAME, source: win! }))
   const answer = (m: Sent, result: unknown, ok = true) =>
@@ -44,6 +45,7 @@ function scriptedFrame(action: 'VERIFY_OTP' | 'VERIFY_DEVICE' | 'CONNECT' = 'VER
       case 'CONNECT_EMAIL':
         return answer(m, { action })
       case 'CONNECT_DEVICE':
+        if (opts.holdDevice) return void held.push(m) // the visitor has not opened the link yet
         return answer(m, undefined)
       case 'CONNECT_OTP':
         return m.payload!.otp === '123456' ? answer(m, undefined) : answer(m, 'Invalid code', false)
@@ -98,6 +100,8 @@ function scriptedFrame(action: 'VERIFY_OTP' | 'VERIFY_DEVICE' | 'CONNECT' = 'VER
       return true
     },
     reset: () => (approvals = new Map()),
+    /** approveDevice answers the held CONNECT_DEVICE requests: the link was opened. */
+    approveDevice: () => held.splice(0).forEach((m) => answer(m, undefined)),
   }
 }
 
@@ -219,6 +223,21 @@ describe('embedded wallet', () => {
     expect(frame.names()).toEqual(['CONNECT_EMAIL', 'CONNECT_DEVICE'])
     expect(latch._internal.embedded!.store.getState().step).toBe('otp')
     expect(latch.getState().view).toBe('EmailVerifyOtp')
+  })
+
+  it('leaving the device-approval view ends the wait: a late approval does not move the modal', async () => {
+    const latch = newLatch()
+    const frame = scriptedFrame('VERIFY_DEVICE', { holdDevice: true })
+    const login = withFrame(frame, startEmailLogin(latch, 'visitor@example.com'))
+    await until(() => frame.names().includes('CONNECT_DEVICE'))
+    expect(latch.getState().view).toBe('EmailVerifyDevice')
+    latch._internal.router.goBack()
+    await login
+    expect(latch._internal.embedded!.store.getState()).toMatchObject({ step: 'idle', error: undefined })
+    frame.approveDevice()
+    await new Promise((r) => setTimeout(r, 20))
+    expect(latch.getState().view).not.toBe('EmailVerifyOtp')
+    expect(latch._internal.embedded!.store.getState().step).toBe('idle')
   })
 
   it('changes the e-mail with the current address code, then the new one', async () => {

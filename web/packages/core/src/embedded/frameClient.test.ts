@@ -6,6 +6,7 @@ import {
   FRAME_LOAD_FAILED_MESSAGE,
   REQUEST_ABORTED_MESSAGE,
   RPC_ABORTED_MESSAGE,
+  DEVICE_APPROVAL_EXPIRED_MESSAGE,
   type FrameClientOptions,
 } from './frameClient'
 import { EMBEDDED_STORAGE_KEYS } from './storageKeys'
@@ -175,7 +176,7 @@ describe('createFrameClient', () => {
     client.start()
     spy()
     ready()
-    const connect = client.request('CONNECT_DEVICE').catch((e: Error) => e)
+    const connect = client.request('CONNECT_OTP', { otp: '123456' }).catch((e: Error) => e)
     const read = client.request('RPC_REQUEST', { method: 'eth_blockNumber', params: [], chainNamespace: 'eip155', chainId: 1 })
     const sign = client.request('RPC_REQUEST', { method: 'personal_sign', params: ['0x00', '0x0'], chainNamespace: 'eip155', chainId: 1 }).catch((e: Error) => e)
     const user = client.request('GET_USER').catch((e: Error) => e)
@@ -190,6 +191,51 @@ describe('createFrameClient', () => {
     const readId = sent.find((s) => (s.payload as { method?: string })?.method === 'eth_blockNumber')!.id
     frame({ id: readId, type: '@latch-frame/RPC_REQUEST_SUCCESS', payload: '0x10' })
     await expect(read).resolves.toBe('0x10')
+  })
+
+  it('waits for the device approval past 30 s without the timeout alert, until the link is used', async () => {
+    const { client, spy, ready, timeouts, frame, sent } = setup()
+    client.start()
+    spy()
+    ready()
+    let settled = false
+    const device = client.waitForDeviceApproval()
+    device.then(() => (settled = true), () => (settled = true))
+    const user = client.request('GET_USER')
+    await vi.advanceTimersByTimeAsync(5 * 60_000)
+    expect(timeouts).toEqual([])
+    expect(settled).toBe(false)
+    const deviceId = sent.find((s) => s.type === '@latch-app/CONNECT_DEVICE')!.id
+    frame({ id: deviceId, type: '@latch-frame/CONNECT_DEVICE_SUCCESS' })
+    await expect(device).resolves.toBeUndefined()
+    // Nothing else was aborted meanwhile.
+    const userId = sent.find((s) => s.type === '@latch-app/GET_USER')!.id
+    frame({ id: userId, type: '@latch-frame/GET_USER_SUCCESS', payload: { address: '0x01', chainId: 1, accounts: [] } })
+    await expect(user).resolves.toMatchObject({ address: '0x01' })
+  })
+
+  it('gives up the device approval at the link expiry (10 min) with the expiry message, and when the visitor leaves', async () => {
+    const { client, spy, ready, timeouts, frame, sent } = setup()
+    client.start()
+    spy()
+    ready()
+    const device = client.request('CONNECT_DEVICE').catch((e: Error) => e)
+    await vi.advanceTimersByTimeAsync(10 * 60_000 - 1)
+    await vi.advanceTimersByTimeAsync(1)
+    expect(((await device) as Error).message).toBe(DEVICE_APPROVAL_EXPIRED_MESSAGE)
+    expect(timeouts).toEqual([])
+
+    const leave = new AbortController()
+    const again = client.waitForDeviceApproval(leave.signal).catch((e: Error) => e)
+    await flush()
+    leave.abort()
+    expect(((await again) as Error).message).toBe(REQUEST_ABORTED_MESSAGE)
+    // A late answer is ignored; a wait with an aborted signal sends nothing.
+    frame({ id: sent[sent.length - 1]!.id, type: '@latch-frame/CONNECT_DEVICE_SUCCESS' })
+    const count = sent.length
+    await expect(client.waitForDeviceApproval(leave.signal)).rejects.toThrow(REQUEST_ABORTED_MESSAGE)
+    expect(sent.length).toBe(count)
+    expect(timeouts).toEqual([])
   })
 
   it('a connect call answered in time clears its timer', async () => {

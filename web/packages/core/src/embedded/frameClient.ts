@@ -33,6 +33,8 @@ import {
   RPC_ABORTED_MESSAGE,
   REQUEST_ABORTED_MESSAGE,
   FRAME_NOT_SET_MESSAGE,
+  DEVICE_APPROVAL_TIMEOUT_MS,
+  DEVICE_APPROVAL_EXPIRED_MESSAGE,
 } from './timings'
 
 // The timings and messages live in a file of their own (the widget's first load
@@ -47,6 +49,8 @@ export {
   RPC_ABORTED_MESSAGE,
   REQUEST_ABORTED_MESSAGE,
   FRAME_NOT_SET_MESSAGE,
+  DEVICE_APPROVAL_TIMEOUT_MS,
+  DEVICE_APPROVAL_EXPIRED_MESSAGE,
 } from './timings'
 
 /** Why the client gave up waiting (spec §8 alerts IFRAME_LOAD_FAILED, IFRAME_REQUEST_TIMEOUT). */
@@ -105,6 +109,13 @@ export interface FrameClient {
   abort(): void
   /** connectEmail starts an e-mail login, refused for 30 s after the last one (spec §5). */
   connectEmail(email: string): Promise<FrameResult<'CONNECT_EMAIL'>>
+  /**
+   * waitForDeviceApproval resolves once the visitor opened the approval link
+   * mailed for this new device. Not under the 30 s connect timeout: it waits
+   * until the link's 10-minute expiry (then rejects with the expiry message,
+   * no timeout alert), or until signal aborts (the visitor left the view).
+   */
+  waitForDeviceApproval(signal?: AbortSignal): Promise<void>
   /** connectOtp verifies the mailed code; a success marks that an e-mail login was used. */
   connectOtp(otp: string): Promise<void>
   /** isConnected asks the frame, unless no e-mail login was ever used (spec §4); a "no" clears the cached login data. */
@@ -247,15 +258,42 @@ export function createFrameClient(options: FrameClientOptions): FrameClient {
     })
   }
 
-  async function request<N extends AppEventName>(name: N, payload?: AppPayload<N>): Promise<FrameResult<N>> {
+  const deviceDeadline = { ms: DEVICE_APPROVAL_TIMEOUT_MS, message: DEVICE_APPROVAL_EXPIRED_MESSAGE }
+
+  function request<N extends AppEventName>(name: N, payload?: AppPayload<N>): Promise<FrameResult<N>> {
+    return send(name, payload, name === 'CONNECT_DEVICE' ? { deadline: deviceDeadline } : {})
+  }
+
+  /**
+   * send posts an app event and waits for its answer. Connect calls time out
+   * after 30 s (the alert, and every open request aborted); deadline instead
+   * gives this request alone its own limit and message; signal drops it.
+   */
+  async function send<N extends AppEventName>(
+    name: N,
+    payload: AppPayload<N> | undefined,
+    limits: { deadline?: { ms: number; message: string }; signal?: AbortSignal } = {},
+  ): Promise<FrameResult<N>> {
+    const { deadline, signal } = limits
+    if (signal?.aborted) throw new Error(REQUEST_ABORTED_MESSAGE)
     await waitReady(!NO_LOAD_TIMEOUT_EVENTS.includes(name))
+    if (signal?.aborted) throw new Error(REQUEST_ABORTED_MESSAGE)
     const target = iframe?.contentWindow
     if (!target) throw new Error(FRAME_NOT_SET_MESSAGE)
     const id = newId()
     const safe = name === 'RPC_REQUEST' && isSafeRpcMethod((payload as AppPayload<'RPC_REQUEST'>).method)
     return new Promise<FrameResult<N>>((resolve, reject) => {
       let timer: TimerHandle | undefined
-      const done = () => timer !== undefined && timers.clearTimeout(timer)
+      const onAbort = () => {
+        const p = pending.get(id)
+        if (!p) return
+        pending.delete(id)
+        p.reject(new Error(REQUEST_ABORTED_MESSAGE))
+      }
+      const done = () => {
+        if (timer !== undefined) timers.clearTimeout(timer)
+        signal?.removeEventListener('abort', onAbort)
+      }
       pending.set(id, {
         name,
         safe,
@@ -268,7 +306,15 @@ export function createFrameClient(options: FrameClientOptions): FrameClient {
           reject(e)
         },
       })
-      if (CONNECT_EVENTS.includes(name)) {
+      signal?.addEventListener('abort', onAbort)
+      if (deadline) {
+        timer = timers.setTimeout(() => {
+          const p = pending.get(id)
+          if (!p) return
+          pending.delete(id)
+          p.reject(new FrameRequestError(deadline.message))
+        }, deadline.ms)
+      } else if (CONNECT_EVENTS.includes(name)) {
         timer = timers.setTimeout(() => {
           if (!pending.has(id)) return
           options.onTimeout?.('iframe_request_timeout')
@@ -302,6 +348,9 @@ export function createFrameClient(options: FrameClientOptions): FrameClient {
       storage.setItem(EMBEDDED_STORAGE_KEYS.lastEmailLoginTime, String(now()))
       storage.setItem(EMBEDDED_STORAGE_KEYS.email, email)
       return result
+    },
+    async waitForDeviceApproval(signal) {
+      await send('CONNECT_DEVICE', undefined, { deadline: deviceDeadline, ...(signal ? { signal } : {}) })
     },
     async connectOtp(otp) {
       await request('CONNECT_OTP', { otp })

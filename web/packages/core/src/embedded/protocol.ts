@@ -176,8 +176,14 @@ export type AppEventName = keyof typeof appPayloads
 /** The payload of app event N. */
 export type AppPayload<N extends AppEventName> = z.infer<(typeof appPayloads)[N]>
 
-/** The connect calls: the page times them out after 30 s (spec §9). */
-export const CONNECT_EVENTS: readonly AppEventName[] = ['CONNECT_EMAIL', 'CONNECT_DEVICE', 'CONNECT_OTP']
+/**
+ * The connect calls the page times out after 30 s (spec §9: the e-mail and
+ * code requests). CONNECT_DEVICE is the wait for the mailed approval link and
+ * the frame answers it only once the link is opened: the page bounds it by the
+ * link's 10-minute expiry instead (DEVICE_APPROVAL_TIMEOUT_MS), or the
+ * visitor ends it by leaving the view.
+ */
+export const CONNECT_EVENTS: readonly AppEventName[] = ['CONNECT_EMAIL', 'CONNECT_OTP']
 /** Events sent without waiting for the frame's 20 s load timeout (spec §9). */
 export const NO_LOAD_TIMEOUT_EVENTS: readonly AppEventName[] = ['SYNC_THEME', 'SYNC_DAPP_DATA']
 
