@@ -66,6 +66,11 @@ export { LatchConnectError, LatchDisconnectError, LatchSwitchNetworkError } from
 export type { ConnectErrorKind, SwitchNetworkErrorKind } from './connection/errors'
 export type { ConnectedWalletInfo } from './connection/types'
 
+// Account names (a lazy chunk; loadNamesModule brings its client and actions).
+export { loadNamesModule, type NamesModule } from './names/load'
+export type { NameRecord, NameSuggestion } from './names/client'
+export type { NamesState, RegisterStep } from './names/state'
+
 // The send form (its code is a lazy chunk; loadSendController brings it).
 export { initialSendState } from './send/load'
 export type { LatchSendError, SendErrorKind } from './send/errors'

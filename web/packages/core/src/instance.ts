@@ -20,6 +20,7 @@ import type { EventBus, EventsState } from './events'
 import type { LatchAccountState, LatchFeatures, LatchState } from './latch-types'
 import type { ModalController, ModalState } from './modal/controller'
 import type { RouterController, RouterState } from './modal/router'
+import type { NamesState } from './names/state'
 import type { NetworkController, NetworkState } from './network/controller'
 import type { LatchOptions, ResolvedOptions } from './options'
 import type { SendActions } from './send/actions/sendActions'
@@ -70,6 +71,8 @@ export interface LatchRootState {
   readonly send?: SendState
   /** The embedded (e-mail) wallet's state, when the instance has one. */
   readonly embedded?: EmbeddedState
+  /** Account names (profile names, the registration's step), once the names module is used. */
+  readonly names?: NamesState
 }
 
 /** createRootStore makes an instance's empty root store; each controller mounts its slice into it (see slot). */
