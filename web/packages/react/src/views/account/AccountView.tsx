@@ -12,6 +12,8 @@ const AccountTabs = lazy(() => {
   void loadAccountModule().catch(() => {})
   return import('./AccountTabs')
 })
+// The account's name, or the way to choose one, is the names views' chunk.
+const AccountName = lazy(() => import('../names/NamesViews').then((m) => ({ default: m.AccountName })))
 
 /** The Account view: avatar, address, balance, network, Send and Receive, the Tokens/NFTs/Activity tabs (spec §2), disconnect. */
 export function AccountView() {
@@ -47,6 +49,9 @@ export function AccountView() {
           </svg>
         </button>
       </div>
+      <Suspense fallback={null}>
+        <AccountName />
+      </Suspense>
       {balance ? (
         <span className="latch-subtitle" data-testid="latch-account-balance">
           {balance.formatted} {balance.symbol}
