@@ -34,6 +34,8 @@ export interface EmbeddedWalletOptions {
   readonly onTimeout?: (reason: FrameTimeoutReason) => void
   /** Told when a login finished and wagmi connected the wallet (the widget reports it and closes the modal). */
   readonly onConnected?: () => void
+  /** Told when the frame refused an RPC method it does not know (spec §4: the modal opens with the message). */
+  readonly onMethodNotAllowed?: () => void
   /** Makes the frame client; default: the frame client chunk's createFrameClient. */
   readonly createClient?: (options: FrameClientOptions) => FrameClient
 }
@@ -57,6 +59,8 @@ export interface EmbeddedWallet {
   readonly connectorId: string
   /** connected tells the widget a login finished and wagmi connected the wallet. */
   connected(): void
+  /** methodNotAllowed tells the widget the frame refused an unknown RPC method. */
+  methodNotAllowed(): void
   /** destroy removes the frame. */
   destroy(): void
 }
@@ -119,6 +123,7 @@ export function createEmbeddedWallet(options: EmbeddedWalletOptions): EmbeddedWa
     rememberEmail: (email) => storage.setItem(EMBEDDED_STORAGE_KEYS.email, email),
     connectorId: EMBEDDED_CONNECTOR_ID,
     connected: () => options.onConnected?.(),
+    methodNotAllowed: () => options.onMethodNotAllowed?.(),
     chainId,
     setChainId: (id) => storage.setItem(EMBEDDED_STORAGE_KEYS.lastUsedChainId, String(id)),
     startIfUsedBefore() {

@@ -35,8 +35,8 @@ function scriptedFrame(action: 'VERIFY_OTP' | 'VERIFY_DEVICE' | 'CONNECT' = 'VER
   const held: Sent[] = []
   let win: Window | undefined
   const post = (data: unknown) => window.dispatchEvent(new MessageEvent('message', { data, origin: FRAME, source: win! }))
-  const answer = (m: Sent, result: unknown, ok = true) =>
-    post({ id: m.id, type: `@latch-frame/${m.type.slice('@latch-app/'.length)}_${ok ? 'SUCCESS' : 'ERROR'}`, payload: ok ? result : { message: result, code: 4001 } })
+  const answer = (m: Sent, result: unknown, ok = true, code = 4001) =>
+    post({ id: m.id, type: `@latch-frame/${m.type.slice('@latch-app/'.length)}_${ok ? 'SUCCESS' : 'ERROR'}`, payload: ok ? result : { message: result, code } })
   let approvals = new Map<string, Sent>()
   function onPost(m: Sent) {
     sent.push(m)
@@ -83,6 +83,7 @@ function scriptedFrame(action: 'VERIFY_OTP' | 'VERIFY_DEVICE' | 'CONNECT' = 'VER
           eth_maxPriorityFeePerGas: '0x1',
           eth_getTransactionCount: '0x0',
         }
+        if (method === 'wallet_unknownMethod') return answer(m, 'Requested RPC call is not allowed', false, 4200)
         return method in reads ? answer(m, reads[method]) : answer(m, `unexpected ${method}`, false)
       }
     }
@@ -238,6 +239,29 @@ describe('embedded wallet', () => {
     await new Promise((r) => setTimeout(r, 20))
     expect(latch.getState().view).not.toBe('EmailVerifyOtp')
     expect(latch._internal.embedded!.store.getState().step).toBe('idle')
+  })
+
+  it('an unknown RPC method opens the modal, shows "Action not allowed" 300 ms later and rejects open requests (spec §4)', async () => {
+    const latch = newLatch()
+    const frame = scriptedFrame('CONNECT')
+    await withFrame(frame, startEmailLogin(latch, 'visitor@example.com'))
+    expect(latch.getState().account.status).toBe('connected')
+    const provider = (await getConnectorClient(latch.getWagmiConfig())).transport as unknown as EIP1193Provider
+    // A signature waits for approval; the modal is then closed without answering.
+    const signing = signMessage(latch.getWagmiConfig(), { message: 'hello' }).catch((e: Error) => e)
+    await until(() => latch._internal.embedded!.store.getState().approval !== undefined)
+    latch._internal.modal.close()
+    await until(() => !latch.getState().open)
+
+    const unknown = provider.request({ method: 'wallet_unknownMethod' as never }).catch((e: { code?: number; message: string }) => e)
+    expect(await unknown).toMatchObject({ code: 4200, message: 'Requested RPC call is not allowed' })
+    await until(() => latch.getState().open)
+    const opened = Date.now()
+    expect(latch.getState().toast).toBeNull()
+    await until(() => latch.getState().toast?.message === 'Action not allowed')
+    expect(Date.now() - opened).toBeGreaterThanOrEqual(250)
+    expect(latch.getState().toast?.variant).toBe('error')
+    expect(((await signing) as Error).message).toMatch(/Request was aborted/)
   })
 
   it('changes the e-mail with the current address code, then the new one', async () => {

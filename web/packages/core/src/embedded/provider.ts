@@ -5,6 +5,7 @@
 // asks the visitor (ApproveTransaction) before it signs (spec §6).
 import { numberToHex } from 'viem'
 import type { EmbeddedWallet } from './controller'
+import { UNSUPPORTED_METHOD_CODE } from './protocol'
 
 /** An EIP-1193 error (code + message), as viem and apps expect them. */
 export class EmbeddedRpcError extends Error {
@@ -91,6 +92,8 @@ export function createEmbeddedProvider(wallet: EmbeddedWallet, hooks: EmbeddedPr
     } catch (error) {
       // The frame's ERROR answer carries the EIP-1193 code (4001 declined, 4200 refused method) when it has one.
       const code = (error as { code?: unknown }).code
+      // Spec §4: a method the wallet does not know opens the modal with the message.
+      if (code === UNSUPPORTED_METHOD_CODE) wallet.methodNotAllowed()
       throw new EmbeddedRpcError(typeof code === 'number' ? code : INTERNAL_ERROR_CODE, error instanceof Error ? error.message : String(error))
     }
   }

@@ -14,6 +14,8 @@ export const FRAME_REQUEST_TIMEOUT_MS = 30_000
  * CONNECT_DEVICE only once the visitor opened the link, which may take minutes.
  */
 export const DEVICE_APPROVAL_TIMEOUT_MS = 10 * 60_000
+/** Spec §4, §9: an unknown RPC method opens the modal; its message shows this long after. */
+export const UNKNOWN_METHOD_MESSAGE_DELAY_MS = 300
 /** Spec §9: sign-out waits at most this long for the frame. */
 export const FRAME_SIGN_OUT_WAIT_MS = 3_000
 /** Spec §9: e-mail login cooldown. */

@@ -42,6 +42,7 @@ export function createEmbeddedWiring(
     onTimeout: (reason) => deps.alerts.show(reason === 'iframe_load_failed' ? 'IFRAME_LOAD_FAILED' : 'IFRAME_REQUEST_TIMEOUT'),
     // Reported and closed like any wallet connection.
     onConnected: () => walletConnected(deps.latch(), { id: EMBEDDED_CONNECTOR_ID, name: EMBEDDED_CONNECTOR_NAME }, 'browser'),
+    onMethodNotAllowed: () => void import('./actions/all').then((a) => a.methodNotAllowed(deps.latch())),
     onApproval: () => {
       const { modal, router } = deps.latch()._internal
       if (modal.store.getState().open) router.push('ApproveTransaction')

@@ -3,6 +3,7 @@
 export { answerApproval } from './answerApproval'
 export { resendCode } from './resendCode'
 export { signOut } from './signOut'
+export { methodNotAllowed } from './methodNotAllowed'
 export { startEmailLogin } from './startEmailLogin'
 export { submitOtp } from './submitOtp'
 export { submitUpdateEmailOtp, updateEmail } from './updateEmail'
