@@ -8,6 +8,9 @@ import type { ProjectConfig, WalletsPage } from './api'
 /** The sdk type sent as `st` on every request. */
 export const LATCH_SDK_TYPE = 'latch'
 
+/** The version of Latch (sv of every latchd call). */
+export const LATCH_VERSION = '0.1.0'
+
 /** Non-2xx answer: the message is the spec's "HTTP status code: N" (spec §8); status is kept. */
 export class HttpError extends Error {
   override name = 'HttpError'

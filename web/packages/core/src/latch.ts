@@ -4,6 +4,7 @@
 // UI renders from, and binds the actions. The logic lives
 // in the actions (one per file in each capability's folder, each taking the
 // Latch) and in the controllers; nothing here holds state of its own.
+import { LATCH_VERSION } from './apiBase'
 import type { Chain } from 'viem'
 import { createAccountData } from './account/data'
 import { loadAccountModule } from './account/load'
@@ -46,7 +47,7 @@ import { walletConnectConnectors, type LatchExtensions } from './walletconnect/c
 import { createRecentWallets } from './wallets'
 
 /** The SDK version latchd sees in `sv`. */
-export const LATCH_VERSION = '0.1.0'
+export { LATCH_VERSION }
 
 /**
  * createLatch validates options (throwing LatchOptionsError) and returns a
@@ -71,7 +72,7 @@ export function createLatch(options: LatchOptions, extensions: LatchExtensions =
   })
   const recent = createRecentWallets(storage)
   // Local options until latchd's project config answers (init); then its send/receive/activity win.
-  const slice = createSlice({ send: opts.features.send, receive: opts.features.receive, activity: opts.features.history ?? true }, recent.get(), slot(root, 'instance'))
+  const slice = createSlice({ send: opts.features.send, receive: opts.features.receive, activity: opts.features.history ?? true, email: opts.features.email !== false }, recent.get(), slot(root, 'instance'))
   // Light until mounted when the app sets no mode: the server cannot know the
   // visitor's preference, and a different first client render would not hydrate.
   const theme = createThemeController(opts.themeMode ?? 'light', opts.themeVariables, slot(root, 'theme'))

@@ -1,9 +1,7 @@
 // The names slice of an instance's root store: the profile names latchd knows
 // for addresses, and where the visitor's registration stands (spec §4).
-import { accountNamespace } from '../adapters/registry'
 import type { Latch } from '../latch-types'
-import { LATCH_VERSION } from '../latch'
-import { mountSlice, sliceOf, type Store } from '../store'
+import { LATCH_VERSION } from '../apiBase'
 import { createNamesClient, type NamesClient } from './client'
 
 /** Where a registration stands: loading, then signing, then registering (spec §4); idle before and after. */
@@ -19,11 +17,22 @@ export interface NamesState {
 
 const initialNamesState: NamesState = { profileNames: {}, step: 'idle' }
 
-/** namesSlice is the instance's names slice, mounted on first use. */
-export function namesSlice(latch: Latch): Store<NamesState> {
+/** Reads and patches the names slice. */
+export interface NamesSlice {
+  getState(): NamesState
+  setState(patch: Partial<NamesState>): void
+}
+
+/**
+ * namesSlice is the instance's names slice of the root store, created on the
+ * first write. Written on the root directly rather than through store.ts's
+ * slice helpers, which are first-load code: importing them here would split
+ * core's entry into shared chunks the page's first load then fetches.
+ */
+export function namesSlice(latch: Latch): NamesSlice {
   const { root } = latch._internal
-  if (!root.getState().names) mountSlice(root, 'names', initialNamesState)
-  return sliceOf(root, 'names') as Store<NamesState>
+  const getState = (): NamesState => root.getState().names ?? initialNamesState
+  return { getState, setState: (patch) => root.setState({ names: { ...getState(), ...patch } }) }
 }
 
 /** namesClient is a client of the instance's latchd profile routes. */
@@ -32,7 +41,15 @@ export function namesClient(latch: Latch): NamesClient {
   return createNamesClient({ apiUrl: opts.apiUrl, projectId: opts.projectId, sdkVersion: `react-${LATCH_VERSION}` })
 }
 
+/**
+ * The namespace of the connected account's CAIP-10 id (`eip155:1:0x…` → `eip155`). Read here rather than through
+ * adapters/registry, which is first-load code: importing it would split core's entry into shared chunks.
+ */
+export function accountNamespaceOf(latch: Latch): string | undefined {
+  return latch.getState().account.caipAddress?.split(':')[0]
+}
+
 /** Whether the connected account may have names: only eip155 ones do (spec §9 namespace limits). */
 export function accountHasNames(latch: Latch): boolean {
-  return accountNamespace(latch.getState().account.caipAddress) === 'eip155'
+  return accountNamespaceOf(latch) === 'eip155'
 }

@@ -1,9 +1,8 @@
-import { accountNamespace } from '../../adapters/registry'
 import type { Latch } from '../../latch-types'
 import type { NameRecord } from '../client'
 import { namesFailure } from '../errors'
 import { accountNameError } from '../rules'
-import { namesClient, namesSlice } from '../state'
+import { accountNamespaceOf, namesClient, namesSlice } from '../state'
 
 /** Messages of spec §5 for a registration without its prerequisites. */
 export const REGISTER_MESSAGES = {
@@ -34,8 +33,8 @@ export async function registerName(latch: Latch, label: string): Promise<NameRec
   const { account, activeNetwork } = latch.getState()
   if (!activeNetwork) throw new Error(REGISTER_MESSAGES.networkNotFound)
   const address = account.status === 'connected' ? account.address : undefined
-  const namespace = accountNamespace(account.caipAddress)
-  const client = latch._internal.clients.get(namespace)
+  const namespace = accountNamespaceOf(latch)
+  const client = namespace ? latch._internal.clients.get(namespace) : undefined
   if (!address || !client) throw new Error(REGISTER_MESSAGES.addressNotFound)
   if (namespace !== 'eip155') throw new Error(REGISTER_MESSAGES.namespace)
   const coinType = coinTypeOf(activeNetwork.id)

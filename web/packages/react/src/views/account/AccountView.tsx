@@ -12,8 +12,8 @@ const AccountTabs = lazy(() => {
   void loadAccountModule().catch(() => {})
   return import('./AccountTabs')
 })
-// The account's name, or the way to choose one, is the names views' chunk.
-const AccountName = lazy(() => import('../names/NamesViews').then((m) => ({ default: m.AccountName })))
+// The account's name, or the way to choose one, is a chunk of the names views.
+const AccountName = lazy(() => import('../names/AccountName'))
 
 /** The Account view: avatar, address, balance, network, Send and Receive, the Tokens/NFTs/Activity tabs (spec §2), disconnect. */
 export function AccountView() {

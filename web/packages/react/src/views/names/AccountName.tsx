@@ -1,0 +1,44 @@
+import { useEffect } from 'react'
+import { useLatchInstance } from '../../context'
+import { useLatchSelector } from '../../hooks/useLatchSelector'
+import { useT } from '../../hooks/useT'
+import { useNamesModule, useNamesState } from './useNames'
+
+/**
+ * The Account view's name: the profile name latchd holds for the account, or,
+ * for an account that can have one (eip155) and has none, the way to
+ * RegisterAccountName.
+ */
+export default function AccountName() {
+  const latch = useLatchInstance()
+  const t = useT()
+  const names = useNamesModule()
+  const state = useNamesState(names)
+  const { address, caipAddress } = useLatchSelector((s) => ({ address: s.account.address, caipAddress: s.account.caipAddress }))
+  const canHaveName = Boolean(names && address && names.accountHasNames(latch))
+  const name = address ? state?.profileNames[address.toLowerCase()] : undefined
+
+  useEffect(() => {
+    if (!names || !address || !canHaveName) return
+    const abort = new AbortController()
+    names.loadProfileName(latch, address, { signal: abort.signal }).catch(() => {
+      // no name shown; the Choose name entry stays
+    })
+    return () => abort.abort()
+  }, [latch, names, address, caipAddress, canHaveName])
+
+  if (!canHaveName) return null
+  if (name) {
+    return (
+      <span className="latch-subtitle" data-testid="latch-account-name">
+        {name}
+      </span>
+    )
+  }
+  if (name === undefined) return null
+  return (
+    <button type="button" className="latch-list-item" data-testid="latch-account-choose-name" onClick={() => latch.push('RegisterAccountName')}>
+      {t('view.RegisterAccountName')}
+    </button>
+  )
+}
