@@ -43,21 +43,38 @@ func (m *Main) addDevNetworks() error {
 }
 
 // ensureDevProject returns the dev project, creating it on the first start.
-// It allows only local origins (dev mode adds them to every project).
+// It allows only local origins (dev mode adds them to every project), and it
+// has e-mail login on (the demo and the browser tests sign in through the
+// dev outbox). A dev database made before e-mail login existed has it off:
+// every start turns it back on, so `latchd dev` always offers it.
 func (m *Main) ensureDevProject(ctx context.Context) (string, error) {
 	p, err := m.Projects.FindDev(ctx)
 	if err == nil {
+		if !p.Features.Email {
+			p.Features.Email = true
+			if err := m.Projects.Update(ctx, p); err != nil {
+				return "", err
+			}
+			m.Logger.Info("turned e-mail login on for the dev project", "project_id", p.ID)
+		}
 		return p.ID, nil
 	}
 	if apperr.Code(err) != apperr.NotFound {
 		return "", err
 	}
-	p = &project.Project{Name: "Latch dev", Dev: true, Analytics: true, Features: project.DefaultFeatures()}
+	p = &project.Project{Name: "Latch dev", Dev: true, Analytics: true, Features: devFeatures()}
 	if err := m.Projects.Create(ctx, p); err != nil {
 		return "", err
 	}
 	m.Logger.Info("created dev project", "project_id", p.ID)
 	return p.ID, nil
+}
+
+// devFeatures are a new project's features with e-mail login on.
+func devFeatures() project.Features {
+	f := project.DefaultFeatures()
+	f.Email = true
+	return f
 }
 
 // DevInfo is the body of GET /dev/info: what a demo page or a test needs to

@@ -57,6 +57,8 @@ export interface LatchFeatures {
   receive: boolean
   /** The Activity tab (remote feature `activity`, local `features.history`). */
   activity: boolean
+  /** The e-mail field in Connect (remote feature `email`, local `features.email`); also needs a frameUrl. */
+  email: boolean
 }
 
 /** The account of the connected namespace. */

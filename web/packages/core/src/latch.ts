@@ -72,7 +72,7 @@ export function createLatch(options: LatchOptions, extensions: LatchExtensions =
   })
   const recent = createRecentWallets(storage)
   // Local options until latchd's project config answers (init); then its send/receive/activity win.
-  const slice = createSlice({ send: opts.features.send, receive: opts.features.receive, activity: opts.features.history ?? true }, recent.get(), slot(root, 'instance'))
+  const slice = createSlice({ send: opts.features.send, receive: opts.features.receive, activity: opts.features.history ?? true, email: opts.features.email !== false }, recent.get(), slot(root, 'instance'))
   // Light until mounted when the app sets no mode: the server cannot know the
   // visitor's preference, and a different first client render would not hydrate.
   const theme = createThemeController(opts.themeMode ?? 'light', opts.themeVariables, slot(root, 'theme'))

@@ -78,6 +78,6 @@ describe('createLatch account wiring', () => {
 
   it('features start from the local options', () => {
     vi.spyOn(globalThis, 'fetch').mockRejectedValue(new TypeError('fetch failed'))
-    expect(setup(() => '0x0').getState().features).toEqual({ send: true, receive: true, activity: true })
+    expect(setup(() => '0x0').getState().features).toEqual({ send: true, receive: true, activity: true, email: true })
   })
 })

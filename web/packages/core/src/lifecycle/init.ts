@@ -17,7 +17,7 @@ export function init(latch: Latch): Promise<void> {
     events.sendEvent({ type: 'track', event: 'INITIALIZE', properties: { projectId: opts.projectId ?? '' } })
     const config = initProjectConfig({ api, projectId: opts.projectId, localFeatures: opts.localFeatures, alerts }).then((remote) => {
       slice.setState({
-        features: { send: remote.send ?? opts.features.send, receive: remote.receive ?? opts.features.receive, activity: remote.activity },
+        features: { send: remote.send ?? opts.features.send, receive: remote.receive ?? opts.features.receive, activity: remote.activity, email: remote.email },
       })
     })
     const analytics = opts.projectId && opts.features.analytics ? fetchAnalyticsEnabled(api) : Promise.resolve(false)

@@ -83,7 +83,7 @@ export function createFakeLatch(options: FakeLatchOptions = {}): FakeLatch {
     networks,
     wallets: defaultWallets,
     connectError: null,
-    features: { send: true, receive: true, activity: true },
+    features: { send: true, receive: true, activity: true, email: true },
     walletConnect: options.walletConnect ? { uri: undefined, expiresAt: undefined, pending: false, error: null } : null,
     enableNetworkSwitch: true,
     ...options.state,

@@ -227,7 +227,7 @@ describe('Account tabs', () => {
   })
 
   it('features off: no Send, Receive or Activity', async () => {
-    const latch = createConnectedFakeLatch({ state: { features: { send: false, receive: false, activity: false } } })
+    const latch = createConnectedFakeLatch({ state: { features: { send: false, receive: false, activity: false, email: true } } })
     const { user } = renderWithLatch(<ConnectButton />, { latch })
     await user.click(screen.getByTestId('latch-account-button'))
     expect(screen.queryByTestId('latch-account-send')).toBeNull()

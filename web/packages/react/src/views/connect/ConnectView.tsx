@@ -19,7 +19,9 @@ export function ConnectView() {
   const t = useT()
   // The e-mail wallet's connector is reached through the e-mail field, not listed as a wallet.
   const wallets = useLatchSelector((state) => state.wallets).filter((w) => w.connectorId !== EMBEDDED_CONNECTOR_ID)
-  const email = getEmbeddedState(latch) !== undefined
+  // The project's e-mail feature (latchd's config) can turn the field off.
+  const emailOn = useLatchSelector((state) => state.features.email)
+  const email = emailOn && getEmbeddedState(latch) !== undefined
   // Spec §9: the connect methods in the options' order (email, social, wallet by default); social login is not offered yet.
   const methods = latch._internal.opts.features.connectMethodsOrder.filter((m) => m !== 'social' && (m !== 'email' || email))
   const [count, setCount] = useState<number | null>(null)

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { act, fireEvent, render, screen } from '@testing-library/react'
 import { createLatch, type Latch, type LatchOptions } from '@latchkit/core'
 import { defineChain } from 'viem'
@@ -29,6 +29,7 @@ function sections(): string[] {
 }
 
 afterEach(() => {
+  vi.unstubAllGlobals()
   for (const l of latches.splice(0)) l.destroy()
   document.body.innerHTML = ''
 })
@@ -58,6 +59,31 @@ describe('Connect view with the e-mail wallet', () => {
     document.body.innerHTML = ''
     await openConnect({ features: { email: false } })
     expect(sections()).toEqual(['wallet'])
+  })
+
+  it("follows latchd's project config: the field goes when the project has e-mail login off, stays when on", async () => {
+    for (const email of [false, true]) {
+      // latchd's GET /appkit/v1/config: e-mail login is social_login's 'email' entry.
+      const features = [{ id: 'activity', isEnabled: true, config: null }, ...(email ? [{ id: 'social_login', isEnabled: true, config: ['email'] }] : [])]
+      vi.stubGlobal(
+        'fetch',
+        vi.fn(async (input: RequestInfo | URL) => {
+          const path = new URL(input instanceof Request ? input.url : String(input)).pathname
+          if (path === '/appkit/v1/config') return Response.json({ features })
+          if (path === '/projects/v1/origins') return Response.json({ allowedOrigins: [] })
+          if (path === '/getAnalyticsConfig') return Response.json({ isAnalyticsEnabled: false })
+          return Response.json({ count: 0, data: [] })
+        }),
+      )
+      const latch = await openConnect({})
+      await act(() => latch.init())
+      expect(latch.getState().features.email).toBe(email)
+      if (email) await screen.findByTestId('latch-email-input')
+      expect(sections()).toEqual(email ? ['email', 'or', 'wallet'] : ['wallet'])
+      for (const l of latches.splice(0)) l.destroy()
+      document.body.innerHTML = ''
+      vi.unstubAllGlobals()
+    }
   })
 
   it('answers a bad address with the spec message, sending nothing', async () => {

@@ -1,0 +1,43 @@
+package app_test
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"testing"
+
+	"github.com/latchkit/latch/internal/app"
+)
+
+// The dev project offers e-mail login, and a dev database whose dev project
+// has it off (made before it existed) gets it back on the next start.
+func TestMain_DevProjectEmailLogin(t *testing.T) {
+	dir := t.TempDir()
+	start := func() *app.Main {
+		cfg := app.Config{Dev: true, Addr: "127.0.0.1:0", FrameAddr: "127.0.0.1:0", DataDir: dir, DevChains: []uint64{31337}}
+		m := app.NewMain(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
+		if err := m.Run(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	emailOn := `"id":"social_login","isEnabled":true,"config":["email"]`
+
+	m := start()
+	c := client{t: t, base: m.APIURL()}
+	c.want(c.do("GET", "/appkit/v1/config?projectId="+m.DevProjectID, ""), 200, emailOn)
+	p, err := m.Projects.FindDev(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Features.Email = false
+	if err := m.Projects.Update(context.Background(), p); err != nil {
+		t.Fatal(err)
+	}
+	m.Close()
+
+	m = start()
+	defer m.Close()
+	c = client{t: t, base: m.APIURL()}
+	c.want(c.do("GET", "/appkit/v1/config?projectId="+m.DevProjectID, ""), 200, emailOn)
+}
