@@ -1,0 +1,141 @@
+// Account names end to end (issue 23, spec §3, §4, §5): the demo dapp served
+// by a real `latchd dev`, the scripted test wallet (dev account #0), Chromium.
+// The visitor registers `newcomer` from the Account view, sees it there, sends
+// to `newcomer.latch.test` (resolved through the dev chain's ENS contracts and
+// latchd's CCIP-Read gateway), and viem's own ENS client resolves the same name.
+// Build the web packages first (scripts/test-e2e.sh does).
+import { strict as assert } from 'node:assert';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { createPublicClient, defineChain, getAddress, hexToString, http } from 'viem';
+import { normalize } from 'viem/ens';
+import { useHarness } from '../lib/harness.mjs';
+
+const demoDir = join(dirname(fileURLToPath(import.meta.url)), '../../apps/demo/dist');
+if (!existsSync(join(demoDir, 'index.html'))) throw new Error(`demo not built: ${demoDir} (npm run build in web/)`);
+
+const harness = useHarness({ latchdArgs: ['--demo-dir', demoDir, '--demo-addr', '127.0.0.1:0'] });
+
+const devA = 31337;
+
+async function openDemo() {
+  const testPage = await harness.newPage();
+  await testPage.page.goto(harness.latchd.info.demoUrl);
+  await testPage.page.getByTestId('latch-connect-button').waitFor();
+  return testPage;
+}
+
+/** Connects the test wallet and opens the Account view. */
+async function connectAndOpenAccount(/** @type {import('playwright-core').Page} */ page) {
+  await page.getByTestId('latch-connect-button').click();
+  await page.getByTestId('latch-view-Connect').waitFor();
+  await page.getByRole('button', { name: /Latch Test Wallet/ }).click();
+  await page.getByTestId('latch-account-button').first().click();
+  await page.getByTestId('latch-view-Account').waitFor();
+}
+
+/** latchd's reverse record of an address, asked directly. */
+async function reverse(/** @type {string} */ address) {
+  const { apiUrl, projectId } = harness.latchd.info;
+  const res = await fetch(`${apiUrl}/v1/profile/reverse/${address}?apiVersion=2&projectId=${projectId}`);
+  assert.equal(res.status, 200);
+  return /** @type {{name: string}[]} */ (await res.json());
+}
+
+test('registers newcomer for the connected account: rules as typed, sign, success, the name in Account; Send and viem resolve newcomer.latch.test', async () => {
+  const t = await openDemo();
+  const { page, wallet } = t;
+  const address = wallet.address;
+  assert.deepEqual(await reverse(address), []);
+
+  await connectAndOpenAccount(page);
+  await page.getByTestId('latch-account-choose-name').click();
+  const view = page.getByTestId('latch-view-RegisterAccountName');
+  await view.waitFor();
+  const input = view.getByTestId('latch-register-name-input');
+  const error = view.getByTestId('latch-register-name-error');
+  const submit = view.getByTestId('latch-register-name-submit');
+
+  // The rules' messages as the visitor types (spec §5), with Register off.
+  await input.fill('new');
+  await error.filter({ hasText: 'A name must be at least 4 characters' }).waitFor();
+  assert.equal(await submit.isDisabled(), true);
+  await input.fill('new_comer');
+  await error.filter({ hasText: 'A name may only contain letters, digits and hyphens, not "_"' }).waitFor();
+  await input.fill('ne--comer');
+  await error.filter({ hasText: 'A name must not have hyphens as its third and fourth characters' }).waitFor();
+
+  // A valid, free name: latchd says it is available.
+  await input.fill('Newcomer');
+  await view.getByTestId('latch-register-name-available').filter({ hasText: 'newcomer.latch.test is available' }).waitFor();
+  assert.equal(wallet.prompts.filter((p) => p.method === 'personal_sign').length, 0);
+  await t.screenshot('names-register');
+  await submit.click();
+
+  // The wallet signs {name, attributes, timestamp} (api-shapes §3.6); then the success view.
+  const success = page.getByTestId('latch-view-RegisterAccountNameSuccess');
+  await success.getByTestId('latch-register-name-success').filter({ hasText: 'newcomer.latch.test is now your name' }).waitFor();
+  const signs = wallet.prompts.filter((p) => p.method === 'personal_sign');
+  assert.equal(signs.length, 1);
+  assert.equal(signs[0].decision, 'approved');
+  const message = JSON.parse(hexToString(/** @type {`0x${string}`} */ (signs[0].params[0])));
+  assert.equal(message.name, 'newcomer.latch.test');
+  assert.deepEqual(message.attributes, {});
+  assert.ok(Math.abs(message.timestamp - Date.now() / 1000) < 30, `timestamp ${message.timestamp} is now, in seconds`);
+  assert.deepEqual((await reverse(address)).map((r) => r.name), ['newcomer.latch.test']);
+
+  // Done: Account shows the name instead of Choose name.
+  await success.getByTestId('latch-register-name-done').click();
+  await page.getByTestId('latch-view-Account').waitFor();
+  assert.equal(await page.getByTestId('latch-account-name').textContent(), 'newcomer.latch.test');
+  assert.equal(await page.getByTestId('latch-account-choose-name').count(), 0);
+
+  // Send: the receiver name resolves through the dev chain's ENS contracts and latchd's gateway.
+  await page.getByTestId('latch-account-send').click();
+  await page.getByTestId('latch-view-WalletSend').waitFor();
+  await page.getByTestId('latch-send-receiver').fill('newcomer.latch.test');
+  const resolved = page.getByTestId('latch-send-receiver-resolved');
+  await resolved.waitFor({ timeout: 15_000 });
+  const shown = /** @type {string} */ (await resolved.textContent());
+  assert.ok(shown.includes('newcomer.latch.test'), shown);
+  // The address as Send shows it: 4 leading and 6 trailing characters.
+  const lower = address.toLowerCase();
+  assert.ok(shown.toLowerCase().includes(`${lower.slice(0, 4)}…${lower.slice(-6)}`), `${shown} names ${address}`);
+});
+
+test('viem resolves newcomer.latch.test on the dev chain through CCIP-Read, and a taken name shows suggestions', async () => {
+  const network = harness.latchd.info.networks.find((n) => n.chainId === devA);
+  assert.ok(network, 'dev network 31337');
+  const chain = defineChain({
+    id: network.chainId,
+    name: network.name,
+    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+    rpcUrls: { default: { http: [network.rpcUrl] } },
+    contracts: {
+      ensRegistry: { address: /** @type {`0x${string}`} */ (network.ensRegistry) },
+      ensUniversalResolver: { address: /** @type {`0x${string}`} */ (network.ensUniversalResolver) },
+    },
+  });
+  const client = createPublicClient({ chain, transport: http(network.rpcUrl) });
+  const owner = getAddress(harness.latchd.info.accounts[0]);
+  // Registered by the previous test (same latchd).
+  assert.deepEqual((await reverse(owner)).map((r) => r.name), ['newcomer.latch.test']);
+  assert.equal(await client.getEnsAddress({ name: normalize('newcomer.latch.test') }), owner);
+  assert.equal(await client.getEnsAddress({ name: normalize('nobody-here.latch.test') }), null);
+
+  // Another account asks for the same name: taken, with free names like it.
+  const t = await openDemo();
+  const { page, wallet } = t;
+  await wallet.setAccount(3);
+  await connectAndOpenAccount(page);
+  await page.getByTestId('latch-account-choose-name').click();
+  const view = page.getByTestId('latch-view-RegisterAccountName');
+  await view.getByTestId('latch-register-name-input').fill('newcomer');
+  await view.getByTestId('latch-register-name-taken').filter({ hasText: 'newcomer.latch.test is taken' }).waitFor();
+  assert.equal(await view.getByTestId('latch-register-name-submit').isDisabled(), true);
+  await view.getByTestId('latch-register-name-suggestion-newcomer1').click();
+  assert.equal(await view.getByTestId('latch-register-name-input').inputValue(), 'newcomer1');
+  await view.getByTestId('latch-register-name-available').filter({ hasText: 'newcomer1.latch.test is available' }).waitFor();
+});
