@@ -43,11 +43,12 @@ export async function registerName(latch: Latch, label: string): Promise<NameRec
   const slice = namesSlice(latch)
   const api = namesClient(latch)
   slice.setState({ step: 'signing' })
+  let taken: Error | undefined
   try {
     // The wanted name's full form (label.zone) comes with whether it is free.
     const [suggestion] = await api.suggestions(wanted)
     const name = suggestion?.name ?? wanted
-    if (suggestion?.registered) throw new Error(REGISTER_MESSAGES.taken(name))
+    if (suggestion?.registered) throw (taken = new Error(REGISTER_MESSAGES.taken(name)))
     // latchd accepts a timestamp within 10 s of its clock (api-shapes §3.6).
     const message = JSON.stringify({ name, attributes: {}, timestamp: Math.floor(Date.now() / 1000) })
     const signature = await client.signMessage({ message, address })
@@ -58,6 +59,6 @@ export async function registerName(latch: Latch, label: string): Promise<NameRec
     return record
   } catch (error) {
     slice.setState({ step: 'idle' })
-    throw namesFailure(error, latch.t('names.registerError', { name: wanted }))
+    throw taken ?? namesFailure(error, latch.t('names.registerError', { name: wanted }))
   }
 }

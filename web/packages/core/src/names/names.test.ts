@@ -1,0 +1,136 @@
+// The names module: the rules' messages (latchd's, internal/names), the
+// profile client's answers and refusals, and the register flow over a real
+// Latch (spec §4: sign, register, profile name set, success view; §8 messages).
+import { createConfig, custom, mock } from '@wagmi/core'
+import { mainnet } from 'viem/chains'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { ApiResponseError } from '../apiBase'
+import { alice } from '../connection/test/fakeWallet'
+import { createLatch } from '../latch'
+import type { LatchWallet } from '../latch-types'
+import { createMemoryStorage } from '../storage'
+import { createNamesClient, NamesRequestError } from './client'
+import { accountNameError, coinTypeOf, getNamesState, registerName } from './index'
+
+const record = (name: string, address: string) => ({
+  name,
+  registered_at: '2026-01-01T00:00:00Z',
+  updated_at: '2026-01-01T00:00:00Z',
+  attributes: {},
+  addresses: { '60': { address, created_at: '2026-01-01T00:00:00Z' } },
+})
+const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })
+const refusal = (status: number, description: string) => json({ status: 'FAILED', code: 'invalid', reasons: [{ field: 'name', description }] }, status)
+
+beforeEach(() => {
+  vi.stubGlobal('localStorage', createMemoryStorage())
+  vi.spyOn(console, 'warn').mockImplementation(() => {})
+})
+afterEach(() => {
+  vi.unstubAllGlobals()
+  vi.restoreAllMocks()
+})
+
+describe('accountNameError', () => {
+  it.each([
+    ['alice', undefined],
+    ['Alice-2', undefined],
+    ['', 'A name is required'],
+    ['abc', 'A name must be at least 4 characters'],
+    ['al_ce', 'A name may only contain letters, digits and hyphens, not "_"'],
+    ['alice.eth', 'A name is one label, without dots'],
+    ['xn--alice', 'A name must not have hyphens as its third and fourth characters'],
+    ['a'.repeat(64), 'A name must be at most 63 characters'],
+  ])('%j → %j', (label, message) => {
+    expect(accountNameError(label)).toBe(message)
+  })
+})
+
+describe('coinTypeOf', () => {
+  it('is 0x80000000 | chainId below 2^31, and refuses larger ids', () => {
+    expect(coinTypeOf(31337)).toBe(2147514985)
+    expect(() => coinTypeOf(2 ** 31)).toThrow('must be below 2^31')
+  })
+})
+
+describe('createNamesClient', () => {
+  const client = (fetch: typeof globalThis.fetch) => createNamesClient({ apiUrl: 'http://latchd.test', projectId: 'p', sdkVersion: 'react-0', fetch })
+
+  it('lookup: [] is null, a record is the record; apiVersion=2 is asked', async () => {
+    const fetch = vi.fn<typeof globalThis.fetch>().mockResolvedValueOnce(json([])).mockResolvedValueOnce(json(record('alice.latch.test', alice)))
+    expect(await client(fetch).lookup('alice.latch.test')).toBeNull()
+    expect((await client(fetch).lookup('alice.latch.test'))?.name).toBe('alice.latch.test')
+    expect(String(fetch.mock.calls[0]?.[0])).toContain('/v1/profile/account/alice.latch.test?projectId=p&st=latch&sv=react-0&apiVersion=2')
+  })
+
+  it("a refusal carries latchd's reason; a malformed answer names the route", async () => {
+    await expect(client(async () => refusal(409, 'alice.latch.test is taken')).register({ coinType: 60, address: alice, message: '{}', signature: '0x' }))
+      .rejects.toMatchObject({ name: 'NamesRequestError', status: 409, reason: 'alice.latch.test is taken' })
+    await expect(client(async () => json({ suggestions: [{ name: 1 }] })).suggestions('alice')).rejects.toThrow(ApiResponseError)
+    await expect(client(async () => new Response('oops', { status: 502 })).reverse(alice)).rejects.toBeInstanceOf(NamesRequestError)
+  })
+})
+
+describe('registerName', () => {
+  const mockWallet: LatchWallet = { id: 'mock', name: 'Mock', kind: 'injected', installed: true, connectorId: 'mock' }
+
+  async function connected(routes: (url: URL, init: RequestInit | undefined) => Response | undefined) {
+    vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+      const url = new URL(String(input))
+      return routes(url, init) ?? json({ status: 'FAILED', code: 'not_found', reasons: [{ field: '', description: 'not found' }] }, 404)
+    })
+    const wagmiConfig = createConfig({
+      chains: [mainnet],
+      connectors: [mock({ accounts: [alice] })],
+      storage: null,
+      transports: { [mainnet.id]: custom({ request: async () => '0x0' }) },
+    })
+    const latch = createLatch({ projectId: 'a'.repeat(32), apiUrl: 'http://latchd.test', networks: [mainnet], wagmiConfig })
+    await latch.connectWallet(mockWallet)
+    const client = latch._internal.clients.get('eip155')
+    if (!client) throw new Error('no eip155 client')
+    const sign = vi.spyOn(client, 'signMessage').mockResolvedValue('0xsigned')
+    return { latch, sign }
+  }
+
+  it('asks whether it is free, has the wallet sign {name, attributes, timestamp}, registers, sets the profile name and shows success', async () => {
+    let posted: Record<string, unknown> | undefined
+    const { latch, sign } = await connected((url, init) => {
+      if (url.pathname === '/v1/profile/suggestions/newcomer') return json({ suggestions: [{ name: 'newcomer.latch.test', registered: false }] })
+      if (url.pathname === '/v1/profile/account' && init?.method === 'POST') {
+        posted = JSON.parse(String(init.body)) as Record<string, unknown>
+        return json(record('newcomer.latch.test', alice))
+      }
+      return undefined
+    })
+    latch.push('RegisterAccountName')
+    const record_ = await registerName(latch, 'Newcomer')
+    expect(record_.name).toBe('newcomer.latch.test')
+    const signed = sign.mock.calls[0]?.[0]
+    expect(signed?.address).toBe(alice)
+    const message = JSON.parse(String(signed?.message)) as { name: string; attributes: object; timestamp: number }
+    expect(message).toMatchObject({ name: 'newcomer.latch.test', attributes: {} })
+    expect(Math.abs(message.timestamp - Date.now() / 1000)).toBeLessThan(5)
+    expect(posted).toEqual({ coin_type: (0x80000000 | 1) >>> 0, address: alice, message: signed?.message, signature: '0xsigned' })
+    expect(getNamesState(latch)).toEqual({ step: 'idle', profileNames: { [alice.toLowerCase()]: 'newcomer.latch.test' } })
+    expect(latch.getState().view).toBe('RegisterAccountNameSuccess')
+  })
+
+  it("a taken name is refused before signing; latchd's refusal is shown as it is, else the spec's message; the step returns to idle", async () => {
+    let answer: () => Response = () => refusal(401, 'The signature is not the address\u2019s')
+    const { latch, sign } = await connected((url, init) => {
+      if (url.pathname === '/v1/profile/suggestions/taken') return json({ suggestions: [{ name: 'taken.latch.test', registered: true }] })
+      if (url.pathname === '/v1/profile/suggestions/newcomer') return json({ suggestions: [{ name: 'newcomer.latch.test', registered: false }] })
+      if (url.pathname === '/v1/profile/account' && init?.method === 'POST') return answer()
+      return undefined
+    })
+    await expect(registerName(latch, 'taken')).rejects.toThrow('taken.latch.test is already taken')
+    expect(sign).not.toHaveBeenCalled()
+    await expect(registerName(latch, 'newcomer')).rejects.toThrow('The signature is not the address\u2019s')
+    answer = () => new Response('', { status: 500 })
+    await expect(registerName(latch, 'newcomer')).rejects.toThrow('Error registering name newcomer')
+    await expect(registerName(latch, 'abc')).rejects.toThrow('A name must be at least 4 characters')
+    expect(getNamesState(latch)?.step).toBe('idle')
+    expect(getNamesState(latch)?.profileNames).toEqual({})
+  })
+})
