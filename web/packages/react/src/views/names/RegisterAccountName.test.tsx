@@ -1,0 +1,60 @@
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { act, screen } from '@testing-library/react'
+import { ConnectButton } from '../../components/ConnectButton/ConnectButton'
+import { connectedAddress, createConnectedFakeLatch } from '../../test/createFakeLatch'
+import { renderWithLatch } from '../../test/render'
+
+const json = (body: unknown) => new Response(JSON.stringify(body), { status: 200, headers: { 'Content-Type': 'application/json' } })
+
+/** latchd's profile routes: `names` maps an address to its name; suggestions know `taken`. */
+function stubLatchd(names: Record<string, string>) {
+  return vi.spyOn(globalThis, 'fetch').mockImplementation(async (input) => {
+    const url = new URL(String(input))
+    const reverse = /^\/v1\/profile\/reverse\/(.+)$/.exec(url.pathname)
+    if (reverse) {
+      const name = names[decodeURIComponent(reverse[1]!).toLowerCase()]
+      return json(name ? [{ name, registered_at: '2026-01-01T00:00:00Z', updated_at: null, attributes: {}, addresses: {} }] : [])
+    }
+    const wanted = /^\/v1\/profile\/suggestions\/(.+)$/.exec(url.pathname)?.[1]
+    if (wanted === 'taken') return json({ suggestions: [{ name: 'taken.latch.test', registered: true }, { name: 'taken1.latch.test', registered: false }] })
+    if (wanted) return json({ suggestions: [{ name: `${wanted}.latch.test`, registered: false }] })
+    return new Response('{}', { status: 404 })
+  })
+}
+
+afterEach(() => vi.restoreAllMocks())
+
+describe('names in the widget', () => {
+  it('Account offers Choose name; the form shows the rules as typed, a taken name with free names like it, and a free one', async () => {
+    const fetch = stubLatchd({})
+    const latch = createConnectedFakeLatch()
+    const { user } = renderWithLatch(<ConnectButton />, { latch })
+    act(() => latch.open({ view: 'Account' }))
+    await user.click(await screen.findByTestId('latch-account-choose-name'))
+    const input = await screen.findByTestId('latch-register-name-input')
+
+    await user.type(input, 'ab')
+    expect((await screen.findByTestId('latch-register-name-error')).textContent).toBe('A name must be at least 4 characters')
+    await user.type(input, '.c')
+    expect(screen.getByTestId('latch-register-name-error').textContent).toBe('A name is one label, without dots')
+    expect(fetch.mock.calls.some(([u]) => String(u).includes('/suggestions/'))).toBe(false)
+
+    await user.clear(input)
+    await user.type(input, 'taken')
+    expect((await screen.findByTestId('latch-register-name-taken')).textContent).toBe('taken.latch.test is taken')
+    expect((screen.getByTestId('latch-register-name-submit') as HTMLButtonElement).disabled).toBe(true)
+    await user.click(screen.getByTestId('latch-register-name-suggestion-taken1'))
+    expect((input as HTMLInputElement).value).toBe('taken1')
+    expect((await screen.findByTestId('latch-register-name-available')).textContent).toBe('taken1.latch.test is available')
+    expect((screen.getByTestId('latch-register-name-submit') as HTMLButtonElement).disabled).toBe(false)
+  })
+
+  it("Account shows the account's name from latchd instead of Choose name", async () => {
+    stubLatchd({ [connectedAddress.toLowerCase()]: 'alice.latch.test' })
+    const latch = createConnectedFakeLatch()
+    renderWithLatch(<ConnectButton />, { latch })
+    act(() => latch.open({ view: 'Account' }))
+    expect((await screen.findByTestId('latch-account-name')).textContent).toBe('alice.latch.test')
+    expect(screen.queryByTestId('latch-account-choose-name')).toBeNull()
+  })
+})
