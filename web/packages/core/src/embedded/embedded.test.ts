@@ -13,6 +13,7 @@ import { resendCode } from './actions/resendCode'
 import { signOut } from './actions/signOut'
 import { startEmailLogin } from './actions/startEmailLogin'
 import { submitOtp } from './actions/submitOtp'
+import { INVALID_RECOVERY_PASSWORD_MESSAGE, submitRecoveryPassword } from './actions/submitRecoveryPassword'
 import { submitUpdateEmailOtp, updateEmail } from './actions/updateEmail'
 import { EMBEDDED_CONNECTOR_ID } from './connector'
 import { EMBEDDED_STORAGE_KEYS } from './storageKeys'
@@ -30,7 +31,9 @@ interface Sent {
 }
 
 /** A scripted frame: answers the page's events like web/packages/frame does. */
-function scriptedFrame(action: 'VERIFY_OTP' | 'VERIFY_DEVICE' | 'CONNECT' = 'VERIFY_OTP', opts: { holdDevice?: boolean } = {}) {
+function scriptedFrame(action: 'VERIFY_OTP' | 'VERIFY_DEVICE' | 'CONNECT' = 'VERIFY_OTP', opts: { holdDevice?: boolean; recoveryPassword?: string } = {}) {
+  // A new device of a wallet in password recovery mode: GET_USER needs the password once.
+  let recovered = opts.recoveryPassword === undefined
   const sent: Sent[] = []
   const held: Sent[] = []
   let win: Window | undefined
@@ -50,6 +53,12 @@ function scriptedFrame(action: 'VERIFY_OTP' | 'VERIFY_DEVICE' | 'CONNECT' = 'VER
       case 'CONNECT_OTP':
         return m.payload!.otp === '123456' ? answer(m, undefined) : answer(m, 'Invalid code', false)
       case 'GET_USER':
+        if (!recovered) {
+          const given = m.payload?.recoveryPassword
+          if (given === undefined) return answer(m, 'Recovery password required', false, -32603)
+          if (given !== opts.recoveryPassword) return answer(m, 'Wrong recovery password', false, -32603)
+          recovered = true
+        }
         return answer(m, { email: 'visitor@example.com', address: ADDRESS.toLowerCase(), chainId: m.payload?.chainId ?? 31337, accounts: [] })
       case 'IS_CONNECTED':
         return answer(m, { isConnected: true })
@@ -262,6 +271,29 @@ describe('embedded wallet', () => {
     expect(Date.now() - opened).toBeGreaterThanOrEqual(250)
     expect(latch.getState().toast?.variant).toBe('error')
     expect(((await signing) as Error).message).toMatch(/Request was aborted/)
+  })
+
+  it("asks a new device for the recovery password when the frame says 'Recovery password required', then connects", async () => {
+    const latch = newLatch()
+    const frame = scriptedFrame('VERIFY_OTP', { recoveryPassword: 'correct horse' })
+    const embedded = () => latch._internal.embedded!.store.getState()
+    await withFrame(frame, startEmailLogin(latch, 'visitor@example.com'))
+    await submitOtp(latch, '123456')
+    expect(embedded()).toMatchObject({ step: 'recoveryPassword', error: undefined })
+    expect(latch.getState().account.status).not.toBe('connected')
+
+    const sent = frame.sent.length
+    await submitRecoveryPassword(latch, 'short')
+    expect(embedded()).toMatchObject({ step: 'recoveryPassword', error: INVALID_RECOVERY_PASSWORD_MESSAGE })
+    expect(frame.sent.length).toBe(sent)
+
+    await submitRecoveryPassword(latch, 'wrong password')
+    expect(embedded()).toMatchObject({ step: 'recoveryPassword', error: 'Wrong recovery password' })
+
+    await submitRecoveryPassword(latch, 'correct horse')
+    expect(embedded().step).toBe('connected')
+    expect(latch.getState().account.address).toBe(ADDRESS)
+    expect(frame.sent.filter((m) => m.type === '@latch-app/GET_USER').map((m) => m.payload?.recoveryPassword)).toEqual([undefined, 'wrong password', 'correct horse', undefined])
   })
 
   it('changes the e-mail with the current address code, then the new one', async () => {

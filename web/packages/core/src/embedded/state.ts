@@ -8,9 +8,10 @@ import type { ApprovalRequest, FrameUser } from './protocol'
  * Where an e-mail login stands: nothing yet; the code is being requested;
  * the mailed code is awaited; the approval link is awaited (new device);
  * the code was accepted and the wallet is loading ('Authenticating...');
- * signed in.
+ * a new device of a wallet in password recovery mode waits for the
+ * visitor's recovery password ('Recovery password required'); signed in.
  */
-export type EmbeddedStep = 'idle' | 'sending' | 'otp' | 'device' | 'authenticating' | 'connected'
+export type EmbeddedStep = 'idle' | 'sending' | 'otp' | 'device' | 'authenticating' | 'recoveryPassword' | 'connected'
 
 /** Where an e-mail change stands (spec §4: the current address's code, then the new one's). */
 export type EmailUpdateStep = 'idle' | 'sending' | 'primaryOtp' | 'secondaryOtp' | 'done'

@@ -4,7 +4,8 @@ export type EmbeddedActions = typeof import('./all')
 /**
  * loadEmbeddedActions loads the e-mail wallet's actions (a chunk of their
  * own): startEmailLogin, submitOtp, resendCode, waitForDeviceApproval,
- * answerApproval, updateEmail, submitUpdateEmailOtp and signOut.
+ * submitRecoveryPassword, answerApproval, updateEmail, submitUpdateEmailOtp
+ * and signOut.
  */
 export function loadEmbeddedActions(): Promise<EmbeddedActions> {
   return import('./all')

@@ -4,6 +4,7 @@ import { useLatchInstance } from '../../context'
 import { useT } from '../../hooks/useT'
 import { useEmbeddedT } from './strings'
 import { OtpInput } from './OtpInput'
+import { RecoveryPassword } from './RecoveryPassword'
 import { ResendCode } from './ResendCode'
 import { useEmbeddedState } from './useEmbeddedState'
 
@@ -14,7 +15,18 @@ export default function EmailVerifyOtpView() {
   const et = useEmbeddedT()
   const state = useEmbeddedState()
   const [code, setCode] = useState('')
+  // The code was accepted but the wallet needs its recovery password (a new device in password mode).
+  const [askedPassword, setAskedPassword] = useState(false)
   if (!state) return null
+  if (state.step === 'recoveryPassword' && !askedPassword) setAskedPassword(true)
+  if (state.step === 'otp' && askedPassword) setAskedPassword(false)
+  if (state.step === 'recoveryPassword' || (askedPassword && state.step === 'authenticating')) {
+    return (
+      <div className="latch-view latch-email-otp" data-testid="latch-view-EmailVerifyOtp">
+        <RecoveryPassword error={state.step === 'recoveryPassword' ? state.error : undefined} busy={state.step === 'authenticating'} />
+      </div>
+    )
+  }
   const authenticating = state.step === 'authenticating'
   const submit = (otp: string) => {
     void withActions((a) => a.submitOtp(latch, otp)).then(() => {
