@@ -1,16 +1,22 @@
 import { lazy, Suspense, useId, useState, type KeyboardEvent } from 'react'
+import { getEmbeddedState } from '@latchkit/core'
+import { useLatchInstance } from '../../context'
 import { useT } from '../../hooks/useT'
 import { NftsTab } from './NftsTab'
 import { TokensTab } from './TokensTab'
 
 // History is its own chunk: only a visitor who opens the Activity tab loads it.
 const ActivityTab = lazy(() => import('./ActivityTab'))
+// The e-mail wallet's row (its login e-mail, Update email) is in the e-mail views' chunk; it heads the
+// tabs so that the Account view of the first load pays nothing for it.
+const AccountEmail = lazy(() => import('../embedded/EmbeddedViews').then((m) => ({ default: m.AccountEmail })))
 
 type Tab = 'tokens' | 'nfts' | 'activity'
 
 /** The Account view's tabs (spec §2): Tokens, NFTs and, when the activity feature is on, Activity. */
 export function AccountTabs({ activity }: { activity: boolean }) {
   const t = useT()
+  const latch = useLatchInstance()
   const tabsId = useId()
   const [tab, setTab] = useState<Tab>('tokens')
   const tabs: { id: Tab; label: string }[] = [
@@ -29,6 +35,11 @@ export function AccountTabs({ activity }: { activity: boolean }) {
   }
   return (
     <>
+      {getEmbeddedState(latch)?.user ? (
+        <Suspense fallback={null}>
+          <AccountEmail />
+        </Suspense>
+      ) : null}
       <div className="latch-tabs" role="tablist" aria-label={t('account.tabs')}>
         {tabs.map((x) => (
           <button

@@ -3,6 +3,7 @@
 // the options allow e-mail login (or the wallet asks for an approval), and
 // one chunk keeps the modules they share with the first load from being
 // split into more preloaded files.
+export { default as AccountEmail } from './AccountEmail'
 export { default as ApproveTransactionView } from './ApproveTransactionView'
 export { default as EmailLogin } from './EmailLogin'
 export { default as EmailVerifyDeviceView } from './EmailVerifyDeviceView'

@@ -18,6 +18,7 @@ export const embeddedStrings = {
   'email.recoveryHint': 'This device is new to your wallet: enter the recovery password you chose for it',
   'email.recoveryLabel': 'Recovery password',
   'email.newAddress': 'New email',
+  'email.update': 'Update email',
   'email.updateCodeCurrent': 'Enter the code we sent to your current address {email}',
   'email.updateCodeNew': 'Enter the code we sent to {email}',
   'email.updated': 'Your email is now {email}',
