@@ -39,19 +39,7 @@ import {
 
 // The timings and messages live in a file of their own (the widget's first load
 // reads them without loading this client); they stay importable from here.
-export {
-  FRAME_READY_DELAY_MS,
-  FRAME_LOAD_TIMEOUT_MS,
-  FRAME_REQUEST_TIMEOUT_MS,
-  FRAME_SIGN_OUT_WAIT_MS,
-  EMAIL_LOGIN_COOLDOWN_MS,
-  FRAME_LOAD_FAILED_MESSAGE,
-  RPC_ABORTED_MESSAGE,
-  REQUEST_ABORTED_MESSAGE,
-  FRAME_NOT_SET_MESSAGE,
-  DEVICE_APPROVAL_TIMEOUT_MS,
-  DEVICE_APPROVAL_EXPIRED_MESSAGE,
-} from './timings'
+export * from './timings'
 
 /** Why the client gave up waiting (spec §8 alerts IFRAME_LOAD_FAILED, IFRAME_REQUEST_TIMEOUT). */
 export type FrameTimeoutReason = 'iframe_load_failed' | 'iframe_request_timeout'
