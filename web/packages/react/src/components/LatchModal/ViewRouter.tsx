@@ -35,9 +35,9 @@ const lazyViews: Partial<Record<LatchView, ComponentType>> = {
   EmailVerifyDevice: lazy(() => embeddedViews().then((m) => ({ default: m.EmailVerifyDeviceView }))),
   UpdateEmail: lazy(() => embeddedViews().then((m) => ({ default: m.UpdateEmailView }))),
   ApproveTransaction: lazy(() => embeddedViews().then((m) => ({ default: m.ApproveTransactionView }))),
-  // The names views load when the visitor chooses a name.
+  // The names views load when the visitor chooses a name (one chunk: the success view comes after the form).
   RegisterAccountName: lazy(() => import('../../views/names/RegisterAccountNameView')),
-  RegisterAccountNameSuccess: lazy(() => import('../../views/names/RegisterAccountNameSuccessView')),
+  RegisterAccountNameSuccess: lazy(() => import('../../views/names/RegisterAccountNameView').then((m) => ({ default: m.RegisterAccountNameSuccessView }))),
 }
 
 /** The body of the modal for the current view. */

@@ -11,6 +11,8 @@ const ActivityTab = lazy(() => import('./ActivityTab'))
 // tabs so that the Account view of the first load pays nothing for it.
 const AccountEmail = lazy(() => import('../embedded/EmbeddedViews').then((m) => ({ default: m.AccountEmail })))
 
+export { default as AccountName } from '../names/AccountName'
+
 type Tab = 'tokens' | 'nfts' | 'activity'
 
 /** The Account view's tabs (spec §2): Tokens, NFTs and, when the activity feature is on, Activity. */

@@ -12,8 +12,9 @@ const AccountTabs = lazy(() => {
   void loadAccountModule().catch(() => {})
   return import('./AccountTabs')
 })
-// The account's name, or the way to choose one, is a chunk of the names views.
-const AccountName = lazy(() => import('../names/AccountName'))
+// The account's name, or the way to choose one, comes with the tabs' chunk (one chunk fewer for the first load
+// to know of); the names views it opens are chunks of their own.
+const AccountName = lazy(() => import('./AccountTabs').then((m) => ({ default: m.AccountName })))
 
 /** The Account view: avatar, address, balance, network, Send and Receive, the Tokens/NFTs/Activity tabs (spec §2), disconnect. */
 export function AccountView() {

@@ -17,6 +17,8 @@ const labelOf = (name: string) => name.split('.')[0] ?? name
  * has the wallet sign the registration and latchd record it (spec §4). A
  * failure keeps the form with the reason.
  */
+export { default as RegisterAccountNameSuccessView } from './RegisterAccountNameSuccessView'
+
 export default function RegisterAccountNameView() {
   const latch = useLatchInstance()
   const t = useT()
