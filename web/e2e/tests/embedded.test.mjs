@@ -208,6 +208,10 @@ test('e-mail login with the code from the outbox; address and balance; reload ke
     if (balances?.some((/** @type {{symbol: string}} */ b) => b.symbol === 'ETH')) break;
     await new Promise((r) => setTimeout(r, 100));
   }
+  // The page may still hold the balances it read before the faucet (its query cache keeps them 30 s, as latchd
+  // does): a reload reads them afresh, and keeps the login.
+  await page.reload();
+  await page.waitForFunction(() => JSON.parse(document.querySelector('[data-testid="demo-account"]')?.textContent ?? '{}').status === 'connected');
   await page.getByTestId('latch-account-button').first().click();
   await page.getByTestId('latch-account-send').click();
   await page.getByTestId('latch-view-WalletSend').waitFor();
