@@ -202,21 +202,21 @@ func RotateKeys(ctx context.Context, db *store.DB, keys, recoveryKeys *Keyring) 
 		user, keyID, mode, recKeyID string
 		auth, recovery              []byte
 	}
-	var todo []rec
+	var stale []rec
 	for rows.Next() {
 		var r rec
 		if err := rows.Scan(&r.user, &r.keyID, &r.auth, &r.mode, &r.recKeyID, &r.recovery); err != nil {
 			rows.Close()
 			return 0, err
 		}
-		todo = append(todo, r)
+		stale = append(stale, r)
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
 		return 0, err
 	}
 	n := 0
-	for _, r := range todo {
+	for _, r := range stale {
 		authPlain, err := keys.Open(r.keyID, aad(r.user, "auth"), r.auth)
 		if err != nil {
 			return n, fmt.Errorf("user %s auth share: %w", r.user, err)
