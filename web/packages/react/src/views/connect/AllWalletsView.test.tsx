@@ -27,6 +27,12 @@ class MockIntersectionObserver {
   }
 }
 
+/** The newest observer once it watches a sentinel (its effect has run). */
+async function liveObserver() {
+  await waitFor(() => expect(MockIntersectionObserver.instances.at(-1)?.targets).toHaveLength(1))
+  return MockIntersectionObserver.instances.at(-1)!
+}
+
 function walletButtons() {
   return within(screen.getByTestId('latch-view-AllWallets'))
     .queryAllByTestId(/^latch-wallet-w/)
@@ -84,12 +90,17 @@ describe('AllWallets view', () => {
     const fetchWallets = vi.spyOn(latch, 'fetchWallets')
     await openAllWallets(latch)
     await waitFor(() => expect(walletButtons()).toHaveLength(40))
-    const observer = MockIntersectionObserver.instances.at(-1)!
+    const observer = await liveObserver()
     expect(observer.targets[0]).toBe(screen.getByTestId('latch-all-wallets-sentinel'))
     act(() => observer.intersect())
     await waitFor(() => expect(walletButtons()).toHaveLength(80))
     expect(fetchWallets).toHaveBeenLastCalledWith({ page: 2 })
-    act(() => MockIntersectionObserver.instances.at(-1)!.intersect())
+    // The rows render before React runs the effect that observes the new
+    // sentinel (passive effects may wait for a later task): intersecting the
+    // last observer before that would hit the disconnected page-1 observer.
+    const next = await liveObserver()
+    expect(next).not.toBe(observer)
+    act(() => next.intersect())
     await waitFor(() => expect(walletButtons()).toHaveLength(95))
     // everything loaded: no sentinel left
     expect(screen.queryByTestId('latch-all-wallets-sentinel')).toBeNull()
