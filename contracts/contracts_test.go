@@ -7,7 +7,7 @@ import (
 
 func TestNames(t *testing.T) {
 	got := Names()
-	want := []string{"DevENSRegistry", "DevENSResolver", "DevPriceFeed", "DevSmartWallet", "DevSmartWalletFactory", "DevToken", "DevUniversalResolver", "Multicall3", "OffchainResolver", "UniversalSigValidator", "ValidateSigOffchain", "WETH"}
+	want := []string{"DevENSRegistry", "DevENSResolver", "DevPriceFeed", "DevSmartWallet", "DevSmartWalletFactory", "DevToken", "DevUniversalResolver", "ILatchSwapERC20", "ILatchSwapWETH", "LatchSwapFactory", "LatchSwapPair", "LatchSwapRouter", "LatchSwapTransfer", "Multicall3", "OffchainResolver", "UniversalSigValidator", "ValidateSigOffchain", "WETH"}
 	if len(got) != len(want) {
 		t.Fatalf("Names() = %v, want %v", got, want)
 	}
@@ -88,6 +88,20 @@ func TestSelectors(t *testing.T) {
 		{"OffchainResolver", "resolveWithProof", "f4d4d2f8"},
 		// What viem's ENS actions call on the universal resolver.
 		{"DevUniversalResolver", "resolveWithGateways", "a1472844"},
+		// The Uniswap V2 pair, factory and router calls latchd's swap makes
+		// (internal/swap), so any V2-compatible router works in their place.
+		{"LatchSwapPair", "getReserves", "0902f1ac"},
+		{"LatchSwapPair", "token0", "0dfe1681"},
+		{"LatchSwapPair", "swap", "022c0d9f"},
+		{"LatchSwapPair", "mint", "6a627842"},
+		{"LatchSwapFactory", "getPair", "e6a43905"},
+		{"LatchSwapFactory", "createPair", "c9c65396"},
+		{"LatchSwapRouter", "factory", "c45a0155"},
+		{"LatchSwapRouter", "WETH", "ad5c4648"},
+		{"LatchSwapRouter", "getAmountsOut", "d06ca61f"},
+		{"LatchSwapRouter", "swapExactTokensForTokens", "38ed1739"},
+		{"LatchSwapRouter", "swapExactETHForTokens", "7ff36ab5"},
+		{"LatchSwapRouter", "swapExactTokensForETH", "18cbafe5"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.contract+"."+tt.method, func(t *testing.T) {
