@@ -1,16 +1,19 @@
 // Account names end to end (issue 23, spec §3, §4, §5): the demo dapp served
-// by a real `latchd dev`, the scripted test wallet (dev account #0), Chromium.
-// The visitor registers `newcomer` from the Account view, sees it there, sends
-// to `newcomer.latch.test` (resolved through the dev chain's ENS contracts and
+// by a real `latchd dev`, the e-mail wallet (names are registered by the auth
+// connector's account, spec §5), Chromium. The visitor registers `newcomer`
+// from the Account view, approves the signature, sees the name there, sends to
+// `newcomer.latch.test` (resolved through the dev chain's ENS contracts and
 // latchd's CCIP-Read gateway), and viem's own ENS client resolves the same name.
+// An external wallet's account is offered no registration.
 // Build the web packages first (scripts/test-e2e.sh does).
 import { strict as assert } from 'node:assert';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { createPublicClient, defineChain, getAddress, hexToString, http } from 'viem';
+import { createPublicClient, defineChain, getAddress, http } from 'viem';
 import { normalize } from 'viem/ens';
+import { emailLogin } from '../lib/email.mjs';
 import { useHarness } from '../lib/harness.mjs';
 
 const demoDir = join(dirname(fileURLToPath(import.meta.url)), '../../apps/demo/dist');
@@ -20,20 +23,25 @@ const harness = useHarness({ latchdArgs: ['--demo-dir', demoDir, '--demo-addr', 
 
 const devA = 31337;
 
-async function openDemo() {
-  const testPage = await harness.newPage();
+/** The e-mail wallet's address of the first test; the second expects its name. */
+let owner = '';
+
+/** @param {{wallet?: false}} [options] */
+async function openDemo(options = { wallet: false }) {
+  const testPage = await harness.newPage(options);
+  // A new e-mail account has no shares yet: the frame's first fetch answers 404, then it creates the wallet.
+  testPage.allowConsoleErrors(/shares\/fetch.*404|404.*shares\/fetch/);
   await testPage.page.goto(harness.latchd.info.demoUrl);
   await testPage.page.getByTestId('latch-connect-button').waitFor();
   return testPage;
 }
 
-/** Connects the test wallet and opens the Account view. */
-async function connectAndOpenAccount(/** @type {import('playwright-core').Page} */ page) {
-  await page.getByTestId('latch-connect-button').click();
-  await page.getByTestId('latch-view-Connect').waitFor();
-  await page.getByRole('button', { name: /Latch Test Wallet/ }).click();
+/** Logs in with a new e-mail address and opens the Account view; returns the wallet's address. */
+async function loginAndOpenAccount(/** @type {import('playwright-core').Page} */ page, /** @type {string} */ email) {
+  const address = await emailLogin(harness, email).login(page);
   await page.getByTestId('latch-account-button').first().click();
   await page.getByTestId('latch-view-Account').waitFor();
+  return address;
 }
 
 /** latchd's reverse record of an address, asked directly. */
@@ -44,13 +52,13 @@ async function reverse(/** @type {string} */ address) {
   return /** @type {{name: string}[]} */ (await res.json());
 }
 
-test('registers newcomer for the connected account: rules as typed, sign, success, the name in Account; Send and viem resolve newcomer.latch.test', async () => {
+test('registers newcomer for the e-mail wallet: rules as typed, approve the signature, success, the name in Account; Send and viem resolve newcomer.latch.test', async () => {
   const t = await openDemo();
-  const { page, wallet } = t;
-  const address = wallet.address;
+  const { page } = t;
+  const address = await loginAndOpenAccount(page, `names-${Date.now()}@example.com`);
+  owner = address;
   assert.deepEqual(await reverse(address), []);
 
-  await connectAndOpenAccount(page);
   await page.getByTestId('latch-account-choose-name').click();
   const view = page.getByTestId('latch-view-RegisterAccountName');
   await view.waitFor();
@@ -70,20 +78,18 @@ test('registers newcomer for the connected account: rules as typed, sign, succes
   // A valid, free name: latchd says it is available.
   await input.fill('Newcomer');
   await view.getByTestId('latch-register-name-available').filter({ hasText: 'newcomer.latch.test is available' }).waitFor();
-  assert.equal(wallet.prompts.filter((p) => p.method === 'personal_sign').length, 0);
   await t.screenshot('names-register');
   await submit.click();
 
-  // The wallet signs {name, attributes, timestamp} (api-shapes §3.6); then the success view.
-  const success = page.getByTestId('latch-view-RegisterAccountNameSuccess');
-  await success.getByTestId('latch-register-name-success').filter({ hasText: 'newcomer.latch.test is now your name' }).waitFor();
-  const signs = wallet.prompts.filter((p) => p.method === 'personal_sign');
-  assert.equal(signs.length, 1);
-  assert.equal(signs[0].decision, 'approved');
-  const message = JSON.parse(hexToString(/** @type {`0x${string}`} */ (signs[0].params[0])));
+  // The wallet signs {name, attributes, timestamp} (api-shapes §3.6): the e-mail wallet shows it for approval.
+  await page.getByTestId('latch-view-ApproveTransaction').waitFor();
+  const message = JSON.parse(/** @type {string} */ (await page.getByTestId('latch-approve-message').textContent()));
   assert.equal(message.name, 'newcomer.latch.test');
   assert.deepEqual(message.attributes, {});
   assert.ok(Math.abs(message.timestamp - Date.now() / 1000) < 30, `timestamp ${message.timestamp} is now, in seconds`);
+  await page.getByTestId('latch-approve-approve').click();
+  const success = page.getByTestId('latch-view-RegisterAccountNameSuccess');
+  await success.getByTestId('latch-register-name-success').filter({ hasText: 'newcomer.latch.test is now your name' }).waitFor();
   assert.deepEqual((await reverse(address)).map((r) => r.name), ['newcomer.latch.test']);
 
   // Done: Account shows the name instead of Choose name.
@@ -119,17 +125,15 @@ test('viem resolves newcomer.latch.test on the dev chain through CCIP-Read, and 
     },
   });
   const client = createPublicClient({ chain, transport: http(network.rpcUrl) });
-  const owner = getAddress(harness.latchd.info.accounts[0]);
   // Registered by the previous test (same latchd).
+  assert.ok(owner, 'the first test registered newcomer');
   assert.deepEqual((await reverse(owner)).map((r) => r.name), ['newcomer.latch.test']);
-  assert.equal(await client.getEnsAddress({ name: normalize('newcomer.latch.test') }), owner);
+  assert.equal(await client.getEnsAddress({ name: normalize('newcomer.latch.test') }), getAddress(owner));
   assert.equal(await client.getEnsAddress({ name: normalize('nobody-here.latch.test') }), null);
 
-  // Another account asks for the same name: taken, with free names like it.
-  const t = await openDemo();
-  const { page, wallet } = t;
-  await wallet.setAccount(3);
-  await connectAndOpenAccount(page);
+  // Another e-mail account asks for the same name: taken, with free names like it.
+  const { page } = await openDemo();
+  await loginAndOpenAccount(page, `names-other-${Date.now()}@example.com`);
   await page.getByTestId('latch-account-choose-name').click();
   const view = page.getByTestId('latch-view-RegisterAccountName');
   await view.getByTestId('latch-register-name-input').fill('newcomer');
@@ -138,4 +142,18 @@ test('viem resolves newcomer.latch.test on the dev chain through CCIP-Read, and 
   await view.getByTestId('latch-register-name-suggestion-newcomer1').click();
   assert.equal(await view.getByTestId('latch-register-name-input').inputValue(), 'newcomer1');
   await view.getByTestId('latch-register-name-available').filter({ hasText: 'newcomer1.latch.test is available' }).waitFor();
+});
+
+test("an external wallet's account shows no way to register a name (spec §5: only the auth connector's account)", async () => {
+  const { page } = await openDemo({});
+  await page.getByTestId('latch-connect-button').click();
+  await page.getByTestId('latch-view-Connect').waitFor();
+  await page.getByRole('button', { name: /Latch Test Wallet/ }).click();
+  // The Account view asks latchd for the account's name; once answered (none), no Choose name appears.
+  const asked = page.waitForResponse((res) => res.url().includes('/v1/profile/reverse/'), { timeout: 15_000 });
+  await page.getByTestId('latch-account-button').first().click();
+  await page.getByTestId('latch-view-Account').waitFor();
+  assert.equal((await asked).status(), 200);
+  await page.waitForTimeout(300);
+  assert.equal(await page.getByTestId('latch-account-choose-name').count(), 0);
 });

@@ -3,7 +3,7 @@
 export { createNamesClient, NamesRequestError } from './client'
 export type { NameRecord, NameRegistration, NameSuggestion, NamesClient } from './client'
 export { accountNameError, MAX_NAME_LENGTH, MIN_NAME_LENGTH } from './rules'
-export { accountHasNames, type NamesState, type RegisterStep } from './state'
+export { accountHasNames, accountIsEmbedded, type NamesState, type RegisterStep } from './state'
 export { getNameSuggestions } from './actions/getNameSuggestions'
 export { getNamesState } from './actions/getNamesState'
 export { getProfileName } from './actions/getProfileName'

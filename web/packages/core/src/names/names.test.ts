@@ -2,15 +2,17 @@
 // profile client's answers and refusals, and the register flow over a real
 // Latch (spec §4: sign, register, profile name set, success view; §8 messages).
 import { createConfig, custom, mock } from '@wagmi/core'
-import { mainnet } from 'viem/chains'
+import { mainnet, sepolia } from 'viem/chains'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { ApiResponseError } from '../apiBase'
 import { alice } from '../connection/test/fakeWallet'
 import { createLatch } from '../latch'
 import type { LatchWallet } from '../latch-types'
 import { createMemoryStorage } from '../storage'
+import { initialEmbeddedState } from '../embedded/state'
+import type { Latch } from '../latch-types'
 import { createNamesClient, NamesRequestError } from './client'
-import { accountNameError, coinTypeOf, getNamesState, registerName } from './index'
+import { accountHasNames, accountIsEmbedded, accountNameError, coinTypeOf, getNamesState, registerName } from './index'
 
 const record = (name: string, address: string) => ({
   name,
@@ -74,7 +76,13 @@ describe('createNamesClient', () => {
 describe('registerName', () => {
   const mockWallet: LatchWallet = { id: 'mock', name: 'Mock', kind: 'injected', installed: true, connectorId: 'mock' }
 
-  async function connected(routes: (url: URL, init: RequestInit | undefined) => Response | undefined) {
+  /** Makes the connected account the embedded wallet's (its frame user), as an e-mail login leaves it. */
+  function asEmbedded(latch: Latch, address: string) {
+    const root = latch._internal.root
+    root.setState({ embedded: { ...initialEmbeddedState(), step: 'connected', user: { address, chainId: 1, accounts: [{ address, type: 'eoa' }] } } })
+  }
+
+  async function connected(routes: (url: URL, init: RequestInit | undefined) => Response | undefined, options: { embedded?: boolean } = {}) {
     vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
       const url = new URL(String(input))
       return routes(url, init) ?? json({ status: 'FAILED', code: 'not_found', reasons: [{ field: '', description: 'not found' }] }, 404)
@@ -90,8 +98,31 @@ describe('registerName', () => {
     const client = latch._internal.clients.get('eip155')
     if (!client) throw new Error('no eip155 client')
     const sign = vi.spyOn(client, 'signMessage').mockResolvedValue('0xsigned')
+    if (options.embedded !== false) asEmbedded(latch, alice)
     return { latch, sign }
   }
+
+  it("an external wallet's account cannot register: 'Address or auth connector not found' (spec §5), nothing signed or sent", async () => {
+    const { latch, sign } = await connected(() => undefined, { embedded: false })
+    expect(accountIsEmbedded(latch)).toBe(false)
+    await expect(registerName(latch, 'newcomer')).rejects.toThrow('Address or auth connector not found')
+    expect(sign).not.toHaveBeenCalled()
+    expect(globalThis.fetch).not.toHaveBeenCalled()
+    asEmbedded(latch, '0x000000000000000000000000000000000000dEaD')
+    expect(accountIsEmbedded(latch)).toBe(false)
+    asEmbedded(latch, alice.toUpperCase().replace('0X', '0x'))
+    expect(accountIsEmbedded(latch)).toBe(true)
+  })
+
+  it('names are looked up on mainnet, not on a test network, unless the app gave that network ENS contracts (spec §5)', async () => {
+    const { latch } = await connected(() => undefined)
+    expect(accountHasNames(latch)).toBe(true)
+    const devnet = { ...sepolia, id: 31337, contracts: { ensUniversalResolver: { address: '0x4A3E739cEd0339c606B63954d9b34Ccb2dDFDC49' as const } } }
+    const bare = { ...sepolia, contracts: {} }
+    const at = (network: object) => ({ ...latch, getState: () => ({ ...latch.getState(), activeNetwork: network }) }) as unknown as Latch
+    expect(accountHasNames(at(bare))).toBe(false)
+    expect(accountHasNames(at(devnet))).toBe(true)
+  })
 
   it('asks whether it is free, has the wallet sign {name, attributes, timestamp}, registers, sets the profile name and shows success', async () => {
     let posted: Record<string, unknown> | undefined

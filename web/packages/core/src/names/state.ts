@@ -49,7 +49,24 @@ export function accountNamespaceOf(latch: Latch): string | undefined {
   return latch.getState().account.caipAddress?.split(':')[0]
 }
 
-/** Whether the connected account may have names: only eip155 ones do (spec §9 namespace limits). */
+/**
+ * Whether names are looked up for the connected account on the active network: only for eip155 accounts, and not on
+ * test networks (spec §5) unless the app gave the network ENS contracts (`contracts.ensUniversalResolver`), as the dev
+ * networks have: there names resolve through the deployment's zone, so the lookup means something. Elsewhere the profile
+ * name is not asked for and not shown.
+ */
 export function accountHasNames(latch: Latch): boolean {
-  return accountNamespaceOf(latch) === 'eip155'
+  if (accountNamespaceOf(latch) !== 'eip155') return false
+  const network = latch.getState().activeNetwork
+  return !network.testnet || Boolean(network.contracts?.ensUniversalResolver)
+}
+
+/**
+ * Whether the connected account is the embedded (e-mail or social) wallet's: the auth connector, without which a name
+ * cannot be registered (spec §5 'Address or auth connector not found').
+ */
+export function accountIsEmbedded(latch: Latch): boolean {
+  const address = latch.getState().account.address?.toLowerCase()
+  const user = latch._internal.root.getState().embedded?.user
+  return Boolean(address && user && user.address.toLowerCase() === address)
 }

@@ -2,7 +2,7 @@ import type { Latch } from '../../latch-types'
 import type { NameRecord } from '../client'
 import { namesFailure } from '../errors'
 import { accountNameError } from '../rules'
-import { accountNamespaceOf, namesClient, namesSlice } from '../state'
+import { accountIsEmbedded, accountNamespaceOf, namesClient, namesSlice } from '../state'
 
 /** Messages of spec §5 for a registration without its prerequisites. */
 export const REGISTER_MESSAGES = {
@@ -35,7 +35,8 @@ export async function registerName(latch: Latch, label: string): Promise<NameRec
   const address = account.status === 'connected' ? account.address : undefined
   const namespace = accountNamespaceOf(latch)
   const client = namespace ? latch._internal.clients.get(namespace) : undefined
-  if (!address || !client) throw new Error(REGISTER_MESSAGES.addressNotFound)
+  // Spec §5: names are registered by the auth connector's account (the embedded wallet), not an external wallet's.
+  if (!address || !client || !accountIsEmbedded(latch)) throw new Error(REGISTER_MESSAGES.addressNotFound)
   if (namespace !== 'eip155') throw new Error(REGISTER_MESSAGES.namespace)
   const coinType = coinTypeOf(activeNetwork.id)
 

@@ -6,8 +6,8 @@ import { useNamesModule, useNamesState } from './useNames'
 
 /**
  * The Account view's name: the profile name latchd holds for the account, or,
- * for an account that can have one (eip155) and has none, the way to
- * RegisterAccountName.
+ * for the embedded wallet's account (the auth connector; an eip155 account) when
+ * it has none, the way to RegisterAccountName.
  */
 export default function AccountName() {
   const latch = useLatchInstance()
@@ -35,7 +35,8 @@ export default function AccountName() {
       </span>
     )
   }
-  if (name === undefined) return null
+  // Only the embedded wallet's account registers a name (spec §5: the auth connector).
+  if (name === undefined || !names?.accountIsEmbedded(latch)) return null
   return (
     <button type="button" className="latch-list-item" data-testid="latch-account-choose-name" onClick={() => latch.push('RegisterAccountName')}>
       {t('view.RegisterAccountName')}

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { act, screen } from '@testing-library/react'
 import { ConnectButton } from '../../components/ConnectButton/ConnectButton'
-import { connectedAddress, createConnectedFakeLatch } from '../../test/createFakeLatch'
+import type { EmbeddedState } from '@latchkit/core'
+import { connectedAddress, createConnectedFakeLatch, type FakeLatch } from '../../test/createFakeLatch'
 import { renderWithLatch } from '../../test/render'
 
 const json = (body: unknown) => new Response(JSON.stringify(body), { status: 200, headers: { 'Content-Type': 'application/json' } })
@@ -24,10 +25,27 @@ function stubLatchd(names: Record<string, string>) {
 
 afterEach(() => vi.restoreAllMocks())
 
+/** Makes the connected account the embedded wallet's (spec §5: only the auth connector registers names). */
+function asEmbedded(latch: FakeLatch) {
+  const address = connectedAddress
+  const embedded: EmbeddedState = {
+    step: 'connected',
+    email: 'visitor@example.com',
+    user: { address, chainId: 1, accounts: [{ address, type: 'eoa' }] },
+    error: undefined,
+    approval: undefined,
+    frame: 'ready',
+    resendAt: 0,
+    update: { step: 'idle', newEmail: undefined, error: undefined },
+  }
+  latch._internal.root.setState({ embedded })
+}
+
 describe('names in the widget', () => {
   it('Account offers Choose name; the form shows the rules as typed, a taken name with free names like it, and a free one', async () => {
     const fetch = stubLatchd({})
     const latch = createConnectedFakeLatch()
+    asEmbedded(latch)
     const { user } = renderWithLatch(<ConnectButton />, { latch })
     act(() => latch.open({ view: 'Account' }))
     await user.click(await screen.findByTestId('latch-account-choose-name'))
@@ -55,6 +73,17 @@ describe('names in the widget', () => {
     renderWithLatch(<ConnectButton />, { latch })
     act(() => latch.open({ view: 'Account' }))
     expect((await screen.findByTestId('latch-account-name')).textContent).toBe('alice.latch.test')
+    expect(screen.queryByTestId('latch-account-choose-name')).toBeNull()
+  })
+
+  it("an external wallet's account shows its name but no Choose name: only the embedded wallet registers (spec §5)", async () => {
+    const fetch = stubLatchd({})
+    const latch = createConnectedFakeLatch()
+    renderWithLatch(<ConnectButton />, { latch })
+    act(() => latch.open({ view: 'Account' }))
+    await screen.findByTestId('latch-view-Account')
+    await vi.waitFor(() => expect(fetch.mock.calls.some(([u]) => String(u).includes('/v1/profile/reverse/'))).toBe(true))
+    await act(async () => {})
     expect(screen.queryByTestId('latch-account-choose-name')).toBeNull()
   })
 })
