@@ -105,6 +105,8 @@ type DevNetwork struct {
 	// through latchd's gateway (viem: the chain's contracts.ensRegistry and ensUniversalResolver).
 	ENSRegistry          string `json:"ensRegistry"`
 	ENSUniversalResolver string `json:"ensUniversalResolver"`
+	// SwapRouter is the dev AMM's router (Uniswap V2 router functions), which /v1/convert quotes and builds against.
+	SwapRouter string `json:"swapRouter"`
 }
 
 // DevToken is a dev token in DevInfo, keyed by network and symbol.
@@ -119,7 +121,7 @@ func (m *Main) Info() DevInfo {
 	info := DevInfo{ProjectID: m.DevProjectID, APIURL: m.APIURL(), FrameOrigin: m.FrameURL(), DemoURL: m.DemoURL(), AdminURL: m.AdminURL(), Tokens: map[string]map[string]DevToken{}, Mnemonic: m.Devnet.Mnemonic(), PriceFeeds: devchain.FeedAddresses(m.Devnet.Chains())}
 	for _, c := range m.Devnet.Chains() {
 		info.Networks = append(info.Networks, DevNetwork{CAIPNetworkID: c.CAIPNetworkID, ChainID: c.ChainID, Name: c.Name, RPCURL: c.RPCURL, Multicall3: c.Multicall3.Hex(),
-			ENSRegistry: c.ENSRegistry.Hex(), ENSUniversalResolver: c.ENSUniversalResolver.Hex()})
+			ENSRegistry: c.ENSRegistry.Hex(), ENSUniversalResolver: c.ENSUniversalResolver.Hex(), SwapRouter: c.SwapRouter.Hex()})
 		tokens := map[string]DevToken{}
 		for _, t := range c.Tokens {
 			tokens[t.Symbol] = DevToken{Address: t.Address.Hex(), Name: t.Name, Decimals: t.Decimals}

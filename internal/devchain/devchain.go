@@ -48,6 +48,16 @@ type Chain struct {
 	// ENSUniversalResolver resolves names of the registry for ENS clients
 	// (viem: the chain's contracts.ensUniversalResolver).
 	ENSUniversalResolver common.Address
+	// SwapRouter is the dev AMM's router (Uniswap V2 router functions) and
+	// SwapFactory its factory (getPair).
+	SwapRouter  common.Address
+	SwapFactory common.Address
+	// EntryPoint is the chain's ERC-4337 v0.7 EntryPoint (LatchEntryPoint),
+	// SmartAccountFactory the embedded wallet's account factory and
+	// VerifyingPaymaster the paymaster that accepts DevPaymasterSignerKey's approvals.
+	EntryPoint          common.Address
+	SmartAccountFactory common.Address
+	VerifyingPaymaster  common.Address
 }
 
 // Chains is a running set of dev chains. Every implementation must be safe

@@ -181,6 +181,12 @@ func (c *chain) deploy(ctx context.Context) error {
 			return fmt.Errorf("transaction %d (%s) reverted", i, r.TxHash.Hex())
 		}
 	}
+	if err := c.deploySwap(ctx); err != nil {
+		return fmt.Errorf("swap: %w", err)
+	}
+	if err := c.deployAA(ctx); err != nil {
+		return fmt.Errorf("account abstraction: %w", err)
+	}
 	return nil
 }
 

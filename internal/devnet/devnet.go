@@ -339,6 +339,8 @@ func genesis(chainID uint64) *core.Genesis {
 		g.Alloc[acc.Address] = types.Account{Balance: new(big.Int).Set(testAccountBalance)}
 	}
 	g.Alloc[deployer.Address] = types.Account{Balance: new(big.Int).Set(deployerBalance)}
+	g.Alloc[swapDeployer.Address] = types.Account{Balance: new(big.Int).Set(swapDeployerBalance)}
+	g.Alloc[aaDeployer.Address] = types.Account{Balance: new(big.Int).Set(aaDeployerBalance)}
 	return g
 }
 
