@@ -22,6 +22,9 @@ func (s *Service) ChangeEmail(ctx context.Context, p *project.Project, a *Auth, 
 	if err != nil {
 		return "", err
 	}
+	if a.Email == "" {
+		return "", apperr.Errorf(apperr.Forbidden, "This account has no e-mail address to change: it was opened by a social login")
+	}
 	if email == a.Email {
 		return "", apperr.Fieldf(apperr.Invalid, "newEmail", "The new email address is the same as the current one")
 	}

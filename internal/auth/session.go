@@ -87,6 +87,7 @@ func (s *Service) Authenticate(ctx context.Context, projectID, accessToken strin
 		return nil, err
 	}
 	a.VerifiedAt = time.UnixMilli(verified)
+	a.Email = publicEmail(a.Email)
 	return a, nil
 }
 
@@ -118,6 +119,7 @@ func (s *Service) Refresh(ctx context.Context, projectID, refreshToken, deviceID
 	if used != nil {
 		return nil, s.revokeFamily(ctx, sessionID)
 	}
+	email = publicEmail(email)
 	var sess *Session
 	err = s.db.InTx(ctx, func(tx *sqlTx) error {
 		q := querier{db: s.db, tx: tx}
