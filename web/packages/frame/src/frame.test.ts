@@ -192,6 +192,27 @@ describe('createFrame', () => {
     expect(server.calls.slice(calls)).not.toContain('fetchShares+recovery')
   })
 
+  it('stops polling the device status when the page gives up the wait (RPC_ABORT)', async () => {
+    const server = fakeLatchd({ approveAfterPolls: Number.MAX_SAFE_INTEGER })
+    // A sleep that ends early when its signal aborts, as the real one does.
+    const sleep = (_ms: number, signal?: AbortSignal) =>
+      new Promise<void>((resolve, reject) => {
+        if (signal?.aborted) return reject(new Error('aborted'))
+        setTimeout(resolve, 2)
+        signal?.addEventListener('abort', () => reject(new Error('aborted')), { once: true })
+      })
+    const f = await embed(server, { wallet: { sleep, scryptCost: { logN: 10, r: 8, p: 1 } } })
+    expect(((await f.ask('CONNECT_EMAIL', { email: 'a@b.co' })).payload as { action: string }).action).toBe('VERIFY_DEVICE')
+    const wait = f.send('CONNECT_DEVICE')
+    const polls = () => server.calls.filter((c) => c === 'deviceStatus').length
+    await vi.waitFor(() => expect(polls()).toBeGreaterThan(2))
+    expect((await f.ask('RPC_ABORT')).type).toBe('@latch-frame/RPC_ABORT_SUCCESS')
+    await vi.waitFor(() => expect(f.answerOf(wait)?.type).toBe('@latch-frame/CONNECT_DEVICE_ERROR'))
+    const after = polls()
+    await new Promise((r) => setTimeout(r, 30))
+    expect(polls()).toBe(after)
+  })
+
   it('answers a wrong code with latchd message', async () => {
     const f = await embed(fakeLatchd())
     await f.ask('CONNECT_EMAIL', { email: 'a@b.co' })

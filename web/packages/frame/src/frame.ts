@@ -108,6 +108,8 @@ export async function createFrame(deps: FrameDeps): Promise<Frame> {
         return undefined
       }
       case '@latch-app/RPC_ABORT':
+        // The page gave up its pending requests: the approvals, and a device-approval wait it left.
+        devicePoll?.abort()
         abortApprovals()
         return undefined
       case '@latch-app/UPDATE_EMAIL':

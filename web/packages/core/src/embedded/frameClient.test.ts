@@ -228,10 +228,15 @@ describe('createFrameClient', () => {
     const leave = new AbortController()
     const again = client.waitForDeviceApproval(leave.signal).catch((e: Error) => e)
     await flush()
+    const waiting = sent[sent.length - 1]!
+    expect(waiting.type).toBe('@latch-app/CONNECT_DEVICE')
     leave.abort()
     expect(((await again) as Error).message).toBe(REQUEST_ABORTED_MESSAGE)
+    // The frame is told to stop polling latchd for the approval.
+    await flush()
+    expect(sent[sent.length - 1]!.type).toBe('@latch-app/RPC_ABORT')
     // A late answer is ignored; a wait with an aborted signal sends nothing.
-    frame({ id: sent[sent.length - 1]!.id, type: '@latch-frame/CONNECT_DEVICE_SUCCESS' })
+    frame({ id: waiting.id, type: '@latch-frame/CONNECT_DEVICE_SUCCESS' })
     const count = sent.length
     await expect(client.waitForDeviceApproval(leave.signal)).rejects.toThrow(REQUEST_ABORTED_MESSAGE)
     expect(sent.length).toBe(count)

@@ -338,7 +338,14 @@ export function createFrameClient(options: FrameClientOptions): FrameClient {
       return result
     },
     async waitForDeviceApproval(signal) {
-      await send('CONNECT_DEVICE', undefined, { deadline: deviceDeadline, ...(signal ? { signal } : {}) })
+      // Leaving the wait also stops the frame's polling of latchd (RPC_ABORT ends it), not just the page's promise.
+      const stop = () => void request('RPC_ABORT').catch(() => undefined)
+      signal?.addEventListener('abort', stop, { once: true })
+      try {
+        await send('CONNECT_DEVICE', undefined, { deadline: deviceDeadline, ...(signal ? { signal } : {}) })
+      } finally {
+        signal?.removeEventListener('abort', stop)
+      }
     },
     async connectOtp(otp) {
       await request('CONNECT_OTP', { otp })
