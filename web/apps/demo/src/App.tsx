@@ -1,5 +1,6 @@
 import { ConnectButton, NetworkButton, useLatch, useLatchAccount, useLatchTheme } from '@latchkit/react'
 import { HeadlessSend } from './HeadlessSend'
+import { Session } from './Session'
 import { SignMessage } from './SignMessage'
 
 export function App() {
@@ -26,6 +27,7 @@ export function App() {
       <pre data-testid="demo-account" style={{ marginTop: 24 }}>
         {JSON.stringify({ status: account.status, address: account.address ?? null }, null, 2)}
       </pre>
+      <Session />
       <SignMessage />
       <HeadlessSend />
     </main>

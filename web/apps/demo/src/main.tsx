@@ -1,6 +1,6 @@
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
-import { createLatch, LatchProvider } from '@latchkit/react'
+import { createLatch, latchSiwx, LatchProvider } from '@latchkit/react'
 import '@latchkit/react/styles.css'
 import { App } from './App'
 import { loadDevInfo } from './devInfo'
@@ -9,6 +9,8 @@ import { loadDevInfo } from './devInfo'
 // @latchkit/react, which brings WalletConnect through latchd's relay), the
 // provider at the root, buttons and hooks below it.
 const { info, chains } = await loadDevInfo()
+// ?siwx=optional or ?siwx=required turns on Sign-in with X backed by latchd (docs/siwx.md).
+const siwxMode = new URLSearchParams(location.search).get('siwx')
 const latch = createLatch({
   projectId: info.projectId,
   apiUrl: info.apiUrl,
@@ -16,6 +18,7 @@ const latch = createLatch({
   frameUrl: info.frameOrigin,
   networks: chains,
   metadata: { name: 'Latch demo', description: 'A dapp using the Latch widget', url: location.origin, icons: [] },
+  ...(siwxMode === 'optional' || siwxMode === 'required' ? { siwx: latchSiwx({ required: siwxMode === 'required', statement: 'Sign in to the Latch demo' }) } : {}),
 })
 
 createRoot(document.getElementById('root')!).render(

@@ -26,7 +26,10 @@ export type {
   SocialProvider,
   WalletFeature,
 } from './options'
-export type { SIWXConfig, SIWXMessage, SIWXMessageData, SIWXSession } from './siwx'
+export type { LatchSessionStatus, SIWXConfig, SIWXMessage, SIWXMessageData, SIWXSession, SiwxState } from './siwx'
+// Sign-in with X backed by latchd (the factory only; its client and the flow are lazy chunks).
+export { latchSiwx, type LatchSIWXConfig, type LatchSiwxContext, type LatchSiwxOptions } from './siwx/latchSiwx'
+export { loadSiwxModule, type SiwxModule } from './siwx/load'
 export type { ThemeMode, ThemeVariables } from './theme'
 
 // Actions: each takes the Latch instance (as wagmi's take its Config).

@@ -22,6 +22,7 @@ import type { ModalController, ModalState } from './modal/controller'
 import type { RouterController, RouterState } from './modal/router'
 import type { NamesState } from './names/state'
 import type { NetworkController, NetworkState } from './network/controller'
+import type { SiwxState } from './siwx'
 import type { LatchOptions, ResolvedOptions } from './options'
 import type { SendActions } from './send/actions/sendActions'
 import type { NameResolver } from './send/resolver'
@@ -73,6 +74,8 @@ export interface LatchRootState {
   readonly embedded?: EmbeddedState
   /** Account names (profile names, the registration's step), once the names module is used. */
   readonly names?: NamesState
+  /** Sign-in (SIWX): where the connected account's sign-in stands, once the sign-in flow started (options.siwx). */
+  readonly siwx?: SiwxState
 }
 
 /** createRootStore makes an instance's empty root store; each controller mounts its slice into it (see slot). */

@@ -7,7 +7,7 @@ describe('messages', () => {
     expect(messages.en['alert.invalidAppConfiguration']).toBe('Invalid App Configuration')
     expect(messages.en['alert.localConfigurationIgnored']).toBe('Local configuration ignored')
     expect(messages.en['account.failedToFetchTransactions']).toBe('Failed to fetch transactions')
-    expect(messages.en['siwx.signatureDeclined']).toBe('Signature declined')
+    expect(messages.en['siwx.authenticating']).toBe('Authenticating...')
     expect(messages.en['error.actionNotAllowed']).toBe('Action not allowed')
     expect(messages.en['connecting.declined']).toBe('Connection declined')
     expect(messages.en['button.tryAgain']).toBe('Try again')

@@ -14,7 +14,6 @@ const en = {
   'button.copyLink': 'Copy link',
   'button.disconnect': 'Disconnect',
   'button.getWallet': 'Get a wallet',
-  'button.signIn': 'Sign',
   'button.switchNetwork': 'Switch network',
 
   // View titles (router views, spec §2)
@@ -96,11 +95,7 @@ const en = {
   'view.unavailable': 'This view is not available yet.',
   'network.notFound': 'Network Not Found',
 
-  // Sign-in (SIWX)
-  'siwx.title': '{name} needs to connect to your wallet',
-  'siwx.description': 'Sign this message to prove you own this wallet and proceed. Canceling will disconnect you.',
-  'siwx.signatureDeclined': 'Signature declined',
-  'siwx.signMessageFailed': 'Sign message failed',
+  // Sign-in (SIWX); the sign-in flow's own strings are in its chunk (siwx/strings.ts, react views/siwx/strings.ts)
   'siwx.authenticating': 'Authenticating...',
 
   // Errors shown in the UI
@@ -108,7 +103,6 @@ const en = {
   'error.actionNotAllowed': 'Action not allowed',
   'error.rpcNotAllowed': 'Requested RPC call is not allowed',
   'error.smartAccountsUnsupported': 'This application might not support Smart Accounts',
-  'error.authInit': 'A problem occurred while trying initialize authentication',
   'error.generic': 'Something went wrong',
   'error.requestTimeout': 'The request took too long to respond.',
   'error.httpStatus': 'HTTP status code: {status}',

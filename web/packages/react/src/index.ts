@@ -7,6 +7,7 @@ export { LatchProvider, type LatchProviderProps } from './components/LatchProvid
 // wagmi config, re-exported so apps import everything from one package.
 export {
   createLatch,
+  latchSiwx,
   walletConnect,
   WALLET_CONNECT_CONNECTOR_ID,
   type WalletConnectConnectorProperties,
@@ -47,6 +48,7 @@ export { useLatchProvider, type UseLatchProviderReturnType } from './hooks/useLa
 export { useLatchBalances, type UseLatchBalancesReturnType } from './hooks/useLatchBalances'
 export { useLatchActivity, type UseLatchActivityReturnType } from './hooks/useLatchActivity'
 export { useLatchSend, type UseLatchSendReturnType } from './hooks/useLatchSend'
+export { useLatchSession, type UseLatchSessionReturnType } from './hooks/useLatchSession'
 // Core's setNameResolver under the name apps already use.
 export { setNameResolver as setLatchNameResolver } from '@latchkit/core'
 
@@ -59,7 +61,13 @@ export type {
   LatchView,
   LatchWallet,
   LatchWalletConnectState,
+  LatchSessionStatus,
+  LatchSiwxOptions,
+  LatchSIWXConfig,
   OpenOptions,
+  SIWXConfig,
+  SIWXMessage,
+  SIWXSession,
   ThemeMode,
   WalletConnectOptions,
   WalletConnectParameters,

@@ -1,13 +1,14 @@
 import { loadConnectWallets } from '../connection/actions/loadConnectWallets'
 import { fetchAnalyticsEnabled, initProjectConfig } from '../features'
 import type { Latch } from '../latch-types'
+import { loadSiwxModule } from '../siwx/load'
 import { systemThemeMode } from '../theme'
 
 /**
  * init runs start-up work once (later calls share it): the visitor's theme
  * when the app set none, latchd's project config (features, origin check),
  * whether analytics are on, the stored connection's restore (spec §4) and
- * the Connect view's wallets. Failures are reported as alerts, never thrown.
+ * the Connect view's wallets, and the sign-in flow when `options.siwx` is set. Failures are reported as alerts, never thrown.
  */
 export function init(latch: Latch): Promise<void> {
   const internal = latch._internal
@@ -20,6 +21,8 @@ export function init(latch: Latch): Promise<void> {
         features: { send: remote.send ?? opts.features.send, receive: remote.receive ?? opts.features.receive, activity: remote.activity, email: remote.email },
       })
     })
+    // Sign-in (options.siwx): its flow is a chunk of its own, started before the stored connection returns.
+    if (opts.siwx) void loadSiwxModule().then((m) => m.startSiwx(latch))
     const analytics = opts.projectId && opts.features.analytics ? fetchAnalyticsEnabled(api) : Promise.resolve(false)
     await Promise.allSettled([
       ...[...internal.clients.values()].map((client) => client.reconnect()),

@@ -38,6 +38,8 @@ const lazyViews: Partial<Record<LatchView, ComponentType>> = {
   // The names views load when the visitor chooses a name (one chunk: the success view comes after the form).
   RegisterAccountName: lazy(() => import('../../views/names/RegisterAccountNameView')),
   RegisterAccountNameSuccess: lazy(() => import('../../views/names/RegisterAccountNameView').then((m) => ({ default: m.RegisterAccountNameSuccessView }))),
+  // Sign-in (options.siwx): opens after connect when the account has no session.
+  SIWXSignMessage: lazy(() => import('../../views/siwx/SIWXSignMessageView')),
 }
 
 /** The body of the modal for the current view. */
