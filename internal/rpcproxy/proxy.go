@@ -93,6 +93,8 @@ type Config struct {
 	ProbeIdle     time.Duration
 	MaxLag        uint64
 	Logger        *slog.Logger
+	// Local answers the methods it handles in latchd (local.go); nil: none.
+	Local LocalMethods
 }
 
 // Proxy serves the chain RPC proxy. It is safe for concurrent use.
@@ -219,8 +221,10 @@ type entry struct {
 	kind   methodKind
 	key    string // cache and coalescing key of reads
 	pinned bool   // eip155 filter methods: a filter lives on the node that made it
-	done   bool
-	res    entryResult
+	// refused: answered -32601 by the allowlist, which Config.Local may override.
+	refused bool
+	done    bool
+	res     entryResult
 }
 
 // entryResult is the answer to one entry: a result or an error object.
@@ -288,6 +292,9 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// flight other requests wait on, and they must not inherit its cancellation.
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), p.cfg.Timeout)
 	defer cancel()
+	if p.cfg.Local != nil {
+		p.serveLocal(ctx, chain, entries)
+	}
 	p.execute(ctx, p.poolFor(chain, urls), entries)
 	writeAnswers(w, entries, batch)
 }
@@ -418,6 +425,7 @@ func (p *Proxy) parseEntry(raw json.RawMessage, namespace string, dev bool) *ent
 	e.kind = classify(namespace, e.method, dev)
 	e.pinned = e.kind == kindStateful
 	if e.kind == kindRefused {
+		e.refused = true
 		e.done, e.res = true, errorResult(jsonrpc.CodeMethodNotFound, fmt.Sprintf("method %s is not allowed through the latchd RPC proxy", e.method))
 	}
 	return e
