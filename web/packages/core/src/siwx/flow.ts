@@ -59,8 +59,8 @@ async function disconnectWallet(latch: Latch, account: Account | undefined): Pro
 /**
  * checkSession looks up the account's session (spec §4): with one, signed-in;
  * without, SIWXSignMessage opens; when the lookup fails (a stored session
- * latchd no longer accepts), the wallet is disconnected, the view resets to
- * Connect and 'A problem occurred while trying initialize authentication' shows.
+ * latchd no longer accepts), the wallet is disconnected and the modal opens at
+ * Connect with 'A problem occurred while trying initialize authentication'.
  */
 async function checkSession(latch: Latch, account: Account, isCurrent: () => boolean): Promise<void> {
   const { opts, modal, router, toasts } = latch._internal
@@ -76,7 +76,9 @@ async function checkSession(latch: Latch, account: Account, isCurrent: () => boo
     const message = SIWX_STRINGS.authInit
     slice.setState({ status: 'signed-out', account: undefined, error: message })
     await disconnectWallet(latch, account)
+    // The error shows in the modal (its toast), at Connect, where the visitor can connect and sign in again.
     router.reset('Connect')
+    await modal.open({ view: 'Connect' })
     toasts.showError(message)
     return
   }

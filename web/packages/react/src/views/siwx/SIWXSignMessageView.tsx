@@ -53,7 +53,7 @@ export default function SIWXSignMessageView() {
           {session.error}
         </p>
       ) : null}
-      <div className="latch-account-row">
+      <div className="latch-button-row">
         <button type="button" className="latch-secondary-button" onClick={() => void cancel()} disabled={busy} data-testid="latch-siwx-cancel">
           {t('button.cancel')}
         </button>
