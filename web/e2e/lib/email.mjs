@@ -12,7 +12,7 @@ import { strict as assert } from 'node:assert';
 export function emailLogin(harness, email) {
   /**
    * The newest outbox mail of a kind to the address, newer than `after` mails.
-   * @param {'code' | 'device'} kind
+   * @param {'code' | 'device' | 'email-change'} kind
    * @param {number} after  how many mails the address had before
    * @returns {Promise<{kind: string, code?: string, link?: string}>}
    */

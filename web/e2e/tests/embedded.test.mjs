@@ -264,3 +264,46 @@ test('a page on an origin the project does not allow cannot drive the frame: not
     await new Promise((resolve) => server.close(() => resolve(undefined)));
   }
 });
+
+test('Update email from Account: the code mailed to the current address, then the one mailed to the new; the new address logs in to the same wallet', async () => {
+  const stamp = Date.now();
+  const current = `change-${stamp}@example.com`;
+  const next = `changed-${stamp}@example.com`;
+  const before = emailLogin(harness, current);
+  const after = emailLogin(harness, next);
+
+  const first = await openDemo();
+  first.allowConsoleErrors(/shares\/fetch.*404|404.*shares\/fetch/);
+  const { page } = first;
+  const address = await before.login(page);
+  await page.getByTestId('latch-account-button').first().click();
+  await page.getByTestId('latch-view-Account').waitFor();
+  await page.getByTestId('latch-account-email').filter({ hasText: current }).waitFor();
+  await page.getByTestId('latch-account-update-email').click();
+  const view = page.getByTestId('latch-view-UpdateEmail');
+  await view.waitFor();
+
+  // A malformed address is refused by its message and mails nothing (spec §5).
+  const mailsBefore = await before.mailCount();
+  await view.getByTestId('latch-update-email-input').fill('not-an-email');
+  await view.getByTestId('latch-update-email-submit').click();
+  await view.getByTestId('latch-update-email-error').waitFor();
+  assert.equal(await before.mailCount(), mailsBefore);
+
+  await view.getByTestId('latch-update-email-input').fill(next);
+  await view.getByTestId('latch-update-email-submit').click();
+  await view.getByTestId('latch-update-email-primaryOtp').filter({ hasText: current }).waitFor();
+  const primary = await before.mail('email-change', mailsBefore);
+  await page.getByTestId('latch-otp-input-0').click();
+  await page.keyboard.type(/** @type {string} */ (primary.code));
+
+  await view.getByTestId('latch-update-email-secondaryOtp').filter({ hasText: next }).waitFor();
+  const secondary = await after.mail('email-change', 0);
+  await page.getByTestId('latch-otp-input-0').click();
+  await page.keyboard.type(/** @type {string} */ (secondary.code));
+  await view.getByTestId('latch-update-email-done').filter({ hasText: next }).waitFor();
+
+  // Another browser profile logs in with the new address (a new device: approval, then code): the same wallet.
+  const second = await openDemo();
+  assert.equal(await after.login(second.page, { expectDevice: true }), address);
+});

@@ -1,6 +1,7 @@
 import { IDBFactory } from 'fake-indexeddb'
 import { recoverMessageAddress, type Hex } from 'viem'
-import { describe, expect, it, vi } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { parseFrameEvent } from '../../core/src/embedded/protocol'
 import { openDeviceStore } from './deviceStore'
 import { createFrame, type FrameDeps } from './frame'
 import { fakeLatchd } from './testing/fakeLatchd'
@@ -12,10 +13,22 @@ interface Posted {
   origin: string
 }
 
+// Every event the frame posts must be one the page's parser accepts: the page drops any other, and the request it
+// answers would then wait forever (as UPDATE_EMAIL_PRIMARY_OTP's once did, with a payload the protocol does not have).
+const malformed: unknown[] = []
+afterEach(() => {
+  expect(malformed.splice(0)).toEqual([])
+})
+
 // A frame embedded by a page at PAGE, on its own IndexedDB (one browser profile).
 async function embed(server: ReturnType<typeof fakeLatchd>, over: Partial<FrameDeps> = {}) {
   const posted: Posted[] = []
-  const parent = { postMessage: (msg: Posted['msg'], origin: string) => void posted.push({ msg, origin }) } as unknown as Window
+  const parent = {
+    postMessage: (msg: Posted['msg'], origin: string) => {
+      if (!parseFrameEvent(msg)) malformed.push(msg)
+      posted.push({ msg, origin })
+    },
+  } as unknown as Window
   let listener: ((ev: MessageEvent) => void) | undefined
   const frame = await createFrame({
     api: server.api,
@@ -211,6 +224,15 @@ describe('createFrame', () => {
     const after = polls()
     await new Promise((r) => setTimeout(r, 30))
     expect(polls()).toBe(after)
+  })
+
+  it('changes the e-mail: UPDATE_EMAIL asks for the current address code, whose SUCCESS has no payload; a wrong second code is refused', async () => {
+    const f = await embed(fakeLatchd())
+    await f.login()
+    expect((await f.ask('UPDATE_EMAIL', { email: 'new@example.com' })).payload).toEqual({ action: 'VERIFY_PRIMARY_OTP' })
+    const primary = await f.ask('UPDATE_EMAIL_PRIMARY_OTP', { otp: '123456' })
+    expect(primary).toEqual({ id: expect.any(String), type: '@latch-frame/UPDATE_EMAIL_PRIMARY_OTP_SUCCESS', payload: undefined })
+    expect((await f.ask('UPDATE_EMAIL_SECONDARY_OTP', { otp: '000000' })).payload).toEqual({ message: 'Invalid or expired code' })
   })
 
   it('answers a wrong code with latchd message', async () => {

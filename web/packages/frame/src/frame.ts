@@ -115,8 +115,9 @@ export async function createFrame(deps: FrameDeps): Promise<Frame> {
       case '@latch-app/UPDATE_EMAIL':
         return wallet.updateEmail(event.payload.email)
       case '@latch-app/UPDATE_EMAIL_PRIMARY_OTP':
+        // Its SUCCESS carries no payload (the page knows the secondary code comes next).
         await wallet.updateEmailPrimary(event.payload.otp)
-        return { action: 'VERIFY_SECONDARY_OTP' }
+        return undefined
       case '@latch-app/UPDATE_EMAIL_SECONDARY_OTP':
         return wallet.updateEmailSecondary(event.payload.otp)
       case '@latch-app/SIGN_OUT':
