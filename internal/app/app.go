@@ -56,9 +56,10 @@ type Main struct {
 	// relay, account: wired in relay.go and account.go.
 	relay   relayService
 	account accountService
-	auth    authService  // e-mail login, wired in auth.go
-	names   namesService // account names and their ENS gateway, wired in names.go
-	siwx    siwxService  // Sign-in with X, wired in siwx.go
+	auth    authService   // e-mail login, wired in auth.go
+	names   namesService  // account names and their ENS gateway, wired in names.go
+	siwx    siwxService   // Sign-in with X, wired in siwx.go
+	onramp  onrampService // on-ramp providers and orders, wired in onramp.go
 
 	rpc *rpcproxy.Proxy
 	// frameFiles replaces the embedded frame build (tests); nil: embedded.
@@ -169,6 +170,9 @@ func (m *Main) Run(ctx context.Context) (err error) {
 	}
 	if err := m.startSIWX(ctx); err != nil {
 		return fmt.Errorf("start sign-in: %w", err)
+	}
+	if err := m.startOnramp(ctx); err != nil {
+		return fmt.Errorf("start on-ramp: %w", err)
 	}
 	m.buildAPI()
 

@@ -86,6 +86,9 @@ type Config struct {
 
 	// Account names and their ENS gateway (internal/names; flags in names.go).
 	Names NamesConfig
+
+	// On-ramp providers (internal/onramp; flags in onramp.go).
+	Onramp OnrampConfig
 }
 
 // minAdminTokenLen is the shortest --admin-token accepted: a guessable
@@ -139,6 +142,7 @@ func flagSet(name string, cfg *Config, out io.Writer) (*flag.FlagSet, func() err
 	finishAuth := authFlags(fs, cfg)
 	finishNames := namesFlags(fs, cfg)
 	finishSIWX := siwxFlags(fs, cfg)
+	finishOnramp := onrampFlags(fs, cfg)
 	fs.String("config", "", "config file: one \"option = value\" line per setting, using the flag names")
 	return fs, func() error {
 		if err := finishAccount(); err != nil {
@@ -154,6 +158,9 @@ func flagSet(name string, cfg *Config, out io.Writer) (*flag.FlagSet, func() err
 			return err
 		}
 		if err := finishSIWX(); err != nil {
+			return err
+		}
+		if err := finishOnramp(); err != nil {
 			return err
 		}
 		cfg.RPCUpstreams = upstreams

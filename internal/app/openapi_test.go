@@ -293,6 +293,7 @@ func TestOpenAPI_Responses(t *testing.T) {
 
 	t.Run("Auth", func(t *testing.T) { callAuth(t, c, bases, pid) })
 	t.Run("SIWX", func(t *testing.T) { callSIWX(t, c, bases, pid) })
+	t.Run("Onramp", func(t *testing.T) { callOnramp(t, c, bases, pid, info, bearer) }) // onramp_test.go
 
 	t.Run("RateLimited", func(t *testing.T) {
 		lm := app.NewMain(app.Config{Addr: "127.0.0.1:0", FrameAddr: "127.0.0.1:0", DataDir: t.TempDir(), IPRateLimit: 1, ShutdownTimeout: 5 * time.Second}, slog.New(slog.NewTextHandler(io.Discard, nil)))

@@ -15,6 +15,7 @@ import (
 	"github.com/latchkit/latch/internal/httpx"
 	"github.com/latchkit/latch/internal/metrics"
 	"github.com/latchkit/latch/internal/names"
+	"github.com/latchkit/latch/internal/onramp"
 	"github.com/latchkit/latch/internal/project"
 	"github.com/latchkit/latch/internal/ratelimit"
 	"github.com/latchkit/latch/internal/siwx"
@@ -150,6 +151,14 @@ var routes = []route{
 	{listener: listenerAPI, pattern: "GET /v1/profile/suggestions/{name}", guard: GuardProject, handler: namesRoute((*names.Handler).Suggestions)},
 	{listener: listenerAPI, pattern: "GET " + names.GatewayPath, guard: GuardOpen, handler: namesGatewayRoute},
 
+	// On-ramp (docs/onramp.md, api-shapes §3.7): options, quotes, the
+	// checkout URL generator, an order's status and the operator's listing.
+	{listener: listenerAPI, pattern: "GET /v1/onramp/options", guard: GuardProject, handler: onrampRoute((*onramp.Handler).Options)},
+	{listener: listenerAPI, pattern: "POST /v1/onramp/quote", guard: GuardProject, handler: onrampRoute((*onramp.Handler).Quote)},
+	{listener: listenerAPI, pattern: "POST /v1/generators/onrampurl", guard: GuardProject, handler: onrampRoute((*onramp.Handler).GenerateURL)},
+	{listener: listenerAPI, pattern: "GET /v1/onramp/orders/{id}", guard: GuardProject, handler: onrampRoute((*onramp.Handler).Order)},
+	{listener: listenerAPI, pattern: "GET /v1/onramp/orders", guard: GuardAdmin, handler: onrampRoute((*onramp.Handler).Orders)},
+
 	// E-mail login for the embedded wallet (docs/auth-api.md); only the frame calls it.
 	{listener: listenerAPI, pattern: "OPTIONS /auth/v1/{path...}", guard: GuardOpen, around: func(m *Main, mux http.Handler) http.Handler { return m.authPreflight(mux) }},
 	{listener: listenerAPI, pattern: "POST /auth/v1/email/start", guard: GuardFrameOrigin, handler: authRoute((*auth.Handler).Start)},
@@ -188,6 +197,9 @@ var routes = []route{
 	{listener: listenerAPI, pattern: "POST /dev/faucet", guard: GuardDev, handler: func(m *Main) http.Handler { return http.HandlerFunc(m.Devnet.HandleFaucet) }},
 	{listener: listenerAPI, pattern: "GET /dev/outbox", guard: GuardDev, handler: func(m *Main) http.Handler { return http.HandlerFunc(m.handleDevOutbox) }},
 	{listener: listenerAPI, pattern: "POST /dev/price", guard: GuardDev, handler: func(m *Main) http.Handler { return m.Devnet.HandlePrice(m.devPriceChanged) }},
+	// The dev on-ramp's checkout page (a test card pays; the faucet credits).
+	{listener: listenerAPI, pattern: "GET " + onramp.DevCheckoutPath, guard: GuardDev, handler: devCheckoutRoute((*onramp.Dev).ServeCheckout)},
+	{listener: listenerAPI, pattern: "POST " + onramp.DevCheckoutPath, guard: GuardDev, handler: devCheckoutRoute((*onramp.Dev).Pay)},
 
 	// The operator's listener: reachable only where --admin-addr binds
 	// (loopback by default), which is its guard.
