@@ -179,6 +179,16 @@ func ParseUserOperation(raw json.RawMessage, partial bool) (*UserOperation, erro
 	return op, nil
 }
 
+// UnmarshalJSON reads the ERC-7769 form with every field required.
+func (op *UserOperation) UnmarshalJSON(b []byte) error {
+	parsed, err := ParseUserOperation(b, false)
+	if err != nil {
+		return err
+	}
+	*op = *parsed
+	return nil
+}
+
 // MarshalJSON writes the ERC-7769 form.
 func (op *UserOperation) MarshalJSON() ([]byte, error) {
 	r := rpcUserOperation{

@@ -1,0 +1,296 @@
+package bundler
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"math/big"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/core/types"
+)
+
+// Timing of the bundling loop.
+const (
+	// retryInterval: the loop also runs this often without a wake-up, to
+	// pick up operations left by a restart and retry ones whose fees were
+	// below the base fee.
+	retryInterval = time.Second
+	// receiptPoll is how often a bundle's receipt is asked for; the dev
+	// chains seal within milliseconds of a transaction.
+	receiptPoll = 20 * time.Millisecond
+	// bundleTimeout: a bundle not mined by then is put back in the queue
+	// (its transaction was dropped); a later bundle reuses its nonce.
+	bundleTimeout = 60 * time.Second
+)
+
+func (n *netState) loop(ctx context.Context) {
+	t := time.NewTicker(retryInterval)
+	defer t.Stop()
+	for {
+		n.bundleAll(ctx)
+		select {
+		case <-ctx.Done():
+			return
+		case <-n.wake:
+		case <-t.C:
+		}
+	}
+}
+
+// bundleAll settles bundles left submitted (by a restart), then bundles
+// pending operations until none can be.
+func (n *netState) bundleAll(ctx context.Context) {
+	log := n.svc.cfg.Logger.With("network", n.Network)
+	if err := n.settleSubmitted(ctx); err != nil && ctx.Err() == nil {
+		log.WarnContext(ctx, "bundler: settle submitted bundles", "err", err)
+		return
+	}
+	for ctx.Err() == nil {
+		did, err := n.bundleOnce(ctx)
+		if err != nil {
+			if ctx.Err() == nil {
+				log.WarnContext(ctx, "bundler: bundle", "err", err)
+			}
+			return
+		}
+		if !did {
+			return
+		}
+	}
+}
+
+// settleSubmitted looks up the bundles of submitted operations: mined ones
+// are recorded, ones gone longer than bundleTimeout are queued again.
+func (n *netState) settleSubmitted(ctx context.Context) error {
+	st := n.svc.cfg.Store
+	recs, err := st.ByStatus(ctx, n.Network, StatusSubmitted, 1000)
+	if err != nil || len(recs) == 0 {
+		return err
+	}
+	byTx := map[common.Hash][]*Record{}
+	for _, r := range recs {
+		byTx[r.TxHash] = append(byTx[r.TxHash], r)
+	}
+	for tx, ops := range byTx {
+		raw, err := n.receipt(ctx, tx)
+		if err != nil {
+			return err
+		}
+		if raw == nil {
+			if n.svc.cfg.Now().Sub(ops[0].UpdatedAt) > bundleTimeout {
+				if err := st.MarkPending(ctx, hashes(ops), n.svc.cfg.Now()); err != nil {
+					return err
+				}
+			}
+			continue
+		}
+		if err := n.settle(ctx, tx, raw, ops); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func hashes(recs []*Record) []common.Hash {
+	out := make([]common.Hash, len(recs))
+	for i, r := range recs {
+		out[i] = r.Hash
+	}
+	return out
+}
+
+// bundleOnce sends one bundle of pending operations (one per sender, fees
+// covering the base fee) and waits for it. Operations the EntryPoint
+// refuses (FailedOp while estimating the bundle) are marked failed with
+// their reason and the bundle is retried without them. It reports whether
+// it sent or dropped anything.
+func (n *netState) bundleOnce(ctx context.Context) (bool, error) {
+	st, now := n.svc.cfg.Store, n.svc.cfg.Now
+	pending, err := st.ByStatus(ctx, n.Network, StatusPending, n.svc.cfg.MaxBundleOps*4)
+	if err != nil || len(pending) == 0 {
+		return false, err
+	}
+	baseFee, err := n.baseFee(ctx)
+	if err != nil {
+		return false, err
+	}
+	var ops []*Record
+	senders := map[common.Address]bool{}
+	for _, r := range pending {
+		if senders[r.Op.Sender] || r.Op.MaxFeePerGas.Cmp(baseFee) < 0 {
+			continue
+		}
+		senders[r.Op.Sender] = true
+		ops = append(ops, r)
+		if len(ops) == n.svc.cfg.MaxBundleOps || n.singles {
+			break
+		}
+	}
+	if len(pending) <= len(ops) {
+		n.singles = false
+	}
+	dropped := false
+	for len(ops) > 0 {
+		gas, err := n.estimateBundle(ctx, ops)
+		var fo *FailedOpError
+		if errors.As(err, &fo) && fo.Index >= 0 && fo.Index < len(ops) {
+			bad := ops[fo.Index]
+			n.svc.cfg.Logger.InfoContext(ctx, "bundler: operation dropped", "network", n.Network, "userOpHash", bad.Hash, "reason", fo.Reason)
+			if err := st.MarkFailed(ctx, bad.Hash, fo.Error(), now()); err != nil {
+				return dropped, err
+			}
+			ops = append(ops[:fo.Index:fo.Index], ops[fo.Index+1:]...)
+			dropped = true
+			continue
+		}
+		if err != nil {
+			return dropped, err
+		}
+		return true, n.send(ctx, ops, gas, baseFee)
+	}
+	return dropped, nil
+}
+
+func (n *netState) handleOpsData(ops []*Record) ([]byte, error) {
+	packed := make([]PackedUserOperation, len(ops))
+	for i, r := range ops {
+		packed[i] = r.Op.Pack()
+	}
+	return entryPointABI.Pack("handleOps", packed, n.bundler)
+}
+
+// estimateBundle is eth_estimateGas of handleOps(ops) from the bundler; a
+// FailedOp comes back as *FailedOpError.
+func (n *netState) estimateBundle(ctx context.Context, ops []*Record) (uint64, error) {
+	data, err := n.handleOpsData(ops)
+	if err != nil {
+		return 0, err
+	}
+	var gas hexutil.Uint64
+	err = n.Node.Call(ctx, &gas, "eth_estimateGas", map[string]any{"from": n.bundler, "to": n.EntryPoint, "data": hexutil.Bytes(data)}, "latest")
+	if err != nil {
+		return 0, decodeRevert(err)
+	}
+	return uint64(gas), nil
+}
+
+// send signs and submits handleOps(ops), marks them submitted and waits for
+// the receipt. The transaction's tip is the lowest maxPriorityFeePerGas of
+// the bundle and its fee cap the lowest maxFeePerGas, so every operation
+// pays the bundler at least what its gas costs.
+func (n *netState) send(ctx context.Context, ops []*Record, gas uint64, baseFee *big.Int) error {
+	st, now := n.svc.cfg.Store, n.svc.cfg.Now
+	data, err := n.handleOpsData(ops)
+	if err != nil {
+		return err
+	}
+	tip, feeCap := ops[0].Op.MaxPriorityFeePerGas, ops[0].Op.MaxFeePerGas
+	for _, r := range ops[1:] {
+		if r.Op.MaxPriorityFeePerGas.Cmp(tip) < 0 {
+			tip = r.Op.MaxPriorityFeePerGas
+		}
+		if r.Op.MaxFeePerGas.Cmp(feeCap) < 0 {
+			feeCap = r.Op.MaxFeePerGas
+		}
+	}
+	var nonce hexutil.Uint64
+	if err := n.Node.Call(ctx, &nonce, "eth_getTransactionCount", n.bundler, "pending"); err != nil {
+		return err
+	}
+	chainID := new(big.Int).SetUint64(n.ChainID)
+	tx, err := types.SignNewTx(n.BundlerKey, types.LatestSignerForChainID(chainID), &types.DynamicFeeTx{
+		ChainID: chainID, Nonce: uint64(nonce), GasTipCap: tip, GasFeeCap: feeCap,
+		Gas: gas + gas/5, To: &n.EntryPoint, Data: data,
+	})
+	if err != nil {
+		return err
+	}
+	raw, err := tx.MarshalBinary()
+	if err != nil {
+		return err
+	}
+	// Marked first: if latchd stops between the two, the restart finds the
+	// bundle's hash and settles it rather than sending the operations twice.
+	if err := st.MarkSubmitted(ctx, hashes(ops), tx.Hash(), now()); err != nil {
+		return err
+	}
+	if err := n.Node.Call(ctx, nil, "eth_sendRawTransaction", hexutil.Encode(raw)); err != nil {
+		_ = st.MarkPending(context.WithoutCancel(ctx), hashes(ops), now())
+		return err
+	}
+	deadline := time.Now().Add(bundleTimeout)
+	for {
+		rcpt, err := n.receipt(ctx, tx.Hash())
+		if err != nil {
+			return err
+		}
+		if rcpt != nil {
+			return n.settle(ctx, tx.Hash(), rcpt, ops)
+		}
+		if time.Now().After(deadline) {
+			return nil // settleSubmitted takes it from here
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(receiptPoll):
+		}
+	}
+}
+
+// receipt returns a transaction's receipt, or nil while it is not mined.
+func (n *netState) receipt(ctx context.Context, tx common.Hash) (json.RawMessage, error) {
+	var raw json.RawMessage
+	if err := n.Node.Call(ctx, &raw, "eth_getTransactionReceipt", tx); err != nil {
+		return nil, err
+	}
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil, nil
+	}
+	return raw, nil
+}
+
+// settle records a mined bundle: each operation with its UserOperationEvent
+// is included; a reverted bundle (or one without an operation's event) puts
+// its operations back in the queue, where the next estimate drops whichever
+// fails.
+func (n *netState) settle(ctx context.Context, tx common.Hash, raw json.RawMessage, ops []*Record) error {
+	st, now := n.svc.cfg.Store, n.svc.cfg.Now
+	var head struct {
+		Status      hexutil.Uint64 `json:"status"`
+		BlockHash   common.Hash    `json:"blockHash"`
+		BlockNumber hexutil.Uint64 `json:"blockNumber"`
+	}
+	if err := json.Unmarshal(raw, &head); err != nil {
+		return err
+	}
+	if head.Status != 1 && len(ops) == 1 {
+		// Validated in the estimate, reverted on chain: the operation
+		// behaves differently on chain than in simulation (ERC-7562's
+		// rules exist for this); it is not retried.
+		return st.MarkFailed(ctx, ops[0].Hash, "the bundle transaction "+tx.Hex()+" reverted", now())
+	}
+	if head.Status != 1 {
+		n.singles = true // retried one operation per bundle, so the culprit is found
+	}
+	var back []common.Hash
+	for _, r := range ops {
+		if head.Status == 1 {
+			if _, err := buildReceipt(raw, n.EntryPoint, r.Hash); err == nil {
+				if err := st.MarkIncluded(ctx, r.Hash, tx, head.BlockHash, uint64(head.BlockNumber), now()); err != nil {
+					return err
+				}
+				continue
+			}
+		}
+		back = append(back, r.Hash)
+	}
+	if len(back) > 0 {
+		n.svc.cfg.Logger.WarnContext(ctx, "bundler: bundle did not include operations; retrying them", "network", n.Network, "tx", tx, "count", len(back))
+		return st.MarkPending(ctx, back, now())
+	}
+	return nil
+}

@@ -1,0 +1,384 @@
+// Package bundler is latchd's ERC-4337 v0.7 bundler and paymaster: the
+// ERC-7769 methods (eth_sendUserOperation, eth_estimateUserOperationGas,
+// eth_getUserOperationByHash, eth_getUserOperationReceipt,
+// eth_supportedEntryPoints, eth_chainId) and the ERC-7677 paymaster methods
+// (pm_getPaymasterStubData, pm_getPaymasterData), served on the RPC proxy
+// endpoint of each network with a bundler (rpc.go).
+//
+// It is a single-operator bundler: operations are validated by simulating
+// them through the network's EntryPoint (an eth_call with the
+// LatchEntryPointSimulations code put at the EntryPoint's address), kept in
+// a mempool in latchd's database, and bundled into handleOps transactions
+// from the bundler's key (bundle.go). ERC-7562's opcode and reputation
+// rules, which protect a shared mempool from operations that validate in
+// simulation but fail on chain, are not applied: a bundle that fails is
+// retried without the failing operation, which is marked failed.
+package bundler
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/big"
+	"sync"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/crypto"
+
+	"github.com/latchkit/latch/internal/jsonrpc"
+)
+
+// Defaults of Config.
+const (
+	DefaultMaxVerificationGas = 5_000_000
+	DefaultMaxOperationGas    = 15_000_000
+	DefaultMaxBundleOps       = 32
+	// validityMargin: an operation whose window ends sooner is refused, since
+	// it could expire before its bundle is mined (ERC-4337 suggests 30 s).
+	validityMargin = 30 * time.Second
+	// replacementBump is the percentage both fees must rise by to replace a
+	// pending operation (ERC-4337's mempool rule, as for transactions).
+	replacementBump = 10
+)
+
+// NetworkConfig is one network with a bundler.
+type NetworkConfig struct {
+	Network    string // CAIP-2, e.g. eip155:31337
+	ChainID    uint64
+	EntryPoint common.Address
+	// Factory is the smart account factory (LatchSmartAccountFactory) the
+	// widget's accounts come from; reported, not enforced.
+	Factory common.Address
+	Node    Node
+	// BundlerKey sends handleOps and receives the operations' fees.
+	BundlerKey *ecdsa.PrivateKey
+	// Paymaster is the LatchVerifyingPaymaster whose signer is PaymasterKey;
+	// zero: no paymaster on this network.
+	Paymaster    common.Address
+	PaymasterKey *ecdsa.PrivateKey
+}
+
+// Config configures a Service. Store and Networks are required.
+type Config struct {
+	Networks []NetworkConfig
+	Store    *Store
+	// MinPriorityFee is the least maxPriorityFeePerGas accepted (the bundle
+	// transaction's tip comes from it); default 1 wei.
+	MinPriorityFee *big.Int
+	// MaxVerificationGas bounds verificationGasLimit; MaxOperationGas the
+	// sum of an operation's gas limits.
+	MaxVerificationGas uint64
+	MaxOperationGas    uint64
+	MaxBundleOps       int
+	// DefaultPolicy is the sponsorship policy of projects without one stored.
+	DefaultPolicy Policy
+	// ApprovalLifetime is how long a paymaster approval (pm_getPaymasterData) stays valid; default 10 minutes.
+	ApprovalLifetime time.Duration
+	Now              func() time.Time
+	Logger           *slog.Logger
+}
+
+// Service is the bundler of every configured network; safe for concurrent use.
+type Service struct {
+	cfg  Config
+	nets map[string]*netState
+
+	runOnce sync.Once
+	stop    context.CancelFunc
+	wg      sync.WaitGroup
+}
+
+type netState struct {
+	NetworkConfig
+	sim     *simulator
+	bundler common.Address
+	wake    chan struct{}
+	svc     *Service
+	// singles: the last bundle reverted, bundle one operation at a time
+	// until the queue is through (the loop's goroutine only).
+	singles bool
+}
+
+// New returns a Service; Run starts its bundling loops.
+func New(cfg Config) (*Service, error) {
+	if cfg.Store == nil {
+		return nil, errors.New("bundler: a store is required")
+	}
+	if cfg.MinPriorityFee == nil {
+		cfg.MinPriorityFee = big.NewInt(1)
+	}
+	if cfg.MaxVerificationGas == 0 {
+		cfg.MaxVerificationGas = DefaultMaxVerificationGas
+	}
+	if cfg.MaxOperationGas == 0 {
+		cfg.MaxOperationGas = DefaultMaxOperationGas
+	}
+	if cfg.MaxBundleOps == 0 {
+		cfg.MaxBundleOps = DefaultMaxBundleOps
+	}
+	if cfg.ApprovalLifetime == 0 {
+		cfg.ApprovalLifetime = 10 * time.Minute
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	s := &Service{cfg: cfg, nets: map[string]*netState{}}
+	for _, n := range cfg.Networks {
+		if n.Node == nil || n.BundlerKey == nil || n.ChainID == 0 || n.EntryPoint == (common.Address{}) {
+			return nil, fmt.Errorf("bundler: %s: node, chain id, EntryPoint and bundler key are required", n.Network)
+		}
+		if (n.Paymaster == common.Address{}) != (n.PaymasterKey == nil) {
+			return nil, fmt.Errorf("bundler: %s: a paymaster needs its signer key and a key its paymaster", n.Network)
+		}
+		if _, dup := s.nets[n.Network]; dup {
+			return nil, fmt.Errorf("bundler: %s configured twice", n.Network)
+		}
+		from := crypto.PubkeyToAddress(n.BundlerKey.PublicKey)
+		s.nets[n.Network] = &netState{
+			NetworkConfig: n,
+			sim:           &simulator{node: n.Node, entryPoint: n.EntryPoint, from: from},
+			bundler:       from,
+			wake:          make(chan struct{}, 1),
+			svc:           s,
+		}
+	}
+	return s, nil
+}
+
+// Networks lists the networks with a bundler.
+func (s *Service) Networks() []string {
+	out := make([]string, 0, len(s.nets))
+	for id := range s.nets {
+		out = append(out, id)
+	}
+	return out
+}
+
+// Run starts one bundling loop per network; Close stops them.
+func (s *Service) Run(ctx context.Context) {
+	s.runOnce.Do(func() {
+		ctx, s.stop = context.WithCancel(ctx)
+		for _, n := range s.nets {
+			s.wg.Add(1)
+			go func() {
+				defer s.wg.Done()
+				n.loop(ctx)
+			}()
+		}
+	})
+}
+
+// Close stops the loops and waits for them.
+func (s *Service) Close() {
+	if s.stop != nil {
+		s.stop()
+	}
+	s.wg.Wait()
+}
+
+func (s *Service) net(network string) (*netState, *jsonrpc.Error) {
+	n := s.nets[network]
+	if n == nil {
+		return nil, rpcError(jsonrpc.CodeMethodNotFound, "no bundler on %s", network)
+	}
+	return n, nil
+}
+
+func (n *netState) checkEntryPoint(ep common.Address) *jsonrpc.Error {
+	if ep != n.EntryPoint {
+		return rpcError(CodeInvalidFields, "EntryPoint %s is not supported; this bundler supports %s", ep.Hex(), n.EntryPoint.Hex())
+	}
+	return nil
+}
+
+// SendUserOperation validates op and adds it to the mempool, replacing a
+// pending operation of the same sender and nonce when both its fees are at
+// least 10% higher. It returns the userOpHash. A refused operation leaves
+// nothing stored.
+func (s *Service) SendUserOperation(ctx context.Context, projectID, network string, op *UserOperation, entryPoint common.Address) (common.Hash, *jsonrpc.Error) {
+	n, rerr := s.net(network)
+	if rerr != nil {
+		return common.Hash{}, rerr
+	}
+	if rerr := n.checkEntryPoint(entryPoint); rerr != nil {
+		return common.Hash{}, rerr
+	}
+	if rerr := n.checkStatic(ctx, op); rerr != nil {
+		return common.Hash{}, rerr
+	}
+	hash := op.Hash(n.EntryPoint, n.ChainID)
+	var replaces *common.Hash
+	live, err := s.cfg.Store.Live(ctx, network, op.Sender, op.Nonce)
+	if err != nil {
+		s.cfg.Logger.ErrorContext(ctx, "bundler: read mempool", "err", err)
+		return common.Hash{}, errInternal
+	}
+	if live != nil {
+		switch {
+		case live.Hash == hash:
+			return common.Hash{}, rpcError(CodeInvalidFields, "UserOperation %s is already in the mempool", hash.Hex())
+		case live.Status != StatusPending:
+			return common.Hash{}, rpcError(CodeInvalidFields, "an operation of %s with nonce %s is already being bundled", op.Sender.Hex(), op.Nonce)
+		case !bumped(op.MaxFeePerGas, live.Op.MaxFeePerGas) || !bumped(op.MaxPriorityFeePerGas, live.Op.MaxPriorityFeePerGas):
+			return common.Hash{}, rpcError(CodeInvalidFields, "replacement underpriced: an operation of %s with nonce %s is pending; raise maxFeePerGas and maxPriorityFeePerGas by at least %d%% to replace it", op.Sender.Hex(), op.Nonce, replacementBump)
+		}
+		replaces = &live.Hash
+	}
+	if rerr := n.validate(ctx, op); rerr != nil {
+		return common.Hash{}, rerr
+	}
+	now := s.cfg.Now()
+	rec := &Record{Hash: hash, Network: network, EntryPoint: n.EntryPoint, ProjectID: projectID, Op: op, CreatedAt: now}
+	if err := s.cfg.Store.Add(ctx, rec, replaces); err != nil {
+		if errors.Is(err, ErrLive) {
+			return common.Hash{}, rpcError(CodeInvalidFields, "an operation of %s with nonce %s is already in the mempool", op.Sender.Hex(), op.Nonce)
+		}
+		s.cfg.Logger.ErrorContext(ctx, "bundler: store operation", "err", err)
+		return common.Hash{}, errInternal
+	}
+	select {
+	case n.wake <- struct{}{}:
+	default:
+	}
+	return hash, nil
+}
+
+// bumped reports whether next is at least replacementBump percent above prev.
+func bumped(next, prev *big.Int) bool {
+	min := new(big.Int).Mul(prev, big.NewInt(100+replacementBump))
+	return new(big.Int).Mul(next, big.NewInt(100)).Cmp(min) >= 0
+}
+
+// checkStatic applies the rules that need no simulation: gas limits, fees
+// against the minimum tip and the current base fee, and preVerificationGas
+// against the operation's calldata cost.
+func (n *netState) checkStatic(ctx context.Context, op *UserOperation) *jsonrpc.Error {
+	cfg := n.svc.cfg
+	if op.VerificationGasLimit > cfg.MaxVerificationGas {
+		return rpcError(CodeInvalidFields, "verificationGasLimit %d is above this bundler's limit of %d", op.VerificationGasLimit, cfg.MaxVerificationGas)
+	}
+	total := op.VerificationGasLimit + op.CallGasLimit + op.PreVerificationGas + op.PaymasterVerificationGasLimit + op.PaymasterPostOpGasLimit
+	if total > cfg.MaxOperationGas || total < op.VerificationGasLimit {
+		return rpcError(CodeInvalidFields, "the operation's gas limits add up to more than this bundler's limit of %d", cfg.MaxOperationGas)
+	}
+	if need := requiredPreVerificationGas(op); op.PreVerificationGas < need {
+		return rpcError(CodeInvalidFields, "preVerificationGas %d is too low: at least %d", op.PreVerificationGas, need)
+	}
+	if op.MaxPriorityFeePerGas.Cmp(cfg.MinPriorityFee) < 0 {
+		return rpcError(CodeInvalidFields, "maxPriorityFeePerGas %s is below this bundler's minimum of %s wei", op.MaxPriorityFeePerGas, cfg.MinPriorityFee)
+	}
+	baseFee, err := n.baseFee(ctx)
+	if err != nil {
+		cfg.Logger.WarnContext(ctx, "bundler: read base fee", "network", n.Network, "err", err)
+		return rpcError(jsonrpc.CodeInternal, "The network's node did not answer")
+	}
+	if op.MaxFeePerGas.Cmp(baseFee) < 0 {
+		return rpcError(CodeInvalidFields, "maxFeePerGas %s is below the current base fee of %s wei", op.MaxFeePerGas, baseFee)
+	}
+	return nil
+}
+
+// validate simulates op's validation through the EntryPoint and checks its
+// signatures and validity windows.
+func (n *netState) validate(ctx context.Context, op *UserOperation) *jsonrpc.Error {
+	res, err := n.sim.validate(ctx, op)
+	if err != nil {
+		return n.simulationError(ctx, err)
+	}
+	now := uint64(n.svc.cfg.Now().Add(validityMargin).Unix())
+	acc := parseValidationData(res.AccountValidationData)
+	switch {
+	case acc.aggregator == sigFailed:
+		return rpcError(CodeInvalidSignature, "Invalid UserOperation signature")
+	case acc.aggregator != (common.Address{}):
+		return rpcError(CodeUnsupportedAgg, "signature aggregator %s is not supported", acc.aggregator.Hex())
+	case acc.validUntil != 0 && acc.validUntil < now, acc.validAfter > uint64(n.svc.cfg.Now().Unix()):
+		return rpcError(CodeOutOfTimeRange, "the account's validity window does not include now")
+	}
+	if op.Paymaster != nil {
+		pm := parseValidationData(res.PaymasterValidationData)
+		switch {
+		case pm.aggregator != (common.Address{}):
+			return rpcError(CodeInvalidSignature, "Invalid paymaster signature")
+		case pm.validUntil != 0 && pm.validUntil < now, pm.validAfter > uint64(n.svc.cfg.Now().Unix()):
+			return rpcError(CodeOutOfTimeRange, "the paymaster's approval has expired or is not yet valid")
+		}
+	}
+	return nil
+}
+
+func (n *netState) simulationError(ctx context.Context, err error) *jsonrpc.Error {
+	var fo *FailedOpError
+	if errors.As(err, &fo) {
+		return failedOpError(fo)
+	}
+	var re *RevertError
+	if errors.As(err, &re) {
+		return &jsonrpc.Error{Code: CodeSimulateValidation, Message: "the EntryPoint's validation reverted", Data: hexData(re.Data)}
+	}
+	n.svc.cfg.Logger.WarnContext(ctx, "bundler: simulation failed", "network", n.Network, "err", err)
+	return rpcError(jsonrpc.CodeInternal, "The network's node did not answer")
+}
+
+func hexData(b []byte) []byte {
+	return []byte(`"` + hexutil.Encode(b) + `"`)
+}
+
+func (n *netState) baseFee(ctx context.Context) (*big.Int, error) {
+	var head struct {
+		BaseFee *hexutil.Big `json:"baseFeePerGas"`
+	}
+	if err := n.Node.Call(ctx, &head, "eth_getBlockByNumber", "latest", false); err != nil {
+		return nil, err
+	}
+	if head.BaseFee == nil {
+		return new(big.Int), nil // a chain without EIP-1559
+	}
+	return head.BaseFee.ToInt(), nil
+}
+
+// Overheads of preVerificationGas: the bundle transaction's base cost (a
+// bundle of one pays it alone) and the EntryPoint's per-operation work
+// outside the gas it measures.
+const (
+	bundleBaseGas   = 21_000
+	perOperationGas = 20_000
+)
+
+// requiredPreVerificationGas is the least preVerificationGas accepted: the
+// overheads plus the operation's calldata at 4 gas a zero byte and 16 a
+// non-zero one, counting the signature and paymasterData as non-zero, so a
+// placeholder and the real signature cost the same.
+func requiredPreVerificationGas(op *UserOperation) uint64 {
+	c := op.Copy()
+	c.Signature = ones(len(op.Signature))
+	c.PaymasterData = ones(len(op.PaymasterData))
+	enc, err := entryPointABI.Methods["handleOps"].Inputs.Pack([]PackedUserOperation{c.Pack()}, common.Address{})
+	if err != nil {
+		return bundleBaseGas + perOperationGas
+	}
+	var cost uint64
+	for _, b := range enc {
+		if b == 0 {
+			cost += 4
+		} else {
+			cost += 16
+		}
+	}
+	return bundleBaseGas + perOperationGas + cost
+}
+
+func ones(n int) []byte {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = 0xff
+	}
+	return b
+}

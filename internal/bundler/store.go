@@ -1,0 +1,286 @@
+package bundler
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/big"
+	"strings"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/latchkit/latch/internal/store"
+)
+
+// Status is where an operation is in the bundler's life cycle.
+type Status string
+
+const (
+	StatusPending   Status = "pending"   // accepted, waiting for a bundle
+	StatusSubmitted Status = "submitted" // in a handleOps transaction not yet mined
+	StatusIncluded  Status = "included"  // mined; Success says whether its call succeeded
+	StatusFailed    Status = "failed"    // dropped: Reason says why (the EntryPoint's FailedOp)
+	StatusReplaced  Status = "replaced"  // a higher-fee operation of the same sender and nonce took its place
+)
+
+// Record is one operation in the mempool.
+type Record struct {
+	Hash        common.Hash
+	Network     string
+	EntryPoint  common.Address
+	ProjectID   string
+	Op          *UserOperation
+	Status      Status
+	Reason      string
+	TxHash      common.Hash
+	BlockHash   common.Hash
+	BlockNumber uint64
+	CreatedAt   time.Time
+	UpdatedAt   time.Time
+}
+
+// ErrLive is Store.Add's answer when another live operation (pending or
+// submitted) holds the sender and nonce.
+var ErrLive = errors.New("bundler: an operation with this sender and nonce is already in the mempool")
+
+// Store keeps the mempool and the paymaster's records in latchd's database
+// (SQLite or Postgres), so operations survive a restart. Every method is
+// atomic; it is safe for concurrent use.
+type Store struct {
+	db *store.DB
+}
+
+// NewStore returns the bundler store of db.
+func NewStore(db *store.DB) *Store { return &Store{db: db} }
+
+func hexLower(b []byte) string { return "0x" + fmt.Sprintf("%x", b) }
+
+const opColumns = `hash, network, entry_point, project_id, op, status, reason, tx_hash, block_hash, block_number, created_at, updated_at`
+
+// Add stores rec as pending. With replaces set, that operation (the live one
+// of the same sender and nonce, still pending) is marked replaced in the same
+// transaction; if it is no longer pending, nothing is stored and ErrLive is
+// returned. Without it, a live operation of the same sender and nonce makes
+// Add return ErrLive.
+func (s *Store) Add(ctx context.Context, rec *Record, replaces *common.Hash) error {
+	op, err := json.Marshal(rec.Op)
+	if err != nil {
+		return err
+	}
+	now := rec.CreatedAt.UnixMilli()
+	return s.db.InTx(ctx, func(tx *sql.Tx) error {
+		if replaces != nil {
+			res, err := tx.ExecContext(ctx, s.db.Rebind(`UPDATE bundler_user_operations SET status = ?, updated_at = ? WHERE hash = ? AND status = ?`),
+				string(StatusReplaced), now, hexLower(replaces[:]), string(StatusPending))
+			if err != nil {
+				return err
+			}
+			if n, _ := res.RowsAffected(); n != 1 {
+				return ErrLive
+			}
+		}
+		_, err := tx.ExecContext(ctx, s.db.Rebind(`INSERT INTO bundler_user_operations (hash, network, entry_point, project_id, sender, nonce, op, status, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+			hexLower(rec.Hash[:]), rec.Network, hexLower(rec.EntryPoint[:]), rec.ProjectID, hexLower(rec.Op.Sender[:]), rec.Op.Nonce.String(),
+			string(op), string(StatusPending), now, now)
+		if err != nil && isUniqueViolation(err) {
+			return ErrLive
+		}
+		return err
+	})
+}
+
+// isUniqueViolation recognises both drivers' unique-constraint errors.
+func isUniqueViolation(err error) bool {
+	msg := err.Error()
+	return strings.Contains(msg, "UNIQUE constraint failed") || strings.Contains(msg, "SQLSTATE 23505") || strings.Contains(msg, "duplicate key")
+}
+
+// Get returns the operation of hash, or nil when there is none.
+func (s *Store) Get(ctx context.Context, hash common.Hash) (*Record, error) {
+	recs, err := s.query(ctx, `SELECT `+opColumns+` FROM bundler_user_operations WHERE hash = ?`, hexLower(hash[:]))
+	if err != nil || len(recs) == 0 {
+		return nil, err
+	}
+	return recs[0], nil
+}
+
+// Live returns the pending or submitted operation of sender and nonce on network, or nil.
+func (s *Store) Live(ctx context.Context, network string, sender common.Address, nonce *big.Int) (*Record, error) {
+	recs, err := s.query(ctx, `SELECT `+opColumns+` FROM bundler_user_operations WHERE network = ? AND sender = ? AND nonce = ? AND status IN ('pending', 'submitted')`,
+		network, hexLower(sender[:]), nonce.String())
+	if err != nil || len(recs) == 0 {
+		return nil, err
+	}
+	return recs[0], nil
+}
+
+// ByStatus returns up to limit operations of network with status, oldest first.
+func (s *Store) ByStatus(ctx context.Context, network string, status Status, limit int) ([]*Record, error) {
+	return s.query(ctx, `SELECT `+opColumns+` FROM bundler_user_operations WHERE network = ? AND status = ? ORDER BY created_at, hash LIMIT ?`,
+		network, string(status), limit)
+}
+
+// MarkSubmitted moves pending operations into the handleOps transaction txHash.
+func (s *Store) MarkSubmitted(ctx context.Context, hashes []common.Hash, txHash common.Hash, now time.Time) error {
+	return s.db.InTx(ctx, func(tx *sql.Tx) error {
+		for _, h := range hashes {
+			if _, err := tx.ExecContext(ctx, s.db.Rebind(`UPDATE bundler_user_operations SET status = ?, tx_hash = ?, updated_at = ? WHERE hash = ? AND status = ?`),
+				string(StatusSubmitted), hexLower(txHash[:]), now.UnixMilli(), hexLower(h[:]), string(StatusPending)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// MarkPending puts submitted operations back in the queue (their
+// transaction was dropped or reverted).
+func (s *Store) MarkPending(ctx context.Context, hashes []common.Hash, now time.Time) error {
+	return s.db.InTx(ctx, func(tx *sql.Tx) error {
+		for _, h := range hashes {
+			if _, err := tx.ExecContext(ctx, s.db.Rebind(`UPDATE bundler_user_operations SET status = ?, tx_hash = '', updated_at = ? WHERE hash = ? AND status = ?`),
+				string(StatusPending), now.UnixMilli(), hexLower(h[:]), string(StatusSubmitted)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// MarkIncluded records that hash was mined in txHash at block.
+func (s *Store) MarkIncluded(ctx context.Context, hash, txHash, blockHash common.Hash, block uint64, now time.Time) error {
+	_, err := s.db.Exec(ctx, `UPDATE bundler_user_operations SET status = ?, tx_hash = ?, block_hash = ?, block_number = ?, updated_at = ? WHERE hash = ?`,
+		string(StatusIncluded), hexLower(txHash[:]), hexLower(blockHash[:]), block, now.UnixMilli(), hexLower(hash[:]))
+	return err
+}
+
+// MarkFailed drops a live operation with reason.
+func (s *Store) MarkFailed(ctx context.Context, hash common.Hash, reason string, now time.Time) error {
+	_, err := s.db.Exec(ctx, `UPDATE bundler_user_operations SET status = ?, reason = ?, tx_hash = '', updated_at = ? WHERE hash = ? AND status IN ('pending', 'submitted')`,
+		string(StatusFailed), reason, now.UnixMilli(), hexLower(hash[:]))
+	return err
+}
+
+func (s *Store) query(ctx context.Context, q string, args ...any) ([]*Record, error) {
+	rows, err := s.db.Query(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []*Record
+	for rows.Next() {
+		var hash, ep, op, status, txHash, blockHash string
+		var created, updated int64
+		var block int64
+		r := &Record{}
+		if err := rows.Scan(&hash, &r.Network, &ep, &r.ProjectID, &op, &status, &r.Reason, &txHash, &blockHash, &block, &created, &updated); err != nil {
+			return nil, err
+		}
+		parsed, err := ParseUserOperation(json.RawMessage(op), false)
+		if err != nil {
+			return nil, fmt.Errorf("bundler: stored operation %s: %w", hash, err)
+		}
+		r.Hash, r.EntryPoint, r.Op, r.Status = common.HexToHash(hash), common.HexToAddress(ep), parsed, Status(status)
+		if txHash != "" {
+			r.TxHash = common.HexToHash(txHash)
+		}
+		if blockHash != "" {
+			r.BlockHash = common.HexToHash(blockHash)
+		}
+		r.BlockNumber = uint64(block)
+		r.CreatedAt, r.UpdatedAt = time.UnixMilli(created), time.UnixMilli(updated)
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// Policy is a project's sponsorship policy (pm_getPaymasterData).
+type Policy struct {
+	Enabled bool
+	// AccountDailyCap bounds sponsored operations per account per UTC day; 0: no cap.
+	AccountDailyCap int
+	// DailyCap bounds the project's sponsored operations per UTC day; 0: no cap.
+	DailyCap int
+	// AllowedContracts, when not empty, are the only contracts a sponsored
+	// operation may call (the targets of execute and executeBatch).
+	AllowedContracts []common.Address
+}
+
+// Policy returns projectID's stored policy, or ok false when it has none.
+func (s *Store) Policy(ctx context.Context, projectID string) (p Policy, ok bool, err error) {
+	var enabled int
+	var allowed string
+	err = s.db.QueryRow(ctx, `SELECT enabled, account_daily_cap, daily_cap, allowed_contracts FROM bundler_sponsor_policies WHERE project_id = ?`, projectID).
+		Scan(&enabled, &p.AccountDailyCap, &p.DailyCap, &allowed)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Policy{}, false, nil
+	}
+	if err != nil {
+		return Policy{}, false, err
+	}
+	p.Enabled = enabled != 0
+	for _, a := range strings.Split(allowed, ",") {
+		if a != "" {
+			p.AllowedContracts = append(p.AllowedContracts, common.HexToAddress(a))
+		}
+	}
+	return p, true, nil
+}
+
+// SetPolicy stores projectID's policy, replacing any.
+func (s *Store) SetPolicy(ctx context.Context, projectID string, p Policy, now time.Time) error {
+	if p.AccountDailyCap < 0 || p.DailyCap < 0 {
+		return fmt.Errorf("bundler: sponsorship caps must not be negative")
+	}
+	allowed := make([]string, len(p.AllowedContracts))
+	for i, a := range p.AllowedContracts {
+		allowed[i] = hexLower(a[:])
+	}
+	enabled := 0
+	if p.Enabled {
+		enabled = 1
+	}
+	_, err := s.db.Exec(ctx, `INSERT INTO bundler_sponsor_policies (project_id, enabled, account_daily_cap, daily_cap, allowed_contracts, updated_at) VALUES (?, ?, ?, ?, ?, ?)
+		ON CONFLICT (project_id) DO UPDATE SET enabled = excluded.enabled, account_daily_cap = excluded.account_daily_cap, daily_cap = excluded.daily_cap, allowed_contracts = excluded.allowed_contracts, updated_at = excluded.updated_at`,
+		projectID, enabled, p.AccountDailyCap, p.DailyCap, strings.Join(allowed, ","), now.UnixMilli())
+	return err
+}
+
+// Sponsor records an approval for sender if the caps allow it, atomically:
+// it answers the counts before this approval and whether it was recorded.
+func (s *Store) Sponsor(ctx context.Context, id common.Hash, projectID, network string, sender common.Address, p Policy, now time.Time) (recorded bool, err error) {
+	day := now.UTC().Truncate(24 * time.Hour).UnixMilli()
+	err = s.db.InTx(ctx, func(tx *sql.Tx) error {
+		var perAccount, total int
+		if err := tx.QueryRowContext(ctx, s.db.Rebind(`SELECT COUNT(*) FROM bundler_sponsorships WHERE project_id = ? AND sender = ? AND created_at >= ?`), projectID, hexLower(sender[:]), day).Scan(&perAccount); err != nil {
+			return err
+		}
+		if err := tx.QueryRowContext(ctx, s.db.Rebind(`SELECT COUNT(*) FROM bundler_sponsorships WHERE project_id = ? AND created_at >= ?`), projectID, day).Scan(&total); err != nil {
+			return err
+		}
+		if (p.AccountDailyCap > 0 && perAccount >= p.AccountDailyCap) || (p.DailyCap > 0 && total >= p.DailyCap) {
+			return nil
+		}
+		if _, err := tx.ExecContext(ctx, s.db.Rebind(`INSERT INTO bundler_sponsorships (id, project_id, network, sender, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`),
+			hexLower(id[:]), projectID, network, hexLower(sender[:]), now.UnixMilli()); err != nil {
+			return err
+		}
+		recorded = true
+		return nil
+	})
+	return recorded, err
+}
+
+// SponsoredToday counts projectID's approvals for sender and in all since the start of now's UTC day.
+func (s *Store) SponsoredToday(ctx context.Context, projectID string, sender common.Address, now time.Time) (perAccount, total int, err error) {
+	day := now.UTC().Truncate(24 * time.Hour).UnixMilli()
+	if err = s.db.QueryRow(ctx, `SELECT COUNT(*) FROM bundler_sponsorships WHERE project_id = ? AND sender = ? AND created_at >= ?`, projectID, hexLower(sender[:]), day).Scan(&perAccount); err != nil {
+		return
+	}
+	err = s.db.QueryRow(ctx, `SELECT COUNT(*) FROM bundler_sponsorships WHERE project_id = ? AND created_at >= ?`, projectID, day).Scan(&total)
+	return
+}
