@@ -192,4 +192,3 @@ func (s *Service) PaymasterData(ctx context.Context, projectID, network string, 
 		PaymasterPostOpGasLimit:       hexutil.Uint64(signed.PaymasterPostOpGasLimit),
 	}, nil
 }
-

@@ -145,7 +145,9 @@ func TestService_SendUserOperation_Refused(t *testing.T) {
 				return op
 			}, chain.EntryPoint, bundler.CodeInvalidSignature, "signature"},
 			{"BelowBaseFee", func() *bundler.UserOperation {
-				return signed(func(op *bundler.UserOperation) { op.MaxFeePerGas, op.MaxPriorityFeePerGas = big.NewInt(2), big.NewInt(1) })
+				return signed(func(op *bundler.UserOperation) {
+					op.MaxFeePerGas, op.MaxPriorityFeePerGas = big.NewInt(2), big.NewInt(1)
+				})
 			}, chain.EntryPoint, bundler.CodeInvalidFields, "base fee"},
 			{"NoTip", func() *bundler.UserOperation {
 				return signed(func(op *bundler.UserOperation) { op.MaxPriorityFeePerGas = big.NewInt(0) })
