@@ -61,6 +61,8 @@ type Main struct {
 	siwx    siwxService   // Sign-in with X, wired in siwx.go
 	onramp  onrampService // on-ramp providers and orders, wired in onramp.go
 
+	swap swapService // swaps (the convert API), wired in swap.go
+
 	rpc *rpcproxy.Proxy
 	// frameFiles replaces the embedded frame build (tests); nil: embedded.
 	frameFiles fs.FS
@@ -173,6 +175,9 @@ func (m *Main) Run(ctx context.Context) (err error) {
 	}
 	if err := m.startOnramp(ctx); err != nil {
 		return fmt.Errorf("start on-ramp: %w", err)
+	}
+	if err := m.startSwap(ctx); err != nil {
+		return fmt.Errorf("start swaps: %w", err)
 	}
 	m.buildAPI()
 
@@ -347,6 +352,7 @@ func (m *Main) Close() error {
 		if m.rpc != nil {
 			m.rpc.Close()
 		}
+		m.closeSwap()
 		errs = append(errs, m.closeRelay(), m.closeAccount())
 		if m.Devnet != nil {
 			errs = append(errs, m.Devnet.Close())

@@ -87,6 +87,9 @@ type Config struct {
 	// Account names and their ENS gateway (internal/names; flags in names.go).
 	Names NamesConfig
 
+	// Swaps over DEX routers (internal/swap; flags in swap.go).
+	Swap SwapConfig
+
 	// On-ramp providers (internal/onramp; flags in onramp.go).
 	Onramp OnrampConfig
 }
@@ -142,6 +145,7 @@ func flagSet(name string, cfg *Config, out io.Writer) (*flag.FlagSet, func() err
 	finishAuth := authFlags(fs, cfg)
 	finishNames := namesFlags(fs, cfg)
 	finishSIWX := siwxFlags(fs, cfg)
+	finishSwap := swapFlags(fs, cfg)
 	finishOnramp := onrampFlags(fs, cfg)
 	fs.String("config", "", "config file: one \"option = value\" line per setting, using the flag names")
 	return fs, func() error {
@@ -158,6 +162,9 @@ func flagSet(name string, cfg *Config, out io.Writer) (*flag.FlagSet, func() err
 			return err
 		}
 		if err := finishSIWX(); err != nil {
+			return err
+		}
+		if err := finishSwap(); err != nil {
 			return err
 		}
 		if err := finishOnramp(); err != nil {

@@ -19,6 +19,7 @@ import (
 	"github.com/latchkit/latch/internal/project"
 	"github.com/latchkit/latch/internal/ratelimit"
 	"github.com/latchkit/latch/internal/siwx"
+	"github.com/latchkit/latch/internal/swap"
 	"github.com/latchkit/latch/internal/telemetry"
 )
 
@@ -142,6 +143,14 @@ var routes = []route{
 	// Avatars and other remote images, fetched by latchd so the page contacts no other host.
 	{listener: listenerAPI, pattern: "GET " + account.ImageProxyPath, guard: GuardProject, handler: func(m *Main) http.Handler { return m.account.images }},
 	{listener: listenerAPI, pattern: "POST /v1/fungible/price", guard: GuardProject, handler: accountRoute((*account.Handler).Price), beforeGuard: account.ProjectFromBody},
+
+	// Swaps (api-shapes §3.4, docs/swap.md): quoted and built from on-chain router state.
+	{listener: listenerAPI, pattern: "GET /v1/convert/tokens", guard: GuardProject, handler: swapRoute((*swap.Handler).Tokens)},
+	{listener: listenerAPI, pattern: "GET /v1/convert/quotes", guard: GuardProject, handler: swapRoute((*swap.Handler).Quotes)},
+	{listener: listenerAPI, pattern: "GET /v1/convert/allowance", guard: GuardProject, handler: swapRoute((*swap.Handler).Allowance)},
+	{listener: listenerAPI, pattern: "GET /v1/convert/gas-price", guard: GuardProject, handler: swapRoute((*swap.Handler).GasPrice)},
+	{listener: listenerAPI, pattern: "GET /v1/convert/build-approve", guard: GuardProject, handler: swapRoute((*swap.Handler).BuildApprove)},
+	{listener: listenerAPI, pattern: "POST /v1/convert/build-transaction", guard: GuardProject, handler: swapRoute((*swap.Handler).BuildTransaction), beforeGuard: account.ProjectFromBody},
 
 	// Account names of this latchd's zone (api-shapes §3.6), and the ENS
 	// offchain resolver gateway ENS clients anywhere call (no projectId).
