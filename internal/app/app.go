@@ -59,6 +59,7 @@ type Main struct {
 	auth    authService   // e-mail login, wired in auth.go
 	names   namesService  // account names and their ENS gateway, wired in names.go
 	siwx    siwxService   // Sign-in with X, wired in siwx.go
+	social  socialService // social login, wired in social.go
 	onramp  onrampService // on-ramp providers and orders, wired in onramp.go
 
 	swap swapService // swaps (the convert API), wired in swap.go
@@ -169,6 +170,9 @@ func (m *Main) Run(ctx context.Context) (err error) {
 	}
 	if err := m.startAuth(ctx); err != nil {
 		return fmt.Errorf("start e-mail login: %w", err)
+	}
+	if err := m.startSocial(ctx); err != nil {
+		return fmt.Errorf("start social login: %w", err)
 	}
 	if err := m.startSIWX(ctx); err != nil {
 		return fmt.Errorf("start sign-in: %w", err)

@@ -84,6 +84,9 @@ type Config struct {
 	// E-mail login for the embedded wallet (internal/auth; flags in auth.go).
 	Auth AuthConfig
 
+	// Social login (internal/social; flags in social.go).
+	Social SocialConfig
+
 	// Account names and their ENS gateway (internal/names; flags in names.go).
 	Names NamesConfig
 
@@ -145,6 +148,7 @@ func flagSet(name string, cfg *Config, out io.Writer) (*flag.FlagSet, func() err
 	finishAuth := authFlags(fs, cfg)
 	finishNames := namesFlags(fs, cfg)
 	finishSIWX := siwxFlags(fs, cfg)
+	finishSocial := socialFlags(fs, cfg)
 	finishSwap := swapFlags(fs, cfg)
 	finishOnramp := onrampFlags(fs, cfg)
 	fs.String("config", "", "config file: one \"option = value\" line per setting, using the flag names")
@@ -162,6 +166,9 @@ func flagSet(name string, cfg *Config, out io.Writer) (*flag.FlagSet, func() err
 			return err
 		}
 		if err := finishSIWX(); err != nil {
+			return err
+		}
+		if err := finishSocial(); err != nil {
 			return err
 		}
 		if err := finishSwap(); err != nil {

@@ -21,7 +21,8 @@ func TestMain_DevProjectEmailLogin(t *testing.T) {
 		}
 		return m
 	}
-	emailOn := `"id":"social_login","isEnabled":true,"config":["email"]`
+	// E-mail first, then the socials the dev identity provider stands in for.
+	emailOn := `"id":"social_login","isEnabled":true,"config":["email",`
 
 	m := start()
 	c := client{t: t, base: m.APIURL()}

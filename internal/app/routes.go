@@ -19,6 +19,7 @@ import (
 	"github.com/latchkit/latch/internal/project"
 	"github.com/latchkit/latch/internal/ratelimit"
 	"github.com/latchkit/latch/internal/siwx"
+	"github.com/latchkit/latch/internal/social"
 	"github.com/latchkit/latch/internal/swap"
 	"github.com/latchkit/latch/internal/telemetry"
 )
@@ -110,7 +111,8 @@ var routes = []route{
 	{listener: listenerAPI, pattern: "GET /openapi.yaml", guard: GuardOpen, handler: func(m *Main) http.Handler { return api.Handler() }},
 
 	// Project configuration (api-shapes §1.3–1.6).
-	{listener: listenerAPI, pattern: "GET /appkit/v1/config", guard: GuardProject, handler: handlerFunc(project.HandleConfig)},
+	// The project's features; its socials only those with credentials (social.go).
+	{listener: listenerAPI, pattern: "GET /appkit/v1/config", guard: GuardProject, handler: func(m *Main) http.Handler { return http.HandlerFunc(m.handleConfig) }},
 	{listener: listenerAPI, pattern: "GET /appkit/v1/project-limits", guard: GuardProject, handler: handlerFunc(project.HandleLimits)},
 	{listener: listenerAPI, pattern: "GET /projects/v1/origins", guard: GuardProject, handler: handlerFunc(project.HandleOrigins)},
 	{listener: listenerAPI, pattern: "GET /getAnalyticsConfig", guard: GuardProject, handler: handlerFunc(project.HandleAnalyticsConfig)},
@@ -184,6 +186,10 @@ var routes = []route{
 	{listener: listenerAPI, pattern: "POST /auth/v1/email/change/primary", guard: GuardFrameOrigin, handler: authRoute((*auth.Handler).ChangeEmailPrimary)},
 	{listener: listenerAPI, pattern: "POST /auth/v1/email/change/secondary", guard: GuardFrameOrigin, handler: authRoute((*auth.Handler).ChangeEmailSecondary)},
 	{listener: listenerAPI, pattern: "GET /auth/v1/origins", guard: GuardFrameOrigin, handler: authRoute((*auth.Handler).Origins)},
+	// Social login (docs/social.md): the frame starts and connects; the popup's pages are on the frame origin.
+	{listener: listenerAPI, pattern: "POST /auth/v1/social/start", guard: GuardFrameOrigin, handler: socialRoute((*social.Handler).Start)},
+	{listener: listenerAPI, pattern: "POST /auth/v1/social/connect", guard: GuardFrameOrigin, handler: socialRoute((*social.Handler).Connect)},
+	{listener: listenerAPI, pattern: "GET /auth/v1/social/providers", guard: GuardFrameOrigin, handler: socialRoute((*social.Handler).Providers)},
 
 	// Sign-in with X (docs/siwx.md): AppKit's sign-in calls, called by the
 	// dapp's page, then our own session and verify routes.
@@ -206,6 +212,9 @@ var routes = []route{
 	{listener: listenerAPI, pattern: "POST /dev/faucet", guard: GuardDev, handler: func(m *Main) http.Handler { return http.HandlerFunc(m.Devnet.HandleFaucet) }},
 	{listener: listenerAPI, pattern: "GET /dev/outbox", guard: GuardDev, handler: func(m *Main) http.Handler { return http.HandlerFunc(m.handleDevOutbox) }},
 	{listener: listenerAPI, pattern: "POST /dev/price", guard: GuardDev, handler: func(m *Main) http.Handler { return m.Devnet.HandlePrice(m.devPriceChanged) }},
+	// latchd dev's identity provider, standing in for each social provider without credentials (internal/devidp).
+	{listener: listenerAPI, pattern: "GET /dev/idp/{path...}", guard: GuardDev, handler: devIDPRoute},
+	{listener: listenerAPI, pattern: "POST /dev/idp/{path...}", guard: GuardDev, handler: devIDPRoute},
 	// The dev on-ramp's checkout page (a test card pays; the faucet credits).
 	{listener: listenerAPI, pattern: "GET " + onramp.DevCheckoutPath, guard: GuardDev, handler: devCheckoutRoute((*onramp.Dev).ServeCheckout)},
 	{listener: listenerAPI, pattern: "POST " + onramp.DevCheckoutPath, guard: GuardDev, handler: devCheckoutRoute((*onramp.Dev).Pay)},
@@ -220,6 +229,10 @@ var routes = []route{
 	// The device approval link in the mail (a GET shows a button; the POST approves).
 	{listener: listenerFrame, pattern: "GET " + auth.ApprovePath, guard: GuardLink, handler: approveRoute(false)},
 	{listener: listenerFrame, pattern: "POST " + auth.ApprovePath, guard: GuardLink, handler: approveRoute(true)},
+	// The social login popup: its first page, and the provider's redirect (GET, or POST for Apple's form_post).
+	{listener: listenerFrame, pattern: "GET " + social.LoadingPath, guard: GuardLink, handler: socialPage((*social.Handler).Loading)},
+	{listener: listenerFrame, pattern: "GET " + social.CallbackPath, guard: GuardLink, handler: socialPage((*social.Handler).Callback)},
+	{listener: listenerFrame, pattern: "POST " + social.CallbackPath, guard: GuardLink, handler: socialPage((*social.Handler).Callback)},
 	// The frame's page (?projectId=; CSP frame-ancestors = the project's
 	// origins) and its hashed scripts (internal/frameapp).
 	{listener: listenerFrame, pattern: "GET /{$}", guard: GuardOpen, handler: frameRoute((*frameapp.Handler).ServePage)},
