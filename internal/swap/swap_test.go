@@ -66,7 +66,7 @@ type fixtureOpts struct {
 	extra []swap.Token // listed tokens beyond the dev ones
 }
 
-func newFixture(t *testing.T, chainIndex int, o fixtureOpts) *fixture {
+func newFixture(t testing.TB, chainIndex int, o fixtureOpts) *fixture {
 	t.Helper()
 	c := dev.Chains()[chainIndex]
 	client, err := evm.NewClient([]string{c.RPCURL})
