@@ -5,6 +5,7 @@
 // wallet is the only wallet. Build the web packages (the frame included) and
 // bin/latchd-dev first (scripts/test-e2e.sh does).
 import { strict as assert } from 'node:assert';
+import { createPublicKey, verify as cryptoVerify } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { dirname, join } from 'node:path';
@@ -119,6 +120,51 @@ test('e-mail login with the code from the outbox; address and balance; reload ke
   await page.getByTestId('latch-approve-approve').click();
   await page.getByTestId('demo-signature-valid').waitFor();
   assert.equal(await page.getByTestId('demo-signature-valid').textContent(), 'valid signature of the connected account');
+
+  // The Solana key as a Wallet Standard wallet: a Solana dapp that starts now finds it (app-ready), and it signs a
+  // message and a transaction after the visitor's approval; the signatures verify under the account's ed25519 key.
+  const solana = await page.evaluate(() => {
+    /** @type {any[]} */
+    const found = [];
+    window.dispatchEvent(new CustomEvent('wallet-standard:app-ready', { detail: { register: (/** @type {any} */ w) => (found.push(w), () => undefined) } }));
+    /** @type {any} */ (window).solanaWallets = found;
+    return found.map((w) => ({ name: w.name, chains: w.chains, features: Object.keys(w.features), accounts: w.accounts.map((/** @type {any} */ a) => ({ address: a.address, publicKey: Array.from(a.publicKey) })) }));
+  });
+  assert.equal(solana.length, 1, 'one Wallet Standard wallet');
+  assert.equal(solana[0].name, 'E-mail wallet');
+  assert.deepEqual(solana[0].chains, ['solana:mainnet', 'solana:devnet', 'solana:testnet']);
+  for (const f of ['standard:connect', 'standard:events', 'solana:signMessage', 'solana:signTransaction', 'solana:signAndSendTransaction']) assert.ok(solana[0].features.includes(f), f);
+  assert.equal(solana[0].accounts.length, 1);
+  const solanaKey = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(solana[0].accounts[0].publicKey).toString('base64url') }, format: 'jwk' });
+
+  const signedMessage = page.evaluate(async () => {
+    const w = /** @type {any} */ (window).solanaWallets[0];
+    const [out] = await w.features['solana:signMessage'].signMessage({ account: w.accounts[0], message: new TextEncoder().encode('hello from Solana') });
+    return Array.from(/** @type {Uint8Array} */ (out.signature));
+  });
+  await page.getByTestId('latch-view-ApproveTransaction').waitFor();
+  assert.equal(await page.getByTestId('latch-approve-message').textContent(), 'hello from Solana');
+  await page.getByTestId('latch-approve-approve').click();
+  assert.ok(cryptoVerify(null, Buffer.from('hello from Solana'), solanaKey, Buffer.from(await signedMessage)), 'the message signature verifies');
+
+  // A legacy transaction the account alone signs: one empty signature slot, then its message.
+  const message = Buffer.concat([
+    Buffer.from([1, 0, 1]), // header: 1 signer, 0 read-only signed, 1 read-only unsigned
+    Buffer.from([2]), Buffer.from(solana[0].accounts[0].publicKey), Buffer.alloc(32), // keys: the account, the system program
+    Buffer.alloc(32, 9), // a recent blockhash
+    Buffer.from([1, 1, 1, 0, 0]), // one instruction: program 1, account 0, no data
+  ]);
+  const wire = Buffer.concat([Buffer.from([1]), Buffer.alloc(64), message]);
+  const signedTx = page.evaluate(async (bytes) => {
+    const w = /** @type {any} */ (window).solanaWallets[0];
+    const [out] = await w.features['solana:signTransaction'].signTransaction({ account: w.accounts[0], transaction: Uint8Array.from(bytes), chain: 'solana:devnet' });
+    return Array.from(/** @type {Uint8Array} */ (out.signedTransaction));
+  }, Array.from(wire));
+  await page.getByTestId('latch-view-ApproveTransaction').waitFor();
+  await page.getByTestId('latch-approve-approve').click();
+  const signedWire = Buffer.from(await signedTx);
+  assert.deepEqual(signedWire.subarray(65), message, 'the message is signed as given');
+  assert.ok(cryptoVerify(null, message, solanaKey, signedWire.subarray(1, 65)), 'the transaction signature verifies');
 
   // Send 0.01 ETH to account #2 through the widget's Send form, on the account's network.
   const client = rpc(network.chainId);

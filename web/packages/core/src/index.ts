@@ -74,6 +74,14 @@ export { loadNamesModule, type NamesModule } from './names/load'
 export type { NameRecord, NameSuggestion } from './names/client'
 export type { NamesState, RegisterStep } from './names/state'
 
+// The on-ramp and latch.pay (lazy chunks; loadOnrampModule and loadPayModule bring them).
+export { loadOnrampModule, type OnrampModule } from './onramp/load'
+export type { CheckoutStatus, OnrampCheckout, OnrampState } from './onramp/state'
+export type { OnrampOptions, OnrampOrder, OnrampQuote, PaymentCurrency, PurchaseCurrency } from './onramp/client'
+export { loadPayModule, type PayModule } from './pay/load'
+export { getPayResult } from './pay/result'
+export type { PayRequest, PayResult, PayState, PayStatus } from './pay/types'
+
 // The send form (its code is a lazy chunk; loadSendController brings it).
 export { initialSendState } from './send/load'
 export type { LatchSendError, SendErrorKind } from './send/errors'
@@ -110,3 +118,4 @@ export { WALLET_CONNECT_ID } from './wallets'
 export { messages, t, type MessageKey, type MessageParams } from './messages'
 export { isMobileUserAgent } from './platform'
 export { truncateAddress } from './connection/format'
+export { base58 } from './base58'

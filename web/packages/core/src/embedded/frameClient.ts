@@ -22,6 +22,7 @@ import {
   type ApprovalRequest,
   type FrameResult,
 } from './protocol'
+import { createSolanaWallet } from './solanaWallet'
 import { clearEmbeddedStorage, EMBEDDED_STORAGE_KEYS } from './storageKeys'
 import {
   FRAME_READY_DELAY_MS,
@@ -79,6 +80,8 @@ export interface FrameClientOptions {
   readonly onTimeout?: (reason: FrameTimeoutReason) => void
   /** Called when the frame asks the page to show ApproveTransaction; answer with approve(). */
   readonly onApprovalRequest?: (request: ApprovalRequest) => void
+  /** The name the Wallet Standard wallet of the Solana key is announced under; none announced without it. */
+  readonly solanaWalletName?: string
 }
 
 /** The page's handle on the frame. */
@@ -249,8 +252,15 @@ export function createFrameClient(options: FrameClientOptions): FrameClient {
   const deviceDeadline = { ms: DEVICE_APPROVAL_TIMEOUT_MS, message: DEVICE_APPROVAL_EXPIRED_MESSAGE }
 
   function request<N extends AppEventName>(name: N, payload?: AppPayload<N>): Promise<FrameResult<N>> {
-    return send(name, payload, name === 'CONNECT_DEVICE' ? { deadline: deviceDeadline } : {})
+    const answer = send(name, payload, name === 'CONNECT_DEVICE' ? { deadline: deviceDeadline } : {})
+    // The signed-in visitor's Solana key is announced as a Wallet Standard wallet (and withdrawn at sign-out).
+    if (name === 'GET_USER') void answer.then((user) => solana?.setUser(user as FrameResult<'GET_USER'>), () => undefined)
+    return answer
   }
+
+  const solana = options.solanaWalletName
+    ? createSolanaWallet((method, params, chainId) => request('RPC_REQUEST', { method, params, chainNamespace: 'solana', chainId }), options.solanaWalletName)
+    : undefined
 
   /**
    * send posts an app event and waits for its answer. Connect calls time out
@@ -356,7 +366,10 @@ export function createFrameClient(options: FrameClientOptions): FrameClient {
       if (storage.getItem(EMBEDDED_STORAGE_KEYS.emailLoginUsed) !== 'true') return false
       try {
         const { isConnected } = await request('IS_CONNECTED')
-        if (!isConnected) clearEmbeddedStorage(storage)
+        if (!isConnected) {
+          clearEmbeddedStorage(storage)
+          solana?.setUser(undefined)
+        }
         return isConnected
       } catch {
         clearEmbeddedStorage(storage)
@@ -365,6 +378,7 @@ export function createFrameClient(options: FrameClientOptions): FrameClient {
     },
     async signOut() {
       clearEmbeddedStorage(storage)
+      solana?.setUser(undefined)
       if (status === 'idle') return
       await new Promise<void>((resolve) => {
         const timer = timers.setTimeout(resolve, FRAME_SIGN_OUT_WAIT_MS)
@@ -377,6 +391,7 @@ export function createFrameClient(options: FrameClientOptions): FrameClient {
       })
     },
     destroy() {
+      solana?.destroy()
       for (const [id, p] of pending) {
         pending.delete(id)
         p.reject(new Error(REQUEST_ABORTED_MESSAGE))

@@ -13,6 +13,14 @@ describe('decodeApproval', () => {
     expect(decodeApproval({ ...base, method: 'personal_sign', params: ['0x00ff01', from] }, chain)).toEqual({ kind: 'message', text: '0x00ff01' })
   })
 
+  it('shows a solana_signMessage message (base58 bytes) as text, or as its base58 when it is not UTF-8 text', () => {
+    const sol = { requestId: 'r2', chainNamespace: 'solana', chainId: '5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp' } as const
+    const pubkey = '4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T'
+    expect(decodeApproval({ ...sol, method: 'solana_signMessage', params: { message: 'JxF12TrwUP45BMd', pubkey } }, undefined)).toEqual({ kind: 'message', text: 'Hello World' })
+    // 0xff 0xfe is no UTF-8.
+    expect(decodeApproval({ ...sol, method: 'solana_signMessage', params: { message: 'LUu', pubkey } }, undefined)).toEqual({ kind: 'message', text: 'LUu' })
+  })
+
   it('decodes a native transfer: recipient, amount in ETH, fee inputs', () => {
     const d = decodeApproval({ ...base, method: 'eth_sendTransaction', params: [{ from, to, value: '0x2386f26fc10000', gas: '0x5208', maxFeePerGas: '0x3b9aca00' }] }, chain)
     expect(d).toMatchObject({ kind: 'transaction', to, amount: '0.01', token: 'ETH', baseUnits: false, gas: 21000n, maxFeePerGas: 1_000_000_000n })
