@@ -74,14 +74,6 @@ export { loadNamesModule, type NamesModule } from './names/load'
 export type { NameRecord, NameSuggestion } from './names/client'
 export type { NamesState, RegisterStep } from './names/state'
 
-// The on-ramp and latch.pay (lazy chunks; loadOnrampModule and loadPayModule bring them).
-export { loadOnrampModule, type OnrampModule } from './onramp/load'
-export type { CheckoutStatus, OnrampCheckout, OnrampState } from './onramp/state'
-export type { OnrampOptions, OnrampOrder, OnrampQuote, PaymentCurrency, PurchaseCurrency } from './onramp/client'
-export { loadPayModule, type PayModule } from './pay/load'
-export { getPayResult } from './pay/result'
-export type { PayRequest, PayResult, PayState, PayStatus } from './pay/types'
-
 // The send form (its code is a lazy chunk; loadSendController brings it).
 export { initialSendState } from './send/load'
 export type { LatchSendError, SendErrorKind } from './send/errors'
