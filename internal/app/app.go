@@ -64,6 +64,8 @@ type Main struct {
 
 	swap swapService // swaps (the convert API), wired in swap.go
 
+	bundler bundlerService // ERC-4337 bundler and paymaster, wired in bundler.go
+
 	rpc *rpcproxy.Proxy
 	// frameFiles replaces the embedded frame build (tests); nil: embedded.
 	frameFiles fs.FS
@@ -183,6 +185,9 @@ func (m *Main) Run(ctx context.Context) (err error) {
 	if err := m.startSwap(ctx); err != nil {
 		return fmt.Errorf("start swaps: %w", err)
 	}
+	if err := m.startBundler(ctx); err != nil {
+		return fmt.Errorf("start bundler: %w", err)
+	}
 	m.buildAPI()
 
 	if m.apiLn, err = net.Listen("tcp", cfg.Addr); err != nil {
@@ -218,6 +223,7 @@ func (m *Main) Run(ctx context.Context) (err error) {
 	m.bg.Go(func() { m.rpc.RunProbes(bgCtx) })
 	m.bg.Go(func() { m.runAuthPrune(bgCtx) })
 	m.bg.Go(func() { m.runSIWXPrune(bgCtx) })
+	m.bg.Go(func() { m.runBundler(bgCtx) })
 	m.bg.Go(func() {
 		t := time.NewTicker(telemetry.RetentionInterval)
 		defer t.Stop()
@@ -431,6 +437,7 @@ func (m *Main) buildAPI() {
 		AttemptTimeout: 4 * time.Second,
 		ProbeInterval:  m.Config.RPCProbeInterval,
 		Logger:         m.Logger.With("component", "rpcproxy"),
+		Local:          m.bundlerLocal(), // the ERC-4337 bundler's methods
 	}
 	if m.Config.RPCProjectLimit > 0 {
 		rpcCfg.ProjectLimiter = m.newLimiter("rpc-project", m.Config.RPCProjectLimit, time.Minute)

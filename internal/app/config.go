@@ -87,6 +87,9 @@ type Config struct {
 	// Social login (internal/social; flags in social.go).
 	Social SocialConfig
 
+	// ERC-4337 bundler and paymaster (internal/bundler; flags in bundler.go).
+	Bundler BundlerConfig
+
 	// Account names and their ENS gateway (internal/names; flags in names.go).
 	Names NamesConfig
 
@@ -151,6 +154,7 @@ func flagSet(name string, cfg *Config, out io.Writer) (*flag.FlagSet, func() err
 	finishSocial := socialFlags(fs, cfg)
 	finishSwap := swapFlags(fs, cfg)
 	finishOnramp := onrampFlags(fs, cfg)
+	finishBundler := bundlerFlags(fs, cfg)
 	fs.String("config", "", "config file: one \"option = value\" line per setting, using the flag names")
 	return fs, func() error {
 		if err := finishAccount(); err != nil {
@@ -175,6 +179,9 @@ func flagSet(name string, cfg *Config, out io.Writer) (*flag.FlagSet, func() err
 			return err
 		}
 		if err := finishOnramp(); err != nil {
+			return err
+		}
+		if err := finishBundler(); err != nil {
 			return err
 		}
 		cfg.RPCUpstreams = upstreams

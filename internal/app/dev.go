@@ -107,6 +107,11 @@ type DevNetwork struct {
 	ENSUniversalResolver string `json:"ensUniversalResolver"`
 	// SwapRouter is the dev AMM's router (Uniswap V2 router functions), which /v1/convert quotes and builds against.
 	SwapRouter string `json:"swapRouter"`
+	// EntryPoint, SmartAccountFactory and VerifyingPaymaster are the chain's ERC-4337 v0.7 contracts: the bundler
+	// on /v1 sends handleOps to the EntryPoint, smart accounts come from the factory, the paymaster sponsors.
+	EntryPoint          string `json:"entryPoint"`
+	SmartAccountFactory string `json:"smartAccountFactory"`
+	VerifyingPaymaster  string `json:"verifyingPaymaster"`
 }
 
 // DevToken is a dev token in DevInfo, keyed by network and symbol.
@@ -121,7 +126,8 @@ func (m *Main) Info() DevInfo {
 	info := DevInfo{ProjectID: m.DevProjectID, APIURL: m.APIURL(), FrameOrigin: m.FrameURL(), DemoURL: m.DemoURL(), AdminURL: m.AdminURL(), Tokens: map[string]map[string]DevToken{}, Mnemonic: m.Devnet.Mnemonic(), PriceFeeds: devchain.FeedAddresses(m.Devnet.Chains())}
 	for _, c := range m.Devnet.Chains() {
 		info.Networks = append(info.Networks, DevNetwork{CAIPNetworkID: c.CAIPNetworkID, ChainID: c.ChainID, Name: c.Name, RPCURL: c.RPCURL, Multicall3: c.Multicall3.Hex(),
-			ENSRegistry: c.ENSRegistry.Hex(), ENSUniversalResolver: c.ENSUniversalResolver.Hex(), SwapRouter: c.SwapRouter.Hex()})
+			ENSRegistry: c.ENSRegistry.Hex(), ENSUniversalResolver: c.ENSUniversalResolver.Hex(), SwapRouter: c.SwapRouter.Hex(),
+			EntryPoint: c.EntryPoint.Hex(), SmartAccountFactory: c.SmartAccountFactory.Hex(), VerifyingPaymaster: c.VerifyingPaymaster.Hex()})
 		tokens := map[string]DevToken{}
 		for _, t := range c.Tokens {
 			tokens[t.Symbol] = DevToken{Address: t.Address.Hex(), Name: t.Name, Decimals: t.Decimals}

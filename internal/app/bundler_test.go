@@ -1,0 +1,234 @@
+package app_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"math/big"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/crypto"
+
+	"github.com/latchkit/latch/contracts"
+	"github.com/latchkit/latch/internal/app"
+	"github.com/latchkit/latch/internal/bundler"
+	"github.com/latchkit/latch/internal/project"
+)
+
+// runBundlerMain starts latchd dev on one chain with the given bundler config.
+func runBundlerMain(t *testing.T, b app.BundlerConfig) *app.Main {
+	t.Helper()
+	cfg := app.Config{Dev: true, Addr: "127.0.0.1:0", FrameAddr: "127.0.0.1:0", DataDir: t.TempDir(), DevChains: []uint64{31337}, ShutdownTimeout: 5 * time.Second, Bundler: b}
+	m := app.NewMain(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err := m.Run(context.Background()); err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	t.Cleanup(func() { m.Close() })
+	return m
+}
+
+type rpcAnswer struct {
+	Result json.RawMessage
+	Error  *struct {
+		Code    int
+		Message string
+	}
+}
+
+func rpcCall(t *testing.T, url, method string, params ...any) rpcAnswer {
+	t.Helper()
+	if params == nil {
+		params = []any{}
+	}
+	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
+	resp, err := http.Post(url, "application/json", bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var out rpcAnswer
+	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func mustResult(t *testing.T, a rpcAnswer, out any) {
+	t.Helper()
+	if a.Error != nil {
+		t.Fatalf("error %d %s", a.Error.Code, a.Error.Message)
+	}
+	if err := json.Unmarshal(a.Result, out); err != nil {
+		t.Fatalf("result %s: %v", a.Result, err)
+	}
+}
+
+// A visitor's first operation, through latchd's RPC endpoint as a wallet
+// sends it: stub paymaster data, gas estimate, paymaster approval,
+// signature, send, receipt. The account is deployed and sends ether; its
+// owner's EOA holds nothing and paid nothing.
+func TestMain_Bundler(t *testing.T) {
+	m := runBundlerMain(t, app.BundlerConfig{Dev: true})
+	info := m.Info()
+	nw := info.Networks[0]
+	url := m.APIURL() + "/v1?chainId=" + nw.CAIPNetworkID + "&projectId=" + m.DevProjectID
+	ep := common.HexToAddress(nw.EntryPoint)
+
+	var eps []common.Address
+	mustResult(t, rpcCall(t, url, "eth_supportedEntryPoints"), &eps)
+	if len(eps) != 1 || eps[0] != ep {
+		t.Fatalf("eth_supportedEntryPoints = %v, want [%s]", eps, ep)
+	}
+
+	key, _ := crypto.GenerateKey()
+	owner := crypto.PubkeyToAddress(key.PublicKey)
+	factoryABI := contracts.MustLoad("LatchSmartAccountFactory").ABI
+	accountABI := contracts.MustLoad("LatchSmartAccount").ABI
+	factory := common.HexToAddress(nw.SmartAccountFactory)
+	data, _ := factoryABI.Pack("getAddress", owner, big.NewInt(0))
+	var out hexutil.Bytes
+	mustResult(t, rpcCall(t, url, "eth_call", map[string]any{"to": factory, "data": hexutil.Bytes(data)}, "latest"), &out)
+	sender := common.BytesToAddress(out)
+
+	// The account holds the ether it sends, from the dev faucet.
+	c := client{t: t, base: m.APIURL()}
+	c.want(c.do("POST", "/dev/faucet", `{"address":"`+sender.Hex()+`","caipNetworkId":"`+nw.CAIPNetworkID+`","amount":"0.01"}`), 200)
+
+	to := common.HexToAddress("0x00000000000000000000000000000000000b0b03")
+	call, _ := accountABI.Pack("execute", to, big.NewInt(1e15), []byte{})
+	create, _ := factoryABI.Pack("createAccount", owner, big.NewInt(0))
+	var head struct {
+		BaseFee *hexutil.Big `json:"baseFeePerGas"`
+	}
+	mustResult(t, rpcCall(t, url, "eth_getBlockByNumber", "latest", false), &head)
+	tip := big.NewInt(1_000_000_000)
+	op := &bundler.UserOperation{
+		Sender: sender, Nonce: new(big.Int), Factory: &factory, FactoryData: create, CallData: call,
+		MaxFeePerGas: new(big.Int).Add(new(big.Int).Mul(head.BaseFee.ToInt(), big.NewInt(2)), tip), MaxPriorityFeePerGas: tip,
+		Signature: bundler.StubSignature(),
+	}
+	chainID := hexutil.EncodeUint64(nw.ChainID)
+	var stub bundler.PaymasterStub
+	mustResult(t, rpcCall(t, url, "pm_getPaymasterStubData", op, ep, chainID, map[string]any{}), &stub)
+	pm := stub.Paymaster
+	op.Paymaster, op.PaymasterData = &pm, stub.PaymasterData
+	op.PaymasterVerificationGasLimit, op.PaymasterPostOpGasLimit = uint64(stub.PaymasterVerificationGasLimit), uint64(stub.PaymasterPostOpGasLimit)
+	var est bundler.GasEstimate
+	mustResult(t, rpcCall(t, url, "eth_estimateUserOperationGas", op, ep), &est)
+	op.VerificationGasLimit, op.CallGasLimit, op.PreVerificationGas = uint64(est.VerificationGasLimit), uint64(est.CallGasLimit), uint64(est.PreVerificationGas)
+	op.PaymasterVerificationGasLimit, op.PaymasterPostOpGasLimit = uint64(*est.PaymasterVerificationGasLimit), uint64(*est.PaymasterPostOpGasLimit)
+	var approval bundler.PaymasterApproval
+	mustResult(t, rpcCall(t, url, "pm_getPaymasterData", op, ep, chainID, map[string]any{}), &approval)
+	op.PaymasterData = approval.PaymasterData
+	op.Signature, _ = bundler.SignHash(op.Hash(ep, nw.ChainID), key)
+
+	var hash common.Hash
+	mustResult(t, rpcCall(t, url, "eth_sendUserOperation", op, ep), &hash)
+	deadline := time.Now().Add(15 * time.Second)
+	var receipt *bundler.Receipt
+	for receipt == nil && time.Now().Before(deadline) {
+		mustResult(t, rpcCall(t, url, "eth_getUserOperationReceipt", hash), &receipt)
+		if receipt == nil {
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	if receipt == nil || !receipt.Success || receipt.Paymaster != pm {
+		t.Fatalf("receipt %+v", receipt)
+	}
+	var code hexutil.Bytes
+	mustResult(t, rpcCall(t, url, "eth_getCode", sender, "latest"), &code)
+	var ownerBalance, toBalance hexutil.Big
+	mustResult(t, rpcCall(t, url, "eth_getBalance", owner, "latest"), &ownerBalance)
+	mustResult(t, rpcCall(t, url, "eth_getBalance", to, "latest"), &toBalance)
+	if len(code) == 0 || ownerBalance.ToInt().Sign() != 0 || toBalance.ToInt().Cmp(big.NewInt(1e15)) < 0 {
+		t.Fatalf("code %d bytes, owner %s, recipient %s", len(code), ownerBalance.ToInt(), toBalance.ToInt())
+	}
+
+	t.Run("WrongEntryPoint", func(t *testing.T) {
+		a := rpcCall(t, url, "eth_sendUserOperation", op, common.HexToAddress("0x0000000071727De22E5E9d8BAf0edAc6f37da032"))
+		if a.Error == nil || a.Error.Code != -32602 {
+			t.Fatalf("answer %+v", a)
+		}
+	})
+	// --sponsor-default is off: a project without a policy of its own is not sponsored.
+	t.Run("OtherProjectNotSponsored", func(t *testing.T) {
+		p := &project.Project{Name: "Other", Origins: []string{"https://other.example"}, Features: project.DefaultFeatures()}
+		if err := m.Projects.Create(context.Background(), p); err != nil {
+			t.Fatal(err)
+		}
+		other := m.APIURL() + "/v1?chainId=" + nw.CAIPNetworkID + "&projectId=" + p.ID
+		a := rpcCall(t, other, "pm_getPaymasterStubData", op, ep, chainID, map[string]any{})
+		if a.Error == nil || a.Error.Code != bundler.CodePaymasterRejected {
+			t.Fatalf("answer %+v", a)
+		}
+	})
+}
+
+// --sponsor-default sponsors projects without a policy, within its caps.
+func TestMain_BundlerSponsorDefault(t *testing.T) {
+	m := runBundlerMain(t, app.BundlerConfig{Dev: true, SponsorDefault: true, SponsorAccountDailyCap: 1})
+	nw := m.Info().Networks[0]
+	p := &project.Project{Name: "Other", Origins: []string{"https://other.example"}, Features: project.DefaultFeatures()}
+	if err := m.Projects.Create(context.Background(), p); err != nil {
+		t.Fatal(err)
+	}
+	url := m.APIURL() + "/v1?chainId=" + nw.CAIPNetworkID + "&projectId=" + p.ID
+	op := &bundler.UserOperation{Sender: common.Address{7}, Nonce: new(big.Int), MaxFeePerGas: big.NewInt(2), MaxPriorityFeePerGas: big.NewInt(1), CallGasLimit: 1, VerificationGasLimit: 1, PreVerificationGas: 1}
+	ep, chainID := common.HexToAddress(nw.EntryPoint), hexutil.EncodeUint64(nw.ChainID)
+	var approval bundler.PaymasterApproval
+	mustResult(t, rpcCall(t, url, "pm_getPaymasterData", op, ep, chainID, map[string]any{}), &approval)
+	op.CallGasLimit = 2
+	if a := rpcCall(t, url, "pm_getPaymasterData", op, ep, chainID, map[string]any{}); a.Error == nil || a.Error.Code != bundler.CodeThrottled {
+		t.Fatalf("second approval for the account beyond --sponsor-account-daily-cap 1: %+v", a)
+	}
+}
+
+// Without --dev-bundler the methods are not served.
+func TestMain_BundlerOff(t *testing.T) {
+	m := runBundlerMain(t, app.BundlerConfig{})
+	nw := m.Info().Networks[0]
+	a := rpcCall(t, m.APIURL()+"/v1?chainId="+nw.CAIPNetworkID+"&projectId="+m.DevProjectID, "eth_supportedEntryPoints")
+	if a.Error == nil || a.Error.Code != -32601 {
+		t.Fatalf("answer %s %+v", a.Result, a.Error)
+	}
+}
+
+func TestMain_BundlerStartErrors(t *testing.T) {
+	dir := t.TempDir()
+	keyFile := filepath.Join(dir, "key")
+	os.WriteFile(keyFile, []byte("0x"+strings.Repeat("11", 32)), 0o600)
+	badKey := filepath.Join(dir, "bad")
+	os.WriteFile(badKey, []byte("not a key"), 0o600)
+	for _, tt := range []struct {
+		name string
+		b    app.BundlerConfig
+		want string
+	}{
+		{"UnknownNetwork", app.BundlerConfig{Networks: []string{"eip155:999999999=0x0000000071727De22E5E9d8BAf0edAc6f37da032,0x0000000000000000000000000000000000000001"}, KeyFile: keyFile}, "unknown network"},
+		{"NoUpstream", app.BundlerConfig{Networks: []string{"eip155:1=0x0000000071727De22E5E9d8BAf0edAc6f37da032,0x0000000000000000000000000000000000000001"}, KeyFile: keyFile}, "no --rpc-upstream"},
+		{"BadKey", app.BundlerConfig{Networks: []string{"eip155:1=0x0000000071727De22E5E9d8BAf0edAc6f37da032,0x0000000000000000000000000000000000000001"}, KeyFile: badKey}, "does not hold a hex private key"},
+		{"PaymasterWithoutBundler", app.BundlerConfig{Paymasters: []string{"eip155:1=0x0000000000000000000000000000000000000002"}, PaymasterKeyFile: keyFile}, "has no --bundler"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := app.Config{Dev: true, Addr: "127.0.0.1:0", FrameAddr: "127.0.0.1:0", DataDir: t.TempDir(), DevChains: []uint64{31337}, Bundler: tt.b}
+			m := app.NewMain(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
+			err := m.Run(context.Background())
+			m.Close()
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("Run = %v, want %q", err, tt.want)
+			}
+			if strings.Contains(err.Error(), strings.Repeat("11", 32)) {
+				t.Fatal("the error shows the key")
+			}
+		})
+	}
+}
