@@ -98,6 +98,12 @@ export function createAuthApi(target: ApiTarget) {
       call('POST', '/auth/v1/email/change/primary', z.object({ action: z.literal('VERIFY_SECONDARY_OTP') }), { otp }, token),
     changeEmailSecondary: (token: string, otp: string, deviceId: string) =>
       call('POST', '/auth/v1/email/change/secondary', z.object({ newEmail: z.string(), session: sessionSchema }), { otp, deviceId }, token),
+    /** socialStart records a social login and returns the provider's URL for the popup (docs/social.md). */
+    socialStart: (body: { provider: string; deviceId: string; codeChallenge: string; parentOrigin: string }) =>
+      call('POST', '/auth/v1/social/start', z.object({ uri: z.string() }), body),
+    /** socialConnect exchanges the callback's result URI (with the PKCE verifier) for a session. */
+    socialConnect: (body: { uri: string; codeVerifier: string; deviceId: string }) =>
+      call('POST', '/auth/v1/social/connect', z.object({ session: sessionSchema, provider: z.string(), username: z.string() }), body),
     /** rpc sends one JSON-RPC call through latchd's RPC proxy (POST /v1?chainId=<caip2>). */
     async rpc(caip2: string, method: string, params: unknown): Promise<unknown> {
       const res = await doFetch(url('/v1', { chainId: caip2 }), {

@@ -52,6 +52,7 @@ export async function createFrame(deps: FrameDeps): Promise<Frame> {
   const rule: OriginRule = await deps.api.origins()
   const origin = deps.parentOrigin
   if (!origin || !originAllowed(origin, rule)) throw new Error(`Origin not allowed: ${origin ?? 'unknown'}`)
+  const pageOrigin: string = origin
   const wallet = createWallet({ api: deps.api, store: deps.store, projectId: deps.projectId, ...deps.wallet })
   let chainId: string | number = deps.chainId
   // Unsafe requests waiting for the page's RPC_APPROVE, by request id.
@@ -85,6 +86,12 @@ export async function createFrame(deps: FrameDeps): Promise<Frame> {
       }
       case '@latch-app/CONNECT_OTP':
         return wallet.connectOtp(event.payload.otp)
+      case '@latch-app/GET_SOCIAL_REDIRECT_URI':
+        return wallet.socialRedirectUri(event.payload.provider, pageOrigin)
+      case '@latch-app/CONNECT_SOCIAL':
+        devicePoll?.abort()
+        if (event.payload.chainId !== undefined) chainId = event.payload.chainId
+        return wallet.connectSocial(event.payload.uri)
       case '@latch-app/GET_USER': {
         if (event.payload?.chainId !== undefined) chainId = event.payload.chainId
         return wallet.user(chainId, event.payload?.recoveryPassword)

@@ -14,6 +14,7 @@ import { AuthApiError, type AuthApi, type Session, type StoredRecovery } from '.
 import type { DeviceStore, StoredAddresses } from './deviceStore'
 import type { WalletKeys } from './keys'
 import type { PasswordBox } from './recovery'
+import { challengeOf, newVerifier, PendingLogins, stateOf } from './social'
 
 // The key code and the password recovery code (scrypt) are loaded when first
 // needed (signer.ts): the frame reaches READY without them.
@@ -28,6 +29,8 @@ export const NO_EMAIL_LOGIN = 'No e-mail login in progress'
 export const DEVICE_APPROVAL_EXPIRED = 'Device approval expired: please start again'
 /** The shares do not rebuild the stored wallet. */
 export const SHARES_MISMATCH = 'The key shares do not match this wallet'
+/** CONNECT_SOCIAL with a result this frame did not start (or already used). */
+export const NO_SOCIAL_LOGIN = 'No social login in progress for this result: please start again'
 /** A wait ended by RPC_ABORT or sign-out. */
 export const ABORTED = 'Request was aborted'
 
@@ -36,6 +39,8 @@ export const DEVICE_POLL_MS = 1500
 /** An access token this close to its expiry is refreshed first. */
 const REFRESH_MARGIN_MS = 30_000
 const SESSION_SECRET = 'session'
+/** The provider and the account's name there, of a session opened by a social login. */
+const SOCIAL_SECRET = 'social'
 
 /** What a wallet needs. */
 export interface WalletDeps {
@@ -74,6 +79,8 @@ export function createWallet(deps: WalletDeps) {
   // anyway. Dropped on sign-out.
   let authShare: Uint8Array | undefined
   let addresses: StoredAddresses | undefined
+  // The PKCE verifiers of the social logins started here (never leave the frame).
+  const socialLogins = new PendingLogins()
 
   const deviceId = () => store.deviceId(projectId)
 
@@ -247,13 +254,42 @@ export function createWallet(deps: WalletDeps) {
       if (!pending) throw new Error(NO_EMAIL_LOGIN)
       await saveSession(await api.verify(pending.email, await deviceId(), otp))
       pending = undefined
+      await store.deleteSecret(projectId, SOCIAL_SECRET)
+    },
+
+    /**
+     * socialRedirectUri starts a social login for the page on parentOrigin:
+     * a new PKCE verifier stays here, latchd gets its challenge and answers
+     * the provider's URL for the popup.
+     */
+    async socialRedirectUri(provider: string, parentOrigin: string): Promise<{ uri: string }> {
+      const verifier = newVerifier()
+      const { uri } = await api.socialStart({ provider, deviceId: await deviceId(), codeChallenge: await challengeOf(verifier), parentOrigin })
+      const state = stateOf(uri)
+      if (!state) throw new Error('latchd answered a provider URL without a state')
+      socialLogins.add(state, verifier)
+      return { uri }
+    },
+
+    /** connectSocial exchanges the popup's result URI, with its login's verifier, for a session. */
+    async connectSocial(resultUri: string): Promise<{ provider: string; userName: string; email: string | null }> {
+      const state = stateOf(resultUri)
+      const verifier = state ? socialLogins.take(state) : undefined
+      if (!verifier) throw new Error(NO_SOCIAL_LOGIN)
+      const r = await api.socialConnect({ uri: resultUri, codeVerifier: verifier, deviceId: await deviceId() })
+      pending = undefined
+      await saveSession(r.session)
+      await store.putSecret(projectId, SOCIAL_SECRET, { provider: r.provider, username: r.username })
+      return { provider: r.provider, userName: r.username, email: r.session.user.email || null }
     },
 
     /** user returns the signed-in visitor, creating or recovering the wallet on first use. */
     async user(chainId: string | number, recoveryPassword?: string): Promise<FrameUser> {
       const w = await wallet(recoveryPassword)
+      const social = (await store.getSecret(projectId, SOCIAL_SECRET)) as { username?: string } | undefined
       return {
-        email: w.session.user.email,
+        email: w.session.user.email || null,
+        ...(social?.username ? { userName: social.username } : {}),
         address: w.addresses.evm,
         chainId,
         accounts: [{ address: w.addresses.evm, type: 'eoa' }],
@@ -324,6 +360,8 @@ export function createWallet(deps: WalletDeps) {
     async signOut(): Promise<void> {
       const s = await currentSession()
       pending = undefined
+      socialLogins.clear()
+      await store.deleteSecret(projectId, SOCIAL_SECRET)
       try {
         if (s) await api.revoke(s.accessToken, s.sessionId).catch(() => undefined)
       } finally {

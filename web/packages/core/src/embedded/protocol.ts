@@ -123,6 +123,11 @@ const chainNamespaceSchema = z.enum(['eip155', 'solana'])
 const accountTypeSchema = z.enum(['eoa', 'smartAccount'])
 const passwordSchema = z.string().check(z.minLength(8), z.maxLength(1024))
 const none = z.optional(z.undefined())
+/** The OAuth providers of social login (spec §5; farcaster has its own events). */
+export const OAUTH_SOCIAL_PROVIDERS = ['google', 'github', 'apple', 'facebook', 'x', 'discord'] as const
+/** Spec §5's message for any other provider. */
+export const SOCIAL_PROVIDER_MESSAGE = 'Social provider must be google, github, apple, facebook, x or discord'
+const socialProviderSchema = z.enum(OAUTH_SOCIAL_PROVIDERS)
 
 // Every app event: name → payload schema.
 const appPayloads = {
@@ -144,6 +149,14 @@ const appPayloads = {
   ),
   IS_CONNECTED: none,
   GET_CHAIN_ID: none,
+  /** The provider's URL for the social login popup (the frame keeps the PKCE verifier). */
+  GET_SOCIAL_REDIRECT_URI: z.object({ provider: socialProviderSchema }),
+  /** The result URI the popup's last page posted to the page (from the frame origin). */
+  CONNECT_SOCIAL: z.object({
+    uri: z.string().check(z.minLength(1), z.maxLength(4096)),
+    preferredAccountType: z.optional(accountTypeSchema),
+    chainId: z.optional(chainIdSchema),
+  }),
   RPC_REQUEST: z.object({
     method: z.string().check(z.minLength(1), z.maxLength(128)),
     params: z.optional(z.unknown()),
@@ -183,7 +196,7 @@ export type AppPayload<N extends AppEventName> = z.infer<(typeof appPayloads)[N]
  * link's 10-minute expiry instead (DEVICE_APPROVAL_TIMEOUT_MS), or the
  * visitor ends it by leaving the view.
  */
-export const CONNECT_EVENTS: readonly AppEventName[] = ['CONNECT_EMAIL', 'CONNECT_OTP']
+export const CONNECT_EVENTS: readonly AppEventName[] = ['CONNECT_EMAIL', 'CONNECT_OTP', 'GET_SOCIAL_REDIRECT_URI', 'CONNECT_SOCIAL']
 /** Events sent without waiting for the frame's 20 s load timeout (spec §9). */
 export const NO_LOAD_TIMEOUT_EVENTS: readonly AppEventName[] = ['SYNC_THEME', 'SYNC_DAPP_DATA']
 
@@ -210,6 +223,9 @@ const successPayloads = {
   GET_USER: userSchema,
   IS_CONNECTED: z.object({ isConnected: z.boolean() }),
   GET_CHAIN_ID: z.object({ chainId: chainIdSchema }),
+  GET_SOCIAL_REDIRECT_URI: z.object({ uri: z.string() }),
+  /** The session is open; GET_USER then loads the wallet (as after CONNECT_OTP). */
+  CONNECT_SOCIAL: z.object({ provider: socialProviderSchema, userName: z.string(), email: z.nullable(z.string()) }),
   RPC_REQUEST: z.unknown(),
   RPC_APPROVE: none,
   RPC_ABORT: none,

@@ -42,7 +42,36 @@ export function fakeLatchd(opts: { allowedOrigins?: string[]; approveAfterPolls?
     return { sessionId: accessToken, accessToken, accessTokenExpiresAt: new Date(expires).toISOString(), refreshToken, refreshTokenExpiresAt: far, user: { id: user.id, email: user.email } }
   }
 
+  // Social logins started (by state) and the person each provider login will name.
+  const socialFlows = new Map<string, { provider: string; deviceId: string; challenge: string; used: boolean }>()
+  const socialPerson = { subject: 'g-1', email: 'visitor@example.com', verified: true, username: 'visitor' }
+  const sha256url = async (v: string) => {
+    const d = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(v)))
+    return btoa(String.fromCharCode(...d)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
+  }
+
   const api: AuthApi = {
+    async socialStart({ provider, deviceId, codeChallenge, parentOrigin }) {
+      calls.push('socialStart')
+      if (!['google', 'github', 'apple', 'facebook', 'x', 'discord'].includes(provider)) fail(400, 'invalid', 'Social provider must be google, github, apple, facebook, x or discord')
+      if (!(opts.allowedOrigins ?? ['https://app.example']).includes(parentOrigin)) fail(403, 'forbidden', `Origin not allowed: ${parentOrigin}`)
+      const state = `state-${++n}`
+      socialFlows.set(state, { provider, deviceId, challenge: codeChallenge, used: false })
+      return { uri: `https://${provider}.example/authorize?state=${state}&code_challenge=${codeChallenge}` }
+    },
+    async socialConnect({ uri, codeVerifier, deviceId }) {
+      calls.push('socialConnect')
+      const state = new URL(uri).searchParams.get('state') ?? ''
+      const f = socialFlows.get(state) ?? fail(400, 'invalid', 'Invalid social login state: please start again')
+      if (f.used) fail(400, 'invalid', 'This social login was already used: please start again')
+      f.used = true
+      if (f.deviceId !== deviceId) fail(403, 'forbidden', 'This social login was started on another device')
+      if ((await sha256url(codeVerifier)) !== f.challenge) fail(400, 'invalid', 'The PKCE code verifier does not match this social login')
+      const u = userOf(socialPerson.verified ? socialPerson.email : `social:${f.provider}:${socialPerson.subject}`)
+      u.knownDevices.add(deviceId)
+      const s = issue(u, deviceId)
+      return { session: { ...s, user: { id: u.id, email: socialPerson.verified ? u.email : '' } }, provider: f.provider, username: socialPerson.username }
+    },
     async origins() {
       calls.push('origins')
       return { allowedOrigins: opts.allowedOrigins ?? ['https://app.example'], localOrigins: false }
@@ -122,5 +151,5 @@ export function fakeLatchd(opts: { allowedOrigins?: string[]; approveAfterPolls?
       throw new AuthApiError(`no ${method} here`, 400, 'invalid')
     },
   }
-  return { api, users, sessions, calls, rpcCalls }
+  return { api, users, sessions, calls, rpcCalls, socialFlows, socialPerson }
 }
