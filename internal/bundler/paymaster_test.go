@@ -3,6 +3,8 @@ package bundler_test
 import (
 	"context"
 	"math/big"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -100,6 +102,29 @@ func TestService_Paymaster(t *testing.T) {
 				}
 			}
 			wantCode(t, h.sponsor(h.op(h.newOwner(), nil, 0), fresh), bundler.CodeThrottled)
+		})
+		t.Run("CapUnderConcurrency", func(t *testing.T) {
+			fresh := mustProject(t, db)
+			p := bundler.Policy{Enabled: true, DailyCap: 3}
+			var wg sync.WaitGroup
+			var recorded atomic.Int32
+			for i := 0; i < 12; i++ {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					ok, err := h.st.Sponsor(ctx, common.BigToHash(big.NewInt(int64(i+1))), fresh, network, common.Address{byte(i)}, p, time.Now())
+					if err != nil {
+						t.Error(err)
+					}
+					if ok {
+						recorded.Add(1)
+					}
+				}()
+			}
+			wg.Wait()
+			if recorded.Load() != 3 {
+				t.Fatalf("%d approvals recorded under a daily cap of 3", recorded.Load())
+			}
 		})
 		t.Run("NegativeCapRefused", func(t *testing.T) {
 			if err := h.st.SetPolicy(ctx, projectID, bundler.Policy{Enabled: true, DailyCap: -1}, time.Now()); err == nil {

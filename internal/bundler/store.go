@@ -250,11 +250,20 @@ func (s *Store) SetPolicy(ctx context.Context, projectID string, p Policy, now t
 	return err
 }
 
-// Sponsor records an approval for sender if the caps allow it, atomically:
-// it answers the counts before this approval and whether it was recorded.
+// Sponsor records an approval for sender if p's caps allow it, counting and
+// recording atomically, and reports whether it was recorded. The same
+// approval (id) recorded twice counts once.
 func (s *Store) Sponsor(ctx context.Context, id common.Hash, projectID, network string, sender common.Address, p Policy, now time.Time) (recorded bool, err error) {
 	day := now.UTC().Truncate(24 * time.Hour).UnixMilli()
 	err = s.db.InTx(ctx, func(tx *sql.Tx) error {
+		// Count and insert must not interleave with another approval of the
+		// project: SQLite's transactions take the write lock at BEGIN
+		// (_txlock=immediate); Postgres takes a lock on the project.
+		if s.db.Dialect == store.Postgres {
+			if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(hashtextextended($1, 17))`, "bundler-sponsor:"+projectID); err != nil {
+				return err
+			}
+		}
 		var perAccount, total int
 		if err := tx.QueryRowContext(ctx, s.db.Rebind(`SELECT COUNT(*) FROM bundler_sponsorships WHERE project_id = ? AND sender = ? AND created_at >= ?`), projectID, hexLower(sender[:]), day).Scan(&perAccount); err != nil {
 			return err
