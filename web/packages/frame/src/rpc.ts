@@ -111,7 +111,7 @@ export function createRpcHandler(deps: RpcDeps) {
         return deps.wallet.withKeys((k): Promise<Hex> => sendTransaction(k.evm, tx, call))
       }
       case 'solana_signMessage':
-        await ask(params)
+        await ask(solana.shownMessage(params))
         return deps.wallet.withKeys((k) => solana.signMessage(k.solana, params))
       case 'solana_signTransaction':
         await ask(params)

@@ -1,7 +1,7 @@
 import { ed25519 } from '@noble/curves/ed25519.js'
 import { base58, base64 } from '@scure/base'
 import { describe, expect, it } from 'vitest'
-import { signAndSendTransaction, signMessage, signTransaction, signWireTransaction, solanaAddress } from './solana'
+import { shownMessage, signAndSendTransaction, signMessage, signTransaction, signWireTransaction, solanaAddress } from './solana'
 
 const secret = new Uint8Array(32).map((_, i) => i + 1)
 const pub = ed25519.getPublicKey(secret)
@@ -45,6 +45,14 @@ describe('signWireTransaction', () => {
 })
 
 describe('Solana methods', () => {
+  it('shownMessage adds the message as text for ApproveTransaction when its bytes are UTF-8, else leaves the params', () => {
+    const pubkey = solanaAddress(secret)
+    expect(shownMessage({ message: base58.encode(new TextEncoder().encode('gm ☀')), pubkey })).toEqual({ message: base58.encode(new TextEncoder().encode('gm ☀')), pubkey, text: 'gm ☀' })
+    expect(shownMessage({ message: base58.encode(new Uint8Array([0xff, 0xfe])), pubkey })).toEqual({ message: base58.encode(new Uint8Array([0xff, 0xfe])), pubkey })
+    expect(shownMessage({ message: '0OIl', pubkey })).toEqual({ message: '0OIl', pubkey })
+    expect(shownMessage('nonsense')).toBe('nonsense')
+  })
+
   it('signMessage signs the base58 message, for our pubkey only', () => {
     const message = new TextEncoder().encode('hello')
     const { signature } = signMessage(secret, { message: base58.encode(message), pubkey: solanaAddress(secret) })

@@ -83,6 +83,21 @@ export function signMessage(secretKey: Uint8Array, params: unknown): { signature
   return { signature: base58.encode(ed25519.sign(message, secretKey)) }
 }
 
+/**
+ * shownMessage is what ApproveTransaction gets for solana_signMessage: the
+ * params as given, plus the message as text when its bytes are UTF-8 (the page
+ * has no base58 decoder of its own to spare on its first load).
+ */
+export function shownMessage(params: unknown): unknown {
+  const p = signMessageParams.safeParse(params)
+  if (!p.success) return params
+  try {
+    return { ...p.data, text: new TextDecoder('utf-8', { fatal: true }).decode(base58.decode(p.data.message)) }
+  } catch {
+    return params
+  }
+}
+
 function decodeTx(s: string): Uint8Array {
   try {
     return base64.decode(s)

@@ -13,12 +13,12 @@ describe('decodeApproval', () => {
     expect(decodeApproval({ ...base, method: 'personal_sign', params: ['0x00ff01', from] }, chain)).toEqual({ kind: 'message', text: '0x00ff01' })
   })
 
-  it('shows a solana_signMessage message (base58 bytes) as text, or as its base58 when it is not UTF-8 text', () => {
+  it("shows a solana_signMessage message as the frame's text, or as its base58 when it is not text", () => {
     const sol = { requestId: 'r2', chainNamespace: 'solana', chainId: '5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp' } as const
     const pubkey = '4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T'
-    expect(decodeApproval({ ...sol, method: 'solana_signMessage', params: { message: 'JxF12TrwUP45BMd', pubkey } }, undefined)).toEqual({ kind: 'message', text: 'Hello World' })
-    // 0xff 0xfe is no UTF-8.
+    expect(decodeApproval({ ...sol, method: 'solana_signMessage', params: { message: 'JxF12TrwUP45BMd', pubkey, text: 'Hello World' } }, undefined)).toEqual({ kind: 'message', text: 'Hello World' })
     expect(decodeApproval({ ...sol, method: 'solana_signMessage', params: { message: 'LUu', pubkey } }, undefined)).toEqual({ kind: 'message', text: 'LUu' })
+    expect(decodeApproval({ ...sol, method: 'solana_signMessage', params: { message: '1', pubkey, text: '\u0000' } }, undefined)).toEqual({ kind: 'message', text: '1' })
   })
 
   it('decodes a native transfer: recipient, amount in ETH, fee inputs', () => {

@@ -2,7 +2,7 @@
 // from its parameters: a message as text (or hex when it is not text), typed
 // data's domain and type, and a transaction's recipient, amount and token (an
 // ERC-20 transfer's data is decoded to its recipient and amount).
-import { base58, type ApprovalRequest } from '@latchkit/core'
+import type { ApprovalRequest } from '@latchkit/core'
 import { formatUnits, getAddress, hexToString, isHex, type Address, type Chain, type Hex } from 'viem'
 
 /** A decoded approval request. */
@@ -86,15 +86,10 @@ export function decodeApproval(request: ApprovalRequest, chain: Chain | undefine
       return { kind: 'transaction', ...common, to: tx.to, amount: formatUnits(value, currency.decimals), token: currency.symbol, baseUnits: false }
     }
     case 'solana_signMessage': {
-      // The frame gets the message as base58 bytes: shown as text when it is text.
-      const message = (request.params as { message?: unknown } | undefined)?.message
-      if (typeof message !== 'string') return { kind: 'other', json: JSON.stringify(request.params) }
-      try {
-        const text = new TextDecoder('utf-8', { fatal: true }).decode(base58.decode(message))
-        return { kind: 'message', text: printable.test(text) ? text : message }
-      } catch {
-        return { kind: 'message', text: message }
-      }
+      // The frame sends the message as base58 bytes, with `text` when those bytes are UTF-8.
+      const { message, text } = (request.params ?? {}) as { message?: unknown; text?: unknown }
+      if (typeof text === 'string' && printable.test(text)) return { kind: 'message', text }
+      return typeof message === 'string' ? { kind: 'message', text: message } : { kind: 'other', json: JSON.stringify(request.params) }
     }
     default:
       return { kind: 'other', json: JSON.stringify(request.params, null, 2) }
