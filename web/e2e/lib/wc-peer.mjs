@@ -24,9 +24,12 @@
 //                                                          // requested eip155 chains it has (required chains
 //                                                          // it lacks: rejected with UNSUPPORTED_CHAINS)
 //   await wallet.nextSession()                             // the next session it approved
-//   wallet.rejectNext(method?)                             // the next proposal ('session_proposal') or request
+//   wallet.rejectNext(method?)                             // the next proposal ('session_proposal'), sign-in
+//                                                          // ('session_authenticate') or request
 //                                                          // (of method, or any) is rejected: 4001 / 5000
 //   wallet.requests                                        // [{ topic, id, chainId, method, params, result|error }]
+//   wallet.authentications                                 // one-click sign-ins it signed (wc_sessionAuthenticate):
+//                                                          // [{ id, authPayload, message, signature }]
 //   await wallet.next('session_delete')                    // also 'session_proposal', 'session_request'
 //   await wallet.emit(topic, 'eip155:31337', 'accountsChanged', [address])
 //   await wallet.disconnect(topic)
@@ -305,6 +308,8 @@ export async function createWallet(options) {
   const log = eventLog(client, ['session_delete', 'session_proposal', 'session_request']);
   /** @type {WalletRequest[]} */
   const requests = [];
+  /** @type {{id: number, authPayload: any, message: string, signature: string}[]} sign-in requests it signed */
+  const authentications = [];
   /** @type {(string | undefined)[]} */
   const rejections = [];
   /** @type {((session: any) => void)[]} */
@@ -339,6 +344,36 @@ export async function createWallet(options) {
       sessionWaiters.shift()?.(session);
     } catch (err) {
       console.error('wc-peer wallet: approving the proposal failed', err);
+    }
+  });
+
+  // One-click sign-in (wc_sessionAuthenticate): the wallet signs the dapp's sign-in message once, as a CACAO
+  // (CAIP-74) whose issuer is its account on the first requested chain it has, and the session comes with it.
+  client.on('session_authenticate', async (/** @type {any} */ { id, params }) => {
+    try {
+      if (takeRejection('session_authenticate')) {
+        await client.rejectSessionAuthenticate({ id, reason: sdkErrors.userRejected });
+        return;
+      }
+      const supported = params.authPayload.chains.filter((/** @type {string} */ c) => c.startsWith('eip155:') && chains.has(Number(c.split(':')[1])));
+      if (supported.length === 0) {
+        await client.rejectSessionAuthenticate({ id, reason: sdkErrors.unsupportedChains });
+        return;
+      }
+      const authPayload = { ...params.authPayload, chains: supported };
+      const iss = `did:pkh:${supported[0]}:${account.address}`;
+      const message = client.formatAuthMessage({ request: authPayload, iss });
+      const signature = await account.signMessage({ message });
+      const { chains: _, type: __, ...fields } = authPayload;
+      const cacao = { h: { t: 'caip122' }, p: { ...fields, iss }, s: { t: 'eip191', s: signature } };
+      authentications.push({ id, authPayload, message, signature });
+      const { session } = await client.approveSessionAuthenticate({ id, auths: [cacao] });
+      if (session) {
+        approved.push(session);
+        sessionWaiters.shift()?.(session);
+      }
+    } catch (err) {
+      console.error('wc-peer wallet: answering the sign-in request failed', err);
     }
   });
 
@@ -446,6 +481,7 @@ export async function createWallet(options) {
     account,
     address: account.address,
     requests,
+    authentications,
     events: log.events,
     next: log.next,
     /** @param {string} uri */

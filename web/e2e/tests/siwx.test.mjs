@@ -9,14 +9,27 @@
 import { strict as assert } from 'node:assert';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { test } from 'node:test';
+import { after, afterEach, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { toHex } from 'viem';
+import { mnemonicToAccount } from 'viem/accounts';
 import { useHarness } from '../lib/harness.mjs';
+import { createWallet, guardNetwork, relayUrlOf } from '../lib/wc-peer.mjs';
 
 const demoDir = process.env.LATCH_E2E_DEMO_DIR ?? join(dirname(fileURLToPath(import.meta.url)), '../../apps/demo/dist');
 if (!existsSync(join(demoDir, 'index.html'))) throw new Error(`demo not built: ${demoDir} (npm run build in web/)`);
 
 const harness = useHarness({ latchdArgs: ['--demo-dir', demoDir, '--demo-addr', '127.0.0.1:0'] });
+
+// The WalletConnect wallet peer runs in this process: it too may reach latchd only.
+const network = guardNetwork();
+after(() => network.restore());
+afterEach(() => assert.deepEqual(network.violations, [], 'the wallet peer contacted a host other than latchd'));
+/** Wallet peers opened by a test; closed after it. */
+const peers = [];
+afterEach(async () => {
+  await Promise.allSettled(peers.splice(0).map((w) => w.close()));
+});
 
 /** The storage key of latchSiwx()'s session tokens. */
 const tokensKey = () => `latch:siwx:${harness.latchd.info.projectId}`;
@@ -180,6 +193,59 @@ test('a session revoked on latchd is caught by the startup check: the wallet is 
   await t.screenshot('siwx-startup-check-failed');
   assert.deepEqual(await storedTokens(page), {});
   assert.equal((await session(page)).error, 'A problem occurred while trying initialize authentication');
+});
+
+test('one-click sign-in over WalletConnect: the wallet signs the sign-in request once (a CACAO), latchd verifies it and keeps the session', async () => {
+  const { info, apiUrl } = harness.latchd;
+  const hd = mnemonicToAccount(info.mnemonic, { addressIndex: 1 }).getHdKey();
+  if (!hd.privateKey) throw new Error('no private key for account #1');
+  const wallet = await createWallet({
+    relayUrl: relayUrlOf(apiUrl),
+    projectId: info.projectId,
+    privateKey: toHex(hd.privateKey),
+    chains: info.networks.map((n) => ({ chainId: n.chainId, rpcUrl: n.rpcUrl })),
+  });
+  peers.push(wallet);
+
+  const testPage = await harness.newPage({ wallet: false });
+  const { page, context } = testPage;
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(info.demoUrl).origin });
+  await page.goto(`${info.demoUrl}?siwx=required`);
+  await page.getByTestId('latch-connect-button').click();
+  await page.getByTestId('latch-view-Connect').getByTestId('latch-wallet-walletConnect').click();
+  await page.getByTestId('latch-wc-qr-svg').waitFor();
+  await page.getByTestId('latch-wc-copy-link').click();
+  await page.getByTestId('latch-toast').filter({ hasText: 'Link copied' }).waitFor();
+  const uri = await page.evaluate(() => navigator.clipboard.readText());
+  // A pairing for wc_sessionAuthenticate (beside the fallback session proposal).
+  assert.match(uri, /^wc:[0-9a-f]{64}@2\?/);
+  assert.match(decodeURIComponent(uri), /wc_sessionAuthenticate/);
+
+  await wallet.pair(uri);
+  await wallet.nextSession();
+  await waitForSession(page, 'signed-in');
+  assert.equal((await session(page)).address, wallet.address);
+  // Signed in with the connection: no sign-in view, no personal_sign.
+  assert.equal(await page.getByTestId('latch-view-SIWXSignMessage').count(), 0);
+  assert.equal(wallet.requests.filter((r) => r.method === 'personal_sign').length, 0);
+
+  // The wallet signed one sign-in message: latchd's nonce, the page's domain, the demo's statement with ReCap's sentence.
+  assert.equal(wallet.authentications.length, 1);
+  const [signed] = wallet.authentications;
+  const host = new URL(info.demoUrl).host;
+  assert.match(signed.message, new RegExp(`^${host.replace(/\./g, '\\.')} wants you to sign in with your Ethereum account:\n${wallet.address}\n\nSign in to the Latch demo I further authorize the stated URI to perform the following actions on my behalf: `));
+  assert.match(signed.message, /\nNonce: [0-9a-f]{24}\n/);
+
+  // latchd verified it and keeps the session, with the wallet's CACAO.
+  const [token] = Object.values(await storedTokens(page));
+  const answer = await me(token);
+  assert.equal(answer.status, 200);
+  assert.equal((await answer.json()).address, wallet.address);
+  const list = await fetch(`${apiUrl}/auth/v1/siwx/sessions?projectId=${info.projectId}`, { headers: { Authorization: `Bearer ${token}` } });
+  const [stored] = (await list.json()).sessions;
+  assert.equal(stored.message, signed.message);
+  assert.equal(stored.signature, signed.signature);
+  assert.equal(stored.cacao.p.iss, `did:pkh:eip155:${info.networks[0].chainId}:${wallet.address}`);
 });
 
 /** Polls `check` for up to 10 s. */

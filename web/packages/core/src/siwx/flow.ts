@@ -7,7 +7,8 @@
 // first-load modules (that would split core's entry into shared chunks).
 import { LATCH_VERSION } from '../apiBase'
 import type { Latch } from '../latch-types'
-import type { SIWXSession, SiwxState } from '../siwx'
+import type { SIWXMessage, SIWXSession, SiwxState } from '../siwx'
+import type { WalletConnectSignIn } from '../walletconnect/connector/signIn'
 import type { LatchSIWXConfig } from './latchSiwx'
 import { messageDataOf } from './message'
 import { siwxSlice } from './state'
@@ -122,6 +123,16 @@ export function startSiwx(latch: Latch): void {
     storage: internal.storage,
   })
   siwxSlice(latch).setState({ required: siwx.getRequired?.() ?? false })
+  // One-click sign-in over WalletConnect: its connector signs in while connecting (when every chain is eip155).
+  // The hook is a property of the connector's emitter under a global symbol (walletconnect/connector/signIn.ts
+  // reads it; importing that module here would make the two chunks share one).
+  const walletConnect = internal.connection.getWagmiConfig().connectors.find((c) => c.type === 'walletConnect')
+  if (walletConnect) {
+    const emitter = walletConnect.emitter as unknown as Record<symbol, WalletConnectSignIn | undefined>
+    const key = Symbol.for('@latchkit/core walletConnect sign-in')
+    emitter[key] = walletConnectSignIn(latch)
+    internal.cleanups.push(() => void (emitter[key] = undefined))
+  }
   let current: Account | undefined
   const follow = (): void => {
     const { status } = latch.getState().account
@@ -135,6 +146,38 @@ export function startSiwx(latch: Latch): void {
   }
   internal.cleanups.push(latch.subscribe(follow))
   follow()
+}
+
+/**
+ * walletConnectSignIn is the WalletConnect connector's sign-in hook: the
+ * message's fields come from the config's createMessage (with latchSiwx, a
+ * nonce from latchd), and the CACAO the wallet signed becomes the session
+ * (addSession; latchd verifies it). Only the first CACAO is kept: the nonce
+ * is spent by it.
+ */
+function walletConnectSignIn(latch: Latch): WalletConnectSignIn {
+  const siwx = latch._internal.opts.siwx!
+  const asked = new Map<string, SIWXMessage>()
+  return {
+    async request(chainId) {
+      // The account is not known before the wallet answers; the wallet writes its own into the message.
+      const message = await siwx.createMessage({ accountAddress: '', chainId })
+      asked.clear()
+      asked.set(message.nonce, message)
+      const { domain, uri, nonce, statement, expirationTime, notBefore, requestId, resources } = message
+      return { domain, uri, nonce, statement, expirationTime, notBefore, requestId, resources }
+    },
+    async complete([first]) {
+      const cacao = first?.cacao as { p?: { nonce?: string; iat?: string } } | undefined
+      const message = cacao?.p?.nonce ? asked.get(cacao.p.nonce) : undefined
+      const account = accountOf(first?.account)
+      if (!first || !message || !account) throw new Error('The wallet signed in with another nonce or account than asked')
+      asked.clear()
+      const data = { ...messageDataOf(message), accountAddress: account.address, chainId: account.chainId, ...(cacao?.p?.iat ? { issuedAt: cacao.p.iat } : {}) }
+      await siwx.addSession({ data, message: first.message, signature: first.signature, cacao: first.cacao })
+      latch._internal.events.sendEvent({ type: 'track', event: 'SIWX_AUTH_SUCCESS', properties: { network: account.chainId, method: 'walletconnect' } })
+    },
+  }
 }
 
 /**

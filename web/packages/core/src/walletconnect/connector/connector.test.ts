@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { WalletConnectParameters } from '../options'
 import { createWalletConnectConnector, pairingResetMessage } from './connector'
 import type { WalletConnectEip1193Provider } from './eip1193'
+import { setWalletConnectSignIn, type Cacao, type WalletConnectSignedIn, type WalletConnectSignIn } from './signIn'
 import type { RpcRequest, UniversalProviderInit, UniversalProviderLike, WalletConnectSession } from './types'
 
 const alice = getAddress('0x70997970c51812dc3a010c7d01b50e0d17dc79c8')
@@ -51,6 +52,23 @@ class FakeUniversalProvider implements UniversalProviderLike {
       }
       this.decline = reject
     })
+  }
+  authenticateCalls: Parameters<UniversalProviderLike['authenticate']>[0][] = []
+  /** Answers the pending authenticate() with a session and the CACAOs the wallet signed. */
+  answerAuthenticate?: (session: WalletConnectSession, auths?: Cacao[]) => void
+  authenticate(params: Parameters<UniversalProviderLike['authenticate']>[0]) {
+    this.authenticateCalls.push(params)
+    this.emit('display_uri', `wc:auth${this.authenticateCalls.length}@2?relay-protocol=irn&symKey=k`)
+    return new Promise<{ session?: WalletConnectSession; auths?: readonly Cacao[] }>((resolve) => {
+      this.answerAuthenticate = (session, auths) => {
+        this.session = session
+        this.defaultChain = session.namespaces.eip155!.chains![0]!.split(':')[1]!
+        resolve({ session, ...(auths ? { auths } : {}) })
+      }
+    })
+  }
+  formatAuthMessage(cacao: Cacao) {
+    return `${cacao.p.domain} signs in ${cacao.p.iss} with ${cacao.p.nonce}`
   }
   async disconnect() {
     this.disconnects++
@@ -349,5 +367,99 @@ describe('its EIP-1193 provider', () => {
     const { connector } = setup()
     const eip1193 = (await connector.getProvider()) as WalletConnectEip1193Provider
     await expect(eip1193.request({ method: 'eth_accounts' })).rejects.toMatchObject({ code: 4900 })
+  })
+})
+
+describe('walletConnect connector: one-click sign-in (wc_sessionAuthenticate)', () => {
+  const cacaoOf = (chainId: number, address: string, nonce: string): Cacao => ({
+    h: { t: 'caip122' },
+    p: { iss: `did:pkh:eip155:${chainId}:${address}`, domain: 'app.example', aud: 'https://app.example', nonce, version: '1', iat: '2026-01-01T00:00:00Z' },
+    s: { t: 'eip191', s: '0xsignature' },
+  })
+  /** A sign-in hook recording what the connector gives it. */
+  function hook(complete: (signedIn: readonly WalletConnectSignedIn[]) => Promise<void> = async () => {}) {
+    const requests: string[] = []
+    const completed: (readonly WalletConnectSignedIn[])[] = []
+    const signIn: WalletConnectSignIn = {
+      async request(chainId) {
+        requests.push(chainId)
+        return { domain: 'app.example', uri: 'https://app.example', nonce: 'n0nce123', statement: 'Sign in to the app' }
+      },
+      async complete(signedIn) {
+        completed.push(signedIn)
+        await complete(signedIn)
+      },
+    }
+    return { signIn, requests, completed }
+  }
+
+  it('asks the wallet to sign in with the hook’s nonce for every chain and hands back the CACAO and its message', async () => {
+    const { connector, provider, config, messages } = setup()
+    const { signIn, requests, completed } = hook()
+    setWalletConnectSignIn(connector.emitter, signIn)
+    const pending = connect(config, { connector, chainId: sepolia.id })
+    await vi.waitFor(() => expect(provider.authenticateCalls).toHaveLength(1))
+    expect(provider.connectCalls).toEqual([])
+    expect(requests).toEqual(['eip155:11155111'])
+    expect(provider.authenticateCalls[0]).toMatchObject({
+      chains: ['eip155:11155111', 'eip155:1'],
+      domain: 'app.example',
+      uri: 'https://app.example',
+      nonce: 'n0nce123',
+      statement: 'Sign in to the app',
+    })
+    expect(provider.authenticateCalls[0]!.methods).toEqual(expect.arrayContaining(['personal_sign', 'eth_sendTransaction']))
+    expect(messages).toContainEqual(expect.objectContaining({ type: 'display_uri', data: 'wc:auth1@2?relay-protocol=irn&symKey=k' }))
+
+    const cacao = cacaoOf(sepolia.id, alice, 'n0nce123')
+    provider.answerAuthenticate!(session([sepolia.id]), [cacao])
+    await expect(pending).resolves.toMatchObject({ accounts: [alice], chainId: sepolia.id })
+    expect(completed).toEqual([
+      [{ account: `eip155:11155111:${alice}`, message: `app.example signs in did:pkh:eip155:11155111:${alice} with n0nce123`, signature: '0xsignature', cacao }],
+    ])
+  })
+
+  it('stays connected when the wallet answers with a plain session, or the sign-in is refused', async () => {
+    const { connector, provider, config } = setup()
+    const refused = hook(async () => {
+      throw new Error('latchd refused the signature')
+    })
+    setWalletConnectSignIn(connector.emitter, refused.signIn)
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+    const pending = connect(config, { connector })
+    await vi.waitFor(() => expect(provider.authenticateCalls).toHaveLength(1))
+    provider.answerAuthenticate!(session([mainnet.id]), [cacaoOf(mainnet.id, alice, 'n0nce123')])
+    await expect(pending).resolves.toMatchObject({ accounts: [alice] })
+    expect(refused.completed).toHaveLength(1)
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining('one-click sign-in was not accepted'), expect.any(Error))
+    await disconnect(config, { connector })
+
+    const plain = hook()
+    setWalletConnectSignIn(connector.emitter, plain.signIn)
+    const again = connect(config, { connector })
+    await vi.waitFor(() => expect(provider.authenticateCalls).toHaveLength(2))
+    provider.answerAuthenticate!(session([mainnet.id]))
+    await expect(again).resolves.toMatchObject({ accounts: [alice] })
+    expect(plain.completed).toEqual([])
+  })
+
+  it('proposes a plain session when a non-EVM namespace is requested, or no sign-in hook is set', async () => {
+    const provider = new FakeUniversalProvider()
+    const config = createConfig({
+      chains: [mainnet],
+      connectors: [createWalletConnectConnector({ ...parameters, namespaces: { solana: ['solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp'] } }, async () => provider)],
+      storage: null,
+      transports: { [mainnet.id]: custom({ request: async () => null }) },
+    })
+    const connector = config.connectors[0]!
+    setWalletConnectSignIn(connector.emitter, hook().signIn)
+    void connect(config, { connector }).catch(() => {})
+    await vi.waitFor(() => expect(provider.connectCalls).toHaveLength(1))
+    expect(provider.authenticateCalls).toEqual([])
+
+    const plain = setup()
+    void connect(plain.config, { connector: plain.connector }).catch(() => {})
+    await vi.waitFor(() => expect(plain.provider.connectCalls).toHaveLength(1))
+    expect(plain.provider.authenticateCalls).toEqual([])
   })
 })

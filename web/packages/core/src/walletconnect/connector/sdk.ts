@@ -21,6 +21,7 @@
 // - push (https://echo.walletconnect.com) is only used by wallets registering
 //   a device token, never by a dapp.
 import UniversalProvider from '@walletconnect/universal-provider'
+import { withBuffer, withBufferSync } from './buffer'
 import type { UniversalProviderInit, UniversalProviderLike } from './types'
 
 /** Storage prefix of the SDK's keys, so they never mix with another WalletConnect client on the page. */
@@ -43,7 +44,15 @@ export async function initUniversalProvider(init: UniversalProviderInit): Promis
   // the declared type forgets that case.
   verify.resolve = (async () => undefined) as unknown as typeof verify.resolve
   ignoreDeleteOfGoneSession(provider.client)
-  return provider as unknown as UniversalProviderLike
+  // The text a CACAO's signature is over, exactly as the SDK (and the wallet) writes it: one-click sign-in sends
+  // it to latchd for verification.
+  // Both read the CACAO's ReCap and hash with Node's Buffer: the browser gets a stand-in for their duration.
+  const formatAuthMessage: UniversalProviderLike['formatAuthMessage'] = (cacao) =>
+    withBufferSync(() => provider.client.formatAuthMessage({ request: cacao.p as never, iss: cacao.p.iss }))
+  const authenticate = provider.authenticate.bind(provider)
+  const authenticateWithBuffer: UniversalProviderLike['authenticate'] = (params) =>
+    withBuffer(() => authenticate(params as never)) as ReturnType<UniversalProviderLike['authenticate']>
+  return Object.assign(provider, { formatAuthMessage, authenticate: authenticateWithBuffer }) as unknown as UniversalProviderLike
 }
 
 type SignClient = Awaited<ReturnType<typeof UniversalProvider.init>>['client']

@@ -4,7 +4,7 @@
 // a page that never uses WalletConnect carries only the connector's shell.
 import { getAddress, isAddress, numberToHex, SwitchChainError, UserRejectedRequestError, type Address } from 'viem'
 import { ChainNotConfiguredError, type CreateConnectorFn } from '@wagmi/core'
-import { buildOptionalNamespaces } from '../proposal'
+import { buildOptionalNamespaces, EIP155_METHODS } from '../proposal'
 import type { WalletConnectParameters } from '../options'
 import type { WalletConnectConnectorProperties } from './connector'
 import {
@@ -15,6 +15,7 @@ import {
   WalletConnectRpcError,
   type WalletConnectEip1193Provider,
 } from './eip1193'
+import { accountOfIssuer, walletConnectSignIn, type WalletConnectSignIn } from './signIn'
 import type { LoadUniversalProvider, UniversalProviderLike, WalletConnectSession } from './types'
 
 type ConnectorFn = CreateConnectorFn<WalletConnectEip1193Provider, WalletConnectConnectorProperties>
@@ -91,6 +92,15 @@ export function createWalletConnectSession(
     return loading
   }
 
+  /**
+   * The sign-in flow's hook when one-click sign-in applies (spec §5): the instance signs in (`options.siwx`)
+   * and every chain is eip155 (no non-EVM namespace is requested).
+   */
+  function oneClickSignIn(): WalletConnectSignIn | undefined {
+    const nonEvm = Object.values(parameters.namespaces ?? {}).some((chains) => chains && chains.length > 0)
+    return nonEvm ? undefined : walletConnectSignIn(config.emitter)
+  }
+
   return {
     async connect({ chainId, isReconnecting, withCapabilities } = {}) {
       const cancelled = new Promise<never>((_, reject) => {
@@ -105,7 +115,8 @@ export function createWalletConnectSession(
           if (isReconnecting) throw new Error('No WalletConnect session to restore')
           const first = chainId ?? config.chains[0].id
           const chains = [first, ...config.chains.map((c) => c.id).filter((id) => id !== first)]
-          const pairing = provider.connect({
+          const signIn = oneClickSignIn()
+          const pairing = signIn ? authenticate(provider, signIn, chains, abortable) : provider.connect({
             optionalNamespaces: buildOptionalNamespaces({
               evmChainIds: chains,
               rpcUrl,
@@ -277,6 +288,47 @@ interface SessionListener {
   onAccountsChanged(accounts: string[]): void
   onChainChanged(chain: string): void
   onDisconnect(): void
+}
+
+/**
+ * authenticate connects with a wc_sessionAuthenticate request (one-click sign-in): the wallet signs the sign-in
+ * message's fields once as a CACAO and the session comes with it. The CACAO goes to the sign-in flow, which has
+ * latchd (or the app's own SIWXConfig) verify and keep it; if that fails the connection stays and the flow asks
+ * for a signature as usual. A wallet that cannot sign in this way answers with a plain session.
+ */
+async function authenticate(
+  provider: UniversalProviderLike,
+  signIn: WalletConnectSignIn,
+  chainIds: readonly number[],
+  abortable: <T>(promise: Promise<T>) => Promise<T>,
+): Promise<void> {
+  const chains = chainIds.map((id) => `eip155:${id}`)
+  const request = await abortable(signIn.request(chains[0]!))
+  const pending = provider.authenticate({
+    chains,
+    domain: request.domain,
+    uri: request.uri,
+    nonce: request.nonce,
+    methods: [...EIP155_METHODS],
+    ...(request.statement ? { statement: request.statement } : {}),
+    ...(request.expirationTime ? { exp: request.expirationTime } : {}),
+    ...(request.notBefore ? { nbf: request.notBefore } : {}),
+    ...(request.requestId ? { requestId: request.requestId } : {}),
+    ...(request.resources ? { resources: [...request.resources] } : {}),
+  })
+  // A cancelled request settles much later (it expires); that is not an error of ours.
+  pending.catch(() => {})
+  const { auths = [] } = await abortable(pending)
+  const signedIn = auths.flatMap((cacao) => {
+    const account = accountOfIssuer(cacao.p.iss)
+    return account ? [{ account, message: provider.formatAuthMessage(cacao), signature: cacao.s.s, cacao }] : []
+  })
+  if (signedIn.length === 0) return
+  try {
+    await signIn.complete(signedIn)
+  } catch (error) {
+    console.warn('[latch] the one-click sign-in was not accepted; the wallet will be asked to sign the message', error)
+  }
 }
 
 function isExpired(session: WalletConnectSession): boolean {

@@ -2,6 +2,7 @@
 // Stating it here keeps the SDK's types (and code) out of the main chunk and
 // lets unit tests drive the connector with a plain object.
 import type { ProposalNamespaces } from '../proposal'
+import type { Cacao } from './signIn'
 
 /** One namespace of an approved session. */
 export interface SessionNamespace {
@@ -38,6 +39,13 @@ export interface UniversalProviderLike {
   disconnect(): Promise<void>
   /** Sends a request to the namespace's sub-provider for `chain` (CAIP-2). */
   request<T = unknown>(args: RpcRequest, chain?: string): Promise<T>
+  /**
+   * One-click sign-in: a wc_sessionAuthenticate request (a new pairing, announced with `display_uri`), answered
+   * with the session and the CACAOs the wallet signed, or a plain session when the wallet cannot sign in this way.
+   */
+  authenticate(params: AuthenticateParams): Promise<{ session?: WalletConnectSession; auths?: readonly Cacao[] }>
+  /** The message text a CACAO's signature is over (the SDK's formatMessage, recap statement included). */
+  formatAuthMessage(cacao: Cacao): string
   /** Drops pairings no session uses; with deletePairings they expire at once so a late scan cannot connect. */
   cleanupPendingPairings(options?: { deletePairings?: boolean }): Promise<void>
   on(event: string, listener: (...args: never[]) => void): void
@@ -46,6 +54,23 @@ export interface UniversalProviderLike {
   client: {
     request<T = unknown>(params: { topic: string; chainId: string; request: RpcRequest }): Promise<T>
   }
+}
+
+/** wc_sessionAuthenticate's parameters (AuthTypes.SessionAuthenticateParams of sign-client 2.21.8). */
+export interface AuthenticateParams {
+  /** CAIP-2 chains, all eip155. */
+  chains: string[]
+  domain: string
+  /** The message's URI. */
+  uri: string
+  nonce: string
+  statement?: string
+  exp?: string
+  nbf?: string
+  requestId?: string
+  resources?: string[]
+  /** Methods the session may use; they become a ReCap resource and a sentence of the statement. */
+  methods?: string[]
 }
 
 /** What the lazy loader needs to build a provider. */
