@@ -106,7 +106,6 @@ export function createEmbeddedWallet(options: EmbeddedWalletOptions): EmbeddedWa
       storage,
       ...(options.timers ? { timers: options.timers } : {}),
       ...(options.enableLogger ? { enableLogger: true } : {}),
-      solanaWalletName: EMBEDDED_CONNECTOR_NAME,
       onTimeout: (reason) => options.onTimeout?.(reason),
       onApprovalRequest(request) {
         store.setState({ approval: request })

@@ -22,6 +22,7 @@ import {
   type ApprovalRequest,
   type FrameResult,
 } from './protocol'
+import { EMBEDDED_CONNECTOR_NAME } from './controller'
 import { createSolanaWallet } from './solanaWallet'
 import { clearEmbeddedStorage, EMBEDDED_STORAGE_KEYS } from './storageKeys'
 import {
@@ -80,8 +81,8 @@ export interface FrameClientOptions {
   readonly onTimeout?: (reason: FrameTimeoutReason) => void
   /** Called when the frame asks the page to show ApproveTransaction; answer with approve(). */
   readonly onApprovalRequest?: (request: ApprovalRequest) => void
-  /** The name the Wallet Standard wallet of the Solana key is announced under; none announced without it. */
-  readonly solanaWalletName?: string
+  /** The name the Wallet Standard wallet of the Solana key is announced under (default: the connector's); false: none. */
+  readonly solanaWalletName?: string | false
 }
 
 /** The page's handle on the frame. */
@@ -258,8 +259,9 @@ export function createFrameClient(options: FrameClientOptions): FrameClient {
     return answer
   }
 
-  const solana = options.solanaWalletName
-    ? createSolanaWallet((method, params, chainId) => request('RPC_REQUEST', { method, params, chainNamespace: 'solana', chainId }), options.solanaWalletName)
+  const solanaName = options.solanaWalletName ?? EMBEDDED_CONNECTOR_NAME
+  const solana = solanaName
+    ? createSolanaWallet((method, params, chainId) => request('RPC_REQUEST', { method, params, chainNamespace: 'solana', chainId }), solanaName)
     : undefined
 
   /**
