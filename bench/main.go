@@ -31,7 +31,7 @@ func main() {
 	latchd := flag.String("latchd", "bin/latchd-dev", "latchd binary: the dev build (make build-dev), which runs latchd dev")
 	out := flag.String("out", "bench/results.md", "where to write the results")
 	starts := flag.Int("starts", 3, "dev start-ups to time")
-	only := flag.String("only", "", "run only these sections (comma-separated: start, api, rpc, account, relay, auth, siwx, swap); default all")
+	only := flag.String("only", "", "run only these sections (comma-separated: start, api, rpc, account, relay, auth, siwx, swap, bundler); default all")
 	flag.Parse()
 	run := func(section string) bool {
 		return *only == "" || slices.Contains(strings.Split(*only, ","), section)
@@ -100,6 +100,9 @@ func main() {
 	}
 	if run("swap") {
 		benchSwap(&report)
+	}
+	if run("bundler") {
+		benchBundler(&report)
 	}
 	if err := os.WriteFile(*out, []byte(report.String()), 0o644); err != nil {
 		log.Fatal(err)

@@ -119,10 +119,15 @@ func (n *netState) bundleOnce(ctx context.Context) (bool, error) {
 	}
 	var ops []*Record
 	senders := map[common.Address]bool{}
+	gas := uint64(bundleOverheadGas)
 	for _, r := range pending {
 		if senders[r.Op.Sender] || r.Op.MaxFeePerGas.Cmp(baseFee) < 0 {
 			continue
 		}
+		if gas+opGas(r.Op) > n.svc.cfg.MaxBundleGas {
+			break
+		}
+		gas += opGas(r.Op)
 		senders[r.Op.Sender] = true
 		ops = append(ops, r)
 		if len(ops) == n.svc.cfg.MaxBundleOps || n.singles {
@@ -162,19 +167,35 @@ func (n *netState) handleOpsData(ops []*Record) ([]byte, error) {
 	return entryPointABI.Pack("handleOps", packed, n.bundler)
 }
 
-// estimateBundle is eth_estimateGas of handleOps(ops) from the bundler; a
-// FailedOp comes back as *FailedOpError.
+// bundleOverheadGas is the handleOps transaction's gas beyond its
+// operations' limits: the intrinsic cost, the loops, the beneficiary's payment.
+const bundleOverheadGas = 100_000
+
+// opGas is the most gas an operation can use: the sum of its limits.
+func opGas(op *UserOperation) uint64 {
+	return op.VerificationGasLimit + op.CallGasLimit + op.PreVerificationGas + op.PaymasterVerificationGasLimit + op.PaymasterPostOpGasLimit
+}
+
+// estimateBundle returns the gas limit of handleOps(ops): the sum of the
+// operations' gas limits and bundleOverheadGas, which the EntryPoint cannot
+// exceed without reverting. One eth_call with that limit from the bundler
+// checks the bundle; a FailedOp comes back as *FailedOpError. (A single call,
+// not eth_estimateGas, whose search runs the bundle some twenty times.)
 func (n *netState) estimateBundle(ctx context.Context, ops []*Record) (uint64, error) {
 	data, err := n.handleOpsData(ops)
 	if err != nil {
 		return 0, err
 	}
-	var gas hexutil.Uint64
-	err = n.Node.Call(ctx, &gas, "eth_estimateGas", map[string]any{"from": n.bundler, "to": n.EntryPoint, "data": hexutil.Bytes(data)}, "latest")
+	gas := uint64(bundleOverheadGas)
+	for _, r := range ops {
+		gas += opGas(r.Op)
+	}
+	var out hexutil.Bytes
+	err = n.Node.Call(ctx, &out, "eth_call", map[string]any{"from": n.bundler, "to": n.EntryPoint, "data": hexutil.Bytes(data), "gas": hexutil.Uint64(gas)}, "latest")
 	if err != nil {
 		return 0, decodeRevert(err)
 	}
-	return uint64(gas), nil
+	return gas, nil
 }
 
 // send signs and submits handleOps(ops), marks them submitted and waits for
@@ -203,7 +224,7 @@ func (n *netState) send(ctx context.Context, ops []*Record, gas uint64, baseFee 
 	chainID := new(big.Int).SetUint64(n.ChainID)
 	tx, err := types.SignNewTx(n.BundlerKey, types.LatestSignerForChainID(chainID), &types.DynamicFeeTx{
 		ChainID: chainID, Nonce: uint64(nonce), GasTipCap: tip, GasFeeCap: feeCap,
-		Gas: gas + gas/5, To: &n.EntryPoint, Data: data,
+		Gas: gas, To: &n.EntryPoint, Data: data,
 	})
 	if err != nil {
 		return err

@@ -52,7 +52,7 @@ var (
 
 // harness is a bundler Service on the dev chain over one store.
 type harness struct {
-	t    *testing.T
+	t    testing.TB
 	svc  *bundler.Service
 	st   *bundler.Store
 	db   *store.DB
@@ -62,7 +62,7 @@ type harness struct {
 
 // newHarness returns a service with the dev chain's contracts and keys;
 // the bundling loop runs only after h.run().
-func newHarness(t *testing.T, db *store.DB, mod func(*bundler.Config)) *harness {
+func newHarness(t testing.TB, db *store.DB, mod func(*bundler.Config)) *harness {
 	t.Helper()
 	node, err := evm.NewClient([]string{chain.RPCURL})
 	if err != nil {

@@ -35,8 +35,11 @@ import (
 // Defaults of Config.
 const (
 	DefaultMaxVerificationGas = 5_000_000
-	DefaultMaxOperationGas    = 15_000_000
+	DefaultMaxOperationGas    = 10_000_000
 	DefaultMaxBundleOps       = 32
+	// DefaultMaxBundleGas keeps a bundle well inside a block (30M and more on
+	// the networks latchd knows, 36M on the dev chains).
+	DefaultMaxBundleGas = 15_000_000
 	// validityMargin: an operation whose window ends sooner is refused, since
 	// it could expire before its bundle is mined (ERC-4337 suggests 30 s).
 	validityMargin = 30 * time.Second
@@ -73,7 +76,10 @@ type Config struct {
 	// sum of an operation's gas limits.
 	MaxVerificationGas uint64
 	MaxOperationGas    uint64
-	MaxBundleOps       int
+	// MaxBundleOps and MaxBundleGas bound one handleOps transaction: its
+	// operations and the sum of their gas limits (its gas limit).
+	MaxBundleOps int
+	MaxBundleGas uint64
 	// DefaultPolicy is the sponsorship policy of projects without one stored.
 	DefaultPolicy Policy
 	// ApprovalLifetime is how long a paymaster approval (pm_getPaymasterData) stays valid; default 10 minutes.
@@ -119,6 +125,12 @@ func New(cfg Config) (*Service, error) {
 	}
 	if cfg.MaxBundleOps == 0 {
 		cfg.MaxBundleOps = DefaultMaxBundleOps
+	}
+	if cfg.MaxBundleGas == 0 {
+		cfg.MaxBundleGas = DefaultMaxBundleGas
+	}
+	if cfg.MaxOperationGas+bundleOverheadGas > cfg.MaxBundleGas {
+		return nil, fmt.Errorf("bundler: the largest operation (%d gas) does not fit a bundle (%d gas)", cfg.MaxOperationGas, cfg.MaxBundleGas)
 	}
 	if cfg.ApprovalLifetime == 0 {
 		cfg.ApprovalLifetime = 10 * time.Minute

@@ -9,7 +9,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 )
 
-func signTx(t *testing.T, key *ecdsa.PrivateKey, nonce uint64, to common.Address, value, baseFee *big.Int) *types.Transaction {
+func signTx(t testing.TB, key *ecdsa.PrivateKey, nonce uint64, to common.Address, value, baseFee *big.Int) *types.Transaction {
 	t.Helper()
 	id := new(big.Int).SetUint64(chain.ChainID)
 	tx, err := types.SignNewTx(key, types.LatestSignerForChainID(id), &types.DynamicFeeTx{
