@@ -168,6 +168,9 @@ func (s *Service) PaymasterData(ctx context.Context, projectID, network string, 
 	if signed.PaymasterPostOpGasLimit == 0 {
 		signed.PaymasterPostOpGasLimit = paymasterPostOpGas
 	}
+	if cost := signed.RequiredPrefund(); cost.Cmp(s.cfg.MaxSponsoredCost) > 0 {
+		return nil, rpcError(CodePaymasterRejected, "The operation may cost %s wei, more than the %s wei this paymaster sponsors: lower its gas limits or maxFeePerGas", cost, s.cfg.MaxSponsoredCost)
+	}
 	now := s.cfg.Now()
 	validUntil := uint64(now.Add(s.cfg.ApprovalLifetime).Unix())
 	id := PaymasterHash(signed, n.ChainID, validUntil, 0)

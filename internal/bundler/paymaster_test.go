@@ -126,6 +126,14 @@ func TestService_Paymaster(t *testing.T) {
 				t.Fatalf("%d approvals recorded under a daily cap of 3", recorded.Load())
 			}
 		})
+		t.Run("CostBound", func(t *testing.T) {
+			setPolicy(projectID, bundler.Policy{Enabled: true})
+			op := h.op(h.newOwner(), nil, 0)
+			op.MaxFeePerGas = big.NewInt(1e13) // 10,000 gwei: two million gas cost 20 ether
+			op.MaxPriorityFeePerGas = big.NewInt(1e13)
+			rerr := h.sponsor(op, projectID)
+			wantCode(t, rerr, bundler.CodePaymasterRejected)
+		})
 		t.Run("NegativeCapRefused", func(t *testing.T) {
 			if err := h.st.SetPolicy(ctx, projectID, bundler.Policy{Enabled: true, DailyCap: -1}, time.Now()); err == nil {
 				t.Fatal("a negative cap was stored")

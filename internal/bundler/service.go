@@ -48,6 +48,9 @@ const (
 	replacementBump = 10
 )
 
+// DefaultMaxSponsoredCost is 0.05 ether: two million gas at 25 gwei.
+var DefaultMaxSponsoredCost = big.NewInt(5e16)
+
 // NetworkConfig is one network with a bundler.
 type NetworkConfig struct {
 	Network    string // CAIP-2, e.g. eip155:31337
@@ -82,6 +85,11 @@ type Config struct {
 	MaxBundleGas uint64
 	// DefaultPolicy is the sponsorship policy of projects without one stored.
 	DefaultPolicy Policy
+	// MaxSponsoredCost bounds what one sponsored operation may cost the
+	// paymaster (its gas limits at its maxFeePerGas), so an approval cannot
+	// be turned into a large payment to the block's producer; default
+	// DefaultMaxSponsoredCost.
+	MaxSponsoredCost *big.Int
 	// ApprovalLifetime is how long a paymaster approval (pm_getPaymasterData) stays valid; default 10 minutes.
 	ApprovalLifetime time.Duration
 	Now              func() time.Time
@@ -125,6 +133,9 @@ func New(cfg Config) (*Service, error) {
 	}
 	if cfg.MaxBundleOps == 0 {
 		cfg.MaxBundleOps = DefaultMaxBundleOps
+	}
+	if cfg.MaxSponsoredCost == nil {
+		cfg.MaxSponsoredCost = new(big.Int).Set(DefaultMaxSponsoredCost)
 	}
 	if cfg.MaxBundleGas == 0 {
 		cfg.MaxBundleGas = DefaultMaxBundleGas
