@@ -23,7 +23,8 @@ package rpcproxy
 // eth_fillTransaction and eth_pendingTransactions (the node's accounts and
 // pool), eth_getWork and the mining methods, and every admin_, debug_,
 // trace_, personal_, miner_, txpool_, engine_ and wallet_ method.
-// ERC-4337 bundler methods (eth_sendUserOperation…) are not listed yet.
+// ERC-4337 bundler and paymaster methods (eth_sendUserOperation, pm_…) are
+// not listed: on networks with a bundler, Config.Local answers them first.
 var eip155Methods = map[string]methodKind{
 	"eth_chainId":                             kindRead,
 	"eth_blockNumber":                         kindRead,
