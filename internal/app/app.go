@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/latchkit/latch/data"
@@ -25,6 +26,7 @@ import (
 	"github.com/latchkit/latch/internal/project"
 	"github.com/latchkit/latch/internal/ratelimit"
 	"github.com/latchkit/latch/internal/rpcproxy"
+	"github.com/latchkit/latch/internal/solanadev"
 	"github.com/latchkit/latch/internal/store"
 	"github.com/latchkit/latch/internal/telemetry"
 	"github.com/redis/go-redis/v9"
@@ -63,6 +65,11 @@ type Main struct {
 	onramp  onrampService // on-ramp providers and orders, wired in onramp.go
 
 	swap swapService // swaps (the convert API), wired in swap.go
+
+	// solanaDev: latchd dev's Solana network, wired in solana.go.
+	solanaDev     *solanadev.Network
+	solanaStart   *solanaDevStart
+	solanaClosing atomic.Bool
 
 	bundler bundlerService // ERC-4337 bundler and paymaster, wired in bundler.go
 
@@ -117,6 +124,7 @@ func (m *Main) Run(ctx context.Context) (err error) {
 			devCh <- devResult{d, err}
 		}()
 	}
+	solanaStart := m.beginSolanaDev(ctx)
 
 	if m.DB, err = store.Open(ctx, cfg.DatabaseURL, cfg.DataDir); err != nil {
 		if cfg.Dev {
@@ -153,6 +161,9 @@ func (m *Main) Run(ctx context.Context) (err error) {
 		}
 		m.Devnet = r.d
 		if err := m.addDevNetworks(); err != nil {
+			return err
+		}
+		if err := m.addSolanaDev(solanaStart); err != nil {
 			return err
 		}
 		if m.DevProjectID, err = m.ensureDevProject(ctx); err != nil {
@@ -364,6 +375,7 @@ func (m *Main) Close() error {
 		}
 		m.closeSwap()
 		errs = append(errs, m.closeRelay(), m.closeAccount())
+		m.closeSolanaDev()
 		if m.Devnet != nil {
 			errs = append(errs, m.Devnet.Close())
 		}

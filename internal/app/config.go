@@ -98,6 +98,9 @@ type Config struct {
 
 	// On-ramp providers (internal/onramp; flags in onramp.go).
 	Onramp OnrampConfig
+
+	// latchd dev's Solana network (internal/solanadev; flags in solana.go).
+	SolanaDev SolanaDevConfig
 }
 
 // minAdminTokenLen is the shortest --admin-token accepted: a guessable
@@ -155,6 +158,7 @@ func flagSet(name string, cfg *Config, out io.Writer) (*flag.FlagSet, func() err
 	finishSwap := swapFlags(fs, cfg)
 	finishOnramp := onrampFlags(fs, cfg)
 	finishBundler := bundlerFlags(fs, cfg)
+	solanaDevFlags(fs, cfg)
 	fs.String("config", "", "config file: one \"option = value\" line per setting, using the flag names")
 	return fs, func() error {
 		if err := finishAccount(); err != nil {

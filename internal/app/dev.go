@@ -92,6 +92,8 @@ type DevInfo struct {
 	Mnemonic string   `json:"mnemonic"`
 	// PriceFeeds are the dev chains' USD feeds (POST /dev/price sets them): network → symbol → feed address.
 	PriceFeeds map[string]map[string]string `json:"priceFeeds"`
+	// Solana is the local Solana network (solana.go), absent when it is off.
+	Solana *DevSolana `json:"solana,omitempty"`
 }
 
 // DevNetwork is a dev chain in DevInfo.
@@ -133,6 +135,9 @@ func (m *Main) Info() DevInfo {
 			tokens[t.Symbol] = DevToken{Address: t.Address.Hex(), Name: t.Name, Decimals: t.Decimals}
 		}
 		info.Tokens[c.CAIPNetworkID] = tokens
+	}
+	if info.Solana = m.solanaDevInfo(); info.Solana != nil {
+		info.Tokens[info.Solana.CAIPNetworkID] = map[string]DevToken{"USDC": info.Solana.USDC}
 	}
 	for _, a := range m.Devnet.Accounts() {
 		info.Accounts = append(info.Accounts, a.Hex())

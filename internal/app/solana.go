@@ -1,0 +1,161 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+
+	"github.com/latchkit/latch/internal/network"
+	"github.com/latchkit/latch/internal/solanadev"
+)
+
+// SolanaDevConfig configures latchd dev's local Solana network (internal/solanadev).
+type SolanaDevConfig struct {
+	Off  bool   // --dev-solana=false: latchd dev runs no Solana network
+	Dir  string // --dev-solana-dir: the web/packages/solana-devnet directory; "" finds it
+	Node string // --dev-solana-node: the Node.js executable
+}
+
+// solanaDevFlags binds the Solana dev network's flags.
+func solanaDevFlags(fs *flag.FlagSet, cfg *Config) {
+	s := &cfg.SolanaDev
+	fs.BoolFunc("dev-solana", "latchd dev: run the local Solana network (LiteSVM in Node.js, "+solanadev.PackageDir+") beside the EVM dev chains (default true; false: no Solana network)", func(v string) error {
+		switch v {
+		case "true", "1":
+			s.Off = false
+		case "false", "0":
+			s.Off = true
+		default:
+			return fmt.Errorf("--dev-solana takes true or false, not %q", v)
+		}
+		return nil
+	})
+	fs.StringVar(&s.Dir, "dev-solana-dir", "", "latchd dev: directory of the Solana dev network's Node package (default: "+solanadev.PackageDir+" found above the working directory or the executable)")
+	fs.StringVar(&s.Node, "dev-solana-node", "node", "latchd dev: the Node.js executable that runs the Solana dev network")
+}
+
+// solanaDevName is the dev network's name in the network list.
+const solanaDevName = "Latch Solana Dev"
+
+// solanaDevStart is the Solana dev network starting in the background.
+type solanaDevStart struct {
+	done chan struct{}
+	n    *solanadev.Network
+	err  error
+}
+
+// beginSolanaDev starts the Solana dev network of latchd dev in the
+// background (it starts while the EVM chains do); nil when it is off.
+func (m *Main) beginSolanaDev(ctx context.Context) *solanaDevStart {
+	cfg := m.Config
+	if !cfg.Dev || cfg.SolanaDev.Off {
+		if cfg.Dev {
+			m.Logger.Info("Solana dev network is off (--dev-solana=false)")
+		}
+		return nil
+	}
+	s := &solanaDevStart{done: make(chan struct{})}
+	m.solanaStart = s
+	go func() {
+		defer close(s.done)
+		s.n, s.err = solanadev.Start(ctx, solanadev.Config{
+			Dir:     cfg.SolanaDev.Dir,
+			Node:    cfg.SolanaDev.Node,
+			DataDir: cfg.DataDir,
+			Logger:  m.Logger.With("component", "solana-devnet"),
+		})
+	}()
+	return s
+}
+
+// addSolanaDev waits for the Solana dev network and registers it as a
+// solana network whose upstream is its RPC server. A network that could not
+// start leaves latchd dev running without Solana, and the log says why.
+func (m *Main) addSolanaDev(s *solanaDevStart) error {
+	if s == nil {
+		return nil
+	}
+	<-s.done
+	if s.err != nil {
+		var unavailable *solanadev.UnavailableError
+		if errors.As(s.err, &unavailable) {
+			m.Logger.Warn("Solana dev network is off: "+unavailable.Reason, "reason", unavailable.Reason)
+		} else {
+			m.Logger.Error("Solana dev network is off: it failed to start", "err", s.err)
+		}
+		return nil
+	}
+	info := s.n.Info
+	ref, _ := json.Marshal(info.CAIPNetworkID[len("solana:"):])
+	n := &network.Network{
+		CAIPNetworkID:  info.CAIPNetworkID,
+		ChainNamespace: "solana",
+		ID:             ref,
+		Name:           solanaDevName,
+		Testnet:        true,
+		NativeCurrency: network.Currency{Name: "Solana", Symbol: "SOL", Decimals: 9},
+		Dev:            true,
+	}
+	n.RPCURLs.Default.HTTP = []string{info.RPCURL}
+	if err := m.Networks.Add(n); err != nil {
+		s.n.Close()
+		return fmt.Errorf("register the Solana dev network: %w", err)
+	}
+	if err := m.Networks.SetUpstreams(info.CAIPNetworkID, []string{info.RPCURL}); err != nil {
+		s.n.Close()
+		return err
+	}
+	m.solanaDev = s.n
+	m.Logger.Info("Solana dev network started", "caip_network_id", info.CAIPNetworkID, "rpc_url", info.RPCURL, "replayed", info.Replayed)
+	go func() {
+		<-s.n.Exited()
+		if !m.solanaClosing.Load() {
+			m.Logger.Error("Solana dev network stopped unexpectedly; solana requests fail until latchd dev restarts", "caip_network_id", info.CAIPNetworkID)
+		}
+	}()
+	return nil
+}
+
+// SolanaDev is the running Solana dev network, or nil.
+func (m *Main) SolanaDev() *solanadev.Network { return m.solanaDev }
+
+// closeSolanaDev stops the Solana dev network, waiting for one still
+// starting (a Run that failed part-way).
+func (m *Main) closeSolanaDev() {
+	s := m.solanaStart
+	if s == nil {
+		return
+	}
+	m.solanaClosing.Store(true)
+	<-s.done
+	if s.n != nil {
+		s.n.Close()
+	}
+}
+
+// DevSolana is the Solana dev network in DevInfo.
+type DevSolana struct {
+	CAIPNetworkID string   `json:"caipNetworkId"`
+	Name          string   `json:"name"`
+	RPCURL        string   `json:"rpcUrl"`
+	WSURL         string   `json:"wsUrl"`
+	GenesisHash   string   `json:"genesisHash"`
+	Accounts      []string `json:"accounts"`
+	// USDC is the dev USDC mint (SPL token, 6 decimals); each dev account holds 10,000.
+	USDC DevToken `json:"usdc"`
+}
+
+// solanaDevInfo is the Solana part of DevInfo, nil without the network.
+func (m *Main) solanaDevInfo() *DevSolana {
+	if m.solanaDev == nil {
+		return nil
+	}
+	i := m.solanaDev.Info
+	return &DevSolana{
+		CAIPNetworkID: i.CAIPNetworkID, Name: solanaDevName, RPCURL: i.RPCURL, WSURL: i.WSURL, GenesisHash: i.GenesisHash,
+		Accounts: append([]string(nil), i.Accounts...),
+		USDC:     DevToken{Address: i.USDCMint, Name: "USD Coin", Decimals: uint8(i.USDCDecimals)},
+	}
+}

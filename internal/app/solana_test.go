@@ -1,0 +1,170 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/latchkit/latch/internal/solanadev"
+)
+
+// syncBuffer is a log destination tests read while latchd writes.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func runSolanaDev(t *testing.T, dir string, sc SolanaDevConfig) (*Main, *syncBuffer) {
+	t.Helper()
+	logs := &syncBuffer{}
+	cfg := Config{Dev: true, Addr: "127.0.0.1:0", FrameAddr: "127.0.0.1:0", DataDir: dir, DevChains: []uint64{31337}, ShutdownTimeout: 5 * time.Second, SolanaDev: sc}
+	m := NewMain(cfg, slog.New(slog.NewTextHandler(logs, nil)))
+	if err := m.Run(context.Background()); err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	t.Cleanup(func() { m.Close() })
+	return m, logs
+}
+
+// skipWithoutSolana skips when this machine cannot run the dev network
+// (make test installs Node.js and the package, so there it runs).
+func skipWithoutSolana(t *testing.T, m *Main, logs *syncBuffer) {
+	t.Helper()
+	if m.SolanaDev() == nil {
+		t.Skipf("the Solana dev network is off here: %s", logs.String())
+	}
+}
+
+func postRPC(t *testing.T, url, body string) map[string]json.RawMessage {
+	t.Helper()
+	resp, err := http.Post(url, "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	var out map[string]json.RawMessage
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatalf("%d %s", resp.StatusCode, b)
+	}
+	return out
+}
+
+func TestMain_SolanaDev(t *testing.T) {
+	dir := t.TempDir()
+	m, logs := runSolanaDev(t, dir, SolanaDevConfig{})
+	skipWithoutSolana(t, m, logs)
+	info := m.Info()
+	sol := info.Solana
+	if sol == nil || !strings.HasPrefix(sol.CAIPNetworkID, "solana:") || len(sol.CAIPNetworkID) != len("solana:")+32 {
+		t.Fatalf("/dev/info solana = %+v", sol)
+	}
+	if sol.Accounts[0] != solanadev.DevKey(solanadev.TestMnemonic, 0).Address.String() || sol.USDC.Decimals != 6 || info.Tokens[sol.CAIPNetworkID]["USDC"].Address != sol.USDC.Address {
+		t.Fatalf("/dev/info solana = %+v, tokens %+v", sol, info.Tokens[sol.CAIPNetworkID])
+	}
+	n := m.Networks.Get(sol.CAIPNetworkID)
+	if n == nil || n.ChainNamespace != "solana" || !n.Dev || !n.Testnet || n.NativeCurrency.Symbol != "SOL" || n.NativeCurrency.Decimals != 9 {
+		t.Fatalf("network = %+v", n)
+	}
+	proxy := m.APIURL() + "/v1?chainId=" + sol.CAIPNetworkID + "&projectId=" + m.DevProjectID
+	acct := sol.Accounts[3]
+
+	t.Run("ProxyServesIt", func(t *testing.T) {
+		r := postRPC(t, proxy, `{"jsonrpc":"2.0","id":1,"method":"getBalance","params":["`+acct+`"]}`)
+		if !bytes.Contains(r["result"], []byte(`"value":1000000000000`)) {
+			t.Fatalf("getBalance = %s %s", r["result"], r["error"])
+		}
+		r = postRPC(t, proxy, `{"jsonrpc":"2.0","id":2,"method":"getProgramAccounts","params":["TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA"]}`)
+		if !bytes.Contains(r["error"], []byte(`-32601`)) || !bytes.Contains(r["error"], []byte("getProgramAccounts is not allowed")) {
+			t.Fatalf("getProgramAccounts = %s", r["error"])
+		}
+	})
+	t.Run("AirdropOnDevNetworkPersists", func(t *testing.T) {
+		r := postRPC(t, proxy, `{"jsonrpc":"2.0","id":1,"method":"requestAirdrop","params":["`+acct+`",2000000000]}`)
+		if r["error"] != nil {
+			t.Fatalf("requestAirdrop: %s", r["error"])
+		}
+		m.Close()
+		m2, logs2 := runSolanaDev(t, dir, SolanaDevConfig{})
+		skipWithoutSolana(t, m2, logs2)
+		if m2.Info().Solana.CAIPNetworkID != sol.CAIPNetworkID {
+			t.Fatal("the network id changed across a restart")
+		}
+		proxy2 := m2.APIURL() + "/v1?chainId=" + sol.CAIPNetworkID + "&projectId=" + m2.DevProjectID
+		r = postRPC(t, proxy2, `{"jsonrpc":"2.0","id":1,"method":"getBalance","params":["`+acct+`",{"commitment":"processed"}]}`)
+		if !bytes.Contains(r["result"], []byte(`"value":1002000000000`)) {
+			t.Fatalf("after restart: getBalance = %s %s", r["result"], r["error"])
+		}
+		if !strings.Contains(logs2.String(), "replayed=1") {
+			t.Fatalf("log lacks replayed=1: %s", logs2.String())
+		}
+	})
+}
+
+func TestMain_SolanaDevOff(t *testing.T) {
+	t.Run("Flag", func(t *testing.T) {
+		m, logs := runSolanaDev(t, t.TempDir(), SolanaDevConfig{Off: true})
+		if m.SolanaDev() != nil || m.Info().Solana != nil {
+			t.Fatal("the Solana dev network runs with --dev-solana=false")
+		}
+		if !strings.Contains(logs.String(), "Solana dev network is off (--dev-solana=false)") {
+			t.Fatalf("log: %s", logs.String())
+		}
+	})
+	t.Run("NoNode", func(t *testing.T) {
+		m, logs := runSolanaDev(t, t.TempDir(), SolanaDevConfig{Node: "latch-no-such-node"})
+		if m.SolanaDev() != nil {
+			t.Fatal("a network without Node.js")
+		}
+		if !strings.Contains(logs.String(), "Solana dev network is off: Node.js (latch-no-such-node) was not found") {
+			t.Fatalf("log: %s", logs.String())
+		}
+		for _, n := range m.Networks.All() {
+			if n.Dev && n.ChainNamespace == "solana" {
+				t.Fatalf("registered %s", n.CAIPNetworkID)
+			}
+		}
+	})
+	t.Run("NoPackage", func(t *testing.T) {
+		m, logs := runSolanaDev(t, t.TempDir(), SolanaDevConfig{Dir: t.TempDir()})
+		if m.SolanaDev() != nil || !strings.Contains(logs.String(), "Solana dev network is off:") {
+			t.Fatalf("log: %s", logs.String())
+		}
+	})
+}
+
+func TestConfig_SolanaDevFlags(t *testing.T) {
+	cfg, err := parseConfig("latchd dev", nil, io.Discard)
+	if err != nil || cfg.SolanaDev.Off || cfg.SolanaDev.Node != "node" || cfg.SolanaDev.Dir != "" {
+		t.Fatalf("defaults: %+v, %v", cfg.SolanaDev, err)
+	}
+	cfg, err = parseConfig("latchd dev", []string{"--dev-solana=false", "--dev-solana-dir", "/opt/solana-devnet", "--dev-solana-node", "/usr/bin/node"}, io.Discard)
+	if err != nil || !cfg.SolanaDev.Off || cfg.SolanaDev.Dir != "/opt/solana-devnet" || cfg.SolanaDev.Node != "/usr/bin/node" {
+		t.Fatalf("set: %+v, %v", cfg.SolanaDev, err)
+	}
+	if cfg, err := parseConfig("latchd dev", []string{"--dev-solana=false", "--dev-solana"}, io.Discard); err != nil || cfg.SolanaDev.Off {
+		t.Fatalf("--dev-solana alone: %+v, %v", cfg.SolanaDev, err)
+	}
+	if _, err := parseConfig("latchd dev", []string{"--dev-solana=maybe"}, io.Discard); err == nil || !strings.Contains(err.Error(), "--dev-solana takes true or false") {
+		t.Fatalf("bad value: %v", err)
+	}
+}
