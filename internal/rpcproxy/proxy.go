@@ -85,7 +85,9 @@ type Config struct {
 	NearHeadTTL       time.Duration // answers that change with each block, 1 s
 	ImmutableTTL      time.Duration // answers pinned below the confirmed head, 1 h
 	ConfirmationDepth uint64        // blocks below the head considered final, 12
-	PaymentSetAside   time.Duration // a 402 without Retry-After sets an upstream aside this long, 1 min
+	// SolanaFinalizedTTL caches Solana reads at finalized commitment (solana_cache.go), DefaultSolanaFinalizedTTL.
+	SolanaFinalizedTTL time.Duration
+	PaymentSetAside    time.Duration // a 402 without Retry-After sets an upstream aside this long, 1 min
 	// Health probes (see health.go): every ProbeInterval (0: never) the
 	// upstreams of networks used within ProbeIdle (default 5 min) are asked
 	// for their head; one more than MaxLag blocks behind (default 5) ranks lower.
@@ -159,6 +161,9 @@ func New(cfg Config) *Proxy {
 	}
 	if cfg.ImmutableTTL <= 0 {
 		cfg.ImmutableTTL = time.Hour
+	}
+	if cfg.SolanaFinalizedTTL <= 0 {
+		cfg.SolanaFinalizedTTL = DefaultSolanaFinalizedTTL
 	}
 	if cfg.ConfirmationDepth == 0 {
 		cfg.ConfirmationDepth = 12
@@ -533,7 +538,7 @@ func (p *Proxy) store(ctx context.Context, network string, e *entry) {
 		safe = h - p.cfg.ConfirmationDepth
 	}
 	p.mu.Unlock()
-	ttl := p.cacheTTL(e.method, e.params, e.res.Result, safe)
+	ttl := p.answerTTL(network, e.method, e.params, e.res.Result, safe)
 	if ttl == noCache {
 		return
 	}
