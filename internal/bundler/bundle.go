@@ -29,6 +29,7 @@ const (
 func (n *netState) loop(ctx context.Context) {
 	t := time.NewTicker(retryInterval)
 	defer t.Stop()
+	defer n.leader.release()
 	for {
 		n.bundleAll(ctx)
 		select {
@@ -43,6 +44,9 @@ func (n *netState) loop(ctx context.Context) {
 // bundleAll settles bundles left submitted (by a restart), then bundles
 // pending operations until none can be.
 func (n *netState) bundleAll(ctx context.Context) {
+	if !n.leader.lead(ctx) {
+		return // another node bundles this network
+	}
 	log := n.svc.cfg.Logger.With("network", n.Network)
 	if err := n.settleSubmitted(ctx); err != nil && ctx.Err() == nil {
 		log.WarnContext(ctx, "bundler: settle submitted bundles", "err", err)

@@ -112,6 +112,7 @@ type netState struct {
 	bundler common.Address
 	wake    chan struct{}
 	svc     *Service
+	leader  *leader
 	// singles: the last bundle reverted, bundle one operation at a time
 	// until the queue is through (the loop's goroutine only).
 	singles bool
@@ -170,6 +171,7 @@ func New(cfg Config) (*Service, error) {
 			bundler:       from,
 			wake:          make(chan struct{}, 1),
 			svc:           s,
+			leader:        &leader{db: cfg.Store.db, key: "latch-bundler:" + n.Network},
 		}
 	}
 	return s, nil
@@ -204,6 +206,9 @@ func (s *Service) Close() {
 		s.stop()
 	}
 	s.wg.Wait()
+	for _, n := range s.nets {
+		n.leader.release()
+	}
 }
 
 func (s *Service) net(network string) (*netState, *jsonrpc.Error) {

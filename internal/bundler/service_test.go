@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"math/big"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -349,4 +350,37 @@ func TestService_EstimateUserOperationGas(t *testing.T) {
 		op := h.op(o, nil, 0)
 		wantCode(t, h.rpc("eth_estimateUserOperationGas", nil, op, chain.EntryPoint, map[string]any{"0x01": map[string]any{}}), -32602)
 	})
+}
+
+// Nodes sharing a Postgres database: one bundles a network, the others only
+// fill the mempool; when the leader stops, another takes over.
+func TestService_OneBundlerPerNetwork(t *testing.T) {
+	url := os.Getenv("LATCH_TEST_POSTGRES")
+	if url == "" {
+		t.Skip("LATCH_TEST_POSTGRES not set")
+	}
+	db := storetest.MustOpenPostgres(t)
+	a, b := newHarness(t, db, nil), newHarness(t, db, nil)
+	ctx := context.Background()
+	if !a.svc.Leads(ctx, network) {
+		t.Fatal("the first node does not lead")
+	}
+	if b.svc.Leads(ctx, network) {
+		t.Fatal("two nodes lead the same network")
+	}
+	// b accepts; a's loop bundles.
+	a.run()
+	o := b.newOwner()
+	op := b.op(o, nil, 0)
+	b.sponsor(op, "p1")
+	b.sign(op, o.key)
+	hash, rerr := b.send(op)
+	if rerr != nil {
+		t.Fatal(rerr)
+	}
+	b.waitStatus(hash, bundler.StatusIncluded)
+	a.svc.Close()
+	if !b.svc.Leads(ctx, network) {
+		t.Fatal("the second node does not take over")
+	}
 }
