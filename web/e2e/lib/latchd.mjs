@@ -26,6 +26,7 @@ const stopTimeoutMs = 20_000;
  * @property {string} multicall3
  * @property {string} ensRegistry           the dev ENS registry (the names zone resolves under it)
  * @property {string} ensUniversalResolver  viem's contracts.ensUniversalResolver
+ * @property {string} swapRouter            the dev AMM's router (Uniswap V2 functions)
  *
  * @typedef {object} DevInfo  The JSON of GET /dev/info.
  * @property {string} projectId

@@ -74,6 +74,10 @@ export { loadNamesModule, type NamesModule } from './names/load'
 export type { NameRecord, NameSuggestion } from './names/client'
 export type { NamesState, RegisterStep } from './names/state'
 
+// Swaps (a lazy chunk; loadSwapModule brings latchd's convert client and the swap flow).
+export { loadSwapModule, type SwapModule } from './swap/load'
+export type { SwapQuote, SwapToken } from './swap/client'
+
 // The send form (its code is a lazy chunk; loadSendController brings it).
 export { initialSendState } from './send/load'
 export type { LatchSendError, SendErrorKind } from './send/errors'

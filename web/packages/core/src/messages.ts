@@ -147,6 +147,7 @@ const en = {
 
   // Account tabs, Send and Receive (spec §2, §5, §8, §9)
   'view.WalletSend': 'Send',
+  'view.WalletSwap': 'Swap',
   'view.WalletSendPreview': 'Review send',
   'view.WalletReceive': 'Receive',
   'account.tabs': 'Account',

@@ -27,6 +27,7 @@ export const VIEWS = [
   'WalletSend',
   'WalletSendPreview',
   'WalletReceive',
+  'WalletSwap',
 ] as const
 
 /** A view name. */

@@ -30,6 +30,7 @@ const lazyViews: Partial<Record<LatchView, ComponentType>> = {
   WalletSend: lazy(() => import('../../views/send/SendView')),
   WalletSendPreview: lazy(() => import('../../views/send/SendPreviewView')),
   WalletReceive: lazy(() => import('../../views/account/ReceiveView')),
+  WalletSwap: lazy(() => import('../../views/swap/SwapView')),
   // The e-mail wallet's views load when a visitor uses e-mail login, or the wallet asks for an approval.
   EmailVerifyOtp: lazy(() => embeddedViews().then((m) => ({ default: m.EmailVerifyOtpView }))),
   EmailVerifyDevice: lazy(() => embeddedViews().then((m) => ({ default: m.EmailVerifyDeviceView }))),

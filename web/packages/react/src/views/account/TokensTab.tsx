@@ -41,6 +41,9 @@ export function TokensTab() {
   const latch = useLatchInstance()
   const t = useT()
   const sendEnabled = useLatchSelector((s) => s.features.send)
+  // The swap panel (spec §2) opens from here: this tab is a lazy chunk, the Account view is not. Local `features.swaps`
+  // turns it off; the remote flag is not in the state yet.
+  const swapEnabled = latch._internal.opts.features.swaps !== false
   const { balances, totalValue, isLoading, balanceLoading, error, refetch } = useLatchBalances()
   const models = useAccountModels()
 
@@ -75,6 +78,11 @@ export function TokensTab() {
         <span className="latch-title" data-testid="latch-tokens-total">
           {models.formatFiat(totalValue ?? 0)}
         </span>
+        {swapEnabled ? (
+          <button type="button" className="latch-secondary-button" data-testid="latch-account-swap" onClick={() => latch.push('WalletSwap')}>
+            Swap
+          </button>
+        ) : null}
       </div>
       {list.length === 0 ? (
         <div className="latch-empty" data-testid="latch-tokens-empty">
