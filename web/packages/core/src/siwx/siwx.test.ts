@@ -218,6 +218,18 @@ describe('the sign-in flow', () => {
     expect(getSiwxState(latch)).toMatchObject({ status: 'signed-out', error: 'A problem occurred while trying initialize authentication' })
   })
 
+  it("a config's own signMessage signs instead of the wallet", async () => {
+    const { config, sessions } = memoryConfig()
+    const signMessage = vi.fn(async () => '0xsignedByTheApp')
+    const latch = setup({ ...config, signMessage })
+    const { sign } = await connect(latch)
+    await vi.waitFor(() => expect(view(latch)).toBe('SIWXSignMessage'))
+    await signIn(latch)
+    expect(sign).not.toHaveBeenCalled()
+    expect(signMessage).toHaveBeenCalledWith({ message: expect.stringContaining('app.example wants you to sign in'), accountAddress: alice, chainId: 'eip155:1' })
+    expect(sessions[0]?.signature).toBe('0xsignedByTheApp')
+  })
+
   it('signOut revokes the session; with sign-in required it disconnects too; without siwx the actions refuse', async () => {
     const stored = memoryConfig({ required: true })
     const latch = setup(stored.config)
