@@ -91,7 +91,7 @@ export { getEmbeddedState } from './embedded/actions/getEmbeddedState'
 export { watchEmbeddedState } from './embedded/actions/watchEmbeddedState'
 export { EMBEDDED_CONNECTOR_ID } from './embedded/connector'
 export type { EmbeddedEip1193Provider } from './embedded/provider'
-export type { EmailUpdateStep, EmbeddedState, EmbeddedStep } from './embedded/state'
+export type { EmailUpdateStep, EmbeddedState, EmbeddedStep, SocialLoginState, SocialProviderName } from './embedded/state'
 export type { ApprovalRequest, FrameUser } from './embedded/protocol'
 
 // WalletConnect: the connector for an app's own wagmi config, and what the WalletConnect views need.

@@ -110,6 +110,12 @@ export interface FrameClient {
   waitForDeviceApproval(signal?: AbortSignal): Promise<void>
   /** connectOtp verifies the mailed code; a success marks that an e-mail login was used. */
   connectOtp(otp: string): Promise<void>
+  /** The frame's origin: the social login popup's pages are there, and its result is taken from there only. */
+  readonly origin: string
+  /** socialRedirectUri asks the frame for the provider's URL of a new social login (the frame keeps its PKCE verifier). */
+  socialRedirectUri(provider: AppPayload<'GET_SOCIAL_REDIRECT_URI'>['provider']): Promise<string>
+  /** connectSocial hands the frame the popup's result URI; a success marks that an embedded login was used and keeps the user name (spec §3). */
+  connectSocial(resultUri: string, chainId?: number): Promise<FrameResult<'CONNECT_SOCIAL'>>
   /** isConnected asks the frame, unless no e-mail login was ever used (spec §4); a "no" clears the cached login data. */
   isConnected(): Promise<boolean>
   /** signOut clears the cached login data at once and waits for the frame at most 3 s. */
@@ -363,6 +369,17 @@ export function createFrameClient(options: FrameClientOptions): FrameClient {
       await request('CONNECT_OTP', { otp })
       storage.removeItem(EMBEDDED_STORAGE_KEYS.lastEmailLoginTime)
       storage.setItem(EMBEDDED_STORAGE_KEYS.emailLoginUsed, 'true')
+    },
+    origin: frameOrigin,
+    async socialRedirectUri(provider) {
+      return (await request('GET_SOCIAL_REDIRECT_URI', { provider })).uri
+    },
+    async connectSocial(resultUri, chainId) {
+      const result = await request('CONNECT_SOCIAL', { uri: resultUri, ...(chainId ? { chainId: `eip155:${chainId}` } : {}) })
+      storage.setItem(EMBEDDED_STORAGE_KEYS.emailLoginUsed, 'true')
+      storage.setItem(EMBEDDED_STORAGE_KEYS.socialUsername, result.userName)
+      if (result.email) storage.setItem(EMBEDDED_STORAGE_KEYS.email, result.email)
+      return result
     },
     async isConnected() {
       if (storage.getItem(EMBEDDED_STORAGE_KEYS.emailLoginUsed) !== 'true') return false

@@ -16,6 +16,16 @@ export type EmbeddedStep = 'idle' | 'sending' | 'otp' | 'device' | 'authenticati
 /** Where an e-mail change stands (spec §4: the current address's code, then the new one's). */
 export type EmailUpdateStep = 'idle' | 'sending' | 'primaryOtp' | 'secondaryOtp' | 'done'
 
+/** The OAuth providers of social login (spec §5). */
+export type SocialProviderName = 'google' | 'github' | 'apple' | 'facebook' | 'x' | 'discord'
+
+/** Where a social login stands: the popup is open; the frame is exchanging its result; done; or failed with `error`. */
+export interface SocialLoginState {
+  readonly provider: SocialProviderName
+  readonly step: 'popup' | 'connecting' | 'done' | 'error'
+  readonly error: string | undefined
+}
+
 /** The embedded wallet's state, the `embedded` slice of the root store. */
 export interface EmbeddedState {
   readonly step: EmbeddedStep
@@ -31,6 +41,8 @@ export interface EmbeddedState {
   readonly frame: FrameStatus
   /** ms since epoch when a new code may be asked for (spec §9: 30 s after the last). */
   readonly resendAt: number
+  /** The social login in progress or last tried (set by connectSocial; none before). */
+  readonly social?: SocialLoginState
   /** The e-mail change in progress. */
   readonly update: { readonly step: EmailUpdateStep; readonly newEmail: string | undefined; readonly error: string | undefined }
 }

@@ -1,6 +1,7 @@
 // The e-mail wallet's actions as one on-demand chunk (loadEmbeddedActions):
 // only the e-mail views use them, so a page's first load carries none.
 export { answerApproval } from './answerApproval'
+export { connectSocial } from './connectSocial'
 export { resendCode } from './resendCode'
 export { signOut } from './signOut'
 export { methodNotAllowed } from './methodNotAllowed'

@@ -4,8 +4,8 @@ export type EmbeddedActions = typeof import('./all')
 /**
  * loadEmbeddedActions loads the e-mail wallet's actions (a chunk of their
  * own): startEmailLogin, submitOtp, resendCode, waitForDeviceApproval,
- * submitRecoveryPassword, answerApproval, updateEmail, submitUpdateEmailOtp
- * and signOut.
+ * submitRecoveryPassword, answerApproval, updateEmail, submitUpdateEmailOtp,
+ * signOut and connectSocial (social login through a popup).
  */
 export function loadEmbeddedActions(): Promise<EmbeddedActions> {
   return import('./all')

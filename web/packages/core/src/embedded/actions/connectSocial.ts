@@ -1,0 +1,55 @@
+import type { Latch } from '../../latch-types'
+import { OAUTH_SOCIAL_PROVIDERS, RECOVERY_PASSWORD_REQUIRED, SOCIAL_PROVIDER_MESSAGE } from '../protocol'
+import { errorMessage, requireEmbedded } from '../required'
+import { SOCIAL_POPUP_BLOCKED, waitForSocialResult, type SocialWaitOptions } from '../socialPopup'
+import type { SocialProviderName } from '../state'
+
+/**
+ * connectSocial logs in with a social provider through popup, which the
+ * caller opened at the click (openSocialPopup; null when it was blocked):
+ * the frame gives the provider's URL (keeping the PKCE verifier), the popup
+ * goes there, latchd's callback page on the frame origin posts the result
+ * URI back (only that origin and that window are heard), the frame exchanges
+ * it for a session, and the wallet connects like an e-mail login's. The
+ * slice's `social` says where it stands (popup → connecting → done, or the
+ * error: spec §5's message for another provider, a blocked or closed popup,
+ * latchd's refusal). Never throws.
+ */
+export async function connectSocial(
+  latch: Latch,
+  provider: string,
+  popup: Window | null,
+  options: Omit<SocialWaitOptions, 'frameOrigin'> = {},
+): Promise<void> {
+  const wallet = requireEmbedded(latch)
+  const fail = (message: string) => {
+    popup?.close()
+    wallet.store.setState({ social: { provider: provider as SocialProviderName, step: 'error', error: message } })
+  }
+  if (!(OAUTH_SOCIAL_PROVIDERS as readonly string[]).includes(provider)) return fail(SOCIAL_PROVIDER_MESSAGE)
+  const name = provider as SocialProviderName
+  if (!popup) return fail(SOCIAL_POPUP_BLOCKED)
+  wallet.store.setState({ social: { provider: name, step: 'popup', error: undefined }, error: undefined })
+  const { connection, network } = latch._internal
+  try {
+    const frame = await wallet.frame()
+    popup.location.href = await frame.socialRedirectUri(name)
+    const resultUri = await waitForSocialResult(popup, { ...options, frameOrigin: frame.origin })
+    popup.close()
+    wallet.store.setState({ social: { provider: name, step: 'connecting', error: undefined } })
+    const chainId = network.store.getState().activeNetwork.id
+    await frame.connectSocial(resultUri, chainId)
+    try {
+      await connection.connect(wallet.connectorId, { chainId })
+    } catch (error) {
+      if (errorMessage(error) !== RECOVERY_PASSWORD_REQUIRED) throw error
+      // A new device of a wallet in password recovery mode: the password prompt continues (submitRecoveryPassword).
+      wallet.store.setState({ step: 'recoveryPassword', social: { provider: name, step: 'connecting', error: undefined } })
+      return
+    }
+  } catch (error) {
+    return fail(errorMessage(error))
+  }
+  wallet.store.setState({ social: { provider: name, step: 'done', error: undefined } })
+  wallet.connected()
+}
