@@ -86,10 +86,8 @@ func query(r *http.Request, name string, max int) (string, error) {
 	return httpx.Query(r, name, max)
 }
 
-// History serves GET /v1/account/{address}/history (and
-// /v1/account/history, where the mux cleans an empty address to): a page of
-// the account's transactions. The handlers run behind the project guard.
-func (h *Handler) History(w http.ResponseWriter, r *http.Request) {
+// evmHistory serves the history route for an EVM network (namespace.go).
+func (h *Handler) evmHistory(w http.ResponseWriter, r *http.Request) {
 	raw := r.PathValue("address")
 	if isMissingAddress(raw) {
 		httpx.Error(w, r, apperr.Fieldf(apperr.Invalid, "address", "Transactions can't be fetched without an accountAddress"))
@@ -146,8 +144,8 @@ type (
 	}
 )
 
-// Balance serves GET /v1/account/{address}/balance.
-func (h *Handler) Balance(w http.ResponseWriter, r *http.Request) {
+// evmBalance serves the balance route for an EVM network (namespace.go).
+func (h *Handler) evmBalance(w http.ResponseWriter, r *http.Request) {
 	addr, err := ParseAddress("address", r.PathValue("address"))
 	if err != nil {
 		httpx.Error(w, r, err)

@@ -87,11 +87,14 @@ type Config struct {
 	Names NameResolver
 	// Cache holds balances and identities (memory, or Redis shared by nodes).
 	Cache rpcproxy.Cache
+	// Solana is what account data knows of each solana network (solana.go), by CAIP-2 id.
+	Solana map[string]SolanaNetworkConfig
 }
 
 // Service answers account-data questions. It is safe for concurrent use.
 type Service struct {
 	cfg Config
+	sol solanaClients
 }
 
 // New returns a Service.

@@ -196,7 +196,7 @@ func (m *Main) startAccount(ctx context.Context) error {
 	}
 	a.svc = account.New(account.Config{
 		Networks: m.Networks, Clients: a.clients, Store: st, Tokens: a.tokens, Indexer: a.indexer,
-		Prices: a.prices, Names: names, Cache: cache,
+		Prices: a.prices, Names: names, Cache: cache, Solana: m.solanaAccountConfig(listed),
 	})
 	a.http = account.NewHandler(a.svc, m.publicBaseURL, m.accountLimit())
 	a.images = imageproxy.New(imageproxy.Config{IPFSGateway: cfg.IPFSGateway, Logger: m.Logger.With("component", "imageproxy")})

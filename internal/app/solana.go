@@ -7,6 +7,9 @@ import (
 	"flag"
 	"fmt"
 
+	"github.com/latchkit/latch/internal/account"
+	"github.com/latchkit/latch/internal/caip"
+	"github.com/latchkit/latch/internal/indexer"
 	"github.com/latchkit/latch/internal/network"
 	"github.com/latchkit/latch/internal/solanadev"
 )
@@ -158,4 +161,47 @@ func (m *Main) solanaDevInfo() *DevSolana {
 		Accounts: append([]string(nil), i.Accounts...),
 		USDC:     DevToken{Address: i.USDCMint, Name: "USD Coin", Decimals: uint8(i.USDCDecimals)},
 	}
+}
+
+// solanaAccountConfig is what account data knows of the solana networks:
+// the known SPL tokens of the public ones (account.KnownSolanaTokens) and
+// the dev network's USDC, each priced through the feed of the same asset on
+// an EVM network where there is one (the dev USDC through the first dev
+// chain's USDC feed). listed is the EVM token list per chain.
+func (m *Main) solanaAccountConfig(listed map[uint64][]indexer.Token) map[string]account.SolanaNetworkConfig {
+	bySymbol := func(chainID uint64, symbol string) (indexer.Token, bool) {
+		for _, t := range listed[chainID] {
+			if t.Symbol == symbol {
+				return t, true
+			}
+		}
+		return indexer.Token{}, false
+	}
+	out := map[string]account.SolanaNetworkConfig{}
+	for id, tokens := range account.KnownSolanaTokens {
+		nc := account.SolanaNetworkConfig{Tokens: map[string]account.SolanaToken{}}
+		for _, k := range tokens {
+			t := account.SolanaToken{Symbol: k.Symbol, Name: k.Name, Decimals: k.Decimals}
+			if c, err := caip.ParseChainID(k.PriceNetwork); err == nil {
+				if chainID, err := c.EVMChainID(); err == nil {
+					if evmTok, ok := bySymbol(chainID, k.PriceSymbol); ok {
+						t.PriceChain, t.PriceToken = chainID, evmTok.Address
+					}
+				}
+			}
+			nc.Tokens[k.Mint] = t
+		}
+		out[id] = nc
+	}
+	if m.solanaDev != nil && m.Devnet != nil {
+		info := m.solanaDev.Info
+		usdc := account.SolanaToken{Symbol: "USDC", Name: "USD Coin", Decimals: info.USDCDecimals}
+		if chains := m.Devnet.Chains(); len(chains) > 0 {
+			if t, ok := bySymbol(chains[0].ChainID, "USDC"); ok {
+				usdc.PriceChain, usdc.PriceToken = chains[0].ChainID, t.Address
+			}
+		}
+		out[info.CAIPNetworkID] = account.SolanaNetworkConfig{Tokens: map[string]account.SolanaToken{info.USDCMint: usdc}}
+	}
+	return out
 }

@@ -98,6 +98,30 @@ func TestMain_SolanaDev(t *testing.T) {
 			t.Fatalf("getProgramAccounts = %s", r["error"])
 		}
 	})
+	t.Run("AccountBalanceAndHistory", func(t *testing.T) {
+		owner := sol.Accounts[7]
+		resp, err := http.Get(m.APIURL() + "/v1/account/" + owner + "/balance?currency=usd&chainId=" + sol.CAIPNetworkID + "&projectId=" + m.DevProjectID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		// The dev USDC is priced by the first dev chain's USDC feed ($1).
+		for _, want := range []string{`"symbol":"SOL"`, `"numeric":"1000"`, `"symbol":"USDC"`, `"address":"` + sol.CAIPNetworkID + ":" + sol.USDC.Address + `"`, `"numeric":"10000"`, `"price":1,`, `"value":10000`} {
+			if resp.StatusCode != 200 || !bytes.Contains(b, []byte(want)) {
+				t.Fatalf("balance lacks %s: %d %s", want, resp.StatusCode, b)
+			}
+		}
+		resp, err = http.Get(m.APIURL() + "/v1/account/" + owner + "/history?chainId=" + sol.CAIPNetworkID + "&projectId=" + m.DevProjectID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ = io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 || string(b) != "{\"data\":[],\"next\":null}\n" {
+			t.Fatalf("history: %d %s", resp.StatusCode, b)
+		}
+	})
 	t.Run("AirdropOnDevNetworkPersists", func(t *testing.T) {
 		r := postRPC(t, proxy, `{"jsonrpc":"2.0","id":1,"method":"requestAirdrop","params":["`+acct+`",2000000000]}`)
 		if r["error"] != nil {

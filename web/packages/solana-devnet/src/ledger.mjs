@@ -253,6 +253,8 @@ export class Ledger {
   }
 
   remember(record) {
+    // position: the record's place in execution order (records are not journaled with it).
+    Object.defineProperty(record, 'position', { value: this.order.length, enumerable: false });
     this.records.set(record.signature, record);
     this.order.push(record.signature);
     for (const a of record.addresses) {

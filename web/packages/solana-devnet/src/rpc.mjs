@@ -261,14 +261,18 @@ export const methods = {
     checkMinContextSlot(l, c);
     const limit = c.limit ?? MAX_SIGNATURES;
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_SIGNATURES) throw invalidParams(`Invalid limit; max ${MAX_SIGNATURES}`);
+    // before and until name any known transaction, not only one of this
+    // address: the list is cut at its place in the ledger (as a validator
+    // cuts at its slot), so one cursor pages several addresses' lists.
+    const position = (sig) => (l.records.has(sig) ? l.records.get(sig).position : -1);
     let sigs = l.signaturesFor(addr);
     if (c.before) {
-      const i = sigs.indexOf(c.before);
-      sigs = i < 0 ? [] : sigs.slice(i + 1);
+      const p = position(c.before);
+      sigs = p < 0 ? [] : sigs.filter((sig) => position(sig) < p);
     }
     if (c.until) {
-      const i = sigs.indexOf(c.until);
-      if (i >= 0) sigs = sigs.slice(0, i);
+      const p = position(c.until);
+      if (p >= 0) sigs = sigs.filter((sig) => position(sig) > p);
     }
     return sigs.slice(0, limit).map((s) => {
       const r = l.records.get(s);

@@ -183,3 +183,12 @@ test('unknown methods and bad addresses get JSON-RPC errors', async () => {
   const bad = await post({ jsonrpc: '2.0', id: 1, method: 'getBalance', params: ['0xnotbase58notbase58notbase58notbase58'] });
   assert.equal(bad.error.code, -32602);
 });
+
+test('getSignaturesForAddress pages with a cursor from another address\'s list', async () => {
+  const [a, b] = keys;
+  const all = await rpc.getSignaturesForAddress(address(b.address)).send();
+  const mine = await rpc.getSignaturesForAddress(address(a.address), { limit: 1 }).send();
+  const older = await rpc.getSignaturesForAddress(address(b.address), { before: mine[0].signature }).send();
+  const slot = mine[0].slot;
+  assert.deepEqual(older.map((s) => s.signature), all.filter((s) => s.slot < slot).map((s) => s.signature));
+});
