@@ -5,6 +5,7 @@ import (
 	"crypto/ecdsa"
 	"flag"
 	"fmt"
+	"github.com/latchkit/latch/internal/frameapp"
 	"math/big"
 	"os"
 	"strings"
@@ -43,6 +44,8 @@ type BundlerConfig struct {
 // bundlerService is the bundler's state in Main.
 type bundlerService struct {
 	svc *bundler.Service
+	// accounts are the networks' EntryPoints and factories, for the frame.
+	accounts []frameapp.SmartAccountNetwork
 }
 
 // Bundler is the ERC-4337 bundler; nil when no network has one.
@@ -214,6 +217,9 @@ func (m *Main) startBundler(ctx context.Context) error {
 		}
 	}
 	m.bundler.svc = svc
+	for _, n := range nets {
+		m.bundler.accounts = append(m.bundler.accounts, frameapp.SmartAccountNetwork{ChainID: n.ChainID, EntryPoint: n.EntryPoint.Hex(), Factory: n.Factory.Hex()})
+	}
 	return nil
 }
 

@@ -18,7 +18,7 @@ func handleFrameHealth(w http.ResponseWriter, r *http.Request) {
 // its public URL (--api-url, or the listener's address). Built when the
 // frame listener is mounted, once the API listener has its address.
 func (m *Main) frameApp() *frameapp.Handler {
-	h, err := frameapp.New(frameapp.Config{Projects: m.Projects, APIURL: m.PublicAPIURL(), DevOrigins: m.Config.Dev, Files: m.frameFiles})
+	h, err := frameapp.New(frameapp.Config{Projects: m.Projects, APIURL: m.PublicAPIURL(), DevOrigins: m.Config.Dev, Files: m.frameFiles, SmartAccounts: m.bundler.accounts})
 	if err != nil {
 		// Only a broken build gets here (--api-url is checked when parsed).
 		m.Logger.Error("frame: cannot serve the frame build", "err", err)

@@ -13,6 +13,7 @@ package frameapp
 import (
 	"context"
 	"embed"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"html"
@@ -52,6 +53,18 @@ type Config struct {
 	DevOrigins bool
 	// Files replaces the embedded build (tests); nil uses it.
 	Files fs.FS
+	// SmartAccounts are the networks with an ERC-4337 bundler: the page
+	// carries them in <meta name="latch-smart-accounts"> (JSON), so the
+	// frame knows each one's EntryPoint and account factory.
+	SmartAccounts []SmartAccountNetwork
+}
+
+// SmartAccountNetwork is a network whose embedded wallets may use a smart
+// account: its chain id, EntryPoint v0.7 and LatchSmartAccountFactory.
+type SmartAccountNetwork struct {
+	ChainID    uint64 `json:"chainId"`
+	EntryPoint string `json:"entryPoint"`
+	Factory    string `json:"factory"`
 }
 
 // Handler serves the frame's page and scripts.
@@ -88,11 +101,31 @@ func New(cfg Config) (*Handler, error) {
 	if !strings.Contains(string(index), apiURLPlaceholder) {
 		return nil, fmt.Errorf("frame: index.html has no %s placeholder", apiURLPlaceholder)
 	}
-	h.page = []byte(strings.Replace(string(index), apiURLPlaceholder, html.EscapeString(strings.TrimRight(cfg.APIURL, "/")), 1))
+	page := strings.Replace(string(index), apiURLPlaceholder, html.EscapeString(strings.TrimRight(cfg.APIURL, "/")), 1)
+	h.page = []byte(withSmartAccounts(page, cfg.SmartAccounts))
 	if h.assets, err = fs.Sub(files, "assets"); err != nil {
 		return nil, err
 	}
 	return h, nil
+}
+
+// withSmartAccounts adds the smart-account networks' meta tag after the
+// API URL's (the first tag after the written-in URL's).
+func withSmartAccounts(page string, nets []SmartAccountNetwork) string {
+	if nets == nil {
+		nets = []SmartAccountNetwork{}
+	}
+	js, _ := json.Marshal(nets) // plain structs: cannot fail
+	i := strings.Index(page, `name="latch-api"`)
+	if i < 0 {
+		return page
+	}
+	end := strings.Index(page[i:], ">")
+	if end < 0 {
+		return page
+	}
+	at := i + end + 1
+	return page[:at] + `<meta name="latch-smart-accounts" content="` + html.EscapeString(string(js)) + `">` + page[at:]
 }
 
 // Built reports whether the handler has a frame build to serve.

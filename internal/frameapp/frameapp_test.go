@@ -85,6 +85,23 @@ func TestHandler_ServePage(t *testing.T) {
 		}
 	})
 
+	t.Run("SmartAccounts", func(t *testing.T) {
+		// Without bundler networks the list is empty, not missing.
+		if b := body(t, get(t, h.ServePage, "GET /{$}", "/?projectId="+id)); !strings.Contains(b, `<meta name="latch-smart-accounts" content="[]">`) {
+			t.Errorf("page without networks %s", b)
+		}
+		nets := []frameapp.SmartAccountNetwork{{ChainID: 31337, EntryPoint: "0x00000000000000000000000000000000000000e1", Factory: "0x00000000000000000000000000000000000000f1"}}
+		withNets, err := frameapp.New(frameapp.Config{Projects: projects, APIURL: "https://api.example:8443/", Files: build, SmartAccounts: nets})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := body(t, get(t, withNets.ServePage, "GET /{$}", "/?projectId="+id))
+		want := `<meta name="latch-api" content="https://api.example:8443"><meta name="latch-smart-accounts" content="[{&#34;chainId&#34;:31337,&#34;entryPoint&#34;:&#34;0x00000000000000000000000000000000000000e1&#34;,&#34;factory&#34;:&#34;0x00000000000000000000000000000000000000f1&#34;}]">`
+		if !strings.Contains(b, want) {
+			t.Errorf("page %s\nwant %s", b, want)
+		}
+	})
+
 	t.Run("ErrProjectIDRequired", func(t *testing.T) {
 		if r := get(t, h.ServePage, "GET /{$}", "/"); r.StatusCode != 400 {
 			t.Fatalf("status %d", r.StatusCode)
