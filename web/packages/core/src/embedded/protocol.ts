@@ -167,6 +167,12 @@ const appPayloads = {
   RPC_APPROVE: z.object({ requestId: idSchema, approved: z.boolean() }),
   /** Ends the open RPC requests of the frame that are not safe (spec §4). */
   RPC_ABORT: none,
+  /** The chain ids where the wallet has a smart account (latchd runs a bundler there). */
+  GET_SMART_ACCOUNT_ENABLED_NETWORKS: none,
+  /** The smart account of the wallet on the current chain: its address and whether it is deployed. */
+  INIT_SMART_ACCOUNT: none,
+  /** Makes `type` the account the wallet uses (addresses, signatures, transactions). */
+  SET_PREFERRED_ACCOUNT: z.object({ type: accountTypeSchema }),
   UPDATE_EMAIL: z.object({ email: emailSchema }),
   UPDATE_EMAIL_PRIMARY_OTP: z.object({ otp: otpSchema }),
   UPDATE_EMAIL_SECONDARY_OTP: z.object({ otp: otpSchema }),
@@ -229,6 +235,9 @@ const successPayloads = {
   RPC_REQUEST: z.unknown(),
   RPC_APPROVE: none,
   RPC_ABORT: none,
+  GET_SMART_ACCOUNT_ENABLED_NETWORKS: z.object({ smartAccountEnabledNetworks: z.array(z.int().check(z.positive())) }),
+  INIT_SMART_ACCOUNT: z.object({ address: z.string(), isDeployed: z.boolean() }),
+  SET_PREFERRED_ACCOUNT: z.object({ type: accountTypeSchema, address: z.string() }),
   UPDATE_EMAIL: z.object({ action: z.enum(['VERIFY_PRIMARY_OTP', 'VERIFY_SECONDARY_OTP']) }),
   UPDATE_EMAIL_PRIMARY_OTP: none,
   UPDATE_EMAIL_SECONDARY_OTP: z.object({ newEmail: z.string() }),
