@@ -16,6 +16,7 @@ import type { AuthApi } from './authApi'
 import type { DeviceStore } from './deviceStore'
 import { originAllowed, type OriginRule } from './origins'
 import { createRpcHandler, evmChainId } from './rpc'
+import { createSmartAccounts, type SmartAccountNetwork } from './smartAccount'
 import { ABORTED, createWallet, type WalletDeps } from './wallet'
 
 /** Where the frame is and what it talks to. */
@@ -33,6 +34,8 @@ export interface FrameDeps {
   readonly listen: (fn: (ev: MessageEvent) => void) => void
   readonly reload: () => void
   readonly log: (...a: unknown[]) => void
+  /** The networks with a bundler, where the wallet has a smart account (the page's latch-smart-accounts meta). */
+  readonly smartAccountNetworks?: readonly SmartAccountNetwork[]
   /** Test hooks for the wallet (clock, sleep, scrypt cost). */
   readonly wallet?: Partial<Pick<WalletDeps, 'now' | 'sleep' | 'scryptCost'>>
 }
@@ -60,10 +63,24 @@ export async function createFrame(deps: FrameDeps): Promise<Frame> {
   let devicePoll: AbortController | undefined
 
   const post = (event: FrameEvent) => deps.parent.postMessage(event, origin)
+  const smartAccounts = createSmartAccounts({
+    networks: deps.smartAccountNetworks ?? [],
+    call: (id, method, params) => deps.api.rpc(`eip155:${id}`, method, params),
+    owner: async () => (await wallet.addresses()).evm as `0x${string}`,
+  })
+  /** The current chain as an EVM chain id; undefined on a Solana network. */
+  const evmChain = (): number | undefined => {
+    try {
+      return evmChainId(chainId)
+    } catch {
+      return undefined
+    }
+  }
   const rpc = createRpcHandler({
     wallet,
     api: deps.api,
     chainId: () => chainId,
+    smartAccounts,
     approve: (request: ApprovalRequest) =>
       new Promise<boolean>((resolve, reject) => {
         approvals.set(request.requestId, { resolve, reject })
@@ -94,8 +111,16 @@ export async function createFrame(deps: FrameDeps): Promise<Frame> {
         return wallet.connectSocial(event.payload.uri)
       case '@latch-app/GET_USER': {
         if (event.payload?.chainId !== undefined) chainId = event.payload.chainId
-        return wallet.user(chainId, event.payload?.recoveryPassword)
+        const user = await wallet.user(chainId, event.payload?.recoveryPassword)
+        const evm = evmChain()
+        return evm === undefined ? user : smartAccounts.withAccounts(user, evm, event.payload?.preferredAccountType)
       }
+      case '@latch-app/GET_SMART_ACCOUNT_ENABLED_NETWORKS':
+        return smartAccounts.enabledNetworks()
+      case '@latch-app/INIT_SMART_ACCOUNT':
+        return smartAccounts.init(evmChainId(chainId))
+      case '@latch-app/SET_PREFERRED_ACCOUNT':
+        return smartAccounts.setPreferred(event.payload.type, evmChainId(chainId))
       case '@latch-app/IS_CONNECTED':
         return { isConnected: await wallet.isConnected() }
       case '@latch-app/GET_CHAIN_ID':

@@ -7,6 +7,7 @@ import { createAuthApi } from './authApi'
 import { openDeviceStore } from './deviceStore'
 import { createFrame } from './frame'
 import { embedderOrigin } from './origins'
+import { readSmartAccountNetworks } from './smartAccount'
 
 // No compiled validators: zod would probe for them with new Function, which
 // the frame's CSP (no 'unsafe-eval') refuses and reports as a violation.
@@ -31,6 +32,7 @@ if (!projectId || !/^https?:\/\//.test(apiUrl) || window.parent === window || ve
     store: openDeviceStore(),
     projectId,
     chainId: q.get('chainId') ?? '1',
+    smartAccountNetworks: readSmartAccountNetworks(document.querySelector<HTMLMetaElement>('meta[name="latch-smart-accounts"]')?.content),
     parent: window.parent,
     parentOrigin: embedderOrigin(location, document.referrer),
     listen: (fn) => window.addEventListener('message', fn),

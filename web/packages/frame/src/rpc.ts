@@ -13,6 +13,7 @@ import {
   type AppPayload,
 } from '../../core/src/embedded/protocol'
 import type { AuthApi } from './authApi'
+import type { SmartAccounts } from './smartAccount'
 import type { Wallet } from './wallet'
 
 /** An RPC error with its EIP-1193 / JSON-RPC code. */
@@ -34,6 +35,8 @@ export interface RpcDeps {
   readonly chainId: () => string | number
   /** Asks the page to show ApproveTransaction; resolves with the visitor's answer. */
   readonly approve: (request: ApprovalRequest) => Promise<boolean>
+  /** The wallet's smart accounts: the active account answers eth_accounts, signs and sends (smartAccountRpc.ts). */
+  readonly smartAccounts?: Pick<SmartAccounts, 'active' | 'isDeployed'>
 }
 
 /** evmChainId reads an EVM chain id given as a number, "1", "0x1" or "eip155:1". */
@@ -67,7 +70,9 @@ export function createRpcHandler(deps: RpcDeps) {
 
     if (chainNamespace === 'eip155') {
       if (method === 'eth_chainId') return toQuantity(evmChainId(deps.chainId()))
-      if (method === 'eth_accounts' || method === 'eth_requestAccounts') return [(await deps.wallet.addresses()).evm]
+      if (method === 'eth_accounts' || method === 'eth_requestAccounts') {
+        return [deps.smartAccounts ? (await deps.smartAccounts.active(evmChainId(req.chainId))).address : (await deps.wallet.addresses()).evm]
+      }
     }
     if (isSafeRpcMethod(method)) {
       if (chainNamespace !== 'eip155') throw new FrameRpcError(RPC_NOT_ALLOWED, UNSUPPORTED_METHOD_CODE)
@@ -80,6 +85,11 @@ export function createRpcHandler(deps: RpcDeps) {
     const ask = async (shown: unknown): Promise<void> => {
       const ok = await deps.approve({ requestId, method, params: shown, chainNamespace, chainId: req.chainId })
       if (!ok) throw new FrameRpcError(SIGNATURE_DECLINED, USER_REJECTED_CODE)
+    }
+    if (chainNamespace === 'eip155' && deps.smartAccounts) {
+      const { answerSmartAccount } = await import('./smartAccountRpc')
+      const smart = await answerSmartAccount({ accounts: deps.smartAccounts, withKeys: deps.wallet.withKeys, call, ask, method, params, chainId: evmChainId(req.chainId) })
+      if (smart) return smart.result
     }
     const { personalSign, solana } = await import('./signer')
     switch (method) {

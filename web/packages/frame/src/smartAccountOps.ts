@@ -1,0 +1,216 @@
+// What a smart account signs and sends (a script of its own, loaded when a
+// smart account first signs): eth_sendTransaction as an ERC-4337 v0.7 user
+// operation through latchd's bundler and paymaster, and personal_sign /
+// typed data as the owner's signature, which LatchSmartAccount's ERC-1271
+// isValidSignature accepts once deployed and which is ERC-6492 wrapped
+// (the factory call that would deploy it) before then.
+import { z } from 'zod/mini'
+import { encodeFunctionData, parseAbi, serializeErc6492Signature, type Address, type Hex } from 'viem'
+import { getUserOperationHash } from 'viem/account-abstraction'
+import { signMessage } from 'viem/accounts'
+import { addressSchema, hexSchema, InvalidParamsError, keyFor, parse, type ChainCall } from './evm'
+import type { SmartAccountNetwork } from './smartAccount'
+
+const accountAbi = parseAbi(['function execute(address dest, uint256 value, bytes data)'])
+const factoryAbi = parseAbi(['function createAccount(address owner, uint256 salt) returns (address)'])
+const entryPointAbi = parseAbi(['function getNonce(address sender, uint192 key) view returns (uint256)'])
+
+/** Spec §9: default gas fee multiplier, applied to the base fee. */
+const BASE_FEE_MULTIPLIER_PERCENT = 120n
+/** How often and how long a sent operation's receipt is waited for. */
+export const RECEIPT_POLL_MS = 250
+export const RECEIPT_TIMEOUT_MS = 60_000
+/**
+ * A signature of the right shape for gas estimation: the account answers
+ * "signature failed" for it rather than reverting, as ERC-4337 asks.
+ */
+const DUMMY_SIGNATURE: Hex = `0x${'ff'.repeat(32)}${'7f'.repeat(32)}1c`
+
+/** Where a smart account is: its address, owner, network and whether it exists. */
+export interface SmartAccountRef {
+  readonly address: Address
+  readonly owner: Address
+  readonly network: SmartAccountNetwork
+  readonly deployed: boolean
+}
+
+/** factoryCall is the factory and its createAccount(owner, 0) data: a first operation's initCode, ERC-6492's deployment. */
+function factoryCall(account: SmartAccountRef): { factory: Address; factoryData: Hex } {
+  return { factory: account.network.factory, factoryData: encodeFunctionData({ abi: factoryAbi, functionName: 'createAccount', args: [account.owner, 0n] }) }
+}
+
+/** wrapForUndeployed ERC-6492-wraps signature when the account does not exist yet. */
+export function wrapForUndeployed(account: SmartAccountRef, signature: Hex): Hex {
+  if (account.deployed) return signature
+  const { factory, factoryData } = factoryCall(account)
+  return serializeErc6492Signature({ address: factory, data: factoryData, signature })
+}
+
+const personalSignParams = z.tuple([z.string(), addressSchema])
+
+/** personalSign signs for the smart account (params' address): the owner's EIP-191 signature, ERC-6492 wrapped when undeployed. */
+export async function personalSign(key: Uint8Array, account: SmartAccountRef, params: unknown): Promise<Hex> {
+  const [message] = parse(personalSignParams, params, 'personal_sign')
+  const sig = await signMessage({ message: /^0x[0-9a-fA-F]*$/.test(message) ? { raw: message as Hex } : message, privateKey: keyFor(key, account.owner) })
+  return wrapForUndeployed(account, sig)
+}
+
+const typedDataParams = z.tuple([addressSchema, z.unknown()])
+
+/** signTypedDataV4 signs EIP-712 data for the smart account (the owner signs it), wrapped like personalSign. */
+export async function signTypedDataV4(key: Uint8Array, account: SmartAccountRef, params: unknown): Promise<Hex> {
+  const [, typed] = parse(typedDataParams, params, 'eth_signTypedData_v4')
+  const { signTypedDataV4: ownerSigns } = await import('./evmTypedData')
+  return wrapForUndeployed(account, await ownerSigns(key, [account.owner, typed]))
+}
+
+const quantity = z.optional(z.union([hexSchema, z.bigint(), z.int().check(z.nonnegative())]))
+const sendTxParams = z.tuple([
+  z.object({ from: addressSchema, to: z.optional(z.nullable(addressSchema)), value: quantity, data: z.optional(hexSchema), input: z.optional(hexSchema) }),
+])
+
+const hex = (n: bigint): Hex => `0x${n.toString(16)}`
+const gasFields = z.object({
+  preVerificationGas: hexSchema,
+  verificationGasLimit: hexSchema,
+  callGasLimit: hexSchema,
+  paymasterVerificationGasLimit: z.optional(hexSchema),
+  paymasterPostOpGasLimit: z.optional(hexSchema),
+})
+const stubSchema = z.object({
+  paymaster: addressSchema,
+  paymasterData: hexSchema,
+  paymasterVerificationGasLimit: z.optional(hexSchema),
+  paymasterPostOpGasLimit: z.optional(hexSchema),
+})
+const paymasterSchema = z.object({ paymaster: addressSchema, paymasterData: hexSchema })
+const receiptSchema = z.object({
+  success: z.boolean(),
+  reason: z.optional(z.string()),
+  receipt: z.object({ transactionHash: hexSchema }),
+})
+
+/** A v0.7 user operation in its JSON-RPC form (ERC-7769): hex quantities. */
+export type RpcUserOperation = Record<string, Hex>
+
+/** A user operation ready for the visitor's approval: what is shown, and the rest of the flow. */
+export interface PreparedOperation {
+  readonly op: RpcUserOperation
+  /** Whether latchd's paymaster agreed to look at it (pm_getPaymasterStubData answered). */
+  readonly sponsored: boolean
+  /** What ApproveTransaction shows: the call, its fee cap and the operation's total gas. */
+  readonly shown: Record<string, unknown>
+}
+
+/**
+ * prepareOperation turns eth_sendTransaction's [tx] from the smart account
+ * into a user operation: execute(to, value, data), the EntryPoint's nonce,
+ * the factory when the account does not exist yet, fees (the node's tip;
+ * base fee × 1.2 + tip), the paymaster's stub data (when latchd sponsors
+ * the project; without it the account pays) and the bundler's gas estimate.
+ */
+export async function prepareOperation(account: SmartAccountRef, params: unknown, call: ChainCall): Promise<PreparedOperation> {
+  const [tx] = parse(sendTxParams, params, 'eth_sendTransaction')
+  if (tx.from.toLowerCase() !== account.address.toLowerCase()) throw new InvalidParamsError(`Address ${tx.from} is not this wallet's`)
+  if (!tx.to) throw new InvalidParamsError('A smart account cannot deploy a contract with eth_sendTransaction')
+  const value = tx.value === undefined ? 0n : BigInt(tx.value)
+  const data = (tx.data ?? tx.input ?? '0x') as Hex
+  const { entryPoint, chainId } = account.network
+  const [nonce, priority, block] = await Promise.all([
+    call('eth_call', [{ to: entryPoint, data: encodeFunctionData({ abi: entryPointAbi, functionName: 'getNonce', args: [account.address, 0n] }) }, 'latest']),
+    call('eth_maxPriorityFeePerGas', []).then((p) => BigInt(p as string)),
+    call('eth_getBlockByNumber', ['latest', false]) as Promise<{ baseFeePerGas?: string } | null>,
+  ])
+  if (!block?.baseFeePerGas) throw new Error('The network does not support EIP-1559 fees')
+  const tip = priority > 0n ? priority : 1n
+  const op: RpcUserOperation = {
+    sender: account.address,
+    nonce: hex(BigInt(nonce as string)),
+    ...(account.deployed ? {} : factoryCall(account)),
+    callData: encodeFunctionData({ abi: accountAbi, functionName: 'execute', args: [tx.to as Address, value, data] }),
+    maxFeePerGas: hex((BigInt(block.baseFeePerGas) * BASE_FEE_MULTIPLIER_PERCENT) / 100n + tip),
+    maxPriorityFeePerGas: hex(tip),
+    signature: DUMMY_SIGNATURE,
+  }
+  let sponsored = false
+  try {
+    const stub = parse(stubSchema, await call('pm_getPaymasterStubData', [op, entryPoint, hex(BigInt(chainId)), {}]), 'pm_getPaymasterStubData')
+    Object.assign(op, stub)
+    sponsored = true
+  } catch {
+    // No sponsorship for this project or network: the account pays its own gas.
+  }
+  const gas = parse(gasFields, await call('eth_estimateUserOperationGas', [op, entryPoint]), 'eth_estimateUserOperationGas')
+  for (const [k, v] of Object.entries(gas)) if (v !== undefined) op[k] = v as Hex
+  const total = ['preVerificationGas', 'verificationGasLimit', 'callGasLimit', 'paymasterVerificationGasLimit', 'paymasterPostOpGasLimit'].reduce(
+    (sum, k) => sum + (op[k] ? BigInt(op[k]) : 0n),
+    0n,
+  )
+  return {
+    op,
+    sponsored,
+    shown: { from: account.address, to: tx.to, value: hex(value), ...(data !== '0x' ? { data } : {}), gas: hex(total), maxFeePerGas: op.maxFeePerGas, chainId: hex(BigInt(chainId)), sponsored },
+  }
+}
+
+/** toHashable reads the JSON-RPC operation as viem's UserOperation for its hash. */
+function toHashable(op: RpcUserOperation) {
+  const big = (k: string) => (op[k] ? BigInt(op[k]) : undefined)
+  return {
+    sender: op.sender as Address,
+    nonce: BigInt(op.nonce!),
+    ...(op.factory ? { factory: op.factory as Address, factoryData: op.factoryData! } : {}),
+    callData: op.callData!,
+    callGasLimit: big('callGasLimit')!,
+    verificationGasLimit: big('verificationGasLimit')!,
+    preVerificationGas: big('preVerificationGas')!,
+    maxFeePerGas: big('maxFeePerGas')!,
+    maxPriorityFeePerGas: big('maxPriorityFeePerGas')!,
+    ...(op.paymaster
+      ? {
+          paymaster: op.paymaster as Address,
+          paymasterData: op.paymasterData ?? '0x',
+          paymasterVerificationGasLimit: big('paymasterVerificationGasLimit') ?? 0n,
+          paymasterPostOpGasLimit: big('paymasterPostOpGasLimit') ?? 0n,
+        }
+      : {}),
+    signature: op.signature ?? '0x',
+  }
+}
+
+/**
+ * sendOperation finishes an approved operation: the paymaster's signed data
+ * (pm_getPaymasterData, for the final gas and fees), the owner's signature
+ * of the userOpHash (personal_sign, as LatchSmartAccount checks it),
+ * eth_sendUserOperation, then the receipt: it returns the hash of the
+ * transaction that included it, and throws when the call reverted.
+ */
+export async function sendOperation(
+  key: Uint8Array,
+  account: SmartAccountRef,
+  prepared: PreparedOperation,
+  call: ChainCall,
+  wait: { sleep: (ms: number) => Promise<void>; now: () => number },
+): Promise<Hex> {
+  const { entryPoint, chainId } = account.network
+  const op = { ...prepared.op }
+  if (prepared.sponsored) {
+    const pm = parse(paymasterSchema, await call('pm_getPaymasterData', [op, entryPoint, hex(BigInt(chainId)), {}]), 'pm_getPaymasterData')
+    op.paymaster = pm.paymaster as Hex
+    op.paymasterData = pm.paymasterData as Hex
+  }
+  const userOpHash = getUserOperationHash({ userOperation: toHashable(op), entryPointAddress: entryPoint, entryPointVersion: '0.7', chainId })
+  op.signature = await signMessage({ message: { raw: userOpHash }, privateKey: keyFor(key, account.owner) })
+  const sent = (await call('eth_sendUserOperation', [op, entryPoint])) as Hex
+  const deadline = wait.now() + RECEIPT_TIMEOUT_MS
+  for (;;) {
+    const r = await call('eth_getUserOperationReceipt', [sent])
+    if (r) {
+      const receipt = parse(receiptSchema, r, 'eth_getUserOperationReceipt')
+      if (!receipt.success) throw new Error(`The transaction reverted${receipt.reason && receipt.reason !== '0x' ? `: ${receipt.reason}` : ''}`)
+      return receipt.receipt.transactionHash as Hex
+    }
+    if (wait.now() > deadline) throw new Error(`User operation ${sent} was not included within ${RECEIPT_TIMEOUT_MS / 1000} s`)
+    await wait.sleep(RECEIPT_POLL_MS)
+  }
+}
