@@ -118,6 +118,47 @@ test('swaps 100 USDC for WETH twice: balances move by the quote within slippage,
   await t.screenshot('swap-activity-light');
 });
 
+test('price impact warns above 3% and blocks above 15%; a bad amount is named; a swap declined in the wallet moves nothing', async () => {
+  const t = await openDemo();
+  const { page, wallet } = t;
+  const me = harness.latchd.info.accounts[0];
+  const rpc = chain();
+  await page.getByTestId('latch-connect-button').click();
+  await page.getByTestId('latch-view-Connect').waitFor();
+  await page.getByRole('button', { name: /Latch Test Wallet/ }).click();
+  await page.getByTestId('latch-account-button').first().click();
+  await page.getByTestId('latch-view-Account').waitFor();
+  await page.getByTestId('latch-token-USDC').waitFor();
+  await openSwap(page);
+
+  // 200,000 USDC into the 3,000,000 USDC pool: about 6% impact, a warning; the swap stays possible.
+  await quote(page, 'USDC', 'WETH', '200000');
+  await page.getByTestId('latch-swap-impact-warning').waitFor();
+  assert.match(/** @type {string} */ (await page.getByTestId('latch-swap-impact').textContent()), /^Price impact: [5-7]\.\d\d%$/);
+  assert.equal(await page.getByTestId('latch-swap-submit').isEnabled(), true);
+  // 900,000 USDC: above 15%, refused before the wallet is asked.
+  await quote(page, 'USDC', 'WETH', '900000');
+  await page.getByTestId('latch-swap-impact-blocked').waitFor();
+  assert.equal(await page.getByTestId('latch-swap-submit').isEnabled(), false);
+  await t.screenshot('swap-impact-blocked-light');
+
+  await page.getByTestId('latch-swap-amount').fill('abc');
+  await page.getByTestId('latch-swap-error').filter({ hasText: 'Enter an amount' }).waitFor();
+
+  // ETH in needs no approval: one prompt, declined; the chain is unchanged and the panel says so.
+  const before = { usdc: await rpc.usdcOf(me), prompts: wallet.prompts.length };
+  await quote(page, 'ETH', 'USDC', '0.5');
+  assert.equal(await page.getByTestId('latch-swap-submit').textContent(), 'Swap');
+  wallet.rejectNext('eth_sendTransaction');
+  await page.getByTestId('latch-swap-submit').click();
+  await page.getByTestId('latch-swap-failed').filter({ hasText: /rejected/i }).waitFor({ timeout: 15_000 });
+  const asked = wallet.prompts.slice(before.prompts);
+  assert.deepEqual(asked.map((p) => [p.method, p.decision]), [['eth_sendTransaction', 'rejected']]);
+  assert.equal(await rpc.usdcOf(me), before.usdc);
+  // The panel is usable again once its quote is refreshed.
+  await page.waitForFunction(() => !(/** @type {HTMLButtonElement} */ (document.querySelector('[data-testid="latch-swap-submit"]'))).disabled, undefined, { timeout: 5_000 });
+});
+
 async function openDemo() {
   const testPage = await harness.newPage();
   await testPage.page.goto(harness.latchd.info.demoUrl);

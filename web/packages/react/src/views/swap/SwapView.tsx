@@ -52,6 +52,8 @@ export function SwapView() {
   const [gasPrice, setGasPrice] = useState<bigint>()
   const [step, setStep] = useState<'idle' | 'approving' | 'swapping'>('idle')
   const [error, setError] = useState<string>()
+  // The last swap's failure, apart from the quote's: a re-quote after it must not clear it.
+  const [swapError, setSwapError] = useState<string>()
   const [success, setSuccess] = useState<string>()
   const quoteSeq = useRef(0)
 
@@ -164,7 +166,7 @@ export function SwapView() {
 
   const swap = async () => {
     if (!mod || !fromToken || !toToken || !quote) return
-    setError(undefined)
+    setSwapError(undefined)
     setSuccess(undefined)
     try {
       const result = await mod.executeSwap(latch, { from: fromToken, to: toToken, amount, onStep: setStep })
@@ -173,7 +175,7 @@ export function SwapView() {
       latch.showToast(message, 'success')
       setAmount('')
     } catch (e) {
-      setError((e as Error).message)
+      setSwapError((e as Error).message)
     } finally {
       setStep('idle')
     }
@@ -225,6 +227,7 @@ export function SwapView() {
           aria-describedby={error ? ids.error : undefined}
           onChange={(event) => {
             setSuccess(undefined)
+            setSwapError(undefined)
             setAmount(event.target.value)
           }}
         />
@@ -305,6 +308,11 @@ export function SwapView() {
       {error ? (
         <p id={ids.error} className="latch-error-text" role="alert" data-testid="latch-swap-error">
           {error}
+        </p>
+      ) : null}
+      {swapError ? (
+        <p className="latch-error-text" role="alert" data-testid="latch-swap-failed">
+          {swapError}
         </p>
       ) : null}
       {success ? (
