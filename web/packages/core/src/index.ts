@@ -78,6 +78,13 @@ export type { NamesState, RegisterStep } from './names/state'
 export { loadSwapModule, type SwapModule } from './swap/load'
 export type { SwapQuote, SwapToken } from './swap/client'
 
+// latch.pay and the on-ramp (one lazy chunk; loadPayModule brings it, the on-ramp as its `onramp`).
+export type { CheckoutStatus, OnrampCheckout, OnrampState } from './onramp/state'
+export type { OnrampOptions, OnrampOrder, OnrampQuote, PaymentCurrency, PurchaseCurrency } from './onramp/client'
+export { loadPayModule, type PayModule } from './pay/load'
+export { getPayResult } from './pay/result'
+export type { PayRequest, PayResult, PayState, PayStatus } from './pay/types'
+
 // The send form (its code is a lazy chunk; loadSendController brings it).
 export { initialSendState } from './send/load'
 export type { LatchSendError, SendErrorKind } from './send/errors'

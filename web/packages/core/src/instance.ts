@@ -21,6 +21,8 @@ import type { LatchAccountState, LatchFeatures, LatchState } from './latch-types
 import type { ModalController, ModalState } from './modal/controller'
 import type { RouterController, RouterState } from './modal/router'
 import type { NamesState } from './names/state'
+import type { OnrampState } from './onramp/state'
+import type { PayState } from './pay/types'
 import type { NetworkController, NetworkState } from './network/controller'
 import type { SiwxState } from './siwx'
 import type { LatchOptions, ResolvedOptions } from './options'
@@ -76,6 +78,10 @@ export interface LatchRootState {
   readonly names?: NamesState
   /** Sign-in (SIWX): where the connected account's sign-in stands, once the sign-in flow started (options.siwx). */
   readonly siwx?: SiwxState
+  /** The Buy form, its quote and checkout, once the on-ramp module is used. */
+  readonly onramp?: OnrampState
+  /** latch.pay's request and where it stands, once latch.pay is used. */
+  readonly pay?: PayState
 }
 
 /** createRootStore makes an instance's empty root store; each controller mounts its slice into it (see slot). */

@@ -5,6 +5,7 @@ import type { Config as WagmiConfig } from '@wagmi/core'
 import type { AccountData } from './account/data'
 import type { LatchInternal } from './instance'
 import type { View } from './modal/router'
+import type { PayRequest, PayResult } from './pay/types'
 import type { ThemeMode } from './theme'
 
 /** Views of the modal (spec §2, plus Networks and WhatIsAWallet). */
@@ -195,6 +196,13 @@ export interface Latch {
   pairWalletConnect(): void
   /** Abandons the WalletConnect attempt in flight and offers a new pairing (Try again). */
   retryWalletConnect(): void
+  /**
+   * Opens the Pay view for a payment request: the connected wallet pays it
+   * (buying the missing amount through the on-ramp first when the balance
+   * lacks it). Resolves with the transaction; rejects with a clear error (a
+   * malformed request, a failed payment, the visitor cancelling).
+   */
+  pay(request: PayRequest): Promise<PayResult>
   /** Runs start-up work: remote config, origin check, reconnect (spec §4). Idempotent. */
   init(): Promise<void>
   destroy(): void

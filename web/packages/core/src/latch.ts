@@ -34,6 +34,7 @@ import { createModalController } from './modal/controller'
 import { createRouterController } from './modal/router'
 import { switchNetwork } from './network/actions/switchNetwork'
 import { createNetworkController } from './network/controller'
+import { loadPayModule } from './pay/load'
 import { resolveOptions, type LatchOptions } from './options'
 import { isMobileUserAgent } from './platform'
 import { createStateDeriver, type StateInputs } from './state'
@@ -147,6 +148,7 @@ export function createLatch(options: LatchOptions, extensions: LatchExtensions =
     getProvider: () => getProvider(latch),
     pairWalletConnect: () => walletConnect.ensurePairing(),
     retryWalletConnect: () => walletConnect.retry(),
+    pay: (request) => loadPayModule().then((m) => m.pay(latch, request)),
     init: () => (startEmbedded(latch), init(latch)),
     destroy: () => destroy(latch),
     _internal: internal,

@@ -28,6 +28,8 @@ export const VIEWS = [
   'WalletSendPreview',
   'WalletReceive',
   'WalletSwap',
+  'OnRampProviders',
+  'Pay',
 ] as const
 
 /** A view name. */

@@ -1,5 +1,5 @@
 // An in-memory Latch for tests: a real store with the contract's behaviour, no network.
-import { createLatch, networkCaipId, t, type AccountData, type MessageKey } from '@latchkit/core'
+import { createLatch, loadPayModule, networkCaipId, t, type AccountData, type MessageKey } from '@latchkit/core'
 import { createFakeAccountData } from './fakeAccountData'
 import { createConfig, http } from '@wagmi/core'
 import { mainnet, sepolia, base } from 'viem/chains'
@@ -285,6 +285,8 @@ export function createFakeLatch(options: FakeLatchOptions = {}): FakeLatch {
       fake.retryCalls++
       if (state.walletConnect) setState({ walletConnect: { uri: undefined, expiresAt: undefined, pending: true, error: null } })
     },
+    // latch.pay over this fake: core's pay module, as createLatch binds it.
+    pay: (request) => loadPayModule().then((m) => m.pay(fake, request)),
     async init() {
       fake.initCalls++
     },

@@ -18,6 +18,8 @@ const views: Partial<Record<LatchView, ComponentType>> = {
 
 // The e-mail wallet's views are one chunk (see views/embedded/EmbeddedViews).
 const embeddedViews = () => import('../../views/embedded/EmbeddedViews')
+// The Buy panel and the Pay view are one chunk (Pay's buy step is the Buy panel's flow).
+const onrampViews = () => import('../../views/onramp/OnrampViews')
 
 /** Views in chunks of their own, loaded when first opened (a spinner meanwhile). */
 const lazyViews: Partial<Record<LatchView, ComponentType>> = {
@@ -39,6 +41,9 @@ const lazyViews: Partial<Record<LatchView, ComponentType>> = {
   // The names views load when the visitor chooses a name (one chunk: the success view comes after the form).
   RegisterAccountName: lazy(() => import('../../views/names/RegisterAccountNameView')),
   RegisterAccountNameSuccess: lazy(() => import('../../views/names/RegisterAccountNameView').then((m) => ({ default: m.RegisterAccountNameSuccessView }))),
+  // The Buy panel (AppKit's OnRampProviders) and the Pay view (latch.pay), loaded when one opens.
+  OnRampProviders: lazy(() => onrampViews().then((m) => ({ default: m.BuyView }))),
+  Pay: lazy(() => onrampViews().then((m) => ({ default: m.PayView }))),
   // Sign-in (options.siwx): opens after connect when the account has no session.
   SIWXSignMessage: lazy(() => import('../../views/siwx/SIWXSignMessageView')),
 }

@@ -1,0 +1,52 @@
+// The Pay view's buy step: when the balance lacks part of the payment, the
+// on-ramp buys at least the missing amount of the asset, then the balance
+// is read again.
+import type { Latch } from '../latch-types'
+import { fetchOnrampQuote } from '../onramp/actions/fetchOnrampQuote'
+import { loadOnrampOptions } from '../onramp/actions/loadOnrampOptions'
+import { setOnrampForm } from '../onramp/actions/setOnrampForm'
+import { startOnrampCheckout, type CheckoutWindow } from '../onramp/actions/startOnrampCheckout'
+import { methodLimits } from '../onramp/rules'
+import { onrampSlice } from '../onramp/state'
+import { checkPayBalance } from './pay'
+import { paySlice } from './state'
+
+/** The fiat amount that buys at least `missing` at a quote's rate, to the cent, and within the method's limits. */
+function fiatFor(missing: number, rate: number, min: number, max: number): string | undefined {
+  // A 1% margin covers the rate moving between the quote and the checkout.
+  const fiat = Math.max(min, Math.ceil((missing / rate) * 1.01 * 100) / 100)
+  return fiat > max ? undefined : fiat.toFixed(2)
+}
+
+/**
+ * buyMissing buys the payment's missing amount through the on-ramp: the
+ * asset on the payment's network, priced first to learn the rate, then a
+ * checkout in popup for enough fiat (at least the method's minimum). Resolves
+ * once the order completed and the balance was read again.
+ */
+export async function buyMissing(latch: Latch, popup?: CheckoutWindow | null): Promise<void> {
+  const pay = paySlice(latch)
+  const { request, missing } = pay.getState()
+  if (!request || !missing) return
+  pay.setState({ status: 'buying', error: undefined })
+  try {
+    const state = await loadOnrampOptions(latch)
+    const currency = state.options?.purchaseCurrencies.find((c) => c.symbol.toLowerCase() === request.asset.toLowerCase() || c.id === request.asset)
+    const network = currency?.networks.find((n) => n.chain_id === String(request.chainId))
+    if (!currency || !network) throw new Error(`${request.asset} on this network cannot be bought here`)
+    const limits = methodLimits(state.options?.paymentCurrencies.find((c) => c.id === state.paymentCurrency), state.paymentMethod)
+    if (!limits) throw new Error('No payment method to buy with')
+    // The rate from a quote at the method's minimum.
+    setOnrampForm(latch, { purchaseCurrency: currency.id, network: network.name, amount: limits.min })
+    const probe = await fetchOnrampQuote(latch)
+    if (!probe) throw new Error(onrampSlice(latch).getState().error ?? 'No quote')
+    const rate = Number(probe.purchaseAmount.amount) / Number(probe.paymentTotal.amount)
+    const fiat = fiatFor(Number(missing), rate, Number(limits.min), Number(limits.max))
+    if (!fiat) throw new Error(`Amount must be between ${limits.min} and ${limits.max} ${state.paymentCurrency}`)
+    setOnrampForm(latch, { amount: fiat })
+    await startOnrampCheckout(latch, { popup })
+    await checkPayBalance(latch)
+  } catch (error) {
+    pay.setState({ status: 'insufficient', error: error instanceof Error ? error.message : String(error) })
+  }
+}

@@ -1,0 +1,15 @@
+// The pay module's on-demand entry: latch.pay loads it on first use.
+
+/** Everything `./index` exports. */
+export type PayModule = typeof import('./index')
+
+let loading: Promise<PayModule> | undefined
+
+/** Loads the pay module once; later calls share the same promise. */
+export function loadPayModule(): Promise<PayModule> {
+  loading ??= import('./index').catch((error: unknown) => {
+    loading = undefined
+    throw error
+  })
+  return loading
+}
