@@ -15,8 +15,9 @@ import { EMBEDDED_STORAGE_KEYS } from './storageKeys'
 
 /** The id of the embedded wallet's wagmi connector (and wagmi's `recentConnectorId` for it). */
 export const EMBEDDED_CONNECTOR_ID = 'latchEmbedded'
-/** The connector's name, shown for the connected wallet. */
-export const EMBEDDED_CONNECTOR_NAME = 'E-mail wallet'
+// The connector's name, shown for the connected wallet; it lives with the timings, which the frame client's chunk
+// shares with the first load (a static import of this file from that chunk would pull the chunk into the first load).
+export { EMBEDDED_CONNECTOR_NAME } from './timings'
 
 /** Options of createEmbeddedWallet. */
 export interface EmbeddedWalletOptions {

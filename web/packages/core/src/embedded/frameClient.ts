@@ -22,7 +22,6 @@ import {
   type ApprovalRequest,
   type FrameResult,
 } from './protocol'
-import { EMBEDDED_CONNECTOR_NAME } from './controller'
 import { createSolanaWallet } from './solanaWallet'
 import { clearEmbeddedStorage, EMBEDDED_STORAGE_KEYS } from './storageKeys'
 import {
@@ -37,6 +36,7 @@ import {
   FRAME_NOT_SET_MESSAGE,
   DEVICE_APPROVAL_TIMEOUT_MS,
   DEVICE_APPROVAL_EXPIRED_MESSAGE,
+  EMBEDDED_CONNECTOR_NAME,
 } from './timings'
 
 // The timings and messages live in a file of their own (the widget's first load

@@ -29,3 +29,5 @@ export const REQUEST_ABORTED_MESSAGE = 'Something went wrong'
 export const DEVICE_APPROVAL_EXPIRED_MESSAGE = 'Device approval expired: please start again'
 export const FRAME_NOT_SET_MESSAGE = 'Latch frame: iframe is not set; parent is not set'
 
+/** The embedded wallet's name: its wagmi connector's, and its Wallet Standard wallet's (the Solana key). */
+export const EMBEDDED_CONNECTOR_NAME = 'E-mail wallet'
