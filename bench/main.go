@@ -104,6 +104,9 @@ func main() {
 	if run("bundler") {
 		benchBundler(&report)
 	}
+	if run("solana") {
+		benchSolana(&report, *latchd)
+	}
 	if err := os.WriteFile(*out, []byte(report.String()), 0o644); err != nil {
 		log.Fatal(err)
 	}

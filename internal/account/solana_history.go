@@ -102,7 +102,7 @@ func (s *Service) SolanaHistory(ctx context.Context, caipID string, addr solana.
 	if cursor != "" {
 		opts["before"] = cursor
 	}
-	sigs, err := solanaSignatures(ctx, client, addr, opts, limit)
+	sigs, err := s.solanaSignatures(ctx, caipID, client, addr, opts, limit)
 	if err != nil {
 		return SolanaHistoryPage{}, unavailable
 	}
@@ -151,50 +151,72 @@ type signatureRow struct {
 // solanaSignatures lists the transactions of addr and of its token
 // accounts, newest first, at most limit: a token transfer to an account
 // names its token account, not the owner, so the owner's own list misses
-// what it received. One batch finds the token accounts, one more reads
-// every list; the cursor (before) is a signature each list is cut at.
-func solanaSignatures(ctx context.Context, client *solana.Client, addr solana.Address, opts map[string]any, limit int) ([]signatureRow, error) {
-	accounts := func() []solana.Call {
-		base64 := map[string]any{"commitment": "confirmed", "encoding": "base64", "dataSlice": map[string]int{"offset": 0, "length": 0}}
-		return []solana.Call{
-			{Method: "getTokenAccountsByOwner", Params: []any{addr.String(), map[string]string{"programId": solana.TokenProgram.String()}, base64}, Result: new(pubkeyList)},
-			{Method: "getTokenAccountsByOwner", Params: []any{addr.String(), map[string]string{"programId": solana.Token2022Program.String()}, base64}, Result: new(pubkeyList)},
-		}
-	}()
+// what it received. The token accounts are looked up with the owner's list
+// and kept BalanceTTL (as balances are); then one batch reads their lists.
+// The cursor (before) is a signature each list is cut at.
+func (s *Service) solanaSignatures(ctx context.Context, caipID string, client *solana.Client, addr solana.Address, opts map[string]any, limit int) ([]signatureRow, error) {
+	key := "solana-token-accounts:" + caipID + ":" + addr.String()
+	var tokenAccounts []string
+	cached := false
+	if raw, ok, err := s.cfg.Cache.Get(ctx, key); err == nil && ok && json.Unmarshal(raw, &tokenAccounts) == nil {
+		cached = true
+	}
 	own := make([]signatureRow, 0, limit)
-	calls := append([]solana.Call{{Method: "getSignaturesForAddress", Params: []any{addr.String(), opts}, Result: &own}}, accounts...)
+	calls := []solana.Call{{Method: "getSignaturesForAddress", Params: []any{addr.String(), opts}, Result: &own}}
+	if !cached {
+		base64 := map[string]any{"commitment": "confirmed", "encoding": "base64", "dataSlice": map[string]int{"offset": 0, "length": 0}}
+		calls = append(calls,
+			solana.Call{Method: "getTokenAccountsByOwner", Params: []any{addr.String(), map[string]string{"programId": solana.TokenProgram.String()}, base64}, Result: new(pubkeyList)},
+			solana.Call{Method: "getTokenAccountsByOwner", Params: []any{addr.String(), map[string]string{"programId": solana.Token2022Program.String()}, base64}, Result: new(pubkeyList)},
+		)
+	}
+	rows := make([][]signatureRow, len(tokenAccounts))
+	for i, ta := range tokenAccounts {
+		calls = append(calls, solana.Call{Method: "getSignaturesForAddress", Params: []any{ta, opts}, Result: &rows[i]})
+	}
 	if err := client.Batch(ctx, calls); err != nil {
 		return nil, err
 	}
 	if calls[0].Err != nil {
 		return nil, calls[0].Err
 	}
-	if calls[1].Err != nil {
-		return nil, calls[1].Err
-	}
-	var tokenAccounts []string
-	for _, c := range calls[1:] {
-		if c.Err == nil { // a node without Token-2022 refuses its filter
-			for _, v := range c.Result.(*pubkeyList).Value {
-				tokenAccounts = append(tokenAccounts, v.Pubkey)
-			}
-		}
-	}
 	lists := [][]signatureRow{own}
-	if len(tokenAccounts) > 0 {
-		rows := make([][]signatureRow, len(tokenAccounts))
-		calls = calls[:0]
-		for i, ta := range tokenAccounts {
-			calls = append(calls, solana.Call{Method: "getSignaturesForAddress", Params: []any{ta, opts}, Result: &rows[i]})
-		}
-		if err := client.Batch(ctx, calls); err != nil {
-			return nil, err
-		}
-		for i, c := range calls {
+	if cached {
+		for i, c := range calls[1:] {
 			if c.Err != nil {
 				return nil, c.Err
 			}
 			lists = append(lists, rows[i])
+		}
+	} else {
+		if calls[1].Err != nil {
+			return nil, calls[1].Err
+		}
+		for _, c := range calls[1:3] {
+			if c.Err == nil { // a node without Token-2022 refuses its filter
+				for _, v := range c.Result.(*pubkeyList).Value {
+					tokenAccounts = append(tokenAccounts, v.Pubkey)
+				}
+			}
+		}
+		if raw, err := json.Marshal(tokenAccounts); err == nil {
+			s.cfg.Cache.Set(ctx, key, raw, BalanceTTL)
+		}
+		if len(tokenAccounts) > 0 {
+			rows = make([][]signatureRow, len(tokenAccounts))
+			calls = calls[:0]
+			for i, ta := range tokenAccounts {
+				calls = append(calls, solana.Call{Method: "getSignaturesForAddress", Params: []any{ta, opts}, Result: &rows[i]})
+			}
+			if err := client.Batch(ctx, calls); err != nil {
+				return nil, err
+			}
+			for i, c := range calls {
+				if c.Err != nil {
+					return nil, c.Err
+				}
+				lists = append(lists, rows[i])
+			}
 		}
 	}
 	seen := map[string]bool{}

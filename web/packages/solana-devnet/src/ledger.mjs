@@ -193,6 +193,10 @@ export class Ledger {
     this.order = []; // signatures in execution order
     this.byAddress = new Map(); // address → signatures, oldest first
     this.listeners = new Set(); // (event) => void for the subscriptions
+    // tokenIndex: owner → the token accounts ever seen owned by it. LiteSVM's
+    // getProgramAccounts scans every account (milliseconds), so token accounts
+    // are found through the transactions that touch them instead.
+    this.tokenIndex = new Map();
     this.accounts = devAccounts(opts.mnemonic, opts.accounts);
     this.usdcMint = labelKeyPair(GENESIS.usdc.label);
     this.usdcAuthority = labelKeyPair(GENESIS.usdc.authorityLabel);
@@ -210,6 +214,7 @@ export class Ledger {
       this.svm.setAccount({ address: a.address, data: new Uint8Array(), executable: false, lamports, programAddress: SYSTEM_PROGRAM, space: 0n });
       const ata = await associatedTokenAddress(a.address, this.usdcMint.address);
       this.svm.setAccount({ address: ata, data: tokenAccountData(this.usdcMint.address, a.address, usdcEach), executable: false, lamports: rentToken, programAddress: TOKEN_PROGRAM, space: 165n });
+      this.indexTokenAccounts([ata]);
     }
     const supply = usdcEach * BigInt(this.accounts.length);
     this.svm.setAccount({ address: this.usdcMint.address, data: mintData(this.usdcAuthority.address, supply, GENESIS.usdc.decimals), executable: false, lamports: rentMint, programAddress: TOKEN_PROGRAM, space: 82n });
@@ -240,6 +245,7 @@ export class Ledger {
         const { tx } = decodeWire(b64enc.encode(entry.wire));
         const res = this.svm.sendTransaction(tx);
         if (res instanceof FailedTransactionMetadata) throw new Error(`journal ${path}: line ${i + 1}: transaction ${entry.record.signature} failed on replay: ${res.err()}`);
+        this.indexTokenAccounts(entry.record.addresses);
       }
       this.slot = slot;
       this.remember(entry.record);
@@ -300,6 +306,7 @@ export class Ledger {
     const preToken = this.tokenBalances(keys);
     const res = this.svm.sendTransaction(tx);
     const failed = res instanceof FailedTransactionMetadata;
+    if (!failed) this.indexTokenAccounts(keys);
     const meta = failed ? res.meta() : res;
     if (failed && !recordFailure) {
       throw new RpcError(-32002, `Transaction simulation failed: ${errText(res.err())}`, { err: errJSON(res.err()), logs: meta.logs(), unitsConsumed: Number(meta.computeUnitsConsumed()) });
@@ -375,17 +382,27 @@ export class Ledger {
     return (this.byAddress.get(address) ?? []).slice().reverse();
   }
 
+  /** indexTokenAccounts records which of keys are token accounts, under their owners. */
+  indexTokenAccounts(keys) {
+    for (const k of keys) {
+      const t = parseTokenAccount(this.svm.getAccount(k));
+      if (!t) continue;
+      let set = this.tokenIndex.get(t.owner);
+      if (!set) this.tokenIndex.set(t.owner, (set = new Set()));
+      set.add(k);
+    }
+  }
+
   tokenAccountsByOwner(owner, filter) {
-    const programs = filter.programId ? [filter.programId] : [TOKEN_PROGRAM, TOKEN_2022_PROGRAM];
     const out = [];
-    for (const program of programs) {
-      if (program !== TOKEN_PROGRAM && program !== TOKEN_2022_PROGRAM) continue;
-      for (const acc of this.svm.getProgramAccounts(program)) {
-        const t = parseTokenAccount(acc);
-        if (!t || t.owner !== owner) continue;
-        if (filter.mint && t.mint !== filter.mint) continue;
-        out.push(acc);
-      }
+    for (const address of this.tokenIndex.get(owner) ?? []) {
+      const acc = this.svm.getAccount(address);
+      const t = parseTokenAccount(acc);
+      // The index may hold accounts since closed or handed to another owner.
+      if (!t || t.owner !== owner) continue;
+      if (filter.programId && t.programId !== filter.programId) continue;
+      if (filter.mint && t.mint !== filter.mint) continue;
+      out.push(acc);
     }
     out.sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
     return out;
