@@ -8,7 +8,7 @@
 // into a fresh LiteSVM at start with its blockhash check off (the recorded
 // transactions name blockhashes of the earlier process), and the records are
 // taken from the journal as they were first answered.
-import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, truncateSync } from 'node:fs';
 import { sha256 } from '@noble/hashes/sha2';
 import {
   getAddressDecoder,
@@ -224,16 +224,25 @@ export class Ledger {
   replay() {
     const path = this.opts.journal;
     if (!path || !existsSync(path)) return 0;
-    const lines = readFileSync(path, 'utf8').split('\n').filter((l) => l.trim() !== '');
+    const text = readFileSync(path, 'utf8');
+    const lines = text.split('\n');
     this.svm.withBlockhashCheck(false);
     let n = 0;
+    let offset = 0; // bytes of the whole lines read so far
     for (const [i, line] of lines.entries()) {
+      const start = offset;
+      offset += Buffer.byteLength(line) + 1;
+      if (line.trim() === '') continue;
       let entry;
       try {
         entry = JSON.parse(line);
       } catch {
-        // A line cut short by a crash mid-write is the journal's last; nothing after it was answered.
-        if (i === lines.length - 1) break;
+        // A line cut short by a crash mid-write is the journal's last and
+        // was never answered: drop it, so the next entry starts a clean line.
+        if (lines.slice(i + 1).every((l) => l.trim() === '')) {
+          truncateSync(path, start);
+          break;
+        }
         throw new Error(`journal ${path}: line ${i + 1} is not JSON`);
       }
       const slot = BigInt(entry.record.slot);

@@ -192,3 +192,19 @@ test('getSignaturesForAddress pages with a cursor from another address\'s list',
   const slot = mine[0].slot;
   assert.deepEqual(older.map((s) => s.signature), all.filter((s) => s.slot < slot).map((s) => s.signature));
 });
+
+test('a journal line cut short by a crash is dropped; later entries still replay', async () => {
+  const { appendFileSync, readFileSync } = await import('node:fs');
+  const path = join(dir, 'journal.jsonl');
+  await net.close();
+  appendFileSync(path, '{"kind":"transaction","wire":"AQ');
+  net = await start({ journal: path });
+  rpc = createSolanaRpc(net.info.rpcUrl);
+  assert.ok(readFileSync(path, 'utf8').endsWith('\n'));
+  await send((s) => [getTransferSolInstruction({ source: s, destination: address(keys[1].address), amount: lamports(11n) })], keys[0]);
+  const before = (await rpc.getBalance(address(keys[1].address)).send()).value;
+  await net.close();
+  net = await start({ journal: path });
+  rpc = createSolanaRpc(net.info.rpcUrl);
+  assert.equal((await rpc.getBalance(address(keys[1].address)).send()).value, before);
+});
