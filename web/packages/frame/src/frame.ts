@@ -67,6 +67,8 @@ export async function createFrame(deps: FrameDeps): Promise<Frame> {
     networks: deps.smartAccountNetworks ?? [],
     call: (id, method, params) => deps.api.rpc(`eip155:${id}`, method, params),
     owner: async () => (await wallet.addresses()).evm as `0x${string}`,
+    load: () => deps.store.getSecret(deps.projectId, 'preferredAccountType'),
+    save: (type) => deps.store.putSecret(deps.projectId, 'preferredAccountType', type),
   })
   /** The current chain as an EVM chain id; undefined on a Solana network. */
   const evmChain = (): number | undefined => {

@@ -63,6 +63,9 @@ export interface SmartAccountDeps {
   readonly call: (chainId: number, method: string, params: unknown[]) => Promise<unknown>
   /** The wallet's EVM owner address (throws when signed out). */
   readonly owner: () => Promise<`0x${string}`>
+  /** The preferred type kept in the frame's storage (so a reload keeps it); undefined when none. */
+  readonly load?: () => Promise<unknown>
+  readonly save?: (type: AccountType) => Promise<void>
 }
 
 /**
@@ -72,6 +75,20 @@ export interface SmartAccountDeps {
  */
 export function createSmartAccounts(deps: SmartAccountDeps) {
   let preferred: AccountType = 'eoa'
+  let loaded: Promise<void> | undefined
+  // The stored preference, read once before the first answer that depends on it.
+  const ready = () =>
+    (loaded ??= (deps.load?.() ?? Promise.resolve(undefined)).then(
+      (v) => {
+        if (v === 'eoa' || v === 'smartAccount') preferred = v
+      },
+      () => undefined,
+    ))
+  const prefer = async (type: AccountType) => {
+    await ready()
+    preferred = type
+    await deps.save?.(type)
+  }
   // Counterfactual addresses by "chainId:owner": they never change.
   const addresses = new Map<string, `0x${string}`>()
 
@@ -108,14 +125,24 @@ export function createSmartAccounts(deps: SmartAccountDeps) {
    * when it is preferred and the chain has one, else the EOA.
    */
   async function active(chainId: number): Promise<ActiveAccount> {
+    await ready()
     const owner = await deps.owner()
     if (preferred !== 'smartAccount' || !network(chainId)) return { type: 'eoa', address: owner, owner }
-    const sa = await smartAccount(chainId)
-    return { type: 'smartAccount', address: sa.address, owner, network: sa.network }
+    try {
+      const sa = await smartAccount(chainId)
+      return { type: 'smartAccount', address: sa.address, owner, network: sa.network }
+    } catch {
+      // As GET_USER: an account that cannot be read falls back to the EOA (spec §4).
+      return { type: 'eoa', address: owner, owner }
+    }
   }
 
   return {
-    preferred: () => preferred,
+    /** The preferred type now (after the stored one was read). */
+    preferred: async () => {
+      await ready()
+      return preferred
+    },
     /** enabledNetworks answers GET_SMART_ACCOUNT_ENABLED_NETWORKS. */
     enabledNetworks: () => ({ smartAccountEnabledNetworks: deps.networks.map((n) => n.chainId) }),
     active,
@@ -133,10 +160,10 @@ export function createSmartAccounts(deps: SmartAccountDeps) {
     async setPreferred(type: AccountType, chainId: number): Promise<{ type: AccountType; address: string }> {
       if (type === 'smartAccount') {
         const sa = await smartAccount(chainId)
-        preferred = type
+        await prefer(type)
         return { type, address: sa.address }
       }
-      preferred = type
+      await prefer(type)
       return { type, address: await deps.owner() }
     },
     /**
@@ -148,7 +175,8 @@ export function createSmartAccounts(deps: SmartAccountDeps) {
      * EOA).
      */
     async withAccounts(user: FrameUser, chainId: number, requested: AccountType | undefined): Promise<FrameUser> {
-      if (requested) preferred = requested
+      await ready()
+      if (requested && requested !== preferred) await prefer(requested)
       if (!network(chainId)) return { ...user, preferredAccountType: 'eoa', smartAccountDeployed: false }
       try {
         const sa = await smartAccount(chainId)
@@ -164,7 +192,7 @@ export function createSmartAccounts(deps: SmartAccountDeps) {
           smartAccountDeployed: deployed,
         }
       } catch {
-        preferred = 'eoa'
+        // The stored preference stays: the smart account is back when the network answers again.
         return { ...user, preferredAccountType: 'eoa', smartAccountDeployed: false }
       }
     },
