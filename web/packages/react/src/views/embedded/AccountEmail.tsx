@@ -1,5 +1,6 @@
 import { useLatchInstance } from '../../context'
 import { useLatchSelector } from '../../hooks/useLatchSelector'
+import AccountType from './AccountType'
 import { useEmbeddedT } from './strings'
 import { useEmbeddedState } from './useEmbeddedState'
 
@@ -16,11 +17,15 @@ export default function AccountEmail() {
   const email = state?.user?.email ?? state?.email
   if (!state?.user || !address || state.user.address.toLowerCase() !== address.toLowerCase()) return null
   return (
-    <div className="latch-account-row" data-testid="latch-account-email">
-      {email ? <span className="latch-subtitle">{email}</span> : null}
-      <button type="button" className="latch-secondary-button" data-testid="latch-account-update-email" onClick={() => latch.push('UpdateEmail')}>
-        {et('email.update')}
-      </button>
-    </div>
+    <>
+      <div className="latch-account-row" data-testid="latch-account-email">
+        {email ? <span className="latch-subtitle">{email}</span> : null}
+        <button type="button" className="latch-secondary-button" data-testid="latch-account-update-email" onClick={() => latch.push('UpdateEmail')}>
+          {et('email.update')}
+        </button>
+      </div>
+      {/* The account type and its switch (smart account or EOA). */}
+      <AccountType />
+    </>
   )
 }

@@ -35,6 +35,12 @@ export const embeddedStrings = {
   'approve.reject': 'Reject',
   'approve.signMessage': 'Sign this message?',
   'approve.sendTransaction': 'Send this transaction?',
+  'account.type': 'Account type',
+  'account.typeSmart': 'Smart account',
+  'account.typeEoa': 'EOA',
+  'account.notDeployed': 'Deployed with its first transaction',
+  'account.toSmart': 'Switch to smart account',
+  'account.toEoa': 'Switch to EOA',
 } as const
 
 /** A key of the e-mail views' strings. */
