@@ -161,7 +161,11 @@ func endToEnd(t *testing.T, databaseURL string) {
 		}
 		var sc struct{ HTTP, WS []string }
 		c.do("GET", "/v1/supported-chains?"+pid, "").json(t, &sc)
-		if strings.Join(sc.HTTP, ",") != "eip155:31337,eip155:31338" || sc.WS == nil {
+		wantChains := "eip155:31337,eip155:31338"
+		if info.Solana != nil { // latchd dev's Solana network, where Node.js can run it
+			wantChains += "," + info.Solana.CAIPNetworkID
+		}
+		if strings.Join(sc.HTTP, ",") != wantChains || sc.WS == nil {
 			t.Fatalf("supported chains %+v", sc)
 		}
 		c.want(c.do("GET", "/v1/networks?"+pid, ""), 200, `"eip155:31337"`, `"Ethereum"`)
