@@ -1,10 +1,10 @@
 import { useState } from 'react'
-import { recoverMessageAddress, stringToHex, type Hex } from 'viem'
+import { createPublicClient, custom, recoverMessageAddress, stringToHex, type Hex } from 'viem'
 import { useLatchProvider } from '@latchkit/react'
 
 type Eip1193 = { request(args: { method: string; params?: unknown[] }): Promise<unknown> }
 
-/** Signs a message with the connected wallet (personal_sign) and checks the signature locally. */
+/** Signs a message with the connected wallet (personal_sign) and checks the signature (locally, else on chain for a smart account). */
 export function SignMessage() {
   const { walletProvider, address, status } = useLatchProvider<Eip1193>()
   const [message, setMessage] = useState('Hello from the Latch demo')
@@ -17,8 +17,14 @@ export function SignMessage() {
     setResult(null)
     try {
       const signature = (await walletProvider.request({ method: 'personal_sign', params: [stringToHex(message), address] })) as Hex
-      const signer = await recoverMessageAddress({ message, signature })
-      setResult({ signature, valid: signer.toLowerCase() === address.toLowerCase() })
+      const signer = await recoverMessageAddress({ message, signature }).catch(() => undefined)
+      // A smart account's signature (ERC-1271, or ERC-6492 before it is deployed) is checked on chain.
+      const valid =
+        signer?.toLowerCase() === address.toLowerCase() ||
+        (await createPublicClient({ transport: custom(walletProvider) })
+          .verifyMessage({ address: address as Hex, message, signature })
+          .catch(() => false))
+      setResult({ signature, valid })
     } catch (error) {
       setResult({ error: error instanceof Error ? error.message : String(error) })
     } finally {
