@@ -11,7 +11,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { createPublicClient, formatEther, http, isErc6492Signature, parseAbi, parseEther } from 'viem';
+import { createPublicClient, formatEther, hashMessage, http, isErc6492Signature, parseAbi, parseEther } from 'viem';
 import { emailLogin } from '../lib/email.mjs';
 import { useHarness } from '../lib/harness.mjs';
 
@@ -159,9 +159,27 @@ test('e-mail login → smart account (counterfactual, not deployed) → ERC-6492
   assert.equal(await client.getBalance({ address: owner }), ownerBefore);
   assert.equal(await client.getTransactionCount({ address: owner }), ownerNonce);
 
-  // The Account view of a new page load: smart account, deployed; switch to the EOA (its address connected) and back.
+  // A new page load: the deployed account's signature is plain, valid through its ERC-1271 isValidSignature.
   await page.goto(/** @type {string} */ (harness.latchd.info.demoUrl));
   await page.waitForFunction((want) => JSON.parse(document.querySelector('[data-testid="demo-account"]')?.textContent ?? '{}').address === want, expected);
+  await page.getByTestId('demo-sign-input').fill(message);
+  await page.getByTestId('demo-sign-message').click();
+  await page.getByTestId('latch-view-ApproveTransaction').waitFor();
+  await page.getByTestId('latch-approve-approve').click();
+  await page.getByTestId('demo-signature').waitFor();
+  const deployedSignature = /** @type {Hex} */ ((await page.getByTestId('demo-signature').textContent())?.trim());
+  assert.equal(isErc6492Signature(deployedSignature), false);
+  assert.equal(deployedSignature.length, 2 + 65 * 2);
+  const magic = await client.readContract({
+    address: expected,
+    abi: parseAbi(['function isValidSignature(bytes32 hash, bytes signature) view returns (bytes4)']),
+    functionName: 'isValidSignature',
+    args: [hashMessage(message), deployedSignature],
+  });
+  assert.equal(magic, '0x1626ba7e');
+  assert.equal(await page.getByTestId('demo-signature-valid').textContent(), 'valid signature of the connected account');
+
+  // The Account view: smart account, deployed; switch to the EOA (its address connected) and back.
   await page.getByTestId('latch-account-button').first().click();
   await page.getByTestId('latch-view-Account').waitFor();
   await page.getByTestId('latch-account-type').filter({ hasText: 'Smart account' }).waitFor();
