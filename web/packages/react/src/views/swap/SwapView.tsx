@@ -4,6 +4,7 @@ import { useLatchInstance } from '../../context'
 import { useAccountModels } from '../../hooks/useAccountModels'
 import { useLatchBalances } from '../../hooks/useLatchBalances'
 import { useLatchSelector } from '../../hooks/useLatchSelector'
+import { useT } from '../../hooks/useT'
 import { useSwapT } from './strings'
 
 type SwapToken = Awaited<ReturnType<SwapModule['getSwapTokens']>>[number]
@@ -37,6 +38,7 @@ function formatUnits(value: bigint, decimals: number, places = 6): string {
 export function SwapView() {
   const latch = useLatchInstance()
   const t = useSwapT()
+  const tc = useT()
   const models = useAccountModels()
   const { balances } = useLatchBalances()
   const network = useLatchSelector((s) => s.activeNetwork)
@@ -141,7 +143,7 @@ export function SwapView() {
         {error}
       </p>
     ) : (
-      <span className="latch-spinner latch-list-spinner" role="status" aria-label={t('swap.loading')} />
+      <span className="latch-spinner latch-list-spinner" role="status" aria-label={tc('account.loadingBalances')} />
     )
   }
   if (tokens.length < 2) return <p className="latch-subtitle">{t('swap.noTokens')}</p>

@@ -24,7 +24,6 @@ export const swapStrings = {
   'swap.approving': 'Approve {symbol} in your wallet…',
   'swap.swapping': 'Confirm the swap in your wallet…',
   'swap.success': 'Swapped {from} {fromSymbol} for {to} {toSymbol}',
-  'swap.loading': 'Loading tokens…',
   'swap.noTokens': 'No tokens to swap on this network',
   'swap.insufficient': 'Insufficient {symbol} balance',
 } as const
