@@ -138,7 +138,11 @@ func TestOnramp_DevCheckoutCreditsAddress(t *testing.T) {
 	if o := order(); o["status"] != "pending" || o["purchaseAmount"] != "49.500000" || o["paymentAmount"] != "50.00" {
 		t.Fatalf("new order: %v", o)
 	}
-	resp, err := http.PostForm(co.URL, url.Values{"card": {"4242 4242 4242 4242"}})
+	// As the page's own form posts it: with the page's Origin.
+	req, _ := http.NewRequest("POST", co.URL, strings.NewReader(url.Values{"card": {"4242 4242 4242 4242"}}.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Origin", m.APIURL())
+	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -91,7 +91,8 @@ func postCard(t *testing.T, link, card string) (int, string) {
 	}
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
-	if resp.Header.Get("Content-Security-Policy") == "" || resp.Header.Get("Cache-Control") != "no-store" {
+	// same-origin: the form's own POST then carries the page's Origin (no-referrer would send Origin: null).
+	if resp.Header.Get("Content-Security-Policy") == "" || resp.Header.Get("Cache-Control") != "no-store" || resp.Header.Get("Referrer-Policy") != "same-origin" {
 		t.Fatalf("page headers %v", resp.Header)
 	}
 	return resp.StatusCode, string(b)

@@ -1,5 +1,6 @@
 import { ConnectButton, NetworkButton, useLatch, useLatchAccount, useLatchTheme } from '@latchkit/react'
 import { HeadlessSend } from './HeadlessSend'
+import { Pay } from './Pay'
 import { Session } from './Session'
 import { SignMessage } from './SignMessage'
 
@@ -30,6 +31,7 @@ export function App() {
       <Session />
       <SignMessage />
       <HeadlessSend />
+      <Pay />
     </main>
   )
 }

@@ -45,7 +45,8 @@ export async function buyMissing(latch: Latch, popup?: CheckoutWindow | null): P
     if (!fiat) throw new Error(`Amount must be between ${limits.min} and ${limits.max} ${state.paymentCurrency}`)
     setOnrampForm(latch, { amount: fiat })
     await startOnrampCheckout(latch, { popup })
-    await checkPayBalance(latch)
+    // latchd re-reads the bought token rather than answering its cached balance.
+    await checkPayBalance(latch, network.contract_address ? [`eip155:${request.chainId}:${network.contract_address}`] : [])
   } catch (error) {
     pay.setState({ status: 'insufficient', error: error instanceof Error ? error.message : String(error) })
   }

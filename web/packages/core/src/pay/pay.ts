@@ -87,8 +87,10 @@ function accountAddress(latch: Latch): string | undefined {
 /**
  * checkPayBalance reads the connected account's balance of the request's
  * asset on its network and sets ready, or insufficient with what is missing.
+ * forceUpdate names tokens (CAIP-10) latchd must re-read rather than answer
+ * from its cache (the token just bought).
  */
-export async function checkPayBalance(latch: Latch): Promise<PayState> {
+export async function checkPayBalance(latch: Latch, forceUpdate?: readonly string[]): Promise<PayState> {
   const slice = paySlice(latch)
   const { request } = slice.getState()
   const address = accountAddress(latch)
@@ -99,7 +101,7 @@ export async function checkPayBalance(latch: Latch): Promise<PayState> {
   }
   slice.setState({ status: 'checking', error: undefined })
   try {
-    const balances = await latch._internal.accountData.fetchBalances({ address, caipNetworkId: `eip155:${request.chainId}` })
+    const balances = await latch._internal.accountData.fetchBalances({ address, caipNetworkId: `eip155:${request.chainId}`, ...(forceUpdate?.length ? { forceUpdate } : {}) })
     const token = findToken(balances, request.asset)
     const balance = token?.quantity.numeric ?? '0'
     const missing = missingAmount(request.amount, balance)
