@@ -11,6 +11,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"math/big"
 	"strings"
 	"sync"
@@ -151,15 +152,6 @@ func New(cfg Config) *Service {
 		s.networks[n.ID] = n
 	}
 	return s
-}
-
-// Networks lists the networks with swaps.
-func (s *Service) Networks() []string {
-	var out []string
-	for id := range s.networks {
-		out = append(out, id)
-	}
-	return out
 }
 
 // Invalidate drops a network's cached chain state; unknown ids are ignored.
@@ -340,8 +332,12 @@ func (s *Service) Quote(ctx context.Context, p Pair) (Quoted, error) {
 // providerError keeps a dead upstream apart from a bug: the first is the
 // client's to retry, the second is logged.
 func providerError(err error) error {
-	if errors.Is(err, errUpstream) {
+	switch {
+	case errors.Is(err, errUpstream):
 		return apperr.Errorf(apperr.Unavailable, "The network's RPC upstream did not answer; retry later")
+	case errors.Is(err, errNotRouter):
+		slog.Warn("swap: the configured router does not answer", "err", err)
+		return apperr.Errorf(apperr.Unavailable, "This network's swap router does not answer as a Uniswap V2 router (the operator's --swap-router)")
 	}
 	return err
 }

@@ -474,6 +474,23 @@ func TestV2_ReserveCache(t *testing.T) {
 	}
 }
 
+// A router address that is not a router is the operator's mistake, said so.
+func TestService_Quote_ErrNotARouter(t *testing.T) {
+	f := newFixture(t, 0, fixtureOpts{})
+	usdc := f.tokens["USDC"].Address
+	n := *f.net
+	n.Provider = swap.NewV2(swap.V2Config{Router: usdc, Client: n.Client})
+	svc := swap.New(swap.Config{Networks: []*swap.Network{&n}})
+	p, err := svc.ParsePair(f.caip("USDC"), f.caip("WETH"), "", "1000000")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = svc.Quote(context.Background(), p)
+	if e := apperr.As(err); e == nil || e.Code != apperr.Unavailable || !strings.Contains(e.Message, "does not answer as a Uniswap V2 router") {
+		t.Fatalf("quote through a token as router: %v", err)
+	}
+}
+
 func TestService_GasPrice(t *testing.T) {
 	f := newFixture(t, 0, fixtureOpts{})
 	g, err := f.svc.GasPrice(context.Background(), f.chain.CAIPNetworkID)

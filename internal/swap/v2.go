@@ -129,7 +129,7 @@ func (v *V2) init(ctx context.Context) error {
 	var addrs [2]common.Address
 	for i, name := range []string{"factory", "WETH"} {
 		if calls[i].Err != nil || len(calls[i].Result) != 32 {
-			return fmt.Errorf("router %s: %s() failed (%v): not a Uniswap-V2-compatible router", v.router.Hex(), name, calls[i].Err)
+			return fmt.Errorf("%w: %s() of %s: %v", errNotRouter, name, v.router.Hex(), calls[i].Err)
 		}
 		addrs[i] = common.BytesToAddress(calls[i].Result)
 	}
@@ -326,6 +326,10 @@ func sortPair(a, b common.Address) [2]common.Address {
 	}
 	return [2]common.Address{a, b}
 }
+
+// errNotRouter marks a configured router that does not answer factory()
+// and WETH(): a wrong --swap-router.
+var errNotRouter = errors.New("not a Uniswap-V2-compatible router")
 
 // errUpstream marks a transport failure of the network's RPC upstreams.
 var errUpstream = errors.New("the network's RPC upstream did not answer")
