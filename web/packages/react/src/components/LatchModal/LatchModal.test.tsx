@@ -133,11 +133,11 @@ describe('LatchModal', () => {
     expect(screen.getByRole('dialog').hasAttribute('data-shake')).toBe(true)
   })
 
-  it('shows a not-available panel for views not built yet', () => {
+  it('shows a not-available panel for views not built yet (once the lazy views table says it has none)', async () => {
     const latch = createConnectedFakeLatch()
     renderWithLatch(<ConnectButton />, { latch })
     act(() => latch.open({ view: 'WhatIsAWallet' }))
-    expect(screen.getByTestId('latch-view-WhatIsAWallet').textContent).toBe('This view is not available yet.')
+    expect((await screen.findByTestId('latch-view-WhatIsAWallet', {}, { timeout: 5000 })).textContent).toBe('This view is not available yet.')
     expect(screen.getByRole('dialog', { name: 'What is a wallet?' })).toBeTruthy()
   })
 })

@@ -9,7 +9,7 @@ import { ModalHeader } from './ModalHeader'
 import { Toast } from './Toast'
 import { useAnimatedHeight } from './useAnimatedHeight'
 import { useFocusTrap } from './useFocusTrap'
-import { ViewRouter } from './ViewRouter'
+import { loadLazyViews, ViewRouter } from './ViewRouter'
 
 /** Core forbids closing (SIWXSignMessage while sign-in is required) with `canClose: false`. */
 function canCloseFrom(state: LatchState): boolean {
@@ -28,6 +28,11 @@ export function LatchModal() {
   const canClose = canCloseFrom(state)
 
   useFocusTrap(dialog, state.open)
+
+  // The lazy views' loaders come with the first open, so a lazy view then waits for its own chunk only.
+  useEffect(() => {
+    if (state.open) void loadLazyViews().catch(() => undefined)
+  }, [state.open])
 
   useEffect(() => {
     if (!state.open || !canClose) return

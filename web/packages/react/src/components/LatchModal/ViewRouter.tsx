@@ -16,48 +16,33 @@ const views: Partial<Record<LatchView, ComponentType>> = {
   UnsupportedChain: UnsupportedChainView,
 }
 
-// The e-mail wallet's views are one chunk (see views/embedded/EmbeddedViews).
-const embeddedViews = () => import('../../views/embedded/EmbeddedViews')
-// The Buy panel and the Pay view are one chunk (Pay's buy step is the Buy panel's flow).
-const onrampViews = () => import('../../views/onramp/OnrampViews')
+/** The lazy views' loaders (./lazyViews), one chunk loaded when the modal first opens. */
+export const loadLazyViews = () => import('./lazyViews')
 
-/** Views in chunks of their own, loaded when first opened (a spinner meanwhile). */
-const lazyViews: Partial<Record<LatchView, ComponentType>> = {
-  // The registry list is only needed once the visitor asks for all wallets.
-  AllWallets: lazy(() => import('../../views/connect/AllWalletsView')),
-  // WalletConnect's views (QR code generator included) load when the visitor picks WalletConnect.
-  ConnectingWalletConnect: lazy(() => import('../../views/walletconnect/ConnectingWalletConnectView')),
-  ConnectingWalletConnectBasic: lazy(() => import('../../views/walletconnect/ConnectingWalletConnectBasicView')),
-  // Send and Receive are panels loaded on demand (spec §2), each only when enabled.
-  WalletSend: lazy(() => import('../../views/send/SendView')),
-  WalletSendPreview: lazy(() => import('../../views/send/SendPreviewView')),
-  WalletReceive: lazy(() => import('../../views/account/ReceiveView')),
-  WalletSwap: lazy(() => import('../../views/swap/SwapView')),
-  // The e-mail wallet's views load when a visitor uses e-mail login, or the wallet asks for an approval.
-  EmailVerifyOtp: lazy(() => embeddedViews().then((m) => ({ default: m.EmailVerifyOtpView }))),
-  EmailVerifyDevice: lazy(() => embeddedViews().then((m) => ({ default: m.EmailVerifyDeviceView }))),
-  UpdateEmail: lazy(() => embeddedViews().then((m) => ({ default: m.UpdateEmailView }))),
-  ApproveTransaction: lazy(() => embeddedViews().then((m) => ({ default: m.ApproveTransactionView }))),
-  // The names views load when the visitor chooses a name (one chunk: the success view comes after the form).
-  RegisterAccountName: lazy(() => import('../../views/names/RegisterAccountNameView')),
-  RegisterAccountNameSuccess: lazy(() => import('../../views/names/RegisterAccountNameView').then((m) => ({ default: m.RegisterAccountNameSuccessView }))),
-  // The Buy panel (AppKit's OnRampProviders) and the Pay view (latch.pay), loaded when one opens.
-  OnRampProviders: lazy(() => onrampViews().then((m) => ({ default: m.BuyView }))),
-  Pay: lazy(() => onrampViews().then((m) => ({ default: m.PayView }))),
-  // Sign-in (options.siwx): opens after connect when the account has no session.
-  SIWXSignMessage: lazy(() => import('../../views/siwx/SIWXSignMessageView')),
+const lazyComponents = new Map<LatchView, ComponentType>()
+
+/** The lazy component of a view not in the first load (UnavailableView when no chunk has it). */
+function lazyView(view: LatchView): ComponentType {
+  let component = lazyComponents.get(view)
+  if (!component) {
+    component = lazy(() =>
+      loadLazyViews()
+        .then((m) => m.loadView(view))
+        .then((loaded) => loaded ?? { default: () => <UnavailableView view={view} /> }),
+    )
+    lazyComponents.set(view, component)
+  }
+  return component
 }
 
 /** The body of the modal for the current view. */
 export function ViewRouter({ view }: { view: LatchView }) {
-  const LazyView = lazyViews[view]
-  if (LazyView) {
-    return (
-      <Suspense fallback={<span className="latch-spinner latch-list-spinner" aria-hidden="true" />}>
-        <LazyView />
-      </Suspense>
-    )
-  }
   const View = views[view]
-  return View ? <View /> : <UnavailableView view={view} />
+  if (View) return <View />
+  const LazyView = lazyView(view)
+  return (
+    <Suspense fallback={<span className="latch-spinner latch-list-spinner" aria-hidden="true" />}>
+      <LazyView />
+    </Suspense>
+  )
 }

@@ -29,7 +29,8 @@ async function openSend() {
   const latch = createConnectedFakeLatch({ accountData: createFakeAccountData({ balances }) })
   const result = renderWithLatch(<ConnectButton />, { latch })
   act(() => latch.open({ view: 'WalletSend' }))
-  await screen.findByTestId('latch-view-WalletSend')
+  // Two chunks load first (the lazy views' table, then Send's): more than findBy's 1 s when the machine is busy.
+  await screen.findByTestId('latch-view-WalletSend', {}, { timeout: 5000 })
   await waitFor(() => expect(screen.getByTestId('latch-send-token').querySelectorAll('option')).toHaveLength(3))
   return result
 }
