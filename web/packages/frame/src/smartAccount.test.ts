@@ -162,3 +162,42 @@ describe('smartAccountOps', () => {
     await expect(sendOperation(KEY, { ...undeployed, deployed: true }, prepared, call, { sleep: async () => undefined, now: () => 0 })).rejects.toThrow('The transaction reverted: 0x08c379a0')
   })
 })
+
+describe('createRpcHandler with smart accounts', () => {
+  async function rpcWith(type: 'eoa' | 'smartAccount') {
+    const { createRpcHandler } = await import('./rpc')
+    const { sa } = accounts({ stored: type })
+    const shown: unknown[] = []
+    const handle = createRpcHandler({
+      wallet: {
+        addresses: async () => ({ evm: OWNER, solana: '' }),
+        withKeys: async <T,>(fn: (k: { evm: Uint8Array; solana: Uint8Array }) => Promise<T> | T) => fn({ evm: new Uint8Array(KEY), solana: new Uint8Array(32) }),
+      },
+      api: { rpc: async () => undefined },
+      chainId: () => 31337,
+      smartAccounts: sa,
+      approve: async (request) => {
+        shown.push(request.params)
+        return true
+      },
+    })
+    return { handle, shown }
+  }
+
+  it('the active smart account answers eth_accounts and signs ERC-6492 wrapped; the owner EOA still signs for itself', async () => {
+    const { handle, shown } = await rpcWith('smartAccount')
+    expect(await handle('a1', { method: 'eth_accounts', chainNamespace: 'eip155', chainId: 31337 })).toEqual([SMART])
+    const wrapped = (await handle('a2', { method: 'personal_sign', params: ['0x68656c6c6f', SMART], chainNamespace: 'eip155', chainId: 31337 })) as Hex
+    expect(isErc6492Signature(wrapped)).toBe(true)
+    const plain = (await handle('a3', { method: 'personal_sign', params: ['0x68656c6c6f', OWNER], chainNamespace: 'eip155', chainId: 31337 })) as Hex
+    expect(isErc6492Signature(plain)).toBe(false)
+    expect(parseErc6492Signature(wrapped).signature).toBe(plain)
+    expect(shown).toHaveLength(2)
+  })
+
+  it('with the EOA active, nothing changes', async () => {
+    const { handle } = await rpcWith('eoa')
+    expect(await handle('b1', { method: 'eth_accounts', chainNamespace: 'eip155', chainId: 31337 })).toEqual([OWNER])
+    await expect(handle('b2', { method: 'personal_sign', params: ['0x68656c6c6f', SMART], chainNamespace: 'eip155', chainId: 31337 })).rejects.toThrow(/is not this wallet's/)
+  })
+})
