@@ -9,7 +9,8 @@ import { ModalHeader } from './ModalHeader'
 import { Toast } from './Toast'
 import { useAnimatedHeight } from './useAnimatedHeight'
 import { useFocusTrap } from './useFocusTrap'
-import { loadLazyViews, ViewRouter } from './ViewRouter'
+import { loadLazyViews } from './loadLazyViews'
+import { ViewRouter } from './ViewRouter'
 
 /** Core forbids closing (SIWXSignMessage while sign-in is required) with `canClose: false`. */
 function canCloseFrom(state: LatchState): boolean {

@@ -5,6 +5,7 @@ import { ConnectingExternalView } from '../../views/connect/ConnectingExternalVi
 import { ConnectView } from '../../views/connect/ConnectView'
 import { NetworksView } from '../../views/networks/NetworksView'
 import { UnsupportedChainView } from '../../views/networks/UnsupportedChainView'
+import { loadLazyViews } from './loadLazyViews'
 import { UnavailableView } from './UnavailableView'
 
 /** Views in the first load: the ones a visitor sees first or right after connecting. */
@@ -15,9 +16,6 @@ const views: Partial<Record<LatchView, ComponentType>> = {
   Networks: NetworksView,
   UnsupportedChain: UnsupportedChainView,
 }
-
-/** The lazy views' loaders (./lazyViews), one chunk loaded when the modal first opens. */
-export const loadLazyViews = () => import('./lazyViews')
 
 const lazyComponents = new Map<LatchView, ComponentType>()
 

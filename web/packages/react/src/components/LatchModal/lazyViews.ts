@@ -41,3 +41,8 @@ const loaders: Partial<Record<LatchView, () => Promise<{ default: ComponentType 
 export function loadView(view: LatchView): Promise<{ default: ComponentType } | undefined> {
   return loaders[view]?.() ?? Promise.resolve(undefined)
 }
+
+/** The account tabs' chunk: the Tokens/NFTs/Activity tabs and the account's name (AccountView, a first-load view). */
+export const loadAccountTabs = () => import('../../views/account/AccountTabs')
+/** The e-mail wallet's views (the Connect view's e-mail field among them). */
+export const loadEmbeddedViews = embeddedViews

@@ -1,6 +1,7 @@
 import { lazy, Suspense } from 'react'
 import { loadAccountModule } from '@latchkit/core'
 import { Avatar } from '../../components/Avatar/Avatar'
+import { loadLazyViews } from '../../components/LatchModal/loadLazyViews'
 import { useLatchInstance } from '../../context'
 import { useLatchSelector } from '../../hooks/useLatchSelector'
 import { useT } from '../../hooks/useT'
@@ -8,13 +9,15 @@ import { truncateAddress } from '../../utils'
 
 // The tabs and their data layer are a chunk of their own: a page pays for them only once someone connects.
 // Core's account module (formats, Activity model) is fetched alongside, not after, the tabs' chunk.
+// Loaded through the lazy loaders' chunk, which keeps the tabs' file list out of the first load.
+const accountTabs = () => loadLazyViews().then((m) => m.loadAccountTabs())
 const AccountTabs = lazy(() => {
   void loadAccountModule().catch(() => {})
-  return import('./AccountTabs')
+  return accountTabs()
 })
 // The account's name, or the way to choose one, comes with the tabs' chunk (one chunk fewer for the first load
 // to know of); the names views it opens are chunks of their own.
-const AccountName = lazy(() => import('./AccountTabs').then((m) => ({ default: m.AccountName })))
+const AccountName = lazy(() => accountTabs().then((m) => ({ default: m.AccountName })))
 
 /** The Account view: avatar, address, balance, network, Send and Receive, the Tokens/NFTs/Activity tabs (spec §2), disconnect. */
 export function AccountView() {
