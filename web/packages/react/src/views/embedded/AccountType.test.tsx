@@ -17,7 +17,7 @@ afterEach(() => {
 })
 
 /** A Latch whose e-mail wallet is connected to a frame that has (or lacks) a smart account on the chain. */
-async function connected(hasSmartAccount: boolean) {
+async function connected(hasSmartAccount: boolean, networks: 'fail' | number[] = [31337]) {
   const latch = createLatch({ projectId: 'a'.repeat(32), networks: [dev], apiUrl: 'http://127.0.0.1:1', walletConnect: false, frameUrl: 'http://127.0.0.1:2' })
   latches.push(latch)
   const wallet = latch._internal.embedded!
@@ -30,6 +30,9 @@ async function connected(hasSmartAccount: boolean) {
         if (payload!.type === 'smartAccount' && !hasSmartAccount) throw new Error('This application might not support Smart Accounts')
         type = payload!.type
         return { type, address: type === 'eoa' ? EOA : SMART }
+      case 'GET_SMART_ACCOUNT_ENABLED_NETWORKS':
+        if (networks === 'fail') throw new Error('frame failed')
+        return { smartAccountEnabledNetworks: networks }
     }
     throw new Error(`unexpected ${name}`)
   })
@@ -65,5 +68,16 @@ describe('Account view: account type', () => {
     expect((await screen.findByTestId('latch-account-type-error')).textContent).toBe('This application might not support Smart Accounts')
     expect(screen.getByTestId('latch-account-type').textContent).toBe('EOA')
     expect(latch.getState().account.address).toBe(EOA)
+  })
+
+  it('without smart accounts on the chain (or when the frame cannot list them) shows the message and no switch', async () => {
+    for (const networks of ['fail', [1]] as const) {
+      await connected(true, networks === 'fail' ? 'fail' : [...networks])
+      expect((await screen.findByTestId('latch-account-type-error')).textContent).toBe('This application might not support Smart Accounts')
+      expect((screen.getByTestId('latch-account-type-switch') as HTMLButtonElement).disabled).toBe(true)
+      expect(localStorage.getItem('latch:embedded:smartAccountEnabledNetworks')).toBe(networks === 'fail' ? '' : '1')
+      cleanup()
+      for (const l of latches.splice(0)) l.destroy()
+    }
   })
 })
