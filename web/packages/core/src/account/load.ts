@@ -1,4 +1,5 @@
 // The on-demand entry of the account module (see models.ts).
+import { loadLazy } from '../loadLazy'
 
 /** Everything `./models` exports: latchd's account client, formats, the Activity model. */
 export type AccountModule = typeof import('./models')
@@ -7,7 +8,7 @@ let loading: Promise<AccountModule> | undefined
 
 /** Loads the account module once; later calls share the same promise. */
 export function loadAccountModule(): Promise<AccountModule> {
-  loading ??= import('./models').catch((error: unknown) => {
+  loading ??= loadLazy().then((l) => l.accountModels()).catch((error: unknown) => {
     loading = undefined
     throw error
   })

@@ -9,6 +9,7 @@ import { createConnector } from '@wagmi/core'
 import { getAddress, type Address } from 'viem'
 import { EMBEDDED_CONNECTOR_ID, EMBEDDED_CONNECTOR_NAME, type EmbeddedWallet } from './controller'
 import type { EmbeddedEip1193Provider } from './provider'
+import { loadLazy } from '../loadLazy'
 
 export { EMBEDDED_CONNECTOR_ID, EMBEDDED_CONNECTOR_NAME }
 
@@ -23,7 +24,7 @@ export function embeddedWallet(wallet: EmbeddedWallet) {
     // The provider is a chunk of its own, loaded with the first wallet call (after a login or a restore).
     let provider: Promise<EmbeddedEip1193Provider> | undefined
     const getProvider = () =>
-      (provider ??= import('./provider').then(({ createEmbeddedProvider }) => {
+      (provider ??= loadLazy().then((l) => l.embeddedProvider()).then(({ createEmbeddedProvider }) => {
         const p = createEmbeddedProvider(wallet, { accounts, isKnownChain: (id) => config.chains.some((c) => c.id === id) })
         p.on('chainChanged', onChain)
         return p

@@ -12,6 +12,7 @@ import type { FrameClient, FrameClientOptions, FrameTimeoutReason } from './fram
 import type { ApprovalRequest } from './protocol'
 import { initialEmbeddedState, type EmbeddedState } from './state'
 import { EMBEDDED_STORAGE_KEYS } from './storageKeys'
+import { loadLazy } from '../loadLazy'
 
 /** The id of the embedded wallet's wagmi connector (and wagmi's `recentConnectorId` for it). */
 export const EMBEDDED_CONNECTOR_ID = 'latchEmbedded'
@@ -85,7 +86,7 @@ export function createEmbeddedWallet(options: EmbeddedWalletOptions): EmbeddedWa
   function frameClient(): Promise<FrameClient> {
     if (frame) return Promise.resolve(frame)
     const generation = destroyed
-    loading ??= (options.createClient ? Promise.resolve(options.createClient) : import('./frameClient').then((m) => m.createFrameClient)).then(
+    loading ??= (options.createClient ? Promise.resolve(options.createClient) : loadLazy().then((l) => l.frameClient()).then((m) => m.createFrameClient)).then(
       (make) => {
         loading = undefined
         if (generation !== destroyed) throw new Error('The e-mail wallet was destroyed')

@@ -13,6 +13,7 @@ import type { Store } from '../store'
 import { walletConnected } from '../connection/actions/walletConnected'
 import { embeddedWallet } from './connector'
 import { createEmbeddedWallet, EMBEDDED_CONNECTOR_ID, EMBEDDED_CONNECTOR_NAME, type EmbeddedWallet } from './controller'
+import { loadLazy } from '../loadLazy'
 
 /** The embedded wallet of a new Latch and the connector its wagmi config gets. */
 export interface EmbeddedWiring {
@@ -42,7 +43,7 @@ export function createEmbeddedWiring(
     onTimeout: (reason) => deps.alerts.show(reason === 'iframe_load_failed' ? 'IFRAME_LOAD_FAILED' : 'IFRAME_REQUEST_TIMEOUT'),
     // Reported and closed like any wallet connection.
     onConnected: () => walletConnected(deps.latch(), { id: EMBEDDED_CONNECTOR_ID, name: EMBEDDED_CONNECTOR_NAME }, 'browser'),
-    onMethodNotAllowed: () => void import('./actions/all').then((a) => a.methodNotAllowed(deps.latch())),
+    onMethodNotAllowed: () => void loadLazy().then((l) => l.embeddedActions()).then((a) => a.methodNotAllowed(deps.latch())),
     onApproval: () => {
       const { modal, router } = deps.latch()._internal
       if (modal.store.getState().open) router.push('ApproveTransaction')

@@ -1,4 +1,5 @@
 // The on-demand entry of the names module: a page that never opens the names
+import { loadLazy } from '../loadLazy'
 // views or the Account view's name does not download it.
 
 /** Everything `./index` exports. */
@@ -8,7 +9,7 @@ let loading: Promise<NamesModule> | undefined
 
 /** Loads the names module once; later calls share the same promise. */
 export function loadNamesModule(): Promise<NamesModule> {
-  loading ??= import('./index').catch((error: unknown) => {
+  loading ??= loadLazy().then((l) => l.names()).catch((error: unknown) => {
     loading = undefined
     throw error
   })

@@ -3,6 +3,7 @@
 // only a page that opens Send, or calls useLatchSend, downloads it.
 
 import type { SendState } from './controller'
+import { loadLazy } from '../loadLazy'
 
 /** The send state before anything is entered: the controller's start, and what a UI shows until the module loads. */
 export const initialSendState: SendState = {
@@ -30,7 +31,7 @@ let loading: Promise<SendModule> | undefined
 
 /** Loads the send module once; later calls share the same promise. */
 export function loadSendModule(): Promise<SendModule> {
-  loading ??= import('./index').catch((error: unknown) => {
+  loading ??= loadLazy().then((l) => l.send()).catch((error: unknown) => {
     loading = undefined
     throw error
   })

@@ -4,6 +4,7 @@
 import type { KeyValueStorage } from '../storage'
 import type { SIWXConfig } from '../siwx'
 import type { LatchSiwxBackend } from './backend'
+import { loadLazy } from '../loadLazy'
 
 /** Options of latchSiwx(). */
 export interface LatchSiwxOptions {
@@ -47,7 +48,7 @@ export function latchSiwx(options: LatchSiwxOptions = {}): LatchSIWXConfig {
   let context: LatchSiwxContext | undefined
   let backend: Promise<LatchSiwxBackend> | undefined
   const load = (): Promise<LatchSiwxBackend> =>
-    (backend ??= import('./backend')
+    (backend ??= loadLazy().then((l) => l.siwxBackend())
       .then((m) => m.createLatchSiwxBackend(options, context))
       .catch((error: unknown) => {
         backend = undefined

@@ -1,4 +1,5 @@
 // The on-demand entry of the swap module: a page that never opens the swap
+import { loadLazy } from '../loadLazy'
 // panel does not download it.
 
 /** Everything `./index` exports. */
@@ -8,7 +9,7 @@ let loading: Promise<SwapModule> | undefined
 
 /** Loads the swap module once; later calls share the same promise. */
 export function loadSwapModule(): Promise<SwapModule> {
-  loading ??= import('./index').catch((error: unknown) => {
+  loading ??= loadLazy().then((l) => l.swap()).catch((error: unknown) => {
     loading = undefined
     throw error
   })

@@ -5,6 +5,7 @@ import type { Hex } from 'viem'
 import { caipNetworkIdOf } from '../../options'
 import { disconnectedNamespace } from '../../connection/types'
 import type { NamespaceAdapter, NamespaceClient, NamespaceClientContext } from '../types'
+import { loadLazy } from '../../loadLazy'
 
 /** The eip155 namespace (EVM chains, CAIP-2 `eip155:<chain id>`). */
 export const eip155Adapter: NamespaceAdapter = {
@@ -18,7 +19,7 @@ export const eip155Adapter: NamespaceAdapter = {
 }
 
 /** The eip155 send code (driver, JSON-RPC, ENS): one chunk, loaded when the visitor first sends. */
-const loadSendCode = () => import('./send/driver')
+const loadSendCode = () => loadLazy().then((l) => l.eip155SendDriver())
 
 function createEip155Client({ connection }: NamespaceClientContext): NamespaceClient {
   const config = () => connection.getWagmiConfig()

@@ -1,4 +1,5 @@
 /** The e-mail wallet's actions, each taking the Latch (see ./all). */
+import { loadLazy } from '../../loadLazy'
 export type EmbeddedActions = typeof import('./all')
 
 /**
@@ -8,5 +9,5 @@ export type EmbeddedActions = typeof import('./all')
  * signOut and connectSocial (social login through a popup).
  */
 export function loadEmbeddedActions(): Promise<EmbeddedActions> {
-  return import('./all')
+  return loadLazy().then((l) => l.embeddedActions())
 }

@@ -9,6 +9,7 @@ import { defaultRelayUrl, evmRpcUrl, type WalletConnectParameters } from '../opt
 import type { WalletConnectEip1193Provider } from './eip1193'
 import type { WalletConnectSessionConnector } from './session'
 import type { LoadUniversalProvider } from './types'
+import { loadLazy } from '../../loadLazy'
 
 /** The connector's id (and wagmi's `recentConnectorId` for it). */
 export const WALLET_CONNECT_CONNECTOR_ID = 'walletConnect'
@@ -38,7 +39,7 @@ export function walletConnect(parameters: WalletConnectParameters) {
 }
 
 // A separate chunk: nothing of the SDK is on the page until this runs.
-const loadSdk: LoadUniversalProvider = async (init) => (await import('./sdk')).initUniversalProvider(init)
+const loadSdk: LoadUniversalProvider = async (init) => (await loadLazy().then((l) => l.walletConnectSdk())).initUniversalProvider(init)
 
 /** The connector with its SDK loader injected (unit tests pass a fake provider). */
 export function createWalletConnectConnector(parameters: WalletConnectParameters, load: LoadUniversalProvider) {
@@ -47,7 +48,7 @@ export function createWalletConnectConnector(parameters: WalletConnectParameters
     let loaded: WalletConnectSessionConnector | undefined
     let loading: Promise<WalletConnectSessionConnector> | undefined
     const session = () =>
-      (loading ??= import('./session').then(
+      (loading ??= loadLazy().then((l) => l.walletConnectSession()).then(
         ({ createWalletConnectSession }) =>
           (loaded = createWalletConnectSession(config, parameters, load, {
             relayUrl: parameters.relayUrl ?? defaultRelayUrl(parameters.apiUrl),

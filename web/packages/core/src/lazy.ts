@@ -1,0 +1,18 @@
+// The loaders of core's on-demand chunks, a chunk of its own (./loadLazy loads it,
+// first with latchd's client at init). The first load then carries one dynamic
+// import for core, not one per chunk each with the list of chunk files the app's
+// bundler preloads for it. Each loader is the only import() of its module.
+export const api = () => import('./api')
+export const accountModels = () => import('./account/models')
+export const names = () => import('./names/index')
+export const swap = () => import('./swap/index')
+export const pay = () => import('./pay/index')
+export const siwx = () => import('./siwx/index')
+export const siwxBackend = () => import('./siwx/backend')
+export const send = () => import('./send/index')
+export const eip155SendDriver = () => import('./adapters/eip155/send/driver')
+export const frameClient = () => import('./embedded/frameClient')
+export const embeddedProvider = () => import('./embedded/provider')
+export const embeddedActions = () => import('./embedded/actions/all')
+export const walletConnectSdk = () => import('./walletconnect/connector/sdk')
+export const walletConnectSession = () => import('./walletconnect/connector/session')
