@@ -11,6 +11,7 @@ import { createServer } from 'node:http';
 import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { base58 } from '@scure/base';
 import { createPublicClient, formatEther, http, parseEther } from 'viem';
 import { emailLogin } from '../lib/email.mjs';
 import { useHarness } from '../lib/harness.mjs';
@@ -165,6 +166,46 @@ test('e-mail login with the code from the outbox; address and balance; reload ke
   const signedWire = Buffer.from(await signedTx);
   assert.deepEqual(signedWire.subarray(65), message, 'the message is signed as given');
   assert.ok(cryptoVerify(null, message, solanaKey, signedWire.subarray(1, 65)), 'the transaction signature verifies');
+
+  // signAndSendTransaction on the local Solana network (latchd dev runs it): 0.1 SOL to dev account #2, sent by the
+  // frame through latchd's RPC proxy, lands on the network.
+  const solanaNet = harness.latchd.info.solana;
+  assert.ok(solanaNet, 'latchd dev runs the Solana dev network');
+  /** @param {string} method @param {unknown[]} params */
+  const sol = async (method, params) => {
+    const res = await (await fetch(solanaNet.rpcUrl, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })).json();
+    if (res.error) throw new Error(`${method}: ${JSON.stringify(res.error)}`);
+    return res.result;
+  };
+  const owner = solana[0].accounts[0].address;
+  const solReceiver = solanaNet.accounts[2];
+  await sol('requestAirdrop', [owner, 1_000_000_000]);
+  for (let i = 0; i < 100 && (await sol('getBalance', [owner])).value < 1_000_000_000; i++) await new Promise((r) => setTimeout(r, 100));
+  const receiverBefore = (await sol('getBalance', [solReceiver])).value;
+  const { blockhash } = (await sol('getLatestBlockhash', [])).value;
+  const lamports = Buffer.alloc(8);
+  lamports.writeBigUInt64LE(100_000_000n);
+  const transfer = Buffer.concat([
+    Buffer.from([1, 0, 1]), // 1 signer; the system program read-only
+    Buffer.from([3]), Buffer.from(solana[0].accounts[0].publicKey), Buffer.from(base58.decode(solReceiver)), Buffer.alloc(32),
+    Buffer.from(base58.decode(blockhash)),
+    Buffer.from([1, 2, 2, 0, 1, 12]), Buffer.from([2, 0, 0, 0]), lamports, // system program Transfer(from 0, to 1)
+  ]);
+  const sent = page.evaluate(async ({ bytes, chain }) => {
+    const w = /** @type {any} */ (window).solanaWallets[0];
+    const [out] = await w.features['solana:signAndSendTransaction'].signAndSendTransaction({ account: w.accounts[0], transaction: Uint8Array.from(bytes), chain });
+    return Array.from(/** @type {Uint8Array} */ (out.signature));
+  }, { bytes: Array.from(Buffer.concat([Buffer.from([1]), Buffer.alloc(64), transfer])), chain: solanaNet.caipNetworkId });
+  await page.getByTestId('latch-view-ApproveTransaction').waitFor();
+  await page.getByTestId('latch-approve-approve').click();
+  const signature = base58.encode(Uint8Array.from(await sent));
+  let status;
+  for (let i = 0; i < 100 && !status; i++) {
+    status = (await sol('getSignatureStatuses', [[signature]])).value[0];
+    if (!status) await new Promise((r) => setTimeout(r, 100));
+  }
+  assert.ok(status && status.err === null, `the transfer landed: ${JSON.stringify(status)}`);
+  assert.equal((await sol('getBalance', [solReceiver])).value, receiverBefore + 100_000_000);
 
   // Send 0.01 ETH to account #2 through the widget's Send form, on the account's network.
   const client = rpc(network.chainId);
