@@ -35,6 +35,9 @@ step "web: public API report (packages/*/api-report.md match the sources)"
 step "web: unit and component tests (vitest)"
 (cd web && npx vitest run)
 
+step "Solana dev network (LiteSVM behind our JSON-RPC server, web/packages/solana-devnet)"
+(cd web/packages/solana-devnet && node --test test/)
+
 step "web: build (core, react, demo)"
 bash scripts/build-web.sh
 
