@@ -60,6 +60,8 @@ export interface LatchFeatures {
   activity: boolean
   /** The e-mail field in Connect (remote feature `email`, local `features.email`); also needs a frameUrl. */
   email: boolean
+  /** The social buttons in Connect (remote feature `social_login`, local `features.socials`), once the project config is read. */
+  socials?: readonly string[] | false
 }
 
 /** The account of the connected namespace. */

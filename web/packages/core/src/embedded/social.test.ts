@@ -58,10 +58,12 @@ describe('waitForSocialResult', () => {
     }
   })
 
-  it('opens the popup on the frame origin loading page', () => {
-    const open = vi.fn(() => null)
-    expect(openSocialPopup(`${FRAME}/`, { open, screenX: 0, screenY: 0, outerWidth: 1000, outerHeight: 800 } as unknown as Window)).toBeNull()
-    expect(open).toHaveBeenCalledWith(`${FRAME}/auth/v1/social/loading`, 'latch-social', expect.stringContaining('width=500'))
+  it('opens a blank popup that says it is loading', () => {
+    const doc = { title: '', body: { textContent: '' } }
+    const open = vi.fn(() => ({ document: doc }))
+    expect(openSocialPopup({ open, screenX: 0, screenY: 0, outerWidth: 1000, outerHeight: 800 } as unknown as Window)).toBeTruthy()
+    expect(open).toHaveBeenCalledWith('about:blank', '_blank', expect.stringContaining('width=500'))
+    expect(doc.body.textContent).toBe('Loading…')
   })
 })
 

@@ -1,13 +1,13 @@
 // The social login popup on the page's side (spec §7, docs/social.md): it is
-// opened at the click, on the frame origin's loading page (a popup opened
-// after an await is blocked), sent to the provider, and comes back to
+// opened at the click (a popup opened after an await is blocked), sent to
+// the provider, and comes back to
 // latchd's callback page on the frame origin, which posts {resultUri} to this
 // window. Only a message from the frame origin and from that popup is taken:
 // anything else (another origin, another window) is ignored.
 import { globalTimers, type TimerHandle, type Timers } from '../timers'
 
-/** The popup's first page, on the frame origin. */
-export const SOCIAL_LOADING_PATH = '/auth/v1/social/loading'
+/** What the popup says until the provider's page loads. */
+export const SOCIAL_POPUP_LOADING = 'Loading…'
 /** The window was closed before the provider sent the visitor back. */
 export const SOCIAL_POPUP_CLOSED = 'The login window was closed before the login finished'
 /** window.open was refused (a blocker, or no click). */
@@ -29,11 +29,21 @@ function features(win: Window): string {
 }
 
 /**
- * openSocialPopup opens the popup on the frame origin's loading page. Call it
- * synchronously in the click handler; null when the browser refused.
+ * openSocialPopup opens the popup on a blank page that says it is loading.
+ * Call it synchronously in the click handler; null when the browser refused.
+ * The blank page is the opener's own and complete at once, so the
+ * navigation to the provider cannot race a first page still loading (a page
+ * of another origin would be: its navigation could land after the
+ * provider's and undo it).
  */
-export function openSocialPopup(frameUrl: string, win: Window = window): Window | null {
-  return win.open(new URL(SOCIAL_LOADING_PATH, frameUrl).href, 'latch-social', features(win))
+export function openSocialPopup(win: Window = window): Window | null {
+  const popup = win.open('about:blank', '_blank', features(win))
+  try {
+    if (popup) popup.document.title = popup.document.body.textContent = SOCIAL_POPUP_LOADING
+  } catch {
+    // A browser that gives the blank page another origin: it stays blank.
+  }
+  return popup
 }
 
 /** Where the popup's message arrives: the page's window. */

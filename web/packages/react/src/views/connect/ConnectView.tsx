@@ -7,6 +7,8 @@ import { WalletListItem } from './WalletListItem'
 
 // The e-mail field is a chunk of its own, loaded only when the options allow e-mail login.
 const EmailLogin = lazy(() => import('../embedded/EmbeddedViews').then((m) => ({ default: m.EmailLogin })))
+// The social buttons too, when the project offers socials (docs/social.md).
+const SocialLogin = lazy(() => import('../social/SocialLogin'))
 
 /** "430+" style count for the All Wallets row, as AppKit shows it. */
 function displayCount(count: number): string {
@@ -22,8 +24,9 @@ export function ConnectView() {
   // The project's e-mail feature (latchd's config) can turn the field off.
   const emailOn = useLatchSelector((state) => state.features.email)
   const email = emailOn && getEmbeddedState(latch) !== undefined
-  // Spec §9: the connect methods in the options' order (email, social, wallet by default); social login is not offered yet.
-  const methods = latch._internal.opts.features.connectMethodsOrder.filter((m) => m !== 'social' && (m !== 'email' || email))
+  const socials = useLatchSelector((state) => state.features.socials)
+  // Spec §9: the connect methods in the options' order (email, social, wallet by default).
+  const methods = latch._internal.opts.features.connectMethodsOrder.filter((m) => (m !== 'email' && m !== 'social') || (email && (m === 'email' || (socials && socials.length))))
   const [count, setCount] = useState<number | null>(null)
   useEffect(() => {
     let current = true
@@ -75,7 +78,15 @@ export function ConnectView() {
             {t('connect.orConnectWith')}
           </p>
         ) : null,
-        m === 'email' ? emailField : walletList,
+        m === 'email' ? (
+          emailField
+        ) : m === 'social' ? (
+          <Suspense key="social" fallback={null}>
+            <SocialLogin />
+          </Suspense>
+        ) : (
+          walletList
+        ),
       ])}
     </div>
   )

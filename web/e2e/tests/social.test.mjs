@@ -1,0 +1,136 @@
+// Social login end to end (issue 18): the demo dapp served by a real
+// `latchd dev`, whose development identity provider stands in for every
+// provider without credentials. The popup goes to the stand-in's page, a
+// test user logs in, latchd's callback on the frame origin hands the result
+// to the page, the frame exchanges it (PKCE) for a session and the wallet
+// connects. Build the web packages (the frame included) and bin/latchd-dev
+// first (scripts/test-e2e.sh does).
+import { strict as assert } from 'node:assert';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { emailLogin } from '../lib/email.mjs';
+import { useHarness } from '../lib/harness.mjs';
+
+const demoDir = join(dirname(fileURLToPath(import.meta.url)), '../../apps/demo/dist');
+if (!existsSync(join(demoDir, 'index.html'))) throw new Error(`demo not built: ${demoDir} (npm run build in web/)`);
+
+const harness = useHarness({ latchdArgs: ['--demo-dir', demoDir, '--demo-addr', '127.0.0.1:0'] });
+const email = `social-${Date.now()}@example.com`;
+const { login } = emailLogin(harness, email);
+
+/** @typedef {import('playwright-core').Page} Page */
+
+async function openDemo() {
+  const testPage = await harness.newPage({ wallet: false });
+  // A new account has no shares yet: the frame's first fetch answers 404, then it creates the wallet.
+  testPage.allowConsoleErrors(/shares\/fetch.*404|404.*shares\/fetch/);
+  await testPage.page.goto(/** @type {string} */ (harness.latchd.info.demoUrl));
+  await testPage.page.getByTestId('latch-connect-button').waitFor();
+  return testPage;
+}
+
+/** The demo's account as it prints it. */
+async function account(/** @type {Page} */ page) {
+  return JSON.parse(/** @type {string} */ (await page.getByTestId('demo-account').textContent()));
+}
+
+/**
+ * Clicks a provider's button in Connect and logs in as a test user of the development identity provider:
+ * `user` picks a listed one, else name/email/verified describe one.
+ * @param {Page} page
+ * @param {string} provider
+ * @param {{user?: string, name?: string, email?: string, verified?: boolean, more?: boolean}} who
+ */
+async function socialLogin(page, provider, who) {
+  await page.getByTestId('latch-connect-button').click();
+  await page.getByTestId('latch-view-Connect').waitFor();
+  if (who.more) await page.getByTestId('latch-social-more').click();
+  const popupPromise = page.waitForEvent('popup');
+  await page.getByTestId(`latch-social-${provider}`).click();
+  const popup = await popupPromise;
+  await popup.getByTestId('devidp-banner').waitFor().catch(async (e) => {
+    const err = await page.getByTestId('latch-social-error').textContent({ timeout: 100 }).catch(() => 'no error shown');
+    throw new Error(`${e.message}\n${err}\npopup at ${popup.isClosed() ? 'closed' : popup.url()}: ${popup.isClosed() ? '' : (await popup.content()).slice(0, 300)}`);
+  });
+  assert.match(/** @type {string} */ (await popup.getByTestId('devidp-banner').textContent()), /Development identity provider — test users only\./);
+  const closed = popup.waitForEvent('close', { timeout: 30_000 });
+  if (who.user) {
+    await popup.getByTestId(`devidp-user-${who.user}`).click();
+  } else {
+    await popup.getByTestId('devidp-name').fill(who.name ?? '');
+    await popup.getByTestId('devidp-email').fill(who.email ?? '');
+    if (who.verified) await popup.getByTestId('devidp-verified').check();
+    await popup.getByTestId('devidp-custom').click();
+  }
+  await closed;
+  await page.waitForFunction(() => JSON.parse(document.querySelector('[data-testid="demo-account"]')?.textContent ?? '{}').status === 'connected');
+  return /** @type {string} */ ((await account(page)).address);
+}
+
+async function signOut(/** @type {Page} */ page) {
+  await page.getByTestId('latch-account-button').first().click();
+  await page.getByTestId('latch-disconnect').click();
+  await page.waitForFunction(() => JSON.parse(document.querySelector('[data-testid="demo-account"]')?.textContent ?? '{}').status === 'disconnected');
+}
+
+test('Connect shows the social buttons in the spec order, the first three then More', async () => {
+  const { page } = await openDemo();
+  await page.getByTestId('latch-connect-button').click();
+  const list = page.getByTestId('latch-social-login');
+  await list.waitFor();
+  const shown = await list.locator('[data-testid^="latch-social-"]:not([data-testid="latch-social-more"])').evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')));
+  assert.deepEqual(shown, ['latch-social-google', 'latch-social-x', 'latch-social-discord']);
+  await page.getByTestId('latch-social-more').click();
+  const all = await list.locator('[data-testid^="latch-social-"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')));
+  assert.deepEqual(all, ['latch-social-google', 'latch-social-x', 'latch-social-discord', 'latch-social-apple', 'latch-social-github', 'latch-social-facebook']);
+});
+
+test('google through the popup: the wallet connects and signs; the same person by e-mail (verified address) gets the same address', async () => {
+  const testPage = await openDemo();
+  const { page } = testPage;
+  const address = await socialLogin(page, 'google', { name: 'Social Visitor', email, verified: true });
+  assert.match(address, /^0x[0-9a-fA-F]{40}$/);
+
+  await page.getByTestId('demo-sign-input').fill('hello from a social login');
+  await page.getByTestId('demo-sign-message').click();
+  await page.getByTestId('latch-view-ApproveTransaction').waitFor();
+  await page.getByTestId('latch-approve-approve').click();
+  await page.getByTestId('demo-signature-valid').waitFor();
+  assert.equal(await page.getByTestId('demo-signature-valid').textContent(), 'valid signature of the connected account');
+
+  // Reload: still connected (the frame kept the session).
+  await page.reload();
+  await page.waitForFunction(() => JSON.parse(document.querySelector('[data-testid="demo-account"]')?.textContent ?? '{}').status === 'connected');
+  assert.equal((await account(page)).address, address);
+
+  // github and Apple (form post) on new devices (browser profiles of their own), and the e-mail login of the same
+  // verified address, reach the same wallet.
+  for (const provider of ['github', 'apple']) {
+    const other = await openDemo();
+    assert.equal(await socialLogin(other.page, provider, { name: 'Social Visitor', email, verified: true, more: true }), address, provider);
+  }
+  const byEmail = await openDemo();
+  byEmail.allowConsoleErrors(/status of 429/);
+  assert.equal(await login(byEmail.page), address);
+});
+
+test('an unverified e-mail opens another wallet; a closed popup says so and connects nothing', async () => {
+  const first = await openDemo();
+  const verified = await socialLogin(first.page, 'google', { name: 'Social Visitor', email, verified: true });
+  const { page } = await openDemo();
+  const other = await socialLogin(page, 'discord', { name: 'Someone Else', email, verified: false });
+  assert.notEqual(other, verified);
+  await signOut(page);
+
+  await page.getByTestId('latch-connect-button').click();
+  const popupPromise = page.waitForEvent('popup');
+  await page.getByTestId('latch-social-google').click();
+  const popup = await popupPromise;
+  await popup.getByTestId('devidp-banner').waitFor();
+  await popup.close();
+  await page.getByTestId('latch-social-error').waitFor();
+  assert.equal(await page.getByTestId('latch-social-error').textContent(), 'The login window was closed before the login finished');
+  assert.equal((await account(page)).status, 'disconnected');
+});

@@ -1,0 +1,101 @@
+import { useEffect, useState } from 'react'
+import { loadEmbeddedActions, type EmbeddedActions, type SocialProviderName } from '@latchkit/core'
+import { useLatchInstance } from '../../context'
+import { useLatchSelector } from '../../hooks/useLatchSelector'
+import { useEmbeddedState } from '../embedded/useEmbeddedState'
+import { socialStrings } from './strings'
+
+/** The OAuth providers latchd serves, with their names as shown (spec §5; farcaster has its own view). */
+const TITLES: Record<SocialProviderName, string> = { google: 'Google', x: 'X', discord: 'Discord', apple: 'Apple', github: 'GitHub', facebook: 'Facebook' }
+/** How many providers Connect shows before "More" (spec §9's default list shows the first three). */
+export const SOCIALS_SHOWN = 3
+
+/**
+ * socialsFor is the project's socials that can be offered here, in its order:
+ * the OAuth providers (farcaster is not served yet), less those a Telegram
+ * mini-app cannot open on its platform (spec §2: iOS no google, macOS no x,
+ * Android no facebook and x).
+ */
+export function socialsFor(socials: readonly string[], telegramPlatform?: string): SocialProviderName[] {
+  const hidden: Record<string, readonly string[]> = { ios: ['google'], macos: ['x'], android: ['facebook', 'x'] }
+  const drop = (telegramPlatform && hidden[telegramPlatform]) || []
+  return socials.filter((s): s is SocialProviderName => s in TITLES && !drop.includes(s))
+}
+
+function telegramPlatform(): string | undefined {
+  return (globalThis as { Telegram?: { WebApp?: { platform?: string } } }).Telegram?.WebApp?.platform
+}
+
+/**
+ * The social buttons of the Connect view (a chunk of its own): the first
+ * providers, then "More". A click opens the popup at once (a popup opened
+ * after an await is blocked), then the login runs in core's connectSocial:
+ * the clicked button shows it is pending, the others wait, and a failure
+ * (a closed popup, latchd's refusal) is shown under the buttons.
+ */
+export default function SocialLogin() {
+  const latch = useLatchInstance()
+  const state = useEmbeddedState()
+  const socials = useLatchSelector((s) => s.features.socials)
+  const [actions, setActions] = useState<EmbeddedActions>()
+  const [more, setMore] = useState(false)
+  // The actions chunk is loaded now, so that the click can open the popup synchronously.
+  useEffect(() => {
+    let current = true
+    void loadEmbeddedActions().then((a) => current && setActions(() => a))
+    return () => {
+      current = false
+    }
+  }, [])
+  const frameUrl = latch._internal.opts.frameUrl
+  const providers = socialsFor(socials || [], telegramPlatform())
+  if (!state || !frameUrl || providers.length === 0) return null
+  const social = state.social
+  const busy = social !== undefined && (social.step === 'popup' || social.step === 'connecting')
+  const start = (provider: SocialProviderName) => {
+    if (!actions || busy) return
+    const popup = actions.openSocialPopup()
+    void actions.connectSocial(latch, provider, popup)
+  }
+  const shown = more || providers.length <= SOCIALS_SHOWN + 1 ? providers : providers.slice(0, SOCIALS_SHOWN)
+  return (
+    <div data-testid="latch-social-login">
+      <ul className="latch-list" aria-label={socialStrings.label}>
+        {shown.map((p) => {
+          const pending = busy && social?.provider === p
+          return (
+            <li key={p}>
+              <button
+                type="button"
+                className="latch-list-item"
+                disabled={!actions || busy}
+                aria-busy={pending || undefined}
+                onClick={() => start(p)}
+                data-testid={`latch-social-${p}`}
+              >
+                <span className="latch-wallet-image" aria-hidden="true">
+                  {TITLES[p].slice(0, 1)}
+                </span>
+                <span className="latch-list-item-name">{socialStrings.continueWith.replace('{provider}', TITLES[p])}</span>
+                {pending ? <span className="latch-spinner" role="status" aria-label={social?.step === 'popup' ? socialStrings.popupOpen : socialStrings.connecting} data-testid="latch-social-pending" /> : null}
+              </button>
+            </li>
+          )
+        })}
+        {shown.length < providers.length ? (
+          <li>
+            <button type="button" className="latch-list-item" onClick={() => setMore(true)} data-testid="latch-social-more">
+              <span className="latch-list-item-name">{socialStrings.more}</span>
+              <span className="latch-tag">{providers.length - shown.length}</span>
+            </button>
+          </li>
+        ) : null}
+      </ul>
+      {social?.step === 'error' && social.error ? (
+        <p className="latch-error-text" role="alert" data-testid="latch-social-error">
+          {social.error}
+        </p>
+      ) : null}
+    </div>
+  )
+}
