@@ -124,7 +124,7 @@ func (h *aaHarness) handleOps(ops ...*bundler.UserOperation) *types.Receipt {
 	tx, err := types.SignNewTx(DevBundler.Key, types.LatestSignerForChainID(big.NewInt(int64(h.chainID))), &types.DynamicFeeTx{
 		ChainID: big.NewInt(int64(h.chainID)), Nonce: nonce, GasTipCap: big.NewInt(1_000_000_000),
 		GasFeeCap: new(big.Int).Add(new(big.Int).Mul(head.BaseFee, big.NewInt(2)), big.NewInt(1_000_000_000)),
-		Gas: 5_000_000, To: &EntryPointAddress, Data: h.handleOpsData(ops...),
+		Gas:       5_000_000, To: &EntryPointAddress, Data: h.handleOpsData(ops...),
 	})
 	if err != nil {
 		h.t.Fatal(err)
@@ -452,5 +452,3 @@ func TestAA_Rejected(t *testing.T) {
 		t.Fatal("a rejected operation deployed the account")
 	}
 }
-
-

@@ -365,7 +365,7 @@ export async function createWallet(options) {
       const message = client.formatAuthMessage({ request: authPayload, iss });
       const signature = await account.signMessage({ message });
       const { chains: _, type: __, ...fields } = authPayload;
-      const cacao = { h: { t: 'caip122' }, p: { ...fields, iss }, s: { t: 'eip191', s: signature } };
+      const cacao = { h: { t: /** @type {const} */ ('caip122') }, p: { ...fields, iss }, s: { t: /** @type {const} */ ('eip191'), s: signature } };
       authentications.push({ id, authPayload, message, signature });
       const { session } = await client.approveSessionAuthenticate({ id, auths: [cacao] });
       if (session) {
