@@ -1,10 +1,10 @@
 import { hexToBytes } from '@noble/hashes/utils.js'
-import { parseErc6492Signature, recoverMessageAddress, isErc6492Signature, decodeFunctionData, parseAbi, type Hex } from 'viem'
+import { parseErc6492Signature, recoverMessageAddress, recoverTypedDataAddress, isErc6492Signature, decodeFunctionData, parseAbi, type Hex } from 'viem'
 import { getUserOperationHash } from 'viem/account-abstraction'
 import { describe, expect, it } from 'vitest'
 import type { FrameUser } from '../../core/src/embedded/protocol'
 import { createSmartAccounts, readSmartAccountNetworks, SMART_ACCOUNTS_UNSUPPORTED } from './smartAccount'
-import { personalSign, prepareOperation, sendOperation, wrapForUndeployed } from './smartAccountOps'
+import { personalSign, prepareOperation, sendOperation, signTypedDataV4, wrapForUndeployed } from './smartAccountOps'
 
 // Account 0 of the test mnemonic as the owner; its smart account at a made-up address.
 const KEY = hexToBytes('ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80')
@@ -107,6 +107,20 @@ describe('smartAccountOps', () => {
     expect(isErc6492Signature(plain)).toBe(false)
     expect(plain).toBe(signature)
     expect(wrapForUndeployed({ ...undeployed, deployed: true }, plain)).toBe(plain)
+  })
+
+  it('eth_signTypedData_v4: the owner signs the typed data; wrapped before deployment', async () => {
+    const typed = {
+      types: { Mail: [{ name: 'contents', type: 'string' }] },
+      primaryType: 'Mail',
+      domain: { name: 'Latch', chainId: 31337 },
+      message: { contents: 'hello' },
+    } as const
+    const wrapped = await signTypedDataV4(KEY, undeployed, [SMART, JSON.stringify(typed)])
+    expect(isErc6492Signature(wrapped)).toBe(true)
+    const { signature } = parseErc6492Signature(wrapped)
+    expect(await recoverTypedDataAddress({ ...typed, signature })).toBe(OWNER)
+    expect(await signTypedDataV4(KEY, { ...undeployed, deployed: true }, [SMART, typed])).toBe(signature)
   })
 
   it('eth_sendTransaction: a sponsored user operation signed over its hash; the receipt gives the transaction hash', async () => {
