@@ -171,7 +171,9 @@ func (s *Service) provider(p *project.Project, name string) (resolved, error) {
 	return resolve(d, c), nil
 }
 
-func (s *Service) redirectURL() string { return strings.TrimRight(s.cfg.FrameURL(), "/") + CallbackPath }
+func (s *Service) redirectURL() string {
+	return strings.TrimRight(s.cfg.FrameURL(), "/") + CallbackPath
+}
 
 func (s *Service) oauthConfig(r resolved, ep Endpoints) *oauth2.Config {
 	return &oauth2.Config{

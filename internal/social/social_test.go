@@ -583,4 +583,3 @@ func TestService_RateLimit(t *testing.T) {
 		t.Fatalf("start %d: %v", social.IPStartLimit+1, err)
 	}
 }
-
