@@ -129,6 +129,7 @@ test('e-mail login → smart account (counterfactual, not deployed) → ERC-6492
   await approve.waitFor();
   assert.equal(await approve.getByTestId('latch-approve-recipient').getAttribute('title'), receiver);
   assert.equal(await approve.getByTestId('latch-approve-amount').textContent(), '0.01');
+  assert.equal(await approve.getByTestId('latch-approve-fee').textContent(), 'Paid by the app');
   await approve.getByTestId('latch-approve-approve').click();
 
   // The hash the wallet answered is the bundle's transaction: a handleOps to the EntryPoint, mined, with the

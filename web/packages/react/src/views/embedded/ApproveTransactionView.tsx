@@ -67,7 +67,9 @@ export default function ApproveTransactionView() {
               {decoded.baseUnits ? truncateAddress(decoded.token) : decoded.token}
             </dd>
             <dt>{et('approve.fee')}</dt>
-            <dd data-testid="latch-approve-fee">{fee === undefined ? et('approve.feeByWallet') : `${formatUnits(fee, chain?.nativeCurrency.decimals ?? 18)} ${symbol}`}</dd>
+            <dd data-testid="latch-approve-fee">
+              {decoded.sponsored ? et('approve.feeSponsored') : fee === undefined ? et('approve.feeByWallet') : `${formatUnits(fee, chain?.nativeCurrency.decimals ?? 18)} ${symbol}`}
+            </dd>
           </>
         ) : null}
         <dt>{et('approve.network')}</dt>

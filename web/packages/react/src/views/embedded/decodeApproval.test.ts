@@ -23,7 +23,13 @@ describe('decodeApproval', () => {
 
   it('decodes a native transfer: recipient, amount in ETH, fee inputs', () => {
     const d = decodeApproval({ ...base, method: 'eth_sendTransaction', params: [{ from, to, value: '0x2386f26fc10000', gas: '0x5208', maxFeePerGas: '0x3b9aca00' }] }, chain)
-    expect(d).toMatchObject({ kind: 'transaction', to, amount: '0.01', token: 'ETH', baseUnits: false, gas: 21000n, maxFeePerGas: 1_000_000_000n })
+    expect(d).toMatchObject({ kind: 'transaction', to, amount: '0.01', token: 'ETH', baseUnits: false, gas: 21000n, maxFeePerGas: 1_000_000_000n, sponsored: false })
+  })
+
+  it("marks a smart account's operation the paymaster pays for as sponsored", () => {
+    const d = decodeApproval({ ...base, method: 'eth_sendTransaction', params: [{ from, to, value: '0x1', gas: '0x5208', maxFeePerGas: '0x1', sponsored: true }] }, chain)
+    expect(d).toMatchObject({ kind: 'transaction', sponsored: true })
+    expect(decodeApproval({ ...base, method: 'eth_sendTransaction', params: [{ from, to, sponsored: 'yes' }] }, chain)).toMatchObject({ sponsored: false })
   })
 
   it('decodes an ERC-20 transfer to its recipient and base-unit amount, the token being the contract', () => {

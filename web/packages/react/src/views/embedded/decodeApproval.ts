@@ -23,6 +23,8 @@ export type DecodedApproval =
       data: Hex | undefined
       gas: bigint | undefined
       maxFeePerGas: bigint | undefined
+      /** A smart account's user operation whose gas the app's paymaster pays (the frame marks it). */
+      sponsored: boolean
     }
   | { kind: 'other'; json: string }
 
@@ -35,6 +37,7 @@ interface TxParams {
   gas?: Hex
   maxFeePerGas?: Hex
   gasPrice?: Hex
+  sponsored?: unknown
 }
 
 /** The selector of ERC-20 transfer(address,uint256). */
@@ -79,7 +82,7 @@ export function decodeApproval(request: ApprovalRequest, chain: Chain | undefine
       const tx = (params[0] ?? {}) as TxParams
       const value = bigintOf(tx.value) ?? 0n
       const data = tx.data ?? tx.input
-      const common = { from: tx.from, value, data, gas: bigintOf(tx.gas), maxFeePerGas: bigintOf(tx.maxFeePerGas ?? tx.gasPrice) }
+      const common = { from: tx.from, value, data, gas: bigintOf(tx.gas), maxFeePerGas: bigintOf(tx.maxFeePerGas ?? tx.gasPrice), sponsored: tx.sponsored === true }
       const transfer = data && tx.to ? erc20Transfer(data) : undefined
       if (transfer && tx.to) return { kind: 'transaction', ...common, to: transfer.to, amount: transfer.amount.toString(), token: tx.to, baseUnits: true }
       const currency = chain?.nativeCurrency ?? { symbol: 'ETH', decimals: 18 }

@@ -29,6 +29,7 @@ export const embeddedStrings = {
   'approve.token': 'Token',
   'approve.fee': 'Network fee',
   'approve.feeByWallet': 'Estimated when sent',
+  'approve.feeSponsored': 'Paid by the app',
   'approve.network': 'Network',
   'approve.data': 'Data',
   'approve.approve': 'Approve',
