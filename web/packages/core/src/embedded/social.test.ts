@@ -68,7 +68,7 @@ describe('waitForSocialResult', () => {
 })
 
 /** A scripted frame answering the social messages and GET_USER. */
-function scriptedFrame(connectError?: string) {
+function scriptedFrame(connectError?: string, recoveryRequired = false) {
   const sent: { id: string; type: string; payload?: Record<string, unknown> }[] = []
   let win: Window | undefined
   const post = (data: unknown) => window.dispatchEvent(new MessageEvent('message', { data, origin: FRAME, source: win! }))
@@ -83,6 +83,7 @@ function scriptedFrame(connectError?: string) {
         if (connectError) return answer(m, connectError, false)
         return answer(m, { provider: 'google', userName: 'ada', email: 'ada@example.com' })
       case 'GET_USER':
+        if (recoveryRequired) return answer(m, 'Recovery password required', false)
         return answer(m, { email: 'ada@example.com', userName: 'ada', address: ADDRESS.toLowerCase(), chainId: 31337, accounts: [] })
       case 'SWITCH_NETWORK':
         return answer(m, { chainId: m.payload!.chainId })
@@ -138,6 +139,19 @@ describe('connectSocial', () => {
     expect(latch.getState().account).toMatchObject({ status: 'connected', address: ADDRESS })
     expect(localStorage.getItem(EMBEDDED_STORAGE_KEYS.emailLoginUsed)).toBe('true')
     expect(localStorage.getItem(EMBEDDED_STORAGE_KEYS.socialUsername)).toBe('ada')
+  })
+
+  it('a new device of a wallet in password recovery mode goes on to the recovery password prompt', async () => {
+    const latch = newLatch()
+    const frame = scriptedFrame(undefined, true)
+    const win = pageWindow()
+    const popup = fakePopup()
+    const done = run(frame, connectSocial(latch, 'google', popup as unknown as Window, { win }))
+    await vi.waitFor(() => expect(popup.location.href).toContain('google.example'))
+    win.post({ resultUri: RESULT }, FRAME, popup)
+    await done
+    expect(latch._internal.embedded!.store.getState()).toMatchObject({ step: 'recoveryPassword', social: { step: 'done' } })
+    expect(latch.getState().view).toBe('EmailVerifyOtp')
   })
 
   it("shows the frame's refusal, and spec §5's message for another provider", async () => {

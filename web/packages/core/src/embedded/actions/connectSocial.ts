@@ -43,8 +43,10 @@ export async function connectSocial(
       await connection.connect(wallet.connectorId, { chainId })
     } catch (error) {
       if (errorMessage(error) !== RECOVERY_PASSWORD_REQUIRED) throw error
-      // A new device of a wallet in password recovery mode: the password prompt continues (submitRecoveryPassword).
-      wallet.store.setState({ step: 'recoveryPassword', social: { provider: name, step: 'connecting', error: undefined } })
+      // A new device of a wallet in password recovery mode: the e-mail views' password prompt continues
+      // (submitRecoveryPassword); the social login itself is done.
+      wallet.store.setState({ step: 'recoveryPassword', error: undefined, social: { provider: name, step: 'done', error: undefined } })
+      latch._internal.router.push('EmailVerifyOtp')
       return
     }
   } catch (error) {
