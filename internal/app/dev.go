@@ -44,18 +44,25 @@ func (m *Main) addDevNetworks() error {
 
 // ensureDevProject returns the dev project, creating it on the first start.
 // It allows only local origins (dev mode adds them to every project), and it
-// has e-mail login on (the demo and the browser tests sign in through the
-// dev outbox). A dev database made before e-mail login existed has it off:
-// every start turns it back on, so `latchd dev` always offers it.
+// has e-mail login, swaps and the on-ramp on (the demo and the browser tests
+// sign in through the dev outbox, swap on latchd's own AMM and buy from the
+// dev on-ramp provider). A dev database made before those existed has them
+// off: every start turns them back on, so `latchd dev` always offers them.
 func (m *Main) ensureDevProject(ctx context.Context) (string, error) {
 	p, err := m.Projects.FindDev(ctx)
 	if err == nil {
-		if !p.Features.Email {
+		if want := devFeatures(); !p.Features.Email || len(p.Features.Swaps) == 0 || len(p.Features.Onramp) == 0 {
 			p.Features.Email = true
+			if len(p.Features.Swaps) == 0 {
+				p.Features.Swaps = want.Swaps
+			}
+			if len(p.Features.Onramp) == 0 {
+				p.Features.Onramp = want.Onramp
+			}
 			if err := m.Projects.Update(ctx, p); err != nil {
 				return "", err
 			}
-			m.Logger.Info("turned e-mail login on for the dev project", "project_id", p.ID)
+			m.Logger.Info("turned e-mail login, swaps and the on-ramp on for the dev project", "project_id", p.ID)
 		}
 		return p.ID, nil
 	}
@@ -70,10 +77,13 @@ func (m *Main) ensureDevProject(ctx context.Context) (string, error) {
 	return p.ID, nil
 }
 
-// devFeatures are a new project's features with e-mail login on.
+// devFeatures are a new project's features with e-mail login, swaps and the
+// on-ramp on (the config API's default provider names).
 func devFeatures() project.Features {
 	f := project.DefaultFeatures()
 	f.Email = true
+	f.Swaps = project.SwapProviders[:1]
+	f.Onramp = project.OnrampProviders[:1]
 	return f
 }
 

@@ -9,8 +9,9 @@ import (
 	"github.com/latchkit/latch/internal/app"
 )
 
-// The dev project offers e-mail login, and a dev database whose dev project
-// has it off (made before it existed) gets it back on the next start.
+// The dev project offers e-mail login, swaps and the on-ramp, and a dev
+// database whose dev project has them off (made before they existed) gets them
+// back on the next start.
 func TestMain_DevProjectEmailLogin(t *testing.T) {
 	dir := t.TempDir()
 	start := func() *app.Main {
@@ -23,15 +24,19 @@ func TestMain_DevProjectEmailLogin(t *testing.T) {
 	}
 	// E-mail first, then the socials the dev identity provider stands in for.
 	emailOn := `"id":"social_login","isEnabled":true,"config":["email",`
+	// Swaps (latchd's own AMM) and the on-ramp (the dev provider) are on too.
+	swapsOn, onrampOn := `{"id":"swap","isEnabled":true,"config":["1inch"]}`, `{"id":"onramp","isEnabled":true,"config":["meld"]}`
 
 	m := start()
 	c := client{t: t, base: m.APIURL()}
 	c.want(c.do("GET", "/appkit/v1/config?projectId="+m.DevProjectID, ""), 200, emailOn)
+	c.want(c.do("GET", "/appkit/v1/config?projectId="+m.DevProjectID, ""), 200, swapsOn)
+	c.want(c.do("GET", "/appkit/v1/config?projectId="+m.DevProjectID, ""), 200, onrampOn)
 	p, err := m.Projects.FindDev(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	p.Features.Email = false
+	p.Features.Email, p.Features.Swaps, p.Features.Onramp = false, nil, nil
 	if err := m.Projects.Update(context.Background(), p); err != nil {
 		t.Fatal(err)
 	}
@@ -41,4 +46,6 @@ func TestMain_DevProjectEmailLogin(t *testing.T) {
 	defer m.Close()
 	c = client{t: t, base: m.APIURL()}
 	c.want(c.do("GET", "/appkit/v1/config?projectId="+m.DevProjectID, ""), 200, emailOn)
+	c.want(c.do("GET", "/appkit/v1/config?projectId="+m.DevProjectID, ""), 200, swapsOn)
+	c.want(c.do("GET", "/appkit/v1/config?projectId="+m.DevProjectID, ""), 200, onrampOn)
 }

@@ -62,6 +62,10 @@ export interface LatchFeatures {
   email: boolean
   /** The social buttons in Connect (remote feature `social_login`, local `features.socials`), once the project config is read. */
   socials?: readonly string[] | false
+  /** The swap panel (remote feature `swap`, local `features.swaps`), once the project config is read. */
+  swaps?: readonly string[] | false
+  /** The Buy panel and Pay's buy step (remote feature `onramp`, local `features.onramp`), once the project config is read. */
+  onramp?: readonly string[] | false
 }
 
 /** The account of the connected namespace. */

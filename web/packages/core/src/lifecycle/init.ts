@@ -18,7 +18,7 @@ export function init(latch: Latch): Promise<void> {
     events.sendEvent({ type: 'track', event: 'INITIALIZE', properties: { projectId: opts.projectId ?? '' } })
     const config = initProjectConfig({ api, projectId: opts.projectId, localFeatures: opts.localFeatures, alerts }).then((remote) => {
       slice.setState({
-        features: { send: remote.send ?? opts.features.send, receive: remote.receive ?? opts.features.receive, activity: remote.activity, email: remote.email, socials: remote.socials },
+        features: { send: remote.send ?? opts.features.send, receive: remote.receive ?? opts.features.receive, activity: remote.activity, email: remote.email, socials: remote.socials, swaps: remote.swaps, onramp: remote.onramp },
       })
     })
     // Sign-in (options.siwx): its flow is a chunk of its own, started before the stored connection returns.

@@ -234,4 +234,24 @@ describe('Account tabs', () => {
     expect(screen.queryByTestId('latch-account-receive')).toBeNull()
     expect(screen.queryByRole('tab', { name: 'Activity' })).toBeNull()
   })
+
+  it("Tokens: Buy and Swap follow the project's remote features (swap, onramp), and the local options before the config is read", async () => {
+    const open = async (features: object) => {
+      const latch = createConnectedFakeLatch({
+        accountData: createFakeAccountData({ balances }),
+        state: { features: { send: true, receive: true, activity: true, email: true, ...features } },
+      })
+      const result = renderWithLatch(<ConnectButton />, { latch })
+      await result.user.click(screen.getByTestId('latch-account-button'))
+      await screen.findByTestId('latch-tokens-total')
+      const shown = [screen.queryByTestId('latch-account-buy'), screen.queryByTestId('latch-account-swap')].map((b) => b?.textContent ?? null)
+      result.unmount()
+      return shown
+    }
+    expect(await open({ swaps: ['1inch'], onramp: ['meld'] })).toEqual(['Buy', 'Swap'])
+    expect(await open({ swaps: false, onramp: ['meld'] })).toEqual(['Buy', null])
+    expect(await open({ swaps: ['1inch'], onramp: false })).toEqual([null, 'Swap'])
+    // Not read yet: the local options (none set here) leave both on.
+    expect(await open({})).toEqual(['Buy', 'Swap'])
+  })
 })

@@ -41,9 +41,13 @@ export function TokensTab() {
   const latch = useLatchInstance()
   const t = useT()
   const sendEnabled = useLatchSelector((s) => s.features.send)
-  // The swap panel (spec §2) opens from here: this tab is a lazy chunk, the Account view is not. Local `features.swaps`
-  // turns it off; the remote flag is not in the state yet.
-  const swapEnabled = latch._internal.opts.features.swaps !== false
+  // The swap panel and the Buy panel (spec §2) open from here: this tab is a lazy chunk, the Account view is not. The
+  // project's remote features decide (before the config is read, the local `features.swaps` / `features.onramp`).
+  const swaps = useLatchSelector((s) => s.features.swaps)
+  const onramp = useLatchSelector((s) => s.features.onramp)
+  const { features } = latch._internal.opts
+  const swapEnabled = swaps === undefined ? features.swaps !== false : swaps !== false
+  const buyEnabled = onramp === undefined ? features.onramp !== false : onramp !== false
   const { balances, totalValue, isLoading, balanceLoading, error, refetch } = useLatchBalances()
   const models = useAccountModels()
 
@@ -78,6 +82,11 @@ export function TokensTab() {
         <span className="latch-title" data-testid="latch-tokens-total">
           {models.formatFiat(totalValue ?? 0)}
         </span>
+        {buyEnabled ? (
+          <button type="button" className="latch-secondary-button" data-testid="latch-account-buy" onClick={() => latch.push('OnRampProviders')}>
+            Buy
+          </button>
+        ) : null}
         {swapEnabled ? (
           <button type="button" className="latch-secondary-button" data-testid="latch-account-swap" onClick={() => latch.push('WalletSwap')}>
             Swap
