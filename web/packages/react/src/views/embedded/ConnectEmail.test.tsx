@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { act, fireEvent, render, screen } from '@testing-library/react'
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import { createLatch, type Latch, type LatchOptions } from '@latchkit/core'
 import { defineChain } from 'viem'
 import { ConnectButton } from '../../components/ConnectButton/ConnectButton'
@@ -25,7 +25,9 @@ async function openConnect(extra: Partial<LatchOptions>) {
 /** The Connect view's sections, top to bottom. */
 function sections(): string[] {
   const view = screen.getByTestId('latch-view-Connect')
-  return [...view.children].map((el) => (el.matches('form') ? 'email' : el.matches('ul') ? 'wallet' : el.textContent === 'or' ? 'or' : el.className))
+  return [...view.children].map((el) =>
+    el.matches('form') ? 'email' : el.matches('ul') ? 'wallet' : el.matches('[data-testid="latch-social-login"]') ? 'social' : el.textContent === 'or' ? 'or' : el.className,
+  )
 }
 
 afterEach(() => {
@@ -38,7 +40,8 @@ describe('Connect view with the e-mail wallet', () => {
   it('shows the e-mail field first (email, social, wallet by default), and no frame before a login starts', async () => {
     await openConnect({})
     await screen.findByTestId('latch-email-input')
-    expect(sections()).toEqual(['email', 'or', 'wallet'])
+    // latchd cannot be reached here: the default socials apply (spec §7), their buttons a chunk of their own.
+    await waitFor(() => expect(sections()).toEqual(['email', 'or', 'social', 'or', 'wallet']))
     expect(screen.getByTestId('latch-email-input').getAttribute('type')).toBe('email')
     expect(document.querySelector('iframe')).toBeNull()
     // The e-mail wallet's connector is not listed as a wallet.
@@ -48,7 +51,7 @@ describe('Connect view with the e-mail wallet', () => {
   it('follows features.connectMethodsOrder', async () => {
     await openConnect({ features: { connectMethodsOrder: ['wallet', 'email', 'social'] } })
     await screen.findByTestId('latch-email-input')
-    expect(sections()).toEqual(['wallet', 'or', 'email'])
+    await waitFor(() => expect(sections()).toEqual(['wallet', 'or', 'email', 'or', 'social']))
   })
 
   it('has no e-mail field without a frameUrl or with features.email false', async () => {
