@@ -3,7 +3,8 @@
 // checked with zod; a refusal carries latchd's reason, which the spec (§8)
 // shows to the visitor as it is.
 import { z } from 'zod/mini'
-import { ApiResponseError, createApiTransport, type ApiClientOptions, type Query } from '../apiBase'
+import type { ApiClientOptions } from '../apiBase'
+import { createJsonRequest } from '../jsonRequest'
 
 const recordSchema = z.object({
   name: z.string(),
@@ -13,7 +14,6 @@ const recordSchema = z.object({
   addresses: z.record(z.string(), z.object({ address: z.string(), created_at: z.nullish(z.string()) })),
 })
 const suggestionsSchema = z.object({ suggestions: z.array(z.object({ name: z.string(), registered: z.boolean() })) })
-const errorSchema = z.object({ reasons: z.array(z.object({ description: z.string() })) })
 
 /** A registered name (NameRecord of api/openapi.yaml). */
 export type NameRecord = z.infer<typeof recordSchema>
@@ -61,41 +61,7 @@ export interface NamesClient {
 
 /** createNamesClient makes a client of the profile routes of the latchd at options.apiUrl. */
 export function createNamesClient(options: ApiClientOptions): NamesClient {
-  const { url, fetch: doFetch } = createApiTransport(options)
-
-  const request = async <S extends z.ZodMiniType>(
-    route: string,
-    path: string,
-    schema: S,
-    query: Query,
-    init: { body?: string; signal?: AbortSignal | undefined } = {},
-  ): Promise<z.infer<S>> => {
-    const method = init.body === undefined ? 'GET' : 'POST'
-    const response = await doFetch(url(path, query), {
-      method,
-      headers: method === 'GET' ? { Accept: 'application/json' } : { Accept: 'application/json', 'Content-Type': 'text/plain;charset=UTF-8' },
-      ...(init.body !== undefined ? { body: init.body } : {}),
-      ...(init.signal ? { signal: init.signal } : {}),
-    })
-    let body: unknown
-    try {
-      body = await response.json()
-    } catch {
-      if (!response.ok) throw new NamesRequestError(response.status, undefined, `${method} ${route}`)
-      throw new ApiResponseError(`${method} ${route} answered with a body that is not JSON`)
-    }
-    if (!response.ok) {
-      const refusal = errorSchema.safeParse(body)
-      throw new NamesRequestError(response.status, refusal.success ? refusal.data.reasons[0]?.description : undefined, `${method} ${route}`)
-    }
-    const parsed = schema.safeParse(body)
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]
-      const where = issue && issue.path.length > 0 ? issue.path.join('.') : 'body'
-      throw new ApiResponseError(`${method} ${route} answered with a malformed body: ${where}: ${issue?.message ?? 'invalid'}`)
-    }
-    return parsed.data
-  }
+  const request = createJsonRequest(options, NamesRequestError)
 
   return {
     async lookup(name, init) {

@@ -3,7 +3,8 @@
 // answer is checked with zod; a refusal carries latchd's reason, which the
 // view shows as it is.
 import { z } from 'zod/mini'
-import { ApiResponseError, createApiTransport, type ApiClientOptions, type Query } from '../apiBase'
+import type { ApiClientOptions } from '../apiBase'
+import { createJsonRequest } from '../jsonRequest'
 
 const limitSchema = z.object({ id: z.string(), min: z.string(), max: z.string() })
 const networkSchema = z.object({ name: z.string(), display_name: z.string(), chain_id: z.string(), contract_address: z.string() })
@@ -39,7 +40,6 @@ const orderSchema = z.object({
   txHash: z.optional(z.string()),
   error: z.optional(z.string()),
 })
-const errorSchema = z.object({ reasons: z.array(z.object({ description: z.string() })) })
 
 /** What can be bought and with what (spec §3 on-ramp options). */
 export type OnrampOptions = Omit<z.infer<typeof optionsSchema>, 'providers' | 'fallback'>
@@ -94,36 +94,7 @@ export interface OnrampClient {
 
 /** createOnrampClient makes a client of the on-ramp routes of the latchd at options.apiUrl. */
 export function createOnrampClient(options: ApiClientOptions): OnrampClient {
-  const { url, fetch: doFetch } = createApiTransport(options)
-
-  const request = async <S extends z.ZodMiniType>(route: string, path: string, schema: S, query: Query, init: { body?: string; signal?: AbortSignal | undefined } = {}): Promise<z.infer<S>> => {
-    const method = init.body === undefined ? 'GET' : 'POST'
-    const response = await doFetch(url(path, query), {
-      method,
-      // text/plain keeps a POST "simple" (no CORS preflight); latchd reads it as JSON.
-      headers: method === 'GET' ? { Accept: 'application/json' } : { Accept: 'application/json', 'Content-Type': 'text/plain;charset=UTF-8' },
-      ...(init.body !== undefined ? { body: init.body } : {}),
-      ...(init.signal ? { signal: init.signal } : {}),
-    })
-    let body: unknown
-    try {
-      body = await response.json()
-    } catch {
-      if (!response.ok) throw new OnrampRequestError(response.status, undefined, `${method} ${route}`)
-      throw new ApiResponseError(`${method} ${route} answered with a body that is not JSON`)
-    }
-    if (!response.ok) {
-      const refusal = errorSchema.safeParse(body)
-      throw new OnrampRequestError(response.status, refusal.success ? refusal.data.reasons[0]?.description : undefined, `${method} ${route}`)
-    }
-    const parsed = schema.safeParse(body)
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]
-      const where = issue && issue.path.length > 0 ? issue.path.join('.') : 'body'
-      throw new ApiResponseError(`${method} ${route} answered with a malformed body: ${where}: ${issue?.message ?? 'invalid'}`)
-    }
-    return parsed.data
-  }
+  const request = createJsonRequest(options, OnrampRequestError)
 
   const quoteBody = (r: QuoteRequest) => ({
     purchaseCurrency: r.purchaseCurrency,

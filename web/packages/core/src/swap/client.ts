@@ -4,7 +4,8 @@
 // checked with zod; a refusal carries latchd's reason, shown to the visitor
 // as it is (spec §8).
 import { z } from 'zod/mini'
-import { ApiResponseError, createApiTransport, type ApiClientOptions, type Query } from '../apiBase'
+import { ApiResponseError, type ApiClientOptions, type Query } from '../apiBase'
+import { createJsonRequest, type JsonRequestInit } from '../jsonRequest'
 
 const tokenSchema = z.object({
   name: z.string(),
@@ -31,7 +32,6 @@ const buildSchema = z.object({
   tx: z.extend(txSchema, { amount: z.string(), eip155: z.object({ gas: z.string(), gasPrice: z.string() }) }),
   quote: z.optional(z.object({ toAmount: z.string(), minimumOut: z.string() })),
 })
-const errorSchema = z.object({ reasons: z.array(z.object({ description: z.string() })) })
 
 /** A token the network swaps; `address` is CAIP-10 (the native coin as 0xeeee…eeee). */
 export interface SwapToken {
@@ -88,35 +88,9 @@ const plain = (caip10: string): string => caip10.slice(caip10.lastIndexOf(':') +
 
 /** createSwapClient makes a client of the convert routes of the latchd at options.apiUrl. */
 export function createSwapClient(options: ApiClientOptions): SwapClient {
-  const { url, fetch: doFetch } = createApiTransport(options)
-
-  const request = async <S extends z.ZodMiniType>(route: string, schema: S, query: Query, init: { body?: string; signal?: AbortSignal | undefined } = {}): Promise<z.infer<S>> => {
-    const method = init.body === undefined ? 'GET' : 'POST'
-    const response = await doFetch(url(route, query), {
-      method,
-      headers: method === 'GET' ? { Accept: 'application/json' } : { Accept: 'application/json', 'Content-Type': 'text/plain;charset=UTF-8' },
-      ...(init.body !== undefined ? { body: init.body } : {}),
-      ...(init.signal ? { signal: init.signal } : {}),
-    })
-    let body: unknown
-    try {
-      body = await response.json()
-    } catch {
-      if (!response.ok) throw new SwapRequestError(response.status, undefined, `${method} ${route}`)
-      throw new ApiResponseError(`${method} ${route} answered with a body that is not JSON`)
-    }
-    if (!response.ok) {
-      const refusal = errorSchema.safeParse(body)
-      throw new SwapRequestError(response.status, refusal.success ? refusal.data.reasons[0]?.description : undefined, `${method} ${route}`)
-    }
-    const parsed = schema.safeParse(body)
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]
-      const where = issue && issue.path.length > 0 ? issue.path.join('.') : 'body'
-      throw new ApiResponseError(`${method} ${route} answered with a malformed body: ${where}: ${issue?.message ?? 'invalid'}`)
-    }
-    return parsed.data
-  }
+  const call = createJsonRequest(options, SwapRequestError)
+  // The convert routes are called by their path.
+  const request = <S extends z.ZodMiniType>(route: string, schema: S, query: Query, init?: JsonRequestInit) => call(route, route, schema, query, init)
 
   return {
     async tokens(caipNetworkId) {
