@@ -160,6 +160,7 @@ describe('walletConnect connector', () => {
       {
         projectId: parameters.projectId,
         relayUrl: 'ws://127.0.0.1:8080',
+        apiUrl: 'http://127.0.0.1:8080',
         metadata: { name: 'Demo', description: 'A dapp', url: 'http://127.0.0.1:5173', icons: [] },
         logLevel: 'silent',
       },

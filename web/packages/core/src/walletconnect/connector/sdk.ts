@@ -17,11 +17,14 @@
 //   sub-provider for methods the wallet does not answer. The connector never
 //   hands it such a request (see eip1193.ts) and its rpcMap points at latchd
 //   besides; `disableProviderPing` stops it probing RPC URLs when a session
-//   is restored;
+//   is restored. The one RPC call it makes by itself, the ERC-1271 check of
+//   a smart-account wallet's one-click sign-in, is rerouted to latchd's RPC
+//   proxy while the sign-in runs (rpcReroute.ts);
 // - push (https://echo.walletconnect.com) is only used by wallets registering
 //   a device token, never by a dapp.
 import UniversalProvider from '@walletconnect/universal-provider'
 import { withBuffer, withBufferSync } from './buffer'
+import { withLatchdRpc } from './rpcReroute'
 import type { UniversalProviderInit, UniversalProviderLike } from './types'
 
 /** Storage prefix of the SDK's keys, so they never mix with another WalletConnect client on the page. */
@@ -47,11 +50,12 @@ export async function initUniversalProvider(init: UniversalProviderInit): Promis
   // The text a CACAO's signature is over, exactly as the SDK (and the wallet) writes it: one-click sign-in sends
   // it to latchd for verification.
   // Both read the CACAO's ReCap and hash with Node's Buffer: the browser gets a stand-in for their duration.
+  // The sign-in's signature check goes to latchd (rpcReroute.ts).
   const formatAuthMessage: UniversalProviderLike['formatAuthMessage'] = (cacao) =>
     withBufferSync(() => provider.client.formatAuthMessage({ request: cacao.p as never, iss: cacao.p.iss }))
   const authenticate = provider.authenticate.bind(provider)
   const authenticateWithBuffer: UniversalProviderLike['authenticate'] = (params) =>
-    withBuffer(() => authenticate(params as never)) as ReturnType<UniversalProviderLike['authenticate']>
+    withBuffer(() => withLatchdRpc(init.apiUrl, () => authenticate(params as never))) as ReturnType<UniversalProviderLike['authenticate']>
   return Object.assign(provider, { formatAuthMessage, authenticate: authenticateWithBuffer }) as unknown as UniversalProviderLike
 }
 

@@ -75,7 +75,7 @@ export function createWalletConnectSession(
   }
 
   function getUniversal(): Promise<UniversalProviderLike> {
-    loading ??= load({ projectId: parameters.projectId, relayUrl, metadata: metadata(), logLevel: parameters.logLevel ?? 'silent' }).then(
+    loading ??= load({ projectId: parameters.projectId, relayUrl, apiUrl: parameters.apiUrl, metadata: metadata(), logLevel: parameters.logLevel ?? 'silent' }).then(
       (provider) => {
         universal = provider
         facade = createEip1193Provider(provider, read)

@@ -77,6 +77,8 @@ export interface AuthenticateParams {
 export interface UniversalProviderInit {
   projectId: string
   relayUrl: string
+  /** latchd's API URL: its RPC proxy answers the SDK's own RPC call (rpcReroute.ts). */
+  apiUrl: string
   metadata: { name: string; description: string; url: string; icons: string[] }
   /** The SDK's console logging. */
   logLevel: string
