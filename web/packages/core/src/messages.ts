@@ -148,6 +148,7 @@ const en = {
   // Account tabs, Send and Receive (spec §2, §5, §8, §9)
   'view.WalletSend': 'Send',
   'view.WalletSwap': 'Swap',
+  'view.OnRampProviders': 'Buy crypto',
   'view.WalletSendPreview': 'Review send',
   'view.WalletReceive': 'Receive',
   'account.tabs': 'Account',

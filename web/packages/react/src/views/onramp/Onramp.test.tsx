@@ -56,6 +56,7 @@ describe('Buy panel', () => {
     const { user } = renderWithLatch(<></>, { latch })
     act(() => latch.open({ view: 'OnRampProviders' }))
     expect((await screen.findByTestId('latch-onramp-limits')).textContent).toBe('From 10.00 to 7500.00 USD')
+    expect(screen.getByRole('dialog', { name: 'Buy crypto' })).toBeTruthy()
     const input = screen.getByTestId('latch-onramp-amount')
 
     await user.type(input, '5')
