@@ -1,7 +1,8 @@
 // Package bundler is latchd's ERC-4337 v0.7 bundler and paymaster: the
 // ERC-7769 methods (eth_sendUserOperation, eth_estimateUserOperationGas,
 // eth_getUserOperationByHash, eth_getUserOperationReceipt,
-// eth_supportedEntryPoints, eth_chainId) and the ERC-7677 paymaster methods
+// eth_supportedEntryPoints; eth_chainId is the node's, through the proxy) and
+// the ERC-7677 paymaster methods
 // (pm_getPaymasterStubData, pm_getPaymasterData), served on the RPC proxy
 // endpoint of each network with a bundler (rpc.go).
 //

@@ -110,8 +110,9 @@ func TestService_SendUserOperation(t *testing.T) {
 			if h.rpc("eth_supportedEntryPoints", &eps) != nil || len(eps) != 1 || eps[0] != chain.EntryPoint {
 				t.Fatalf("eth_supportedEntryPoints = %v", eps)
 			}
-			if h.rpc("eth_chainId", &id) != nil || uint64(id) != chain.ChainID {
-				t.Fatalf("eth_chainId = %d", id)
+			// eth_chainId is the node's answer, through the proxy and its cache: the bundler leaves it alone.
+			if h.svc.Handles(network, "eth_chainId") || h.rpc("eth_chainId", &id) == nil {
+				t.Fatalf("the bundler answers eth_chainId (%d)", id)
 			}
 		})
 	})
