@@ -81,8 +81,6 @@ export interface FrameClientOptions {
   readonly onTimeout?: (reason: FrameTimeoutReason) => void
   /** Called when the frame asks the page to show ApproveTransaction; answer with approve(). */
   readonly onApprovalRequest?: (request: ApprovalRequest) => void
-  /** The name the Wallet Standard wallet of the Solana key is announced under (default: the connector's); false: none. */
-  readonly solanaWalletName?: string | false
 }
 
 /** The page's handle on the frame. */
@@ -261,14 +259,12 @@ export function createFrameClient(options: FrameClientOptions): FrameClient {
   function request<N extends AppEventName>(name: N, payload?: AppPayload<N>): Promise<FrameResult<N>> {
     const answer = send(name, payload, name === 'CONNECT_DEVICE' ? { deadline: deviceDeadline } : {})
     // The signed-in visitor's Solana key is announced as a Wallet Standard wallet (and withdrawn at sign-out).
-    if (name === 'GET_USER') void answer.then((user) => solana?.setUser(user as FrameResult<'GET_USER'>), () => undefined)
+    if (name === 'GET_USER') void answer.then((user) => solana.setUser(user as FrameResult<'GET_USER'>), () => undefined)
     return answer
   }
 
-  const solanaName = options.solanaWalletName ?? EMBEDDED_CONNECTOR_NAME
-  const solana = solanaName
-    ? createSolanaWallet((method, params, chainId) => request('RPC_REQUEST', { method, params, chainNamespace: 'solana', chainId }), solanaName)
-    : undefined
+  // The Solana key's Wallet Standard wallet, announced under the wallet's name once someone is signed in.
+  const solana = createSolanaWallet((method, params, chainId) => request('RPC_REQUEST', { method, params, chainNamespace: 'solana', chainId }), EMBEDDED_CONNECTOR_NAME)
 
   /**
    * send posts an app event and waits for its answer. Connect calls time out
@@ -387,7 +383,7 @@ export function createFrameClient(options: FrameClientOptions): FrameClient {
         const { isConnected } = await request('IS_CONNECTED')
         if (!isConnected) {
           clearEmbeddedStorage(storage)
-          solana?.setUser(undefined)
+          solana.setUser(undefined)
         }
         return isConnected
       } catch {
@@ -397,7 +393,7 @@ export function createFrameClient(options: FrameClientOptions): FrameClient {
     },
     async signOut() {
       clearEmbeddedStorage(storage)
-      solana?.setUser(undefined)
+      solana.setUser(undefined)
       if (status === 'idle') return
       await new Promise<void>((resolve) => {
         const timer = timers.setTimeout(resolve, FRAME_SIGN_OUT_WAIT_MS)
@@ -410,7 +406,7 @@ export function createFrameClient(options: FrameClientOptions): FrameClient {
       })
     },
     destroy() {
-      solana?.destroy()
+      solana.destroy()
       for (const [id, p] of pending) {
         pending.delete(id)
         p.reject(new Error(REQUEST_ABORTED_MESSAGE))
