@@ -11,7 +11,14 @@ export function loadConnectWallets(latch: Latch): Promise<void> {
       opts.featuredWalletIds.length
         ? api.getWallets({ page: 1, entries: opts.featuredWalletIds.length, include: opts.featuredWalletIds })
         : Promise.resolve({ count: 0, data: [] }),
-      api.getWallets({ page: 1, entries: RECOMMENDED_WALLETS, chains, exclude: [...opts.excludeWalletIds, ...opts.featuredWalletIds] }),
+      // includeWalletIds is an allow-list: the recommended rows come from it too, or they would mostly be filtered away.
+      api.getWallets({
+        page: 1,
+        entries: RECOMMENDED_WALLETS,
+        chains,
+        ...(opts.includeWalletIds.length ? { include: opts.includeWalletIds } : {}),
+        exclude: [...opts.excludeWalletIds, ...opts.featuredWalletIds],
+      }),
     ])
     slice.setState({ registry: [...featured.data, ...recommended.data] })
   })().catch((error: unknown) => {
