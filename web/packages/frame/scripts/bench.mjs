@@ -1,6 +1,6 @@
 // A signature inside the frame, as the frame makes it: unwrap the device
 // share (IndexedDB record, AES-GCM), combine it with the auth share, compute
-// the BIP-39 seed, derive the keys, check the addresses, personal_sign, zero
+// the BIP-39 seed, derive the EVM key, check its address, personal_sign, zero
 // everything. Node's WebCrypto; IndexedDB from fake-indexeddb. Goal: < 20 ms.
 // --markdown prints a table for bench/results.md.
 import { createServer } from 'vite'
@@ -18,7 +18,7 @@ try {
   const store = openDeviceStore(new IDBFactory())
   const entropy = newEntropy()
   const shares = await splitEntropy(entropy)
-  const addrs = await withKeys(entropy, (k) => addressesOf(k))
+  const addrs = await addressesOf(entropy)
   await store.putShare('p', 'u', shares.device, addrs)
 
   const sign = async () => {
@@ -26,11 +26,14 @@ try {
     const e = await combineShares(device, shares.auth)
     device.fill(0)
     try {
-      return await withKeys(e, (k) => {
-        const a = addressesOf(k)
-        if (a.evm !== addrs.evm) throw new Error('mismatch')
-        return personalSign(k.evm, ['0x68656c6c6f', a.evm])
-      })
+      return await withKeys(
+        e,
+        (k, a) => {
+          if (a.evm !== addrs.evm) throw new Error('mismatch')
+          return personalSign(k.evm, ['0x68656c6c6f', a.evm])
+        },
+        ['evm'],
+      )
     } finally {
       e.fill(0)
     }

@@ -1,9 +1,9 @@
-// eth_signTypedData_v4 (EIP-712) with viem's local account: a script of its
-// own, loaded when first used (see evm.ts).
+// eth_signTypedData_v4 (EIP-712): viem's hashTypedData (which checks the
+// message against its types), signed like every EVM hash (evm.ts). A script
+// of its own, loaded when first used.
 import { z } from 'zod/mini'
-import { signTypedData } from 'viem/accounts'
-import type { Hex } from 'viem'
-import { addressSchema, InvalidParamsError, keyFor, parse } from './signer'
+import { hashTypedData } from 'viem'
+import { addressSchema, checkOwner, hexBytes, InvalidParamsError, parse, signHash, type Hex } from './evm'
 
 const typedDataParams = z.tuple([addressSchema, z.union([z.string(), z.record(z.string(), z.unknown())])])
 
@@ -24,7 +24,7 @@ export async function signTypedDataV4(key: Uint8Array, params: unknown): Promise
     'eth_signTypedData_v4',
   )
   const { EIP712Domain: _domain, ...types } = t.types
-  const privateKey = keyFor(key, address)
+  checkOwner(key, address)
   // viem checks the message against the types and refuses what does not match.
-  return signTypedData({ domain: t.domain ?? {}, types, primaryType: t.primaryType, message: t.message, privateKey } as Parameters<typeof signTypedData>[0])
+  return signHash(key, hexBytes(hashTypedData({ domain: t.domain ?? {}, types, primaryType: t.primaryType, message: t.message } as Parameters<typeof hashTypedData>[0])))
 }

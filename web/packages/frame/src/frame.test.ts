@@ -51,10 +51,10 @@ async function embed(server: ReturnType<typeof fakeLatchd>, over: Partial<FrameD
     void frame.handle({ data: { id, type: `@latch-app/${type}`, payload }, origin: from.origin ?? PAGE, source: (from.source ?? parent) as MessageEventSource })
     return id
   }
-  /** ask sends and waits for the answer. */
+  /** ask sends and waits for the answer (the first GET_USER loads and runs the key code: slow on a busy machine). */
   const ask = async (type: string, payload?: unknown) => {
     const id = send(type, payload)
-    await vi.waitFor(() => expect(answerOf(id)).toBeDefined())
+    await vi.waitFor(() => expect(answerOf(id)).toBeDefined(), { timeout: 5000 })
     return answerOf(id)!
   }
   const login = async (email = 'visitor@example.com') => {

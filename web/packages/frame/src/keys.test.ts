@@ -3,7 +3,9 @@ import { wordlist } from '@scure/bip39/wordlists/english'
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js'
 import { HDKey as Ed25519HDKey } from 'micro-key-producer/slip10.js'
 import { describe, expect, it } from 'vitest'
-import { addressesOf, deriveKeys, ENTROPY_BYTES, newEntropy, seedFromEntropy, withKeys } from './keys'
+import { evmAddress, evmKey } from './evm'
+import { addressesOf, ENTROPY_BYTES, newEntropy, seedFromEntropy, withKeys } from './keys'
+import { solanaAddress, solanaKey } from './solana'
 
 const TEST_JUNK = 'test test test test test test test test test test test junk'
 const ABANDON = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about'
@@ -28,17 +30,18 @@ describe('BIP-39 seed', () => {
   })
 })
 
-describe('deriveKeys', () => {
+describe('key derivation', () => {
   it("derives the well-known EVM account of the test mnemonic at m/44'/60'/0'/0/0", async () => {
-    const keys = deriveKeys(await mnemonicToSeed(TEST_JUNK))
-    expect(bytesToHex(keys.evm)).toBe('ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80')
-    expect(addressesOf(keys).evm).toBe('0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266')
+    const key = evmKey(await mnemonicToSeed(TEST_JUNK))
+    expect(bytesToHex(key)).toBe('ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80')
+    expect(evmAddress(key)).toBe('0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266')
   })
 
   it("derives the published EVM and Solana (m/44'/501'/0'/0') addresses of the abandon…about mnemonic", async () => {
-    const addrs = addressesOf(deriveKeys(await mnemonicToSeed(ABANDON)))
-    expect(addrs.evm).toBe('0x9858EfFD232B4033E47d90003D41EC34EcaEda94')
-    expect(addrs.solana).toBe('HAgk14JpMQLgt6rVgv7cBQFJWFto5Dqxi472uT3DKpqk')
+    const seed = await mnemonicToSeed(ABANDON)
+    expect(evmAddress(evmKey(seed))).toBe('0x9858EfFD232B4033E47d90003D41EC34EcaEda94')
+    expect(solanaAddress(solanaKey(seed))).toBe('HAgk14JpMQLgt6rVgv7cBQFJWFto5Dqxi472uT3DKpqk')
+    expect(await addressesOf(mnemonicToEntropy(ABANDON, wordlist))).toEqual({ evm: '0x9858EfFD232B4033E47d90003D41EC34EcaEda94', solana: 'HAgk14JpMQLgt6rVgv7cBQFJWFto5Dqxi472uT3DKpqk' })
   })
 
   it('uses SLIP-0010 ed25519 derivation as its test vector 1 gives it', () => {
@@ -57,7 +60,7 @@ describe('withKeys', () => {
     let seen: Uint8Array | undefined
     const addr = await withKeys(entropy, (k) => {
       seen = k.evm
-      return addressesOf(k).evm
+      return evmAddress(k.evm)
     })
     expect(addr).toBe('0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266')
     expect(seen?.every((b) => b === 0)).toBe(true)
@@ -68,5 +71,16 @@ describe('withKeys', () => {
       }),
     ).rejects.toThrow('boom')
     expect(seen?.every((b) => b === 0)).toBe(true)
+  })
+
+  it('derives only the keys of the chains it is asked for', async () => {
+    const entropy = mnemonicToEntropy(TEST_JUNK, wordlist)
+    const evm = await withKeys(entropy, (k, a) => ({ evm: k.evm.length, solana: k.solana.length, a: { ...a } }), ['evm'])
+    expect(evm).toEqual({ evm: 32, solana: 0, a: { evm: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266' } })
+    const sol = await withKeys(entropy, (k, a) => ({ evm: k.evm.length, solana: k.solana.length, a: { ...a } }), ['solana'])
+    expect(sol.evm).toBe(0)
+    expect(sol.solana).toBe(32)
+    expect(Object.keys(sol.a)).toEqual(['solana'])
+    expect(sol.a.solana).toBe((await addressesOf(entropy)).solana)
   })
 })

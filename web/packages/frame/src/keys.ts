@@ -1,25 +1,24 @@
 // The wallet's keys: one BIP-39 seed gives the EVM key (BIP-44,
-// m/44'/60'/0'/0/0, secp256k1) and the Solana key (SLIP-0010 ed25519,
-// m/44'/501'/0'/0'). What is split and stored is the seed's entropy (32 bytes,
-// a 24-word mnemonic), so a mnemonic can be shown to the visitor later; the
-// seed is computed from it only while signing (WebCrypto PBKDF2, native speed).
-import { ed25519 } from '@noble/curves/ed25519.js'
-import { base58 } from '@scure/base'
-import { HDKey } from '@scure/bip32'
+// m/44'/60'/0'/0/0, secp256k1; evm.ts) and the Solana key (SLIP-0010 ed25519,
+// m/44'/501'/0'/0'; solana.ts). What is split and stored is the seed's
+// entropy (32 bytes, a 24-word mnemonic), so a mnemonic can be shown to the
+// visitor later; the seed is computed from it only while signing (WebCrypto
+// PBKDF2, native speed). Each chain's key code is a script of its own,
+// loaded by withKeys for the chains it is asked for: an EVM signature never
+// loads ed25519 and a Solana one never loads secp256k1.
 import { entropyToMnemonic } from '@scure/bip39'
 import { wordlist } from '@scure/bip39/wordlists/english'
-import { HDKey as Ed25519HDKey } from 'micro-key-producer/slip10.js'
-import { privateKeyToAddress } from 'viem/accounts'
-import { bytesToHex, type Address, type Hex } from 'viem'
+import type { Address } from './params'
 
-/** BIP-44 path of the EVM key. */
-export const EVM_PATH = "m/44'/60'/0'/0/0"
-/** SLIP-0010 path of the Solana key (every level hardened, as ed25519 requires). */
-export const SOLANA_PATH = "m/44'/501'/0'/0'"
 /** Bytes of entropy in a new wallet: a 24-word mnemonic. */
 export const ENTROPY_BYTES = 32
 
-/** The private keys of one wallet. Zero them with wipeKeys when done. */
+/** The chains the wallet has a key for. */
+export type Chain = 'evm' | 'solana'
+/** Both chains. */
+export const CHAINS: readonly Chain[] = ['evm', 'solana']
+
+/** The private keys of one wallet; a chain withKeys was not asked for has an empty key. */
 export interface WalletKeys {
   /** secp256k1 private key. */
   readonly evm: Uint8Array
@@ -32,6 +31,16 @@ export interface WalletAddresses {
   readonly evm: Address
   /** base58 public key. */
   readonly solana: string
+}
+
+/** A chain's key code: the key from a BIP-39 seed, and its address. */
+interface ChainKeys {
+  key(seed: Uint8Array): Uint8Array
+  address(key: Uint8Array): string
+}
+const chainKeys: Record<Chain, () => Promise<ChainKeys>> = {
+  evm: () => import('./evm').then((m) => ({ key: m.evmKey, address: m.evmAddress })),
+  solana: () => import('./solana').then((m) => ({ key: m.solanaKey, address: m.solanaAddress })),
 }
 
 /** newEntropy returns fresh entropy for a new wallet from the platform's CSPRNG. */
@@ -58,25 +67,6 @@ export async function seedFromEntropy(entropy: Uint8Array): Promise<Uint8Array> 
   }
 }
 
-/** deriveKeys derives both private keys from a BIP-39 seed. */
-export function deriveKeys(seed: Uint8Array): WalletKeys {
-  const root = HDKey.fromMasterSeed(seed)
-  const evmNode = root.derive(EVM_PATH)
-  const evm = Uint8Array.from(evmNode.privateKey ?? [])
-  evmNode.wipePrivateData()
-  root.wipePrivateData()
-  const solNode = Ed25519HDKey.fromMasterSeed(seed).derive(SOLANA_PATH)
-  const solana = Uint8Array.from(solNode.privateKey)
-  solNode.privateKey.fill(0)
-  if (evm.length !== 32) throw new Error('EVM key derivation failed')
-  return { evm, solana }
-}
-
-/** addressesOf computes the addresses of keys. */
-export function addressesOf(keys: WalletKeys): WalletAddresses {
-  return { evm: privateKeyToAddress(bytesToHex(keys.evm) as Hex), solana: base58.encode(ed25519.getPublicKey(keys.solana)) }
-}
-
 /** wipeKeys zeroes both private keys. */
 export function wipeKeys(keys: WalletKeys): void {
   keys.evm.fill(0)
@@ -84,19 +74,34 @@ export function wipeKeys(keys: WalletKeys): void {
 }
 
 /**
- * withKeys derives the keys from entropy, runs fn with them and zeroes the
- * seed and the keys afterwards, whatever fn does: the seed exists in memory
- * only while signing. (A hex copy viem makes of the EVM key is a string the
- * garbage collector frees; strings cannot be zeroed.)
+ * withKeys derives the keys of chains (both by default) from entropy, runs
+ * fn with them and their addresses, and zeroes the seed and the keys
+ * afterwards, whatever fn does: the seed exists in memory only while signing.
+ * The key code of each chain is loaded before the seed is computed.
  */
-export async function withKeys<T>(entropy: Uint8Array, fn: (keys: WalletKeys) => Promise<T> | T): Promise<T> {
+export async function withKeys<T>(
+  entropy: Uint8Array,
+  fn: (keys: WalletKeys, addresses: Partial<WalletAddresses>) => Promise<T> | T,
+  chains: readonly Chain[] = CHAINS,
+): Promise<T> {
+  const code = await Promise.all(chains.map((c) => chainKeys[c]()))
+  const keys: { evm: Uint8Array; solana: Uint8Array } = { evm: new Uint8Array(0), solana: new Uint8Array(0) }
+  const addresses: { evm?: string; solana?: string } = {}
   const seed = await seedFromEntropy(entropy)
-  let keys: WalletKeys | undefined
   try {
-    keys = deriveKeys(seed)
-    return await fn(keys)
+    chains.forEach((c, i) => {
+      keys[c] = code[i]!.key(seed)
+      addresses[c] = code[i]!.address(keys[c])
+    })
+    seed.fill(0)
+    return await fn(keys, addresses as Partial<WalletAddresses>)
   } finally {
     seed.fill(0)
-    if (keys) wipeKeys(keys)
+    wipeKeys(keys)
   }
+}
+
+/** addressesOf derives both addresses of the wallet of entropy. */
+export function addressesOf(entropy: Uint8Array): Promise<WalletAddresses> {
+  return withKeys(entropy, (_, a) => ({ evm: a.evm!, solana: a.solana! }))
 }

@@ -39,10 +39,11 @@ if (!projectId || !/^https?:\/\//.test(apiUrl) || window.parent === window || ve
     reload: () => location.reload(),
     log,
   })
-    // The key code is its own script (signer.ts), left out of the way to
-    // READY; fetch it now, before the page asks for a key.
+    // The key code (signer.ts) and the EVM key and signing code (evm.ts) are
+    // scripts of their own, left out of the way to READY; fetch them now,
+    // before the page asks for a key. (Solana's is fetched when first used.)
     .then(
-      () => import('./signer').catch((e: unknown) => log('key code not loaded', e instanceof Error ? e.message : e)),
+      () => Promise.all([import('./signer'), import('./evm')]).catch((e: unknown) => log('key code not loaded', e instanceof Error ? e.message : e)),
       (e: unknown) => log('start failed', e instanceof Error ? e.message : e),
     )
 }

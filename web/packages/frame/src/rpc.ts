@@ -1,7 +1,6 @@
 // The frame's RPC_REQUEST: what it answers itself (chain id, accounts), what
 // it forwards to latchd's RPC proxy (reads), what it signs after the page's
 // approval, and what it refuses (spec §6).
-import type { Hex } from 'viem'
 import {
   isSafeRpcMethod,
   isUnsafeRpcMethod,
@@ -13,6 +12,7 @@ import {
   type AppPayload,
 } from '../../core/src/embedded/protocol'
 import type { AuthApi } from './authApi'
+import type { Hex } from './params'
 import type { SmartAccounts } from './smartAccount'
 import type { Wallet } from './wallet'
 
@@ -91,15 +91,18 @@ export function createRpcHandler(deps: RpcDeps) {
       const smart = await answerSmartAccount({ accounts: deps.smartAccounts, withKeys: deps.wallet.withKeys, call, ask, method, params, chainId: evmChainId(req.chainId) })
       if (smart) return smart.result
     }
-    const { personalSign, solana } = await import('./signer')
+    const evm = ['evm'] as const
+    const sol = ['solana'] as const
     switch (method) {
-      case 'personal_sign':
+      case 'personal_sign': {
+        const { personalSign } = await import('./evm')
         await ask(params)
-        return deps.wallet.withKeys((k) => personalSign(k.evm, params))
+        return deps.wallet.withKeys((k) => personalSign(k.evm, params), evm)
+      }
       case 'eth_signTypedData_v4': {
         const { signTypedDataV4 } = await import('./evmTypedData')
         await ask(params)
-        return deps.wallet.withKeys((k) => signTypedDataV4(k.evm, params))
+        return deps.wallet.withKeys((k) => signTypedDataV4(k.evm, params), evm)
       }
       case 'eth_sendTransaction': {
         const { buildTransaction, sendTransaction } = await import('./evmTransaction')
@@ -118,17 +121,23 @@ export function createRpcHandler(deps: RpcDeps) {
           chainId: toQuantity(tx.chainId),
         }
         await ask([shown])
-        return deps.wallet.withKeys((k): Promise<Hex> => sendTransaction(k.evm, tx, call))
+        return deps.wallet.withKeys((k): Promise<Hex> => sendTransaction(k.evm, tx, call), evm)
       }
-      case 'solana_signMessage':
+      case 'solana_signMessage': {
+        const solana = await import('./solana')
         await ask(solana.shownMessage(params))
-        return deps.wallet.withKeys((k) => solana.signMessage(k.solana, params))
-      case 'solana_signTransaction':
+        return deps.wallet.withKeys((k) => solana.signMessage(k.solana, params), sol)
+      }
+      case 'solana_signTransaction': {
+        const solana = await import('./solana')
         await ask(params)
-        return deps.wallet.withKeys((k) => solana.signTransaction(k.solana, params))
-      case 'solana_signAndSendTransaction':
+        return deps.wallet.withKeys((k) => solana.signTransaction(k.solana, params), sol)
+      }
+      case 'solana_signAndSendTransaction': {
+        const solana = await import('./solana')
         await ask(params)
-        return deps.wallet.withKeys((k) => solana.signAndSendTransaction(k.solana, params, call))
+        return deps.wallet.withKeys((k) => solana.signAndSendTransaction(k.solana, params, call), sol)
+      }
     }
   }
 }

@@ -4,16 +4,43 @@
 // typed data as the owner's signature, which LatchSmartAccount's ERC-1271
 // isValidSignature accepts once deployed and which is ERC-6492 wrapped
 // (the factory call that would deploy it) before then.
+//
+// The three calls and the hashes are ABI-encoded here, for exactly the
+// shapes used (a generic encoder and ABI parser would be most of this
+// script): the same bytes viem's encodeFunctionData, getUserOperationHash
+// and serializeErc6492Signature give, which the tests check.
 import { z } from 'zod/mini'
-import { encodeFunctionData, parseAbi, serializeErc6492Signature, type Address, type Hex } from 'viem'
-import { getUserOperationHash } from 'viem/account-abstraction'
-import { signMessage } from 'viem/accounts'
-import { addressSchema, hexSchema, InvalidParamsError, keyFor, parse, type ChainCall } from './evm'
+import { addressSchema, checkOwner, hashMessage, hexBytes, hexSchema, InvalidParamsError, isStrictAddress, keccak256, parse, signHash, toHex, type Address, type ChainCall, type Hex } from './evm'
 import type { SmartAccountNetwork } from './smartAccount'
 
-const accountAbi = parseAbi(['function execute(address dest, uint256 value, bytes data)'])
-const factoryAbi = parseAbi(['function createAccount(address owner, uint256 salt) returns (address)'])
-const entryPointAbi = parseAbi(['function getNonce(address sender, uint192 key) view returns (uint256)'])
+/** Selectors: execute(address,uint256,bytes), createAccount(address,uint256), getNonce(address,uint192). */
+const EXECUTE = '0xb61d27f6'
+const CREATE_ACCOUNT = '0x5fbfb9cf'
+const GET_NONCE = '0x35567e1a'
+/** ERC-6492's magic suffix. */
+const ERC6492_MAGIC = '6492'.repeat(16)
+
+/** word is n as a 32-byte ABI word (64 hex digits); n must fit in bits. */
+function word(n: bigint, bits = 256): string {
+  if (n < 0n || n >= 1n << BigInt(bits)) throw new Error(`Number "${n}" is not in the range of uint${bits}`)
+  return n.toString(16).padStart(bits / 4, '0').padStart(64, '0')
+}
+
+/** addressWord is an address as an ABI word; a mixed-case address must carry a valid EIP-55 checksum. */
+function addressWord(a: string): string {
+  if (!isStrictAddress(a)) throw new Error(`Address "${a}" is invalid.`)
+  return a.slice(2).toLowerCase().padStart(64, '0')
+}
+
+/** bytesTail is ABI bytes' tail: the length, then the bytes right-padded to 32 (odd-length hex read with a leading zero, as everywhere). */
+function bytesTail(h: Hex): string {
+  const d = h.length % 2 ? `0${h.slice(2)}` : h.slice(2)
+  return word(BigInt(d.length / 2)) + d.padEnd(Math.ceil(d.length / 64) * 64, '0')
+}
+
+/** gas16 is a quantity as 16 bytes (accountGasLimits, gasFees, paymaster gas limits). */
+const gas16 = (q: Hex | undefined): string => word(q ? BigInt(q) : 0n, 128).slice(32)
+const keccakHex = (h: string): string => toHex(keccak256(hexBytes(h))).slice(2)
 
 /** Spec §9: default gas fee multiplier, applied to the base fee. */
 const BASE_FEE_MULTIPLIER_PERCENT = 120n
@@ -36,14 +63,15 @@ export interface SmartAccountRef {
 
 /** factoryCall is the factory and its createAccount(owner, 0) data: a first operation's initCode, ERC-6492's deployment. */
 function factoryCall(account: SmartAccountRef): { factory: Address; factoryData: Hex } {
-  return { factory: account.network.factory, factoryData: encodeFunctionData({ abi: factoryAbi, functionName: 'createAccount', args: [account.owner, 0n] }) }
+  return { factory: account.network.factory, factoryData: `${CREATE_ACCOUNT}${addressWord(account.owner)}${word(0n)}` }
 }
 
 /** wrapForUndeployed ERC-6492-wraps signature when the account does not exist yet. */
 export function wrapForUndeployed(account: SmartAccountRef, signature: Hex): Hex {
   if (account.deployed) return signature
   const { factory, factoryData } = factoryCall(account)
-  return serializeErc6492Signature({ address: factory, data: factoryData, signature })
+  const data = bytesTail(factoryData)
+  return `0x${addressWord(factory)}${word(0x60n)}${word(BigInt(0x60 + data.length / 2))}${data}${bytesTail(signature)}${ERC6492_MAGIC}`
 }
 
 const personalSignParams = z.tuple([z.string(), addressSchema])
@@ -51,8 +79,8 @@ const personalSignParams = z.tuple([z.string(), addressSchema])
 /** personalSign signs for the smart account (params' address): the owner's EIP-191 signature, ERC-6492 wrapped when undeployed. */
 export async function personalSign(key: Uint8Array, account: SmartAccountRef, params: unknown): Promise<Hex> {
   const [message] = parse(personalSignParams, params, 'personal_sign')
-  const sig = await signMessage({ message: /^0x[0-9a-fA-F]*$/.test(message) ? { raw: message as Hex } : message, privateKey: keyFor(key, account.owner) })
-  return wrapForUndeployed(account, sig)
+  checkOwner(key, account.owner)
+  return wrapForUndeployed(account, signHash(key, hashMessage(message)))
 }
 
 const typedDataParams = z.tuple([addressSchema, z.unknown()])
@@ -117,7 +145,7 @@ export async function prepareOperation(account: SmartAccountRef, params: unknown
   const data = (tx.data ?? tx.input ?? '0x') as Hex
   const { entryPoint, chainId } = account.network
   const [nonce, priority, block] = await Promise.all([
-    call('eth_call', [{ to: entryPoint, data: encodeFunctionData({ abi: entryPointAbi, functionName: 'getNonce', args: [account.address, 0n] }) }, 'latest']),
+    call('eth_call', [{ to: entryPoint, data: `${GET_NONCE}${addressWord(account.address)}${word(0n)}` }, 'latest']),
     call('eth_maxPriorityFeePerGas', []).then((p) => BigInt(p as string)),
     call('eth_getBlockByNumber', ['latest', false]) as Promise<{ baseFeePerGas?: string } | null>,
   ])
@@ -127,7 +155,7 @@ export async function prepareOperation(account: SmartAccountRef, params: unknown
     sender: account.address,
     nonce: hex(BigInt(nonce as string)),
     ...(account.deployed ? {} : factoryCall(account)),
-    callData: encodeFunctionData({ abi: accountAbi, functionName: 'execute', args: [tx.to as Address, value, data] }),
+    callData: `${EXECUTE}${addressWord(tx.to)}${word(value)}${word(0x60n)}${bytesTail(data)}`,
     maxFeePerGas: hex((BigInt(block.baseFeePerGas) * BASE_FEE_MULTIPLIER_PERCENT) / 100n + tip),
     maxPriorityFeePerGas: hex(tip),
     signature: DUMMY_SIGNATURE,
@@ -153,29 +181,27 @@ export async function prepareOperation(account: SmartAccountRef, params: unknown
   }
 }
 
-/** toHashable reads the JSON-RPC operation as viem's UserOperation for its hash. */
-function toHashable(op: RpcUserOperation) {
-  const big = (k: string) => (op[k] ? BigInt(op[k]) : undefined)
-  return {
-    sender: op.sender as Address,
-    nonce: BigInt(op.nonce!),
-    ...(op.factory ? { factory: op.factory as Address, factoryData: op.factoryData! } : {}),
-    callData: op.callData!,
-    callGasLimit: big('callGasLimit')!,
-    verificationGasLimit: big('verificationGasLimit')!,
-    preVerificationGas: big('preVerificationGas')!,
-    maxFeePerGas: big('maxFeePerGas')!,
-    maxPriorityFeePerGas: big('maxPriorityFeePerGas')!,
-    ...(op.paymaster
-      ? {
-          paymaster: op.paymaster as Address,
-          paymasterData: op.paymasterData ?? '0x',
-          paymasterVerificationGasLimit: big('paymasterVerificationGasLimit') ?? 0n,
-          paymasterPostOpGasLimit: big('paymasterPostOpGasLimit') ?? 0n,
-        }
-      : {}),
-    signature: op.signature ?? '0x',
-  }
+/**
+ * userOperationHash is EntryPoint v0.7's hash of op: keccak256 of
+ * abi.encode(keccak256(the packed operation), entryPoint, chainId), where
+ * the packed operation is abi.encode(sender, nonce, keccak256(initCode),
+ * keccak256(callData), accountGasLimits, preVerificationGas, gasFees,
+ * keccak256(paymasterAndData)).
+ */
+export function userOperationHash(op: RpcUserOperation, entryPoint: Address, chainId: number): Hex {
+  const initCode = op.factory ? `${op.factory}${(op.factoryData ?? '0x').slice(2)}` : '0x'
+  const paymasterAndData = op.paymaster ? `${op.paymaster}${gas16(op.paymasterVerificationGasLimit)}${gas16(op.paymasterPostOpGasLimit)}${(op.paymasterData ?? '0x').slice(2)}` : '0x'
+  const packed = [
+    addressWord(op.sender!),
+    word(BigInt(op.nonce!)),
+    keccakHex(initCode),
+    keccakHex(op.callData!),
+    gas16(op.verificationGasLimit) + gas16(op.callGasLimit),
+    word(op.preVerificationGas ? BigInt(op.preVerificationGas) : 0n),
+    gas16(op.maxPriorityFeePerGas) + gas16(op.maxFeePerGas),
+    keccakHex(paymasterAndData),
+  ].join('')
+  return `0x${keccakHex(`0x${keccakHex(`0x${packed}`)}${addressWord(entryPoint)}${word(BigInt(chainId))}`)}`
 }
 
 /**
@@ -199,8 +225,8 @@ export async function sendOperation(
     op.paymaster = pm.paymaster as Hex
     op.paymasterData = pm.paymasterData as Hex
   }
-  const userOpHash = getUserOperationHash({ userOperation: toHashable(op), entryPointAddress: entryPoint, entryPointVersion: '0.7', chainId })
-  op.signature = await signMessage({ message: { raw: userOpHash }, privateKey: keyFor(key, account.owner) })
+  checkOwner(key, account.owner)
+  op.signature = signHash(key, hashMessage(userOperationHash(op, entryPoint, chainId)))
   const sent = (await call('eth_sendUserOperation', [op, entryPoint])) as Hex
   const deadline = wait.now() + RECEIPT_TIMEOUT_MS
   for (;;) {

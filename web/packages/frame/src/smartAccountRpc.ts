@@ -4,16 +4,16 @@
 // owner's signature (ERC-6492 wrapped before deployment), eth_sendTransaction
 // as a user operation the visitor approves first. Requests from the owner
 // EOA's own address, and every other method, stay with rpc.ts.
-import type { Hex } from 'viem'
 import type { ApprovalRequest } from '../../core/src/embedded/protocol'
-import type { ChainCall } from './evm'
-import type { WalletKeys } from './keys'
+import type { Chain, WalletKeys } from './keys'
+import type { ChainCall, Hex } from './params'
 import type { SmartAccounts } from './smartAccount'
 
 /** What answerSmartAccount needs from the RPC handler. */
 export interface SmartRpcRequest {
   readonly accounts: Pick<SmartAccounts, 'active' | 'isDeployed'>
-  readonly withKeys: <T>(fn: (keys: WalletKeys) => Promise<T> | T) => Promise<T>
+  /** The wallet's keys of chains (the smart account asks for the EVM owner key only). */
+  readonly withKeys: <T>(fn: (keys: WalletKeys) => Promise<T> | T, chains?: readonly Chain[]) => Promise<T>
   readonly call: ChainCall
   /** Shows the request in ApproveTransaction; throws when the visitor declines. */
   readonly ask: (shown: ApprovalRequest['params']) => Promise<void>
@@ -46,19 +46,20 @@ export async function answerSmartAccount(req: SmartRpcRequest): Promise<{ result
   if (active.type !== 'smartAccount' || !active.network || !same(signerOf(method, params), active.address)) return undefined
   const ops = await import('./smartAccountOps')
   const account = { address: active.address, owner: active.owner, network: active.network, deployed: await req.accounts.isDeployed(req.chainId, active.address) }
+  const evm = ['evm'] as const
   switch (method) {
     case 'personal_sign':
       await req.ask(params)
-      return { result: await req.withKeys((k) => ops.personalSign(k.evm, account, params)) }
+      return { result: await req.withKeys((k) => ops.personalSign(k.evm, account, params), evm) }
     case 'eth_signTypedData_v4':
       await req.ask(params)
-      return { result: await req.withKeys((k) => ops.signTypedDataV4(k.evm, account, params)) }
+      return { result: await req.withKeys((k) => ops.signTypedDataV4(k.evm, account, params), evm) }
     case 'eth_sendTransaction': {
       // Prepared first (nonce, fees, sponsorship, gas) so the visitor approves what is sent.
       const prepared = await ops.prepareOperation(account, params, req.call)
       await req.ask([prepared.shown])
       const wait = { sleep: req.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms))), now: req.now ?? Date.now }
-      return { result: await req.withKeys((k): Promise<Hex> => ops.sendOperation(k.evm, account, prepared, req.call, wait)) }
+      return { result: await req.withKeys((k): Promise<Hex> => ops.sendOperation(k.evm, account, prepared, req.call, wait), evm) }
     }
   }
 }

@@ -1,10 +1,24 @@
-// Solana signing with the wallet's ed25519 key: signMessage, signTransaction
-// and signAndSendTransaction. A transaction is signed as given: its message
-// bytes are not rebuilt, only our signature is put in its slot.
+// The Solana key and signing with it: the key (SLIP-0010 ed25519), its
+// address, signMessage, signTransaction and signAndSendTransaction. A
+// transaction is signed as given: its message bytes are not rebuilt, only our
+// signature is put in its slot. A script of its own: the EVM paths never
+// load ed25519, and this one never loads secp256k1.
 import { ed25519 } from '@noble/curves/ed25519.js'
 import { base58, base64 } from '@scure/base'
+import { HDKey } from 'micro-key-producer/slip10.js'
 import { z } from 'zod/mini'
-import { InvalidParamsError } from './evm'
+import { InvalidParamsError, parse } from './params'
+
+/** SLIP-0010 path of the Solana key (every level hardened, as ed25519 requires). */
+export const SOLANA_PATH = "m/44'/501'/0'/0'"
+
+/** solanaKey derives the wallet's ed25519 private key (its 32-byte seed) at m/44'/501'/0'/0' from a BIP-39 seed. */
+export function solanaKey(seed: Uint8Array): Uint8Array {
+  const node = HDKey.fromMasterSeed(seed).derive(SOLANA_PATH)
+  const key = Uint8Array.from(node.privateKey)
+  node.privateKey.fill(0)
+  return key
+}
 
 const signMessageParams = z.object({ message: z.string().check(z.minLength(1)), pubkey: z.string() })
 const signTxParams = z.object({ transaction: z.string().check(z.minLength(1)) })
@@ -17,12 +31,6 @@ const sendOptions = z.optional(
   }),
 )
 const signAndSendParams = z.object({ transaction: z.string().check(z.minLength(1)), options: sendOptions })
-
-function parse<S extends z.ZodMiniType>(schema: S, params: unknown, method: string): z.infer<S> {
-  const r = schema.safeParse(params)
-  if (!r.success) throw new InvalidParamsError(`Invalid params for ${method}`)
-  return r.data
-}
 
 /** Reads a compact-u16 (shortvec) at offset; returns [value, bytes read]. */
 function shortvec(b: Uint8Array, offset: number): [number, number] {

@@ -12,7 +12,7 @@ import { base64 } from '@scure/base'
 import { RECOVERY_PASSWORD_REQUIRED, RECOVERY_PASSWORD_WRONG, type FrameUser } from '../../core/src/embedded/protocol'
 import { AuthApiError, type AuthApi, type Session, type StoredRecovery } from './authApi'
 import type { DeviceStore, StoredAddresses } from './deviceStore'
-import type { WalletKeys } from './keys'
+import type { Chain, WalletKeys } from './keys'
 import type { PasswordBox } from './recovery'
 import { challengeOf, newVerifier, PendingLogins, stateOf } from './social'
 
@@ -139,11 +139,11 @@ export function createWallet(deps: WalletDeps) {
 
   /** createKeys makes, splits and stores a new wallet. */
   async function createKeys(token: string, userId: string, recoveryPassword: string | undefined): Promise<StoredAddresses> {
-    const { addressesOf, newEntropy, splitEntropy, withKeys } = await signer()
+    const { addressesOf, newEntropy, splitEntropy } = await signer()
     const entropy = newEntropy()
     try {
       const shares = await splitEntropy(entropy)
-      const addrs = await withKeys(entropy, (k) => addressesOf(k))
+      const addrs = await addressesOf(entropy)
       let recovery: StoredRecovery
       if (recoveryPassword) {
         const { sealWithPassword, DEFAULT_SCRYPT } = await passwordRecovery()
@@ -165,7 +165,7 @@ export function createWallet(deps: WalletDeps) {
 
   /** recoverKeys rebuilds the wallet on a new device from the auth and recovery shares. */
   async function recoverKeys(token: string, userId: string, recoveryPassword: string | undefined): Promise<StoredAddresses> {
-    const { addressesOf, combineShares, deriveShare, withKeys } = await signer()
+    const { addressesOf, combineShares, deriveShare } = await signer()
     const stored = await api.fetchShares(token, await deviceId(), true)
     const auth = base64.decode(stored.authShare)
     if (!stored.recovery) throw new Error('latchd sent no recovery share')
@@ -189,7 +189,7 @@ export function createWallet(deps: WalletDeps) {
       const same = check.length === entropy.length && check.every((v, i) => v === entropy[i])
       check.fill(0)
       if (!same) throw new Error(SHARES_MISMATCH)
-      const addrs = await withKeys(entropy, (k) => addressesOf(k))
+      const addrs = await addressesOf(entropy)
       await store.putShare(projectId, userId, device, addrs)
       authShare = auth
       return addrs
@@ -316,12 +316,14 @@ export function createWallet(deps: WalletDeps) {
     },
 
     /**
-     * withKeys runs fn with the signed-in wallet's private keys: the device
-     * and auth shares are combined, the keys derived and checked against the
-     * wallet's addresses, and everything is zeroed when fn returns.
+     * withKeys runs fn with the signed-in wallet's private keys of chains
+     * (both by default; the other key is empty): the device and auth shares
+     * are combined, the keys derived and checked against the wallet's
+     * addresses, and everything is zeroed when fn returns.
      */
-    async withKeys<T>(fn: (keys: WalletKeys) => Promise<T> | T): Promise<T> {
-      const { addressesOf, combineShares, withKeys } = await signer()
+    async withKeys<T>(fn: (keys: WalletKeys) => Promise<T> | T, chains?: readonly Chain[]): Promise<T> {
+      const { CHAINS, combineShares, withKeys } = await signer()
+      const asked = chains ?? CHAINS
       const { token, session: s } = await requireToken()
       const { addresses: addrs } = await wallet()
       const device = await store.getShare(projectId, s.user.id)
@@ -329,11 +331,14 @@ export function createWallet(deps: WalletDeps) {
       const auth = await fetchAuthShare(token)
       const entropy = await combineShares(device, auth).finally(() => device.fill(0))
       try {
-        return await withKeys(entropy, (keys) => {
-          const derived = addressesOf(keys)
-          if (derived.evm !== addrs.evm || derived.solana !== addrs.solana) throw new Error(SHARES_MISMATCH)
-          return fn(keys)
-        })
+        return await withKeys(
+          entropy,
+          (keys, derived) => {
+            if (asked.some((c) => derived[c] !== addrs[c])) throw new Error(SHARES_MISMATCH)
+            return fn(keys)
+          },
+          asked,
+        )
       } finally {
         entropy.fill(0)
       }
