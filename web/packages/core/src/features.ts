@@ -15,6 +15,7 @@ export interface RemoteFeatures {
   readonly onramp: readonly string[] | false
   readonly activity: boolean
   readonly branding: boolean
+  /** Mapped as api-shapes §1.3 says, read nowhere yet: Latch has no multi-wallet or headless API (docs/configuration.md). */
   readonly multiWallet: boolean
   readonly emailCapture: readonly string[] | false
   readonly payWithExchange: boolean
@@ -82,12 +83,6 @@ function fallbackOf(key: FeatureKey, local: Features): RemoteFeatures[FeatureKey
       return local.onramp === undefined || local.onramp ? d.onramp : false
     case 'activity':
       return local.history ?? d.activity
-    case 'branding':
-      return local.branding ?? d.branding
-    case 'authentication':
-      return local.authentication ?? d.authentication
-    case 'headless':
-      return local.headless ?? d.headless
     default:
       return d[key]
   }

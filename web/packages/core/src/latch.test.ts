@@ -56,7 +56,7 @@ describe('createLatch', () => {
 
   it('rejects invalid options with the option named', () => {
     expect(() => createLatch({ networks: [] })).toThrow(LatchOptionsError)
-    expect(() => createLatch({ networks: [dev], siwx: {} as never, siweConfig: {} })).toThrow('Cannot set both `siweConfig` and `siwx` options')
+    expect(() => createLatch({ networks: [dev], siwx: {} as never, ...{ siweConfig: {} } })).toThrow('Cannot set both `siweConfig` and `siwx` options')
   })
 
   it('opens even when latchd cannot be reached (prefetch failure is logged), and goBack at one view closes', async () => {

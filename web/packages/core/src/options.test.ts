@@ -16,9 +16,7 @@ describe('resolveOptions', () => {
       analytics: true,
       allWallets: true,
       legalCheckbox: false,
-      smartSessions: false,
       collapseWallets: false,
-      pay: false,
       connectorTypeOrder: ['walletConnect', 'recent', 'injected', 'featured', 'custom', 'external', 'recommended'],
       connectMethodsOrder: ['email', 'social', 'wallet'],
       walletFeaturesOrder: ['onramp', 'swaps', 'receive', 'send'],
@@ -55,7 +53,7 @@ describe('resolveOptions', () => {
   })
 
   it.each<[string, LatchOptions, string]>([
-    ['siwe + siwx', { ...base, siweConfig: {}, siwx: {} as NonNullable<LatchOptions['siwx']> }, 'Cannot set both `siweConfig` and `siwx` options'],
+    ['siwe + siwx', { ...base, ...{ siweConfig: {} }, siwx: {} as NonNullable<LatchOptions['siwx']> }, 'Cannot set both `siweConfig` and `siwx` options'],
     ['no networks', { ...base, networks: [] }, '`networks` must list at least one network'],
     ['foreign default network', { ...base, defaultNetwork: sepolia }, '`defaultNetwork` (chain 11155111) must be one of `networks`'],
     ['bad theme mode', { ...base, themeMode: 'blue' as 'dark' }, 'themeMode must be "light" or "dark"'],

@@ -35,21 +35,24 @@ export type AllWalletsMode = 'SHOW' | 'HIDE' | 'ONLY_MOBILE'
 
 /**
  * Local feature flags (appkit-public-api `features`). email, socials, swaps,
- * onramp, history and the flags after them are remote features: latchd's
- * project config wins over them when it can be fetched (api-shapes §1.3).
+ * onramp and history are remote features: latchd's project config wins over
+ * them when it can be fetched (api-shapes §1.3).
  */
 export interface Features {
   readonly receive?: boolean
   readonly send?: boolean
+  /** With e-mail or social login shown, false puts the wallets behind one "Continue with a wallet" row. */
   readonly emailShowWallets?: boolean
   readonly analytics?: boolean
+  /** false hides the "All wallets" row, as `allWallets: 'HIDE'`. */
   readonly allWallets?: boolean
+  /** Wallet rows stay disabled until the visitor ticks the terms checkbox (needs a legal URL). */
   readonly legalCheckbox?: boolean
-  readonly smartSessions?: boolean
+  /** Like emailShowWallets false: the wallet list collapses to one row under e-mail and social login. */
   readonly collapseWallets?: boolean
-  readonly pay?: boolean
   readonly connectorTypeOrder?: readonly ConnectorTypeOrder[]
   readonly connectMethodsOrder?: readonly ConnectMethod[]
+  /** The Account view's actions, in this order. */
   readonly walletFeaturesOrder?: readonly WalletFeature[]
   // Remote-managed:
   readonly email?: boolean
@@ -57,13 +60,13 @@ export interface Features {
   readonly swaps?: boolean
   readonly onramp?: boolean
   readonly history?: boolean
-  readonly branding?: boolean
-  readonly authentication?: boolean
-  readonly headless?: boolean
 }
 
+/** AppKit features Latch does not have yet: passing one throws "<name> is not supported yet". */
+export const UNSUPPORTED_FEATURES = ['smartSessions', 'pay', 'branding', 'authentication', 'headless'] as const
+
 /** The keys of Features whose value latchd's project config decides. */
-export const REMOTE_MANAGED_FEATURES = ['email', 'socials', 'swaps', 'onramp', 'history', 'branding', 'authentication', 'headless'] as const
+export const REMOTE_MANAGED_FEATURES = ['email', 'socials', 'swaps', 'onramp', 'history'] as const
 
 /** Local feature defaults (spec §9). */
 export const DEFAULT_FEATURES = {
@@ -73,9 +76,7 @@ export const DEFAULT_FEATURES = {
   analytics: true,
   allWallets: true,
   legalCheckbox: false,
-  smartSessions: false,
   collapseWallets: false,
-  pay: false,
   connectorTypeOrder: CONNECTOR_TYPES,
   connectMethodsOrder: CONNECT_METHODS,
   walletFeaturesOrder: WALLET_FEATURES,
@@ -148,13 +149,16 @@ export interface LatchOptions {
    * `wagmiConfig`, add @latchkit/react's `walletConnect()` connector to it instead.
    */
   readonly walletConnect?: WalletConnectOptions | false
-  /** Legacy sign-in config; only checked for the conflict with siwx (spec §5). */
-  readonly siweConfig?: object
   /**
    * Base URL of latchd's frame origin (its `--frame-url`, or `http://<frame-addr>`): with a `projectId` and
    * `features.email` not false, the Connect view offers the e-mail wallet, whose keys live in a hidden frame there.
    */
   readonly frameUrl?: string
+  /**
+   * The embedded wallet's account type per namespace when the visitor has chosen none (spec §3): eip155
+   * `smartAccount` (default) or `eoa`; solana is always `eoa`.
+   */
+  readonly defaultAccountTypes?: { readonly eip155?: 'eoa' | 'smartAccount'; readonly solana?: 'eoa' }
 }
 
 /** Options after validation, with every default filled in. */
@@ -228,6 +232,7 @@ function httpUrl(name: string, value: string): string {
 function validateFeatures(features: Features | undefined): void {
   if (features === undefined) return
   if (typeof features !== 'object' || features === null) fail('`features` must be an object')
+  for (const name of UNSUPPORTED_FEATURES) if (name in features) fail(`\`features.${name}\` is not supported yet`)
   const socials = features.socials
   if (socials !== undefined && socials !== false) {
     if (!Array.isArray(socials)) fail('`features.socials` must be a list of providers or false')
@@ -243,7 +248,9 @@ function validateFeatures(features: Features | undefined): void {
 export function resolveOptions(options: LatchOptions): ResolvedOptions {
   if (typeof options !== 'object' || options === null) fail('Latch options must be an object')
   // Spec §5: a legacy sign-in config and a sign-in option cannot both be set.
-  if (options.siweConfig !== undefined && options.siwx !== undefined) fail('Cannot set both `siweConfig` and `siwx` options')
+  // AppKit's legacy sign-in config is not supported (use siwx); spec §5's message when both are set.
+  const { siweConfig } = options as { siweConfig?: unknown }
+  if (siweConfig !== undefined) fail(options.siwx !== undefined ? 'Cannot set both `siweConfig` and `siwx` options' : '`siweConfig` is not supported yet; use `siwx`')
 
   if (options.projectId !== undefined && (typeof options.projectId !== 'string' || options.projectId.trim() === '')) {
     fail('`projectId` must be a non-empty string')
@@ -300,6 +307,13 @@ export function resolveOptions(options: LatchOptions): ResolvedOptions {
 
   const allWallets = options.allWallets ?? 'SHOW'
   if (!['SHOW', 'HIDE', 'ONLY_MOBILE'].includes(allWallets)) fail('`allWallets` must be "SHOW", "HIDE" or "ONLY_MOBILE"')
+
+  const accountTypes = options.defaultAccountTypes ?? {}
+  for (const [ns, type] of Object.entries(accountTypes)) {
+    if (!(ns === 'eip155' ? ['eoa', 'smartAccount'] : ns === 'solana' ? ['eoa'] : []).includes(type)) {
+      fail(`\`defaultAccountTypes.${ns}\` cannot be "${String(type)}"`)
+    }
+  }
 
   const customWallets = options.customWallets ?? []
   for (const wallet of customWallets) {

@@ -7,6 +7,7 @@ import type { Chain } from 'viem'
 import type {
   Latch,
   LatchInternal,
+  LatchOptions,
   LatchEvent,
   LatchNetworkSwitchedEvent,
   LatchState,
@@ -31,6 +32,8 @@ export type FakeLatchOptions = {
   walletConnect?: boolean
   /** The account data service; default: core's, over a fake latchd with no balances and no history. */
   accountData?: AccountData
+  /** More createLatch options for the instance behind `_internal` (what views read from `_internal.opts`). */
+  latchOptions?: Partial<LatchOptions>
 }
 
 export type FakeLatch = Latch & {
@@ -297,7 +300,7 @@ export function createFakeLatch(options: FakeLatchOptions = {}): FakeLatch {
     // What core's actions reach (the root store, the namespace clients, the per-instance slots) comes from a real
     // instance over this fake's wagmi config, made on first use; the fake's own state stays what the test sets.
     get _internal(): LatchInternal {
-      backing ??= createLatch({ networks: [mainnet, base, sepolia], wagmiConfig: fake.getWagmiConfig(), walletConnect: false })
+      backing ??= createLatch({ networks: [mainnet, base, sepolia], wagmiConfig: fake.getWagmiConfig(), walletConnect: false, ...options.latchOptions })
       return backing._internal
     },
   }

@@ -136,8 +136,20 @@ describe('LatchModal', () => {
   it('shows a not-available panel for views not built yet (once the lazy views table says it has none)', async () => {
     const latch = createConnectedFakeLatch()
     renderWithLatch(<ConnectButton />, { latch })
-    act(() => latch.open({ view: 'WhatIsAWallet' }))
-    expect((await screen.findByTestId('latch-view-WhatIsAWallet', {}, { timeout: 5000 })).textContent).toBe('This view is not available yet.')
-    expect(screen.getByRole('dialog', { name: 'What is a wallet?' })).toBeTruthy()
+    // ProfileWallets (AppKit's multi-wallet view) is not built yet.
+    act(() => latch.open({ view: 'ProfileWallets' as never }))
+    expect((await screen.findByTestId('latch-view-ProfileWallets', {}, { timeout: 5000 })).textContent).toBe('This view is not available yet.')
+    expect(screen.getByRole('dialog', { name: 'Profile Wallets' })).toBeTruthy()
+  })
+
+  it.each([
+    ['WhatIsAWallet', 'What is a wallet?', /holds the keys/],
+    ['WhatIsANetwork', 'What is a network?', /public record of balances/],
+  ] as const)('%s explains in its own chunk', async (view, title, text) => {
+    const latch = createConnectedFakeLatch()
+    renderWithLatch(<ConnectButton />, { latch })
+    act(() => latch.open({ view }))
+    expect((await screen.findByTestId(`latch-view-${view}`, {}, { timeout: 5000 })).textContent).toMatch(text)
+    expect(screen.getByRole('dialog', { name: title })).toBeTruthy()
   })
 })

@@ -33,6 +33,9 @@ const loaders: Partial<Record<LatchView, () => Promise<{ default: ComponentType 
   // The Buy panel (AppKit's OnRampProviders) and the Pay view (latch.pay), loaded when one opens.
   OnRampProviders: () => onrampViews().then((m) => ({ default: m.BuyView })),
   Pay: () => onrampViews().then((m) => ({ default: m.PayView })),
+  // The explanations for newcomers, one chunk for both.
+  WhatIsAWallet: () => import('../../views/help/WhatIsViews').then((m) => ({ default: m.WhatIsAWalletView })),
+  WhatIsANetwork: () => import('../../views/help/WhatIsViews').then((m) => ({ default: m.WhatIsANetworkView })),
   // Sign-in (options.siwx): opens after connect when the account has no session.
   SIWXSignMessage: () => import('../../views/siwx/SIWXSignMessageView'),
 }

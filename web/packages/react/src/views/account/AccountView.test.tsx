@@ -254,4 +254,22 @@ describe('Account tabs', () => {
     // Not read yet: the local options (none set here) leave both on.
     expect(await open({})).toEqual(['Buy', 'Swap'])
   })
+
+  it('orders the actions by features.walletFeaturesOrder (default onramp, swaps, receive, send)', async () => {
+    const order = async (latchOptions: object) => {
+      const latch = createConnectedFakeLatch({ latchOptions, state: { features: { send: true, receive: true, activity: true, email: true, swaps: ['1inch'], onramp: ['meld'] } } })
+      const result = renderWithLatch(<ConnectButton />, { latch })
+      await result.user.click(screen.getByTestId('latch-account-button'))
+      const ids = [...screen.getByTestId('latch-view-Account').querySelectorAll('.latch-action-button')].map((b) => b.getAttribute('data-testid'))
+      result.unmount()
+      return ids
+    }
+    expect(await order({})).toEqual(['latch-account-buy', 'latch-account-swap', 'latch-account-receive', 'latch-account-send'])
+    expect(await order({ features: { walletFeaturesOrder: ['send', 'receive', 'swaps', 'onramp'] } })).toEqual([
+      'latch-account-send',
+      'latch-account-receive',
+      'latch-account-swap',
+      'latch-account-buy',
+    ])
+  })
 })

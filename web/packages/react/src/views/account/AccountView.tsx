@@ -1,5 +1,5 @@
 import { lazy, Suspense } from 'react'
-import { loadAccountModule } from '@latchkit/core'
+import { loadAccountModule, type LatchView, type MessageKey, type WalletFeature } from '@latchkit/core'
 import { Avatar } from '../../components/Avatar/Avatar'
 import { loadLazyViews } from '../../components/LatchModal/loadLazyViews'
 import { useLatchInstance } from '../../context'
@@ -19,6 +19,14 @@ const AccountTabs = lazy(() => {
 // to know of); the names views it opens are chunks of their own.
 const AccountName = lazy(() => accountTabs().then((m) => ({ default: m.AccountName })))
 
+/** Each action's view, test id, label (text or message key) and icon path. */
+const ACTIONS: Record<WalletFeature, readonly [LatchView, string, string, string?]> = {
+  onramp: ['OnRampProviders', 'buy', 'Buy'],
+  swaps: ['WalletSwap', 'swap', 'Swap'],
+  receive: ['WalletReceive', 'receive', 'account.receive', 'M7 2v10M3 8l4 4 4-4'],
+  send: ['WalletSend', 'send', 'account.send', 'M7 12V2M3 6l4-4 4 4'],
+}
+
 /** The Account view: avatar, address, balance, network, Send and Receive, the Tokens/NFTs/Activity tabs (spec §2), disconnect. */
 export function AccountView() {
   const latch = useLatchInstance()
@@ -31,6 +39,16 @@ export function AccountView() {
     switchEnabled: state.enableNetworkSwitch,
   }))
   if (!address) return null
+  // The actions in features.walletFeaturesOrder. Swap and Buy follow the project's remote features (before the
+  // config is read, the local `features.swaps` / `features.onramp`).
+  const local = latch._internal.opts.features
+  const on: Record<WalletFeature, boolean> = {
+    onramp: features.onramp === undefined ? local.onramp !== false : features.onramp !== false,
+    swaps: features.swaps === undefined ? local.swaps !== false : features.swaps !== false,
+    receive: features.receive,
+    send: features.send,
+  }
+  const actions = local.walletFeaturesOrder.filter((f) => on[f])
   const copy = async () => {
     try {
       await latch.copyToClipboard(address)
@@ -68,24 +86,21 @@ export function AccountView() {
         <span className="latch-network-dot" aria-hidden="true" data-testnet={network.testnet ? '' : undefined} />
         {network.name}
       </button>
-      {features.send || features.receive ? (
+      {actions.length ? (
         <div className="latch-account-actions">
-          {features.send ? (
-            <button type="button" className="latch-action-button" data-testid="latch-account-send" onClick={() => latch.push('WalletSend')}>
-              <svg width="14" height="14" viewBox="0 0 14 14" aria-hidden="true">
-                <path d="M7 12V2M3 6l4-4 4 4" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" strokeLinejoin="round" />
-              </svg>
-              {t('account.send')}
-            </button>
-          ) : null}
-          {features.receive ? (
-            <button type="button" className="latch-action-button" data-testid="latch-account-receive" onClick={() => latch.push('WalletReceive')}>
-              <svg width="14" height="14" viewBox="0 0 14 14" aria-hidden="true">
-                <path d="M7 2v10M3 8l4 4 4-4" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" strokeLinejoin="round" />
-              </svg>
-              {t('account.receive')}
-            </button>
-          ) : null}
+          {actions.map((f) => {
+            const [view, name, label, icon] = ACTIONS[f]
+            return (
+              <button key={f} type="button" className="latch-action-button" data-testid={`latch-account-${name}`} onClick={() => latch.push(view)}>
+                {icon ? (
+                  <svg width="14" height="14" viewBox="0 0 14 14" aria-hidden="true">
+                    <path d={icon} fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" strokeLinejoin="round" />
+                  </svg>
+                ) : null}
+                {label.startsWith('account.') ? t(label as MessageKey) : label}
+              </button>
+            )
+          })}
         </div>
       ) : null}
       <Suspense fallback={<span className="latch-spinner latch-list-spinner" aria-hidden="true" />}>

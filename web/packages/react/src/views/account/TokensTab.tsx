@@ -41,13 +41,7 @@ export function TokensTab() {
   const latch = useLatchInstance()
   const t = useT()
   const sendEnabled = useLatchSelector((s) => s.features.send)
-  // The swap panel and the Buy panel (spec §2) open from here: this tab is a lazy chunk, the Account view is not. The
-  // project's remote features decide (before the config is read, the local `features.swaps` / `features.onramp`).
-  const swaps = useLatchSelector((s) => s.features.swaps)
-  const onramp = useLatchSelector((s) => s.features.onramp)
-  const { features } = latch._internal.opts
-  const swapEnabled = swaps === undefined ? features.swaps !== false : swaps !== false
-  const buyEnabled = onramp === undefined ? features.onramp !== false : onramp !== false
+  // Buy and Swap are the Account view's actions (features.walletFeaturesOrder).
   const { balances, totalValue, isLoading, balanceLoading, error, refetch } = useLatchBalances()
   const models = useAccountModels()
 
@@ -82,16 +76,6 @@ export function TokensTab() {
         <span className="latch-title" data-testid="latch-tokens-total">
           {models.formatFiat(totalValue ?? 0)}
         </span>
-        {buyEnabled ? (
-          <button type="button" className="latch-secondary-button" data-testid="latch-account-buy" onClick={() => latch.push('OnRampProviders')}>
-            Buy
-          </button>
-        ) : null}
-        {swapEnabled ? (
-          <button type="button" className="latch-secondary-button" data-testid="latch-account-swap" onClick={() => latch.push('WalletSwap')}>
-            Swap
-          </button>
-        ) : null}
       </div>
       {list.length === 0 ? (
         <div className="latch-empty" data-testid="latch-tokens-empty">

@@ -1,5 +1,5 @@
-import { lazy, Suspense, useEffect, useState } from 'react'
-import { EMBEDDED_CONNECTOR_ID, getEmbeddedState, type LatchWallet } from '@latchkit/core'
+import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react'
+import { EMBEDDED_CONNECTOR_ID, getEmbeddedState, isMobileUserAgent, type LatchWallet } from '@latchkit/core'
 import { useLatchInstance } from '../../context'
 import { useLatchSelector } from '../../hooks/useLatchSelector'
 import { useT } from '../../hooks/useT'
@@ -9,16 +9,28 @@ import { WalletListItem } from './WalletListItem'
 const EmailLogin = lazy(() => import('../embedded/EmbeddedViews').then((m) => ({ default: m.EmailLogin })))
 // The social buttons too, when the project offers socials (docs/social.md).
 const SocialLogin = lazy(() => import('../social/SocialLogin'))
+// The legal links and the terms checkbox, only when the app gives a terms or privacy URL.
+const LegalConsent = lazy(() => import('./LegalConsent'))
 
 /** "430+" style count for the All Wallets row, as AppKit shows it. */
 function displayCount(count: number): string {
   return count > 10 ? `${Math.floor(count / 10) * 10}+` : String(count)
 }
 
-/** The Connect view: the wallets in core's order, then an All Wallets row with the registry count. */
+/**
+ * The Connect view: e-mail, social and wallet sections in `connectMethodsOrder`; the wallets in core's order, then
+ * an All Wallets row with the registry count (per `allWallets`); the legal links, and with `legalCheckbox` every
+ * way to connect disabled until the terms are agreed to.
+ */
 export function ConnectView() {
   const latch = useLatchInstance()
   const t = useT()
+  const opts = latch._internal.opts
+  const legal = opts.termsConditionsUrl || opts.privacyPolicyUrl
+  const [agreed, setAgreed] = useState(false)
+  const blocked = !!legal && opts.features.legalCheckbox && !agreed
+  const [expanded, setExpanded] = useState(false)
+  const showAll = opts.features.allWallets && (opts.allWallets === 'SHOW' || (opts.allWallets === 'ONLY_MOBILE' && isMobileUserAgent()))
   // The e-mail wallet's connector is reached through the e-mail field, not listed as a wallet.
   const wallets = useLatchSelector((state) => state.wallets).filter((w) => w.connectorId !== EMBEDDED_CONNECTOR_ID)
   // The project's e-mail feature (latchd's config) can turn the field off.
@@ -26,7 +38,7 @@ export function ConnectView() {
   const email = emailOn && getEmbeddedState(latch) !== undefined
   const socials = useLatchSelector((state) => state.features.socials)
   // Spec §9: the connect methods in the options' order (email, social, wallet by default).
-  const methods = latch._internal.opts.features.connectMethodsOrder.filter((m) => (m !== 'email' && m !== 'social') || (email && (m === 'email' || (socials && socials.length))))
+  const methods = opts.features.connectMethodsOrder.filter((m) => (m !== 'email' && m !== 'social') || (email && (m === 'email' || (socials && socials.length))))
   const [count, setCount] = useState<number | null>(null)
   useEffect(() => {
     let current = true
@@ -41,24 +53,31 @@ export function ConnectView() {
   }, [latch])
   const connect = (wallet: LatchWallet) => {
     // A failure is reported in state.connectError, which ConnectingExternal renders.
-    latch.connectWallet(wallet).catch(() => {})
+    if (!blocked) latch.connectWallet(wallet).catch(() => {})
   }
+  // With e-mail or social login shown, collapseWallets (or emailShowWallets false) folds the wallets into one row.
+  const collapsed = !expanded && methods.length > 1 && (opts.features.collapseWallets || !opts.features.emailShowWallets)
   const emailField = (
     <Suspense key="email" fallback={<span className="latch-spinner latch-list-spinner" aria-hidden="true" />}>
       <EmailLogin />
     </Suspense>
   )
-  const walletList = (
+  const walletList = collapsed ? (
+    <button key="wallet" type="button" className="latch-list-item" data-testid="latch-continue-wallet" aria-disabled={blocked || undefined} onClick={() => blocked || setExpanded(true)}>
+      <span className="latch-wallet-image latch-all-wallets-icon" aria-hidden="true" />
+      <span className="latch-list-item-name">Continue with a wallet</span>
+    </button>
+  ) : (
     <ul key="wallet" className="latch-list" aria-label={t('view.Connect')}>
       {wallets.map((wallet) =>
         wallet.kind === 'walletConnect' ? (
-          <WalletConnectRow key={wallet.id} wallet={wallet} onSelect={connect} />
+          <WalletConnectRow key={wallet.id} wallet={wallet} onSelect={connect} disabled={blocked} />
         ) : (
-          <WalletListItem key={wallet.id} wallet={wallet} onSelect={connect} />
+          <WalletListItem key={wallet.id} wallet={wallet} onSelect={connect} disabled={blocked} />
         ),
       )}
-      <li>
-        <button type="button" className="latch-list-item" data-testid="latch-all-wallets" onClick={() => latch.push('AllWallets')}>
+      {showAll ? <li>
+        <button type="button" className="latch-list-item" data-testid="latch-all-wallets" aria-disabled={blocked || undefined} onClick={() => blocked || latch.push('AllWallets')}>
           <span className="latch-wallet-image latch-all-wallets-icon" aria-hidden="true" />
           <span className="latch-list-item-name">{t('connect.allWallets')}</span>
           {count !== null ? (
@@ -67,37 +86,52 @@ export function ConnectView() {
             </span>
           ) : null}
         </button>
-      </li>
+      </li> : null}
     </ul>
   )
+  // With the terms checkbox, a disabled fieldset holds the e-mail field and the social buttons until it is ticked.
+  const gate = (key: string, section: ReactNode) =>
+    legal && opts.features.legalCheckbox ? (
+      <fieldset key={key} className="latch-fieldset" disabled={blocked}>
+        {section}
+      </fieldset>
+    ) : (
+      section
+    )
+  const consent = legal ? (
+    <Suspense key="legal" fallback={null}>
+      <LegalConsent checkbox={opts.features.legalCheckbox} agreed={agreed} onAgree={setAgreed} />
+    </Suspense>
+  ) : null
   return (
     <div className="latch-view" data-testid="latch-view-Connect">
+      {opts.features.legalCheckbox ? consent : null}
       {methods.map((m, i) => [
         i > 0 ? (
           <p key={`or-${m}`} className="latch-subtitle" style={{ textAlign: 'center' }}>
             {t('connect.orConnectWith')}
           </p>
         ) : null,
-        m === 'email' ? (
-          emailField
-        ) : m === 'social' ? (
+        m === 'wallet' ? walletList : gate(m, m === 'email' ? emailField : (
           <Suspense key="social" fallback={null}>
             <SocialLogin />
           </Suspense>
-        ) : (
-          walletList
-        ),
+        )),
       ])}
+      <button type="button" className="latch-link-button" data-testid="latch-what-is-a-wallet" onClick={() => latch.push('WhatIsAWallet')}>
+        {t('connect.haveNoWallet')}
+      </button>
+      {opts.features.legalCheckbox ? null : consent}
     </div>
   )
 }
 
 /** The WalletConnect entry: any WalletConnect wallet, by QR code (core shows it on computers only). */
-function WalletConnectRow({ wallet, onSelect }: { wallet: LatchWallet; onSelect: (wallet: LatchWallet) => void }) {
+function WalletConnectRow({ wallet, onSelect, disabled }: { wallet: LatchWallet; onSelect: (wallet: LatchWallet) => void; disabled: boolean }) {
   const t = useT()
   return (
     <li>
-      <button type="button" className="latch-list-item" data-testid={`latch-wallet-${wallet.id}`} onClick={() => onSelect(wallet)}>
+      <button type="button" className="latch-list-item" data-testid={`latch-wallet-${wallet.id}`} aria-disabled={disabled || undefined} onClick={() => onSelect(wallet)}>
         <span className="latch-wallet-image latch-wc-icon" aria-hidden="true">
           <svg width="22" height="22" viewBox="0 0 22 22">
             <path

@@ -2,15 +2,15 @@ import type { LatchWallet } from '@latchkit/core'
 import { useT } from '../../hooks/useT'
 import { WalletImage } from './WalletImage'
 
-export type WalletListItemProps = { wallet: LatchWallet; onSelect: (wallet: LatchWallet) => void }
+export type WalletListItemProps = { wallet: LatchWallet; onSelect: (wallet: LatchWallet) => void; disabled?: boolean }
 
 /** One wallet row: icon, name, and an "installed" or "recent" tag. */
-export function WalletListItem({ wallet, onSelect }: WalletListItemProps) {
+export function WalletListItem({ wallet, onSelect, disabled }: WalletListItemProps) {
   const t = useT()
   const tag = wallet.kind === 'recent' ? t('connect.recent') : wallet.installed ? t('connect.installed') : null
   return (
     <li>
-      <button type="button" className="latch-list-item" data-testid={`latch-wallet-${wallet.id}`} onClick={() => onSelect(wallet)}>
+      <button type="button" className="latch-list-item" data-testid={`latch-wallet-${wallet.id}`} aria-disabled={disabled || undefined} onClick={() => onSelect(wallet)}>
         <WalletImage src={wallet.imageUrl} name={wallet.name} />
         <span className="latch-list-item-name">{wallet.name}</span>
         {tag ? (

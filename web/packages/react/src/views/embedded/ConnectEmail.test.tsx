@@ -25,7 +25,8 @@ async function openConnect(extra: Partial<LatchOptions>) {
 /** The Connect view's sections, top to bottom. */
 function sections(): string[] {
   const view = screen.getByTestId('latch-view-Connect')
-  return [...view.children].map((el) =>
+  // The footer ("Haven't got a wallet?", legal links) is not a connect method.
+  return [...view.children].filter((el) => !el.matches('.latch-link-button, .latch-legal')).map((el) =>
     el.matches('form') ? 'email' : el.matches('ul') ? 'wallet' : el.matches('[data-testid="latch-social-login"]') ? 'social' : el.textContent === 'or' ? 'or' : el.className,
   )
 }
