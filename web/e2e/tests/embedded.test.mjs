@@ -50,9 +50,11 @@ async function waitForProxyBalance(/** @type {number} */ chainId, /** @type {str
   throw new Error(`latchd's RPC proxy never saw ${wei} wei at ${address} on ${chainId}`);
 }
 
+// These tests check the wallet's own key (the EOA): the demo starts it as a plain account, as an app with
+// defaultAccountTypes { eip155: 'eoa' } does. The default smart account is smart-account.test.mjs's.
 async function openDemo() {
   const testPage = await harness.newPage({ wallet: false });
-  await testPage.page.goto(/** @type {string} */ (harness.latchd.info.demoUrl));
+  await testPage.page.goto(`${harness.latchd.info.demoUrl}?accountType=eoa`);
   await testPage.page.getByTestId('latch-connect-button').waitFor();
   return testPage;
 }

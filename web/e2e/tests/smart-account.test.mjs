@@ -55,9 +55,12 @@ test('e-mail login → smart account (counterfactual, not deployed) → ERC-6492
   const { page } = testPage;
   // A new account has no shares yet: the frame's first fetch answers 404, then it creates the wallet.
   testPage.allowConsoleErrors(/shares\/fetch.*404|404.*shares\/fetch/);
-  await page.goto(/** @type {string} */ (harness.latchd.info.demoUrl));
+  // The owner EOA's address: logged in once as an app with defaultAccountTypes { eip155: 'eoa' } would.
+  await page.goto(`${harness.latchd.info.demoUrl}?accountType=eoa`);
   await page.getByTestId('latch-connect-button').waitFor();
   const owner = /** @type {Hex} */ (await login(page));
+  // The same visitor on the demo with the default account type: the smart account.
+  await page.goto(/** @type {string} */ (harness.latchd.info.demoUrl));
 
   const info = harness.latchd.info;
   const network = /** @type {any} */ (info.networks.find((/** @type {any} */ n) => n.chainId === 31337));
@@ -73,18 +76,16 @@ test('e-mail login → smart account (counterfactual, not deployed) → ERC-6492
   // The owner EOA holds 1 ETH, which must not move: the paymaster pays the smart account's gas.
   await faucet(owner, network, '1');
 
-  // Account view: the EOA first (no preference stored), then the switch to the smart account.
+  // Account view: the smart account by default (spec §3), not deployed yet, its address connected; no
+  // preference is stored until the visitor picks one.
   await page.getByTestId('latch-account-button').first().click();
   await page.getByTestId('latch-view-Account').waitFor();
-  assert.equal(await page.getByTestId('latch-account-type').textContent(), 'EOA');
-  await page.getByTestId('latch-account-type-switch').click();
   await page.getByTestId('latch-account-type').filter({ hasText: 'Smart account' }).waitFor();
   await page.getByTestId('latch-account-not-deployed').waitFor();
   await page.waitForFunction((want) => JSON.parse(document.querySelector('[data-testid="demo-account"]')?.textContent ?? '{}').address === want, expected);
   assert.equal(await page.getByTestId('latch-account-address').getAttribute('title'), expected);
   assert.equal(await client.getCode({ address: expected }), undefined, 'not deployed yet');
-  const stored = await page.evaluate(() => localStorage.getItem('latch:preferredAccountTypes'));
-  assert.deepEqual(JSON.parse(/** @type {string} */ (stored)), { eip155: 'smartAccount' });
+  assert.equal(await page.evaluate(() => localStorage.getItem('latch:preferredAccountTypes')), null);
   await page.getByTestId('latch-modal-close').click();
 
   // personal_sign from the undeployed account: ERC-6492 wrapped, and valid on the dev chain (viem's

@@ -10,7 +10,10 @@ import { loadDevInfo } from './devInfo'
 // provider at the root, buttons and hooks below it.
 const { info, chains } = await loadDevInfo()
 // ?siwx=optional or ?siwx=required turns on Sign-in with X backed by latchd (docs/siwx.md).
-const siwxMode = new URLSearchParams(location.search).get('siwx')
+const params = new URLSearchParams(location.search)
+const siwxMode = params.get('siwx')
+// ?accountType=eoa starts the e-mail wallet as a plain account instead of the default smart account (docs/smart-accounts.md).
+const accountType = params.get('accountType')
 const latch = createLatch({
   projectId: info.projectId,
   apiUrl: info.apiUrl,
@@ -18,6 +21,7 @@ const latch = createLatch({
   frameUrl: info.frameOrigin,
   networks: chains,
   metadata: { name: 'Latch demo', description: 'A dapp using the Latch widget', url: location.origin, icons: [] },
+  ...(accountType === 'eoa' || accountType === 'smartAccount' ? { defaultAccountTypes: { eip155: accountType } } : {}),
   ...(siwxMode === 'optional' || siwxMode === 'required' ? { siwx: latchSiwx({ required: siwxMode === 'required', statement: 'Sign in to the Latch demo' }) } : {}),
 })
 

@@ -57,20 +57,22 @@ describe('createSmartAccounts', () => {
     expect(decodeFunctionData({ abi: parseAbi(['function getAddress(address owner, uint256 salt)']), data }).args).toEqual([OWNER, 0n])
   })
 
-  it('GET_USER: EOA until the smart account is preferred; then both accounts, the smart one first and active', async () => {
+  it('GET_USER: the smart account by default (spec §3), both accounts, the smart one first and active; EOA when preferred', async () => {
     const { sa, saved } = accounts()
-    expect(await sa.withAccounts(USER, 31337, undefined)).toMatchObject({ address: OWNER, preferredAccountType: 'eoa', accounts: [{ type: 'eoa' }, { address: SMART, type: 'smartAccount' }] })
-    const u = await sa.withAccounts(USER, 31337, 'smartAccount')
+    const u = await sa.withAccounts(USER, 31337, undefined)
     expect(u).toMatchObject({ address: SMART, preferredAccountType: 'smartAccount', smartAccountDeployed: false })
     expect(u.accounts.map((a) => a.type)).toEqual(['smartAccount', 'eoa'])
-    expect(saved).toEqual(['smartAccount'])
+    expect(saved).toEqual([])
     expect((await sa.active(31337)).address).toBe(SMART)
+    expect(await sa.withAccounts(USER, 31337, 'eoa')).toMatchObject({ address: OWNER, preferredAccountType: 'eoa', accounts: [{ type: 'eoa' }, { address: SMART, type: 'smartAccount' }] })
+    expect(saved).toEqual(['eoa'])
+    expect((await sa.active(31337)).address).toBe(OWNER)
   })
 
   it('keeps the stored preference across a new frame', async () => {
-    const { sa } = accounts({ stored: 'smartAccount' })
-    expect(await sa.preferred()).toBe('smartAccount')
-    expect((await sa.withAccounts(USER, 31337, undefined)).address).toBe(SMART)
+    const { sa } = accounts({ stored: 'eoa' })
+    expect(await sa.preferred()).toBe('eoa')
+    expect((await sa.withAccounts(USER, 31337, undefined)).address).toBe(OWNER)
   })
 
   it('falls back to the EOA when the smart account cannot be read, and on chains without a bundler', async () => {
@@ -82,7 +84,7 @@ describe('createSmartAccounts', () => {
   })
 
   it('SET_PREFERRED_ACCOUNT: refused on a chain without smart accounts, the type unchanged', async () => {
-    const { sa, saved } = accounts()
+    const { sa, saved } = accounts({ stored: 'eoa' })
     await expect(sa.setPreferred('smartAccount', 1)).rejects.toThrow(SMART_ACCOUNTS_UNSUPPORTED)
     expect(await sa.preferred()).toBe('eoa')
     expect(saved).toEqual([])

@@ -70,11 +70,12 @@ export interface SmartAccountDeps {
 
 /**
  * createSmartAccounts keeps the visitor's preferred account type (the page
- * sends it with GET_USER and SET_PREFERRED_ACCOUNT; EOA until then) and
+ * sends it with GET_USER and SET_PREFERRED_ACCOUNT; smart account until then) and
  * answers, per chain, which account is active and where it is.
  */
 export function createSmartAccounts(deps: SmartAccountDeps) {
-  let preferred: AccountType = 'eoa'
+  // Spec §3: on eip155 the embedded wallet is a smart account unless the visitor or the app chose otherwise.
+  let preferred: AccountType = 'smartAccount'
   let loaded: Promise<void> | undefined
   // The stored preference, read once before the first answer that depends on it.
   const ready = () =>

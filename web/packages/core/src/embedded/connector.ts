@@ -20,7 +20,8 @@ export function embeddedWallet(wallet: EmbeddedWallet) {
       const user = wallet.store.getState().user
       return user ? [getAddress(user.address)] : []
     }
-    const onChain = (hex: unknown) => config.emitter.emit('change', { chainId: Number(hex) })
+    // The account may change with the chain (a smart account only where the chain has one).
+    const onChain = (hex: unknown) => config.emitter.emit('change', { chainId: Number(hex), accounts: accounts() })
     // The provider is a chunk of its own, loaded with the first wallet call (after a login or a restore).
     let provider: Promise<EmbeddedEip1193Provider> | undefined
     const getProvider = () =>

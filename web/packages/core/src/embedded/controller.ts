@@ -26,6 +26,8 @@ export interface EmbeddedWalletOptions {
   readonly projectId: string
   /** The chain the frame starts on: the last one used, else this. */
   readonly defaultChainId: number
+  /** The eip155 account type until the visitor picks one (spec §3 default: smartAccount). */
+  readonly accountType?: 'eoa' | 'smartAccount' | undefined
   readonly storage: KeyValueStorage
   readonly slice?: SliceFactory<EmbeddedState>
   readonly timers?: Timers
@@ -106,6 +108,7 @@ export function createEmbeddedWallet(options: EmbeddedWalletOptions): EmbeddedWa
       projectId: options.projectId,
       chainId: `eip155:${chainId()}`,
       storage,
+      accountType: options.accountType,
       ...(options.timers ? { timers: options.timers } : {}),
       ...(options.enableLogger ? { enableLogger: true } : {}),
       onTimeout: (reason) => options.onTimeout?.(reason),

@@ -16,7 +16,7 @@ import { submitOtp } from './actions/submitOtp'
 import { INVALID_RECOVERY_PASSWORD_MESSAGE, submitRecoveryPassword } from './actions/submitRecoveryPassword'
 import { submitUpdateEmailOtp, updateEmail } from './actions/updateEmail'
 import { EMBEDDED_CONNECTOR_ID } from './connector'
-import { EMBEDDED_STORAGE_KEYS } from './storageKeys'
+import { EMBEDDED_STORAGE_KEYS, PREFERRED_ACCOUNT_TYPES_KEY } from './storageKeys'
 import { INVALID_EMAIL_MESSAGE } from './required'
 
 const FRAME = 'http://frame.test:8081'
@@ -31,7 +31,10 @@ interface Sent {
 }
 
 /** A scripted frame: answers the page's events like web/packages/frame does. */
-function scriptedFrame(action: 'VERIFY_OTP' | 'VERIFY_DEVICE' | 'CONNECT' = 'VERIFY_OTP', opts: { holdDevice?: boolean; recoveryPassword?: string } = {}) {
+function scriptedFrame(
+  action: 'VERIFY_OTP' | 'VERIFY_DEVICE' | 'CONNECT' = 'VERIFY_OTP',
+  opts: { holdDevice?: boolean; recoveryPassword?: string; addressOn?: Record<string, string> } = {},
+) {
   // A new device of a wallet in password recovery mode: GET_USER needs the password once.
   let recovered = opts.recoveryPassword === undefined
   const sent: Sent[] = []
@@ -59,7 +62,12 @@ function scriptedFrame(action: 'VERIFY_OTP' | 'VERIFY_DEVICE' | 'CONNECT' = 'VER
           if (given !== opts.recoveryPassword) return answer(m, 'Wrong recovery password', false, -32603)
           recovered = true
         }
-        return answer(m, { email: 'visitor@example.com', address: ADDRESS.toLowerCase(), chainId: m.payload?.chainId ?? 31337, accounts: [] })
+        return answer(m, {
+          email: 'visitor@example.com',
+          address: opts.addressOn?.[String(m.payload?.chainId)] ?? ADDRESS.toLowerCase(),
+          chainId: m.payload?.chainId ?? 31337,
+          accounts: [],
+        })
       case 'IS_CONNECTED':
         return answer(m, { isConnected: true })
       case 'SWITCH_NETWORK':
@@ -328,5 +336,36 @@ describe('embedded wallet', () => {
     expect(latch.getState().account.address).toBe(ADDRESS)
     expect(frame.names()).toEqual(expect.arrayContaining(['IS_CONNECTED', 'GET_USER']))
     expect(frame.names()).not.toContain('CONNECT_OTP')
+  })
+
+  it('asks GET_USER for the smart account by default, the app\'s default otherwise, the visitor\'s stored choice first (spec §3)', async () => {
+    const asked = async (extra: Record<string, unknown>) => {
+      const latch = newLatch(extra)
+      const frame = scriptedFrame()
+      await withFrame(frame, startEmailLogin(latch, 'visitor@example.com'))
+      await submitOtp(latch, '123456')
+      latch.destroy()
+      document.body.innerHTML = ''
+      return frame.sent.filter((m) => m.type === '@latch-app/GET_USER').map((m) => m.payload?.preferredAccountType)
+    }
+    expect(await asked({})).toEqual(['smartAccount'])
+    expect(await asked({ defaultAccountTypes: { eip155: 'eoa' } })).toEqual(['eoa'])
+    localStorage.setItem(PREFERRED_ACCOUNT_TYPES_KEY, JSON.stringify({ eip155: 'smartAccount' }))
+    expect(await asked({ defaultAccountTypes: { eip155: 'eoa' } })).toEqual(['smartAccount'])
+    expect(() => newLatch({ defaultAccountTypes: { eip155: 'payment' } })).toThrow('`defaultAccountTypes.eip155` cannot be "payment"')
+    expect(() => newLatch({ defaultAccountTypes: { solana: 'smartAccount' } })).toThrow(LatchOptionsError)
+  })
+
+  it('takes the account in force on the new chain after a switch (a smart account only where the chain has one)', async () => {
+    const EOA = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC'
+    const latch = newLatch()
+    const frame = scriptedFrame('VERIFY_OTP', { addressOn: { 'eip155:31338': EOA.toLowerCase() } })
+    await withFrame(frame, startEmailLogin(latch, 'visitor@example.com'))
+    await submitOtp(latch, '123456')
+    expect(latch.getState().account.address).toBe(ADDRESS)
+    await latch.switchNetwork(31338)
+    await until(() => latch.getState().account.chainId === 31338)
+    await until(() => latch.getState().account.address === EOA)
+    expect(frame.names().slice(-2)).toEqual(['SWITCH_NETWORK', 'GET_USER'])
   })
 })

@@ -23,7 +23,7 @@ import {
   type FrameResult,
 } from './protocol'
 import { createSolanaWallet } from './solanaWallet'
-import { clearEmbeddedStorage, EMBEDDED_STORAGE_KEYS } from './storageKeys'
+import { clearEmbeddedStorage, EMBEDDED_STORAGE_KEYS, storedAccountType, type EmbeddedAccountType } from './storageKeys'
 import {
   FRAME_READY_DELAY_MS,
   FRAME_LOAD_TIMEOUT_MS,
@@ -75,6 +75,11 @@ export interface FrameClientOptions {
   readonly window?: Window
   readonly timers?: Timers
   readonly storage?: KeyValueStorage
+  /**
+   * The eip155 account type GET_USER asks for when the visitor stored none (spec §3 preferred account
+   * types; default smartAccount).
+   */
+  readonly accountType?: EmbeddedAccountType | undefined
   /** ms since epoch (the e-mail cooldown); Date.now by default. */
   readonly now?: () => number
   /** Called when loading or a connect call times out; every open request is then aborted. */
@@ -257,6 +262,11 @@ export function createFrameClient(options: FrameClientOptions): FrameClient {
   const deviceDeadline = { ms: DEVICE_APPROVAL_TIMEOUT_MS, message: DEVICE_APPROVAL_EXPIRED_MESSAGE }
 
   function request<N extends AppEventName>(name: N, payload?: AppPayload<N>): Promise<FrameResult<N>> {
+    // GET_USER carries the account type in force: the visitor's stored choice, else the app's default (spec §3).
+    if (name === 'GET_USER') {
+      const preferredAccountType = storedAccountType(storage) ?? options.accountType ?? 'smartAccount'
+      payload = { preferredAccountType, ...payload } as AppPayload<N>
+    }
     const answer = send(name, payload, name === 'CONNECT_DEVICE' ? { deadline: deviceDeadline } : {})
     // The signed-in visitor's Solana key is announced as a Wallet Standard wallet (and withdrawn at sign-out).
     if (name === 'GET_USER') void answer.then((user) => solana.setUser(user as FrameResult<'GET_USER'>), () => undefined)

@@ -61,6 +61,11 @@ export function createEmbeddedProvider(wallet: EmbeddedWallet, hooks: EmbeddedPr
     const frame = await wallet.frame()
     await frame.request('SWITCH_NETWORK', { chainId: `eip155:${chainId}` })
     wallet.setChainId(chainId)
+    // The account in force may differ per chain (a smart account where the chain has one, else the EOA).
+    const before = hooks.accounts()[0]
+    const user = await frame.request('GET_USER', { chainId: `eip155:${chainId}` })
+    wallet.store.setState({ user })
+    if (hooks.accounts()[0] !== before) provider.emit('accountsChanged', [...hooks.accounts()])
     provider.emit('chainChanged', numberToHex(chainId))
     return null
   }

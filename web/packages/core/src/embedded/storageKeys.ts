@@ -18,3 +18,19 @@ export const EMBEDDED_STORAGE_KEYS = {
 export function clearEmbeddedStorage(storage: KeyValueStorage): void {
   for (const key of Object.values(EMBEDDED_STORAGE_KEYS)) storage.removeItem(key)
 }
+
+/** An account type of the embedded wallet. */
+export type EmbeddedAccountType = 'eoa' | 'smartAccount'
+
+/** Spec §3 "preferred account types": one per namespace, JSON, kept across sign-outs (not in the keys above). */
+export const PREFERRED_ACCOUNT_TYPES_KEY = `${STORAGE_PREFIX}preferredAccountTypes`
+
+/** storedAccountType reads the stored eip155 preference; undefined when none (or unreadable). */
+export function storedAccountType(storage: KeyValueStorage): EmbeddedAccountType | undefined {
+  try {
+    const v = (JSON.parse(storage.getItem(PREFERRED_ACCOUNT_TYPES_KEY) ?? '{}') as Record<string, unknown>).eip155
+    return v === 'eoa' || v === 'smartAccount' ? v : undefined
+  } catch {
+    return undefined
+  }
+}

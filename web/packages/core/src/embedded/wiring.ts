@@ -37,6 +37,7 @@ export function createEmbeddedWiring(
     frameUrl: opts.frameUrl!,
     projectId: opts.projectId!,
     defaultChainId: opts.defaultNetwork.id,
+    accountType: options.defaultAccountTypes?.eip155,
     storage: deps.storage,
     slice: slot(deps.root, 'embedded'),
     enableLogger: opts.debug,

@@ -3,31 +3,17 @@
 // the fallbacks). Part of the e-mail actions' chunk: only the Account view's
 // account-type switch uses them.
 import { getAddress, type Address } from 'viem'
-import { STORAGE_PREFIX, type KeyValueStorage } from '../../storage'
+import type { KeyValueStorage } from '../../storage'
 import type { Latch } from '../../latch-types'
 import { EMBEDDED_CONNECTOR_ID } from '../controller'
 import type { FrameUser } from '../protocol'
 import { errorMessage, requireEmbedded } from '../required'
-import { EMBEDDED_STORAGE_KEYS } from '../storageKeys'
+import { EMBEDDED_STORAGE_KEYS, PREFERRED_ACCOUNT_TYPES_KEY, storedAccountType, type EmbeddedAccountType } from '../storageKeys'
 
-/** An account type of the embedded wallet. */
-export type EmbeddedAccountType = 'eoa' | 'smartAccount'
-
-/** Spec §3 "preferred account types": one per namespace, JSON, kept across sign-outs. */
-export const PREFERRED_ACCOUNT_TYPES_KEY = `${STORAGE_PREFIX}preferredAccountTypes`
+export { PREFERRED_ACCOUNT_TYPES_KEY, storedAccountType, type EmbeddedAccountType }
 
 /** Spec §8: shown when the wallet has no smart account on the network or switching to it failed. */
 export const SMART_ACCOUNTS_UNSUPPORTED_MESSAGE = 'This application might not support Smart Accounts'
-
-/** storedAccountType reads the stored eip155 preference; undefined when none (or unreadable). */
-export function storedAccountType(storage: KeyValueStorage): EmbeddedAccountType | undefined {
-  try {
-    const v = (JSON.parse(storage.getItem(PREFERRED_ACCOUNT_TYPES_KEY) ?? '{}') as Record<string, unknown>).eip155
-    return v === 'eoa' || v === 'smartAccount' ? v : undefined
-  } catch {
-    return undefined
-  }
-}
 
 function storeAccountType(storage: KeyValueStorage, type: EmbeddedAccountType): void {
   let all: Record<string, unknown> = {}
