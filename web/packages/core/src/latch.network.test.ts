@@ -110,7 +110,7 @@ describe('Latch.switchNetwork', () => {
   it('connected: the wallet switches, the active network and balance follow, and Networks goes back to Account', async () => {
     const { latch, wagmiConfig } = setup()
     await connect(latch)
-    await vi.waitFor(() => expect(latch.getState().account.balance?.formatted).toBe('1'))
+    await vi.waitFor(() => expect(latch.getState().account.balance?.formatted).toBe('1.000'))
     await openAt(latch, 'Networks')
     expect(latch.getState().view).toBe('Networks')
     const switched = vi.fn()
@@ -126,7 +126,7 @@ describe('Latch.switchNetwork', () => {
     expect(switched).toHaveBeenCalledTimes(1)
     expect(state.view).toBe('Account')
     expect(state.open).toBe(true)
-    await vi.waitFor(() => expect(latch.getState().account.balance?.formatted).toBe('2'))
+    await vi.waitFor(() => expect(latch.getState().account.balance?.formatted).toBe('2.000'))
     latch.destroy()
   })
 

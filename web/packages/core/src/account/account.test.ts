@@ -171,7 +171,8 @@ describe('account data: balance loading, retry lock, toast (spec §4, §8)', () 
 describe('formats (spec §9)', () => {
   it('quantities with 3 decimals, fiat with 2 decimals en-US', () => {
     expect(formatQuantity('10000')).toBe('10,000.000')
-    expect(formatQuantity('1.23456')).toBe('1.235')
+    expect(formatQuantity('1.23456')).toBe('1.234')
+    expect(formatQuantity('9999.97999')).toBe('9,999.979')
     expect(formatQuantity('0.0004')).toBe('0.000')
     expect(formatFiat(1234.5)).toBe('$1,234.50')
     expect(formatFiat(0)).toBe('$0.00')

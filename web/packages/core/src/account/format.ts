@@ -1,6 +1,7 @@
 // Display formats of the account views (spec §9): token quantities with 3
 // decimals, fiat with 2 decimals in en-US, totals. Quantities are formatted
 // from their decimal text, exactly (no float rounding of large balances).
+import { truncateDecimals } from '../connection/format'
 import { formatDecimalFixed } from '../send/decimal'
 import type { TokenBalance } from './types'
 
@@ -11,9 +12,9 @@ export const FIAT_DECIMALS = 2
 /** The fiat currency prices are asked in (spec §9 "Price currency usd"). */
 export const PRICE_CURRENCY = 'usd'
 
-/** "1234.5678" → "1,234.568": rounded to 3 decimals, en-US grouping. */
+/** "1234.5678" → "1,234.567": truncated to 3 decimals, en-US grouping (formatBalance's rule, so a balance reads the same everywhere). */
 export function formatQuantity(numeric: string): string {
-  return formatDecimalFixed(numeric.trim(), QUANTITY_DECIMALS)
+  return formatDecimalFixed(truncateDecimals(numeric.trim(), QUANTITY_DECIMALS), QUANTITY_DECIMALS)
 }
 
 const fiatFormats = new Map<string, Intl.NumberFormat>()

@@ -55,10 +55,10 @@ describe('createLatch account wiring', () => {
     let wei = '0xde0b6b3a7640000' // 1 ETH
     const latch = setup(() => wei)
     await latch.connectWallet(mockWallet)
-    await vi.waitFor(() => expect(latch.getState().account.balance?.formatted).toBe('1'))
+    await vi.waitFor(() => expect(latch.getState().account.balance?.formatted).toBe('1.000'))
     wei = '0x6f05b59d3b20000' // 0.5 ETH
     latch.accountData.notifyTransaction({ hash: '0x1', chainId: 1, tokens: [] })
-    await vi.waitFor(() => expect(latch.getState().account.balance?.formatted).toBe('0.5'))
+    await vi.waitFor(() => expect(latch.getState().account.balance?.formatted).toBe('0.500'))
   })
 
   it("accountData asks latchd's balance route with the project id (client loaded on first use)", async () => {

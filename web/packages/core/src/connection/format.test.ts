@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 
-import { toCaipAddress, truncateAddress, truncateDecimals } from './format.js'
+import { formatBalance, toCaipAddress, truncateAddress, truncateDecimals } from './format.js'
 import { alice } from './test/fakeWallet.js'
 
 describe('truncateAddress', () => {
@@ -28,6 +28,19 @@ describe('truncateDecimals', () => {
     ['12.', 3, '12'],
   ])('truncateDecimals(%s, %i) = %s', (value, decimals, expected) => {
     expect(truncateDecimals(value, decimals)).toBe(expected)
+  })
+})
+
+describe('formatBalance', () => {
+  it.each([
+    ['9999.97999', '9,999.979'],
+    ['10000', '10,000.000'],
+    ['1234567.1', '1,234,567.100'],
+    ['0.0009', '0.000'],
+    ['0.5', '0.500'],
+    ['-1234.5678', '-1,234.567'],
+  ])('formatBalance(%s) = %s', (value, expected) => {
+    expect(formatBalance(value)).toBe(expected)
   })
 })
 

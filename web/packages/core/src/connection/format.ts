@@ -23,6 +23,17 @@ export function truncateAddress(address: string, lead = truncatedAddressLead, ta
 }
 
 /**
+ * The one display format of a token amount (spec §9: balances truncated to 3 decimals, fungible quantities with 3
+ * decimals, en-US numbers): truncated, never rounded up, to exactly `decimals` fraction digits, with en-US
+ * grouping: `'9999.97999'` → `'9,999.979'`, `'10000'` → `'10,000.000'`. The account button, the Account view and
+ * the token lists all show this.
+ */
+export function formatBalance(value: string, decimals = 3): string {
+  const [whole = '0', fraction = ''] = truncateDecimals(value, decimals).split('.')
+  return `${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}${decimals > 0 ? `.${fraction.padEnd(decimals, '0')}` : ''}`
+}
+
+/**
  * Cuts a decimal string to at most `decimals` fraction digits without rounding
  * (spec §9: balances show 3 decimals, truncated). No padding is added, and a
  * fraction cut to nothing drops its dot: `('1.23456', 3)` → `'1.234'`,

@@ -19,7 +19,7 @@ export {
   toConnectError,
   toSwitchNetworkError,
 } from './errors.js'
-export { toCaipAddress, truncateAddress, truncateDecimals } from './format.js'
+export { formatBalance, toCaipAddress, truncateAddress, truncateDecimals } from './format.js'
 export type { ConnectionListener } from './state.js'
 export { storageKeys, wagmiStorageKeyPrefix } from './storage.js'
 export type {

@@ -1,5 +1,6 @@
 import { activeClient } from '../../adapters/active'
 import type { Latch } from '../../latch-types'
+import { formatBalance } from '../../connection/format'
 import { t } from '../../messages'
 
 /**
@@ -20,9 +21,11 @@ export async function loadNativeBalance(latch: Latch): Promise<void> {
   try {
     const b = await client.balance({ address: account.address, chainId: account.chainId })
     if (seq !== pending.balanceSeq) return
-    slice.setState({ balance: { formatted: b.formatted, symbol: b.symbol } })
+    // The display format of every balance (spec §9), whichever namespace's client read it.
+    slice.setState({ balance: { formatted: formatBalance(b.formatted), symbol: b.symbol } })
   } catch {
     if (seq !== pending.balanceSeq) return
+    // Spec §8's exact text for a failed read.
     slice.setState({ balance: { formatted: '0.00', symbol: 'ETH' } })
     toasts.showError(t('account.balanceUnavailable'))
   }
