@@ -58,6 +58,10 @@ type Chain struct {
 	EntryPoint          common.Address
 	SmartAccountFactory common.Address
 	VerifyingPaymaster  common.Address
+	// FarcasterIDRegistry is the dev copy of Farcaster's ID registry
+	// (custodyOf, idOf), with DevFarcasterFID registered to
+	// DevFarcasterCustodyKey's address.
+	FarcasterIDRegistry common.Address
 }
 
 // Chains is a running set of dev chains. Every implementation must be safe

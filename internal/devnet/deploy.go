@@ -187,6 +187,9 @@ func (c *chain) deploy(ctx context.Context) error {
 	if err := c.deployAA(ctx); err != nil {
 		return fmt.Errorf("account abstraction: %w", err)
 	}
+	if err := c.deployFarcaster(ctx); err != nil {
+		return fmt.Errorf("farcaster: %w", err)
+	}
 	return nil
 }
 

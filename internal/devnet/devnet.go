@@ -341,6 +341,7 @@ func genesis(chainID uint64) *core.Genesis {
 	g.Alloc[deployer.Address] = types.Account{Balance: new(big.Int).Set(deployerBalance)}
 	g.Alloc[swapDeployer.Address] = types.Account{Balance: new(big.Int).Set(swapDeployerBalance)}
 	g.Alloc[aaDeployer.Address] = types.Account{Balance: new(big.Int).Set(aaDeployerBalance)}
+	g.Alloc[farcasterDeployer.Address] = types.Account{Balance: new(big.Int).Set(farcasterDeployerBalance)}
 	return g
 }
 

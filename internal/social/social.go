@@ -89,8 +89,13 @@ type Config struct {
 	HTTPClient *http.Client
 	// Limiters; nil ones are in-memory at the default rates.
 	IPStartLimiter, IPConnectLimiter ratelimit.Limiter
-	Now                              func() time.Time
-	Logger                           *slog.Logger
+	// Farcaster is Sign In With Farcaster's ID registry; nil: not offered.
+	Farcaster *FarcasterConfig
+	// The Farcaster limiters (channel, client message, status poll); nil
+	// ones are in-memory at the default rates.
+	IPChannelLimiter, IPAuthenticateLimiter, IPStatusLimiter ratelimit.Limiter
+	Now                                                      func() time.Time
+	Logger                                                   *slog.Logger
 }
 
 // Service runs social logins. Its methods return *apperr.Error for what the
@@ -116,6 +121,18 @@ func New(cfg Config) (*Service, error) {
 	}
 	if cfg.IPConnectLimiter == nil {
 		cfg.IPConnectLimiter = ratelimit.NewMemory(IPConnectLimit, IPWindow)
+	}
+	if cfg.IPChannelLimiter == nil {
+		cfg.IPChannelLimiter = ratelimit.NewMemory(IPChannelLimit, IPWindow)
+	}
+	if cfg.IPAuthenticateLimiter == nil {
+		cfg.IPAuthenticateLimiter = ratelimit.NewMemory(IPAuthenticateLimit, IPWindow)
+	}
+	if cfg.IPStatusLimiter == nil {
+		cfg.IPStatusLimiter = ratelimit.NewMemory(IPStatusLimit, IPWindow)
+	}
+	if f := cfg.Farcaster; f != nil && (f.Caller == nil || f.RelayURL == nil || !strings.HasPrefix(f.Network, "eip155:")) {
+		return nil, errors.New("social: FarcasterConfig needs an eip155 Network, a Caller and RelayURL")
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
