@@ -1,4 +1,4 @@
-// Compiles every contracts/src/*.sol with solc-js (pinned in package.json) and
+// Compiles every contracts/src/*.sol and src/test/*.sol with solc-js (pinned in package.json) and
 // writes contracts/artifacts/<Contract>.json as {abi, bytecode}. The artifacts
 // are committed, so building latchd never needs Node; run this after editing a
 // source:  cd contracts && npm install && node compile.mjs
@@ -13,9 +13,16 @@ const here = dirname(fileURLToPath(import.meta.url));
 const srcDir = join(here, "src");
 const outDir = join(here, "artifacts");
 
+// src/*.sol and the test-only contracts of src/test/*.sol (keyed
+// "test/X.sol", so their relative imports of ../X.sol resolve).
 const sources = {};
-for (const file of readdirSync(srcDir).filter((f) => f.endsWith(".sol")).sort()) {
-  sources[file] = { content: readFileSync(join(srcDir, file), "utf8") };
+for (const dir of ["", "test"]) {
+  let files = [];
+  try { files = readdirSync(join(srcDir, dir)); } catch {}
+  for (const file of files.filter((f) => f.endsWith(".sol")).sort()) {
+    const key = dir ? `${dir}/${file}` : file;
+    sources[key] = { content: readFileSync(join(srcDir, key), "utf8") };
+  }
 }
 
 const input = {

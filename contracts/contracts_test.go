@@ -7,7 +7,7 @@ import (
 
 func TestNames(t *testing.T) {
 	got := Names()
-	want := []string{"DevENSRegistry", "DevENSResolver", "DevPriceFeed", "DevSmartWallet", "DevSmartWalletFactory", "DevToken", "DevUniversalResolver", "IAccount", "IEntryPoint", "ILatchSwapERC20", "ILatchSwapWETH", "IPaymaster", "LatchEntryPoint", "LatchEntryPointSimulations", "LatchSenderCreator", "LatchSignatures", "LatchSmartAccount", "LatchSmartAccountFactory", "LatchSwapFactory", "LatchSwapPair", "LatchSwapRouter", "LatchSwapTransfer", "LatchVerifyingPaymaster", "Multicall3", "OffchainResolver", "UniversalSigValidator", "ValidateSigOffchain", "WETH"}
+	want := []string{"DevENSRegistry", "DevENSResolver", "DevFarcasterIdRegistry", "DevPriceFeed", "DevSmartWallet", "DevSmartWalletFactory", "DevToken", "DevUniversalResolver", "IAccount", "IAggregator", "IEntryPoint", "ILatchSwapERC20", "ILatchSwapWETH", "IPaymaster", "LatchEntryPoint", "LatchEntryPointSimulations", "LatchSenderCreator", "LatchSignatures", "LatchSmartAccount", "LatchSmartAccountFactory", "LatchSwapFactory", "LatchSwapPair", "LatchSwapRouter", "LatchSwapTransfer", "LatchTestAggregatedAccount", "LatchTestAggregator", "LatchVerifyingPaymaster", "Multicall3", "OffchainResolver", "UniversalSigValidator", "ValidateSigOffchain", "WETH"}
 	if len(got) != len(want) {
 		t.Fatalf("Names() = %v, want %v", got, want)
 	}
@@ -102,6 +102,20 @@ func TestSelectors(t *testing.T) {
 		{"LatchSwapRouter", "swapExactTokensForTokens", "38ed1739"},
 		{"LatchSwapRouter", "swapExactETHForTokens", "7ff36ab5"},
 		{"LatchSwapRouter", "swapExactTokensForETH", "18cbafe5"},
+		// ERC-4337 v0.7's EntryPoint interface, which bundlers and SDKs call by
+		// selector: operations, nonces, deposits and the stake manager.
+		{"LatchEntryPoint", "handleOps", "765e827f"},
+		{"LatchEntryPoint", "handleAggregatedOps", "dbed18e0"},
+		{"LatchEntryPoint", "getUserOpHash", "22cdde4c"},
+		{"LatchEntryPoint", "getNonce", "35567e1a"},
+		{"LatchEntryPoint", "getSenderAddress", "9b249f69"},
+		{"LatchEntryPoint", "depositTo", "b760faf9"},
+		{"LatchEntryPoint", "balanceOf", "70a08231"},
+		{"LatchEntryPoint", "withdrawTo", "205c2878"},
+		{"LatchEntryPoint", "addStake", "0396cb60"},
+		{"LatchEntryPoint", "unlockStake", "bb9fe6bf"},
+		{"LatchEntryPoint", "withdrawStake", "c23a5cea"},
+		{"LatchEntryPoint", "getDepositInfo", "5287ce12"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.contract+"."+tt.method, func(t *testing.T) {

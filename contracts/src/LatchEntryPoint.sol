@@ -5,9 +5,10 @@ pragma solidity 0.8.28;
 // v0.7 interface (PackedUserOperation, handleOps, getUserOpHash, getNonce with
 // 192-bit keys, deposits, getSenderAddress, the events and the FailedOp
 // reasons) so clients built for the canonical EntryPoint v0.7 work with it.
-// Not implemented: signature aggregators (handleAggregatedOps; an account that
-// returns an aggregator is refused with AA24) and staking (latchd's bundler is
-// a single operator and does not apply ERC-7562 reputation rules).
+// It also keeps the stake manager (addStake, unlockStake, withdrawStake,
+// getDepositInfo) and signature aggregation (handleAggregatedOps): an account
+// whose validateUserOp names an aggregator is accepted only in that
+// aggregator's group, whose aggregate signature the aggregator checked.
 
 // PackedUserOperation is ERC-4337 v0.7's user operation. accountGasLimits is
 // verificationGasLimit (high 128 bits) | callGasLimit (low 128 bits); gasFees
@@ -53,11 +54,55 @@ interface IPaymaster {
         external;
 }
 
+// IAggregator checks one signature that stands for the signatures of several
+// operations (e.g. a BLS aggregate). validateSignatures reverts when the
+// aggregate does not verify; validateUserOpSignature checks one operation
+// (for a bundler's mempool) and returns the signature field to put in it
+// while it is aggregated; aggregateSignatures makes the aggregate.
+interface IAggregator {
+    function validateSignatures(PackedUserOperation[] calldata userOps, bytes calldata signature) external view;
+
+    function validateUserOpSignature(PackedUserOperation calldata userOp)
+        external
+        view
+        returns (bytes memory sigForUserOp);
+
+    function aggregateSignatures(PackedUserOperation[] calldata userOps)
+        external
+        view
+        returns (bytes memory aggregatedSignature);
+}
+
+// UserOpsPerAggregator is one group of handleAggregatedOps: operations whose
+// accounts name aggregator, and the aggregate signature of all of them.
+struct UserOpsPerAggregator {
+    PackedUserOperation[] userOps;
+    IAggregator aggregator;
+    bytes signature;
+}
+
+// DepositInfo is an entity's deposit (spent on gas) and stake (locked,
+// never spent; ERC-7562's reputation rules ask for it). Its first word is
+// the deposit, so the layout of the deposits mapping is the canonical
+// EntryPoint v0.7's: deposit at the entry's slot, the stake fields packed
+// in the next.
+struct DepositInfo {
+    uint256 deposit;
+    bool staked;
+    uint112 stake;
+    uint32 unstakeDelaySec;
+    uint48 withdrawTime;
+}
+
 // IEntryPoint is the part of the EntryPoint that accounts and paymasters use.
 interface IEntryPoint {
     function depositTo(address account) external payable;
     function balanceOf(address account) external view returns (uint256);
     function withdrawTo(address payable withdrawAddress, uint256 withdrawAmount) external;
+    function addStake(uint32 unstakeDelaySec) external payable;
+    function unlockStake() external;
+    function withdrawStake(address payable withdrawAddress) external;
+    function getDepositInfo(address account) external view returns (DepositInfo memory info);
     function getNonce(address sender, uint192 key) external view returns (uint256);
     function getUserOpHash(PackedUserOperation calldata userOp) external view returns (bytes32);
 }
@@ -95,11 +140,19 @@ contract LatchEntryPoint is IEntryPoint {
     event BeforeExecution();
     event Deposited(address indexed account, uint256 totalDeposit);
     event Withdrawn(address indexed account, address withdrawAddress, uint256 amount);
+    event StakeLocked(address indexed account, uint256 totalStaked, uint256 unstakeDelaySec);
+    event StakeUnlocked(address indexed account, uint256 withdrawTime);
+    event StakeWithdrawn(address indexed account, address withdrawAddress, uint256 amount);
+    // SignatureAggregatorChanged precedes the execution of each group of
+    // handleAggregatedOps (and address(0) follows the last), so the
+    // UserOperationEvents between two of them belong to that aggregator.
+    event SignatureAggregatorChanged(address indexed aggregator);
 
     error FailedOp(uint256 opIndex, string reason);
     error FailedOpWithRevert(uint256 opIndex, string reason, bytes inner);
     error PostOpReverted(bytes returnData);
     error SenderAddressResult(address sender);
+    error SignatureValidationFailed(address aggregator);
 
     // MemoryUserOp is an operation with its packed fields taken apart.
     struct MemoryUserOp {
@@ -134,7 +187,9 @@ contract LatchEntryPoint is IEntryPoint {
 
     LatchSenderCreator private immutable creator = new LatchSenderCreator();
 
-    mapping(address => uint256) private deposits;
+    // deposits[entity]: slot 0, as in the canonical EntryPoint (latchd's
+    // bundler relies on it, see LatchEntryPointSimulations).
+    mapping(address => DepositInfo) private deposits;
     // nonceSequenceNumber[sender][key] is the next sequence number of key.
     mapping(address => mapping(uint192 => uint256)) public nonceSequenceNumber;
     uint256 private locked;
@@ -153,22 +208,72 @@ contract LatchEntryPoint is IEntryPoint {
     // ---- deposits ----
 
     function depositTo(address account) public payable {
-        uint256 total = deposits[account] + msg.value;
-        deposits[account] = total;
+        uint256 total = deposits[account].deposit + msg.value;
+        deposits[account].deposit = total;
         emit Deposited(account, total);
     }
 
     function balanceOf(address account) external view returns (uint256) {
+        return deposits[account].deposit;
+    }
+
+    function getDepositInfo(address account) external view returns (DepositInfo memory info) {
         return deposits[account];
     }
 
     function withdrawTo(address payable withdrawAddress, uint256 withdrawAmount) external {
-        uint256 have = deposits[msg.sender];
+        uint256 have = deposits[msg.sender].deposit;
         require(withdrawAmount <= have, "Withdraw amount too large");
-        deposits[msg.sender] = have - withdrawAmount;
+        deposits[msg.sender].deposit = have - withdrawAmount;
         emit Withdrawn(msg.sender, withdrawAddress, withdrawAmount);
         (bool ok,) = withdrawAddress.call{value: withdrawAmount}("");
         require(ok, "failed to withdraw");
+    }
+
+    // ---- stakes ----
+
+    // addStake locks msg.value more as the caller's stake, with an unstake
+    // delay that may grow but not shrink. Adding to a stake being unlocked
+    // locks it again.
+    function addStake(uint32 unstakeDelaySec) external payable {
+        DepositInfo storage info = deposits[msg.sender];
+        require(unstakeDelaySec > 0, "stake: the unstake delay must be above zero");
+        require(unstakeDelaySec >= info.unstakeDelaySec, "stake: the unstake delay cannot be shortened");
+        uint256 total = uint256(info.stake) + msg.value;
+        require(total > 0, "stake: no stake sent");
+        require(total <= type(uint112).max, "stake: too large");
+        info.stake = uint112(total);
+        info.staked = true;
+        info.unstakeDelaySec = unstakeDelaySec;
+        info.withdrawTime = 0;
+        emit StakeLocked(msg.sender, total, unstakeDelaySec);
+    }
+
+    // unlockStake starts the unstake delay; withdrawStake pays out after it.
+    function unlockStake() external {
+        DepositInfo storage info = deposits[msg.sender];
+        require(info.unstakeDelaySec != 0, "stake: nothing staked");
+        require(info.staked, "stake: already unlocking");
+        uint48 withdrawTime = uint48(block.timestamp) + info.unstakeDelaySec;
+        info.withdrawTime = withdrawTime;
+        info.staked = false;
+        emit StakeUnlocked(msg.sender, withdrawTime);
+    }
+
+    // withdrawStake sends the whole unlocked stake to withdrawAddress once
+    // the unstake delay has passed.
+    function withdrawStake(address payable withdrawAddress) external {
+        DepositInfo storage info = deposits[msg.sender];
+        uint256 amount = info.stake;
+        require(amount > 0, "stake: nothing to withdraw");
+        require(info.withdrawTime > 0, "stake: call unlockStake first");
+        require(info.withdrawTime <= block.timestamp, "stake: the unstake delay has not passed");
+        info.unstakeDelaySec = 0;
+        info.withdrawTime = 0;
+        info.stake = 0;
+        emit StakeWithdrawn(msg.sender, withdrawAddress, amount);
+        (bool ok,) = withdrawAddress.call{value: amount}("");
+        require(ok, "stake: failed to withdraw");
     }
 
     // ---- nonces ----
@@ -235,15 +340,71 @@ contract LatchEntryPoint is IEntryPoint {
         bytes[] memory contexts = new bytes[](n);
         for (uint256 i = 0; i < n; i++) {
             (uint256 accountData, uint256 paymasterData) = _validatePrepayment(i, ops[i], infos[i], contexts);
-            _checkValidationData(i, accountData, paymasterData);
+            _checkValidationData(i, accountData, paymasterData, address(0));
         }
         emit BeforeExecution();
         uint256 collected = 0;
         for (uint256 i = 0; i < n; i++) {
             collected += _executeUserOp(i, ops[i], infos[i], contexts[i]);
         }
+        _pay(beneficiary, collected);
+    }
+
+    // handleAggregatedOps is handleOps for groups of operations whose
+    // accounts use a signature aggregator: each group's aggregator checks
+    // its aggregate signature first (SignatureValidationFailed if not),
+    // then every operation is validated, where its account must name its
+    // group's aggregator (AA24 otherwise), and executed. Operation indexes in
+    // FailedOp count across the groups. A group with aggregator address(0)
+    // holds operations without one.
+    function handleAggregatedOps(UserOpsPerAggregator[] calldata opsPerAggregator, address payable beneficiary)
+        external
+        nonReentrant
+    {
+        uint256 total = 0;
+        for (uint256 g = 0; g < opsPerAggregator.length; g++) {
+            IAggregator aggregator = opsPerAggregator[g].aggregator;
+            // address(1) is SIG_VALIDATION_FAILED, never an aggregator.
+            require(address(aggregator) != address(1), "AA96 invalid aggregator");
+            if (address(aggregator) != address(0)) {
+                try aggregator.validateSignatures(opsPerAggregator[g].userOps, opsPerAggregator[g].signature) {}
+                catch {
+                    revert SignatureValidationFailed(address(aggregator));
+                }
+            }
+            total += opsPerAggregator[g].userOps.length;
+        }
+        UserOpInfo[] memory infos = new UserOpInfo[](total);
+        bytes[] memory contexts = new bytes[](total);
+        uint256 index = 0;
+        for (uint256 g = 0; g < opsPerAggregator.length; g++) {
+            PackedUserOperation[] calldata ops = opsPerAggregator[g].userOps;
+            address aggregator = address(opsPerAggregator[g].aggregator);
+            for (uint256 i = 0; i < ops.length; i++) {
+                (uint256 accountData, uint256 paymasterData) = _validatePrepayment(index, ops[i], infos[index], contexts);
+                _checkValidationData(index, accountData, paymasterData, aggregator);
+                index++;
+            }
+        }
+        emit BeforeExecution();
+        uint256 collected = 0;
+        index = 0;
+        for (uint256 g = 0; g < opsPerAggregator.length; g++) {
+            PackedUserOperation[] calldata ops = opsPerAggregator[g].userOps;
+            emit SignatureAggregatorChanged(address(opsPerAggregator[g].aggregator));
+            for (uint256 i = 0; i < ops.length; i++) {
+                collected += _executeUserOp(index, ops[i], infos[index], contexts[index]);
+                index++;
+            }
+        }
+        emit SignatureAggregatorChanged(address(0));
+        _pay(beneficiary, collected);
+    }
+
+    // _pay sends a bundle's collected fees to its beneficiary.
+    function _pay(address payable beneficiary, uint256 amount) internal {
         if (beneficiary == address(0)) revert FailedOp(0, "AA90 invalid beneficiary");
-        (bool ok,) = beneficiary.call{value: collected}("");
+        (bool ok,) = beneficiary.call{value: amount}("");
         if (!ok) revert FailedOp(0, "AA91 failed send to beneficiary");
     }
 
@@ -329,7 +490,7 @@ contract LatchEntryPoint is IEntryPoint {
         if (sender.code.length == 0) revert FailedOp(opIndex, "AA20 account not deployed");
         uint256 missing = 0;
         if (m.paymaster == address(0)) {
-            uint256 have = deposits[sender];
+            uint256 have = deposits[sender].deposit;
             missing = have >= prefund ? 0 : prefund - have;
         }
         try IAccount(sender).validateUserOp{gas: m.verificationGasLimit}(op, info.userOpHash, missing) returns (
@@ -340,9 +501,9 @@ contract LatchEntryPoint is IEntryPoint {
             revert FailedOpWithRevert(opIndex, "AA23 reverted", _returnData(REVERT_REASON_MAX_LEN));
         }
         if (m.paymaster == address(0)) {
-            uint256 have = deposits[sender];
+            uint256 have = deposits[sender].deposit;
             if (prefund > have) revert FailedOp(opIndex, "AA21 didn't pay prefund");
-            deposits[sender] = have - prefund;
+            deposits[sender].deposit = have - prefund;
         }
     }
 
@@ -355,9 +516,9 @@ contract LatchEntryPoint is IEntryPoint {
         MemoryUserOp memory m = info.mUserOp;
         address paymaster = m.paymaster;
         if (paymaster.code.length == 0) revert FailedOp(opIndex, "AA30 paymaster not deployed");
-        uint256 have = deposits[paymaster];
+        uint256 have = deposits[paymaster].deposit;
         if (have < prefund) revert FailedOp(opIndex, "AA31 paymaster deposit too low");
-        deposits[paymaster] = have - prefund;
+        deposits[paymaster].deposit = have - prefund;
         uint256 preGas = gasleft();
         try IPaymaster(paymaster).validatePaymasterUserOp{gas: m.paymasterVerificationGasLimit}(
             op, info.userOpHash, prefund
@@ -372,11 +533,16 @@ contract LatchEntryPoint is IEntryPoint {
         }
     }
 
-    // _checkValidationData refuses a signature failure (or any aggregator:
-    // none is supported) and a time range that excludes this block.
-    function _checkValidationData(uint256 opIndex, uint256 accountData, uint256 paymasterData) internal view {
+    // _checkValidationData refuses a signature failure, an account whose
+    // aggregator is not expectedAggregator (the operation's group's in
+    // handleAggregatedOps, none in handleOps), a paymaster that names an
+    // aggregator, and a time range that excludes this block.
+    function _checkValidationData(uint256 opIndex, uint256 accountData, uint256 paymasterData, address expectedAggregator)
+        internal
+        view
+    {
         (address aggregator, bool outOfRange) = _parseValidationData(accountData);
-        if (aggregator != address(0)) revert FailedOp(opIndex, "AA24 signature error");
+        if (aggregator != expectedAggregator) revert FailedOp(opIndex, "AA24 signature error");
         if (outOfRange) revert FailedOp(opIndex, "AA22 expired or not due");
         (aggregator, outOfRange) = _parseValidationData(paymasterData);
         if (aggregator != address(0)) revert FailedOp(opIndex, "AA34 signature error");
@@ -480,7 +646,7 @@ contract LatchEntryPoint is IEntryPoint {
     function _settle(UserOpInfo memory info, bool success, uint256 actualGasCost, uint256 actualGas) internal {
         MemoryUserOp memory m = info.mUserOp;
         address refundTo = m.paymaster == address(0) ? m.sender : m.paymaster;
-        deposits[refundTo] += info.prefund - actualGasCost;
+        deposits[refundTo].deposit += info.prefund - actualGasCost;
         emit UserOperationEvent(info.userOpHash, m.sender, m.paymaster, m.nonce, success, actualGasCost, actualGas);
     }
 
@@ -506,7 +672,10 @@ contract LatchEntryPoint is IEntryPoint {
 // LatchEntryPointSimulations is never deployed: latchd's bundler puts its
 // runtime code at the EntryPoint's address with an eth_call state override,
 // so the simulation sees the EntryPoint's real deposits and nonces (the
-// storage layout is the EntryPoint's, inherited).
+// storage layout is the EntryPoint's, inherited: deposits at slot 0,
+// nonceSequenceNumber at slot 1, as in the canonical EntryPoint v0.7; the
+// bundler overrides a nonce slot to simulate an operation that follows
+// pending ones, and a test fails if the layout moves).
 contract LatchEntryPointSimulations is LatchEntryPoint {
     // ValidationResult is what validating one operation produced.
     struct ValidationResult {
@@ -533,6 +702,38 @@ contract LatchEntryPointSimulations is LatchEntryPoint {
     // without checking it, so the caller can tell a bad signature from a
     // time range.
     function simulateValidation(PackedUserOperation calldata op) external returns (ValidationResult memory r) {
+        return _simulateValidation(op);
+    }
+
+    // simulateValidationAfterDeploy is simulateValidation for an operation
+    // whose sender an earlier operation, still waiting for its bundle,
+    // deploys: that operation's initCode runs first (when the sender has no
+    // code yet), so the account exists, constructor storage and all.
+    function simulateValidationAfterDeploy(bytes calldata initCode, PackedUserOperation calldata op)
+        external
+        returns (ValidationResult memory r)
+    {
+        _deployFirst(initCode, op.sender);
+        return _simulateValidation(op);
+    }
+
+    // simulateHandleOpAfterDeploy is simulateHandleOp likewise.
+    function simulateHandleOpAfterDeploy(bytes calldata initCode, PackedUserOperation calldata op)
+        external
+        returns (ExecutionResult memory r)
+    {
+        _deployFirst(initCode, op.sender);
+        return _simulateHandleOp(op);
+    }
+
+    function _deployFirst(bytes calldata initCode, address sender) internal {
+        if (sender.code.length != 0) return;
+        if (initCode.length < 20 || _senderCreator().createSender(initCode) != sender || sender.code.length == 0) {
+            revert FailedOp(0, "AA13 initCode failed or OOG");
+        }
+    }
+
+    function _simulateValidation(PackedUserOperation calldata op) internal returns (ValidationResult memory r) {
         UserOpInfo memory info;
         bytes[] memory contexts = new bytes[](1);
         (r.accountValidationData, r.paymasterValidationData) = _validatePrepayment(0, op, info, contexts);
@@ -544,6 +745,10 @@ contract LatchEntryPointSimulations is LatchEntryPoint {
     // simulateHandleOp validates op, then runs its call and postOp with all
     // the gas left and measures them.
     function simulateHandleOp(PackedUserOperation calldata op) external returns (ExecutionResult memory r) {
+        return _simulateHandleOp(op);
+    }
+
+    function _simulateHandleOp(PackedUserOperation calldata op) internal returns (ExecutionResult memory r) {
         UserOpInfo memory info;
         bytes[] memory contexts = new bytes[](1);
         (r.accountValidationData, r.paymasterValidationData) = _validatePrepayment(0, op, info, contexts);
