@@ -3,6 +3,8 @@
 // import for core, not one per chunk each with the list of chunk files the app's
 // bundler preloads for it. Each loader is the only import() of its module.
 export const api = () => import('./api')
+// The native balance read (viem's getBalance and the eth_call/multicall3 code it brings).
+export const balance = () => import('./connection/balance')
 export const accountModels = () => import('./account/models')
 export const names = () => import('./names/index')
 export const swap = () => import('./swap/index')

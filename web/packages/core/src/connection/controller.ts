@@ -13,7 +13,6 @@ import {
 } from '@wagmi/core'
 import type { Address, Chain } from 'viem'
 
-import { getNativeBalance, type NativeBalance } from './balance.js'
 import { addAnnouncedConnectors, findConnector, listConnectors, toWalletInfo, waitForConnector } from './connectors.js'
 import {
   LatchConnectError,
@@ -24,6 +23,7 @@ import {
   toSwitchNetworkError,
 } from './errors.js'
 import { type ConnectionListener, createStateContainer } from './state.js'
+import { loadLazy } from '../loadLazy'
 import { createMemoryStorage } from '../storage'
 import { type ConnectionStorage, createConnectionStorage } from './storage.js'
 import {
@@ -126,6 +126,10 @@ export function createConnectionController(params: ConnectionControllerParameter
     unsubscribers.push(() => void unsubscribe())
   }
 
+  // The native balance's chunk, fetched while a connection is made or restored so its first read need not wait for it.
+  const loadBalance = async () => (await loadLazy()).balance()
+  const prefetchBalance = () => void loadBalance().catch(() => undefined)
+
   /**
    * Startup restore (spec §4). Runs its synchronous part at once, so the
    * namespace reads 'reconnecting' (with the cached address) from the moment
@@ -143,6 +147,7 @@ export function createConnectionController(params: ConnectionControllerParameter
     }
 
     restoring = true
+    prefetchBalance()
     const cachedCaipAddress = stored.readCachedCaipAddress('eip155')
     const cached = parseEip155CaipAddress(cachedCaipAddress)
     const known = findConnector(config, connectorId)
@@ -211,6 +216,7 @@ export function createConnectionController(params: ConnectionControllerParameter
     if (current.status === 'connected' && current.connector.uid === connector.uid) {
       return state.get().namespaces.eip155
     }
+    prefetchBalance()
     try {
       await wagmiConnect(config, { connector, chainId: options.chainId })
     } catch (error) {
@@ -318,7 +324,8 @@ export function createConnectionController(params: ConnectionControllerParameter
     connect,
     disconnect,
     switchChain,
-    getNativeBalance: (balanceParams) => getNativeBalance(config, balanceParams),
+    // viem's getBalance brings its eth_call path (multicall3), so the read is an on-demand chunk.
+    getNativeBalance: async (balanceParams) => (await loadBalance()).getNativeBalance(config, balanceParams),
     getWagmiConfig: () => config,
     destroy() {
       if (destroyed) return
