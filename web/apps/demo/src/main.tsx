@@ -14,6 +14,8 @@ const params = new URLSearchParams(location.search)
 const siwxMode = params.get('siwx')
 // ?accountType=eoa starts the e-mail wallet as a plain account instead of the default smart account (docs/smart-accounts.md).
 const accountType = params.get('accountType')
+// ?legal=links shows the terms and privacy links in Connect; ?legal=checkbox asks the visitor to agree first (docs/configuration.md).
+const legal = params.get('legal')
 const latch = createLatch({
   projectId: info.projectId,
   apiUrl: info.apiUrl,
@@ -22,6 +24,7 @@ const latch = createLatch({
   networks: chains,
   metadata: { name: 'Latch demo', description: 'A dapp using the Latch widget', url: location.origin, icons: [] },
   ...(accountType === 'eoa' || accountType === 'smartAccount' ? { defaultAccountTypes: { eip155: accountType } } : {}),
+  ...(legal ? { termsConditionsUrl: `${location.origin}/terms`, privacyPolicyUrl: `${location.origin}/privacy`, features: { legalCheckbox: legal === 'checkbox' } } : {}),
   ...(siwxMode === 'optional' || siwxMode === 'required' ? { siwx: latchSiwx({ required: siwxMode === 'required', statement: 'Sign in to the Latch demo' }) } : {}),
 })
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { screen, within } from '@testing-library/react'
+import { act, screen, within } from '@testing-library/react'
 import { createConnectedFakeLatch, createFakeLatch } from '../../test/createFakeLatch'
 import { renderWithLatch } from '../../test/render'
 import { ConnectButton } from './ConnectButton'
@@ -20,6 +20,16 @@ describe('ConnectButton', () => {
 
   it('shows the loading label while connecting', () => {
     renderWithLatch(<ConnectButton />, { latch: createFakeLatch({ state: { account: { status: 'connecting' } } }) })
+    expect(screen.getByTestId('latch-connect-button').textContent).toBe('Connecting...')
+  })
+
+  it('says "Connect Wallet" while a WalletConnect QR code is only on offer, "Connecting..." once a wallet connects', () => {
+    const latch = createFakeLatch({ walletConnect: true, state: { account: { status: 'connecting' } } })
+    renderWithLatch(<ConnectButton />, { latch })
+    act(() => latch.setState({ walletConnect: { uri: 'wc:abc@2', expiresAt: Date.now() + 60_000, pending: true, error: null } }))
+    expect(screen.getByTestId('latch-connect-button').textContent).toBe('Connect Wallet')
+    expect(screen.getByTestId('latch-connect-button').getAttribute('aria-busy')).toBeNull()
+    act(() => latch.setState({ walletConnect: { uri: undefined, expiresAt: undefined, pending: false, error: null } }))
     expect(screen.getByTestId('latch-connect-button').textContent).toBe('Connecting...')
   })
 

@@ -1,4 +1,5 @@
 import { useT } from '../../hooks/useT'
+import { useLatchSelector } from '../../hooks/useLatchSelector'
 import { useThemeScope } from '../../hooks/useThemeScope'
 import { AccountButton } from '../AccountButton/AccountButton'
 import { ConnectButtonRenderer } from './ConnectButtonRenderer'
@@ -16,11 +17,14 @@ export type ConnectButtonProps = {
 export function ConnectButton({ label, loadingLabel, balance = 'show' }: ConnectButtonProps) {
   const t = useT()
   const scope = useThemeScope()
+  // A WalletConnect pairing on offer (a QR code on screen) is not a connection in progress: wagmi says 'connecting'
+  // from the moment the QR code shows, though nothing may ever scan it.
+  const offering = useLatchSelector((s) => !!s.walletConnect?.pending)
   return (
     <ConnectButtonRenderer>
       {({ account, status, openConnectModal }) => {
         if (account) return <AccountButton balance={balance} />
-        const connecting = status === 'connecting' || status === 'reconnecting'
+        const connecting = (status === 'connecting' && !offering) || status === 'reconnecting'
         return (
           <span {...scope} className="latch-inline">
             <button
