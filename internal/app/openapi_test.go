@@ -294,6 +294,7 @@ func TestOpenAPI_Responses(t *testing.T) {
 	t.Run("Auth", func(t *testing.T) { callAuth(t, c, bases, pid) })
 	t.Run("SIWX", func(t *testing.T) { callSIWX(t, c, bases, pid) })
 	t.Run("Social", func(t *testing.T) { callSocial(t, c, bases, pid) }) // social_test.go
+	t.Run("Farcaster", func(t *testing.T) { callFarcaster(t, c, bases, pid) }) // farcaster_test.go
 	t.Run("Swap", func(t *testing.T) { callSwap(t, c, bases, pid, info) })
 	t.Run("Onramp", func(t *testing.T) { callOnramp(t, c, bases, pid, info, bearer) }) // onramp_test.go
 

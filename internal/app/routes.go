@@ -190,6 +190,13 @@ var routes = []route{
 	{listener: listenerAPI, pattern: "POST /auth/v1/social/start", guard: GuardFrameOrigin, handler: socialRoute((*social.Handler).Start)},
 	{listener: listenerAPI, pattern: "POST /auth/v1/social/connect", guard: GuardFrameOrigin, handler: socialRoute((*social.Handler).Connect)},
 	{listener: listenerAPI, pattern: "GET /auth/v1/social/providers", guard: GuardFrameOrigin, handler: socialRoute((*social.Handler).Providers)},
+	// Sign In With Farcaster (docs/social.md): the frame opens a channel, polls it and connects; the Farcaster
+	// client posts the signed message to the channel with its token as bearer (the token is its guard, as an
+	// app it sends no Origin and no projectId).
+	{listener: listenerAPI, pattern: "POST " + social.FarcasterChannelPath, guard: GuardFrameOrigin, handler: socialRoute((*social.Handler).FarcasterChannel)},
+	{listener: listenerAPI, pattern: "POST " + social.FarcasterStatusPath, guard: GuardFrameOrigin, handler: socialRoute((*social.Handler).FarcasterStatus)},
+	{listener: listenerAPI, pattern: "POST " + social.FarcasterConnectPath, guard: GuardFrameOrigin, handler: socialRoute((*social.Handler).FarcasterConnect)},
+	{listener: listenerAPI, pattern: "POST " + social.FarcasterRelayPath, guard: GuardOpen, handler: socialRoute((*social.Handler).FarcasterAuthenticate)},
 
 	// Sign-in with X (docs/siwx.md): AppKit's sign-in calls, called by the
 	// dapp's page, then our own session and verify routes.

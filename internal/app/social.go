@@ -24,6 +24,8 @@ type SocialConfig struct {
 	// CredentialsFile is --social-credentials: a JSON file
 	// {"<projectId>" | "*": {"<provider>": {clientId, clientSecret, …}}}.
 	CredentialsFile string
+	// Farcaster is Sign In With Farcaster's ID registry (farcaster.go).
+	Farcaster FarcasterConfig
 }
 
 // SocialClient is one provider's client from the flags.
@@ -40,6 +42,7 @@ func socialFlags(fs *flag.FlagSet, cfg *Config) func() error {
 		fs.StringVar(&c.ID, "social-"+name+"-client-id", "", fmt.Sprintf("%s login: the OAuth client id of every project (per project: --social-credentials); without one %s is not offered", d.Title, d.Title))
 		fs.StringVar(&c.Secret, "social-"+name+"-client-secret", "", fmt.Sprintf("%s login: the OAuth client secret that goes with --social-%s-client-id (prefer %s)", d.Title, name, EnvName("social-"+name+"-client-secret")))
 	}
+	finishFarcaster := farcasterFlags(fs, cfg)
 	fs.StringVar(&s.CredentialsFile, "social-credentials", "", `JSON file of social login clients per project: {"<projectId>" or "*": {"google": {"clientId": "…", "clientSecret": "…"}, …}}; a project's entry wins over "*", which wins over the --social-<provider>-client-id flags (docs/social.md)`)
 	return func() error {
 		for name, c := range s.Clients {
@@ -52,7 +55,7 @@ func socialFlags(fs *flag.FlagSet, cfg *Config) func() error {
 				return err
 			}
 		}
-		return nil
+		return finishFarcaster()
 	}
 }
 
@@ -141,12 +144,19 @@ func (m *Main) startSocial(ctx context.Context) error {
 		}
 		return social.Credentials{}, false
 	}
-	var err error
+	farcaster, err := m.farcasterRegistry()
+	if err != nil {
+		return err
+	}
 	m.social.svc, err = social.New(social.Config{
 		DB: m.DB, Auth: m.auth.svc, Credentials: creds, FrameURL: m.FrameURL, LocalOrigins: m.Config.Dev,
-		IPStartLimiter:   m.newLimiter("social-ip-start", social.IPStartLimit, social.IPWindow),
-		IPConnectLimiter: m.newLimiter("social-ip-connect", social.IPConnectLimit, social.IPWindow),
-		Logger:           m.Logger.With("component", "social"),
+		IPStartLimiter:        m.newLimiter("social-ip-start", social.IPStartLimit, social.IPWindow),
+		IPConnectLimiter:      m.newLimiter("social-ip-connect", social.IPConnectLimit, social.IPWindow),
+		Farcaster:             farcaster,
+		IPChannelLimiter:      m.newLimiter("farcaster-ip-channel", social.IPChannelLimit, social.IPWindow),
+		IPAuthenticateLimiter: m.newLimiter("farcaster-ip-authenticate", social.IPAuthenticateLimit, social.IPWindow),
+		IPStatusLimiter:       m.newLimiter("farcaster-ip-status", social.IPStatusLimit, social.IPWindow),
+		Logger:                m.Logger.With("component", "social"),
 	})
 	if err != nil {
 		return err
@@ -214,16 +224,19 @@ func (m *Main) handleConfig(w http.ResponseWriter, r *http.Request) {
 }
 
 // socialsOffered are the project's socials that work: the OAuth providers
-// with credentials, in the project's order (latchd dev's project: all of
-// them). Farcaster is not served yet, so it is never offered.
+// with credentials, and farcaster when latchd has an ID registry, in the
+// project's order (latchd dev's project: all of them, in the spec's order).
 func (m *Main) socialsOffered(p *project.Project) []string {
 	out := []string{}
 	if m.social.svc == nil {
 		return out
 	}
 	available := m.social.svc.Available(p)
+	if m.social.svc.FarcasterAvailable(p) {
+		available = append(available, social.Farcaster)
+	}
 	if p.Dev {
-		return available
+		return social.InSpecOrder(available)
 	}
 	for _, name := range p.Features.Socials {
 		for _, a := range available {

@@ -456,3 +456,21 @@ func sanitizeUsername(u string) string {
 	}
 	return truncateString(b.String(), 64)
 }
+
+// specOrder is spec §9's default socials.
+var specOrder = []string{Google, X, Farcaster, Discord, Apple, GitHub, Facebook}
+
+// InSpecOrder sorts social names in spec §9's default order (google, x,
+// farcaster, discord, apple, github, facebook).
+func InSpecOrder(names []string) []string {
+	out := make([]string, 0, len(names))
+	for _, n := range specOrder {
+		for _, have := range names {
+			if have == n {
+				out = append(out, n)
+				break
+			}
+		}
+	}
+	return out
+}
