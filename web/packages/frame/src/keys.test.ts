@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { evmAddress, evmKey } from './evm'
 import { addressesOf, ENTROPY_BYTES, newEntropy, seedFromEntropy, withKeys } from './keys'
 import { solanaAddress, solanaKey } from './solana'
+import { wordlist as frontCoded } from './wordlist'
 
 const TEST_JUNK = 'test test test test test test test test test test test junk'
 const ABANDON = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about'
@@ -21,6 +22,11 @@ describe('BIP-39 seed', () => {
   it('gives the same seed from the entropy as from its mnemonic', async () => {
     const entropy = mnemonicToEntropy(TEST_JUNK, wordlist)
     expect(await seedFromEntropy(entropy)).toEqual(await mnemonicToSeed(TEST_JUNK))
+  })
+
+  it("decodes its front-coded wordlist to @scure/bip39's English list, word for word", () => {
+    expect(frontCoded).toHaveLength(2048)
+    expect(frontCoded).toEqual(wordlist)
   })
 
   it('makes 32 fresh random bytes per wallet', () => {

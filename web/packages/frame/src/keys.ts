@@ -7,8 +7,8 @@
 // loaded by withKeys for the chains it is asked for: an EVM signature never
 // loads ed25519 and a Solana one never loads secp256k1.
 import { entropyToMnemonic } from '@scure/bip39'
-import { wordlist } from '@scure/bip39/wordlists/english'
 import type { Address } from './params'
+import { wordlist } from './wordlist'
 
 /** Bytes of entropy in a new wallet: a 24-word mnemonic. */
 export const ENTROPY_BYTES = 32
@@ -57,7 +57,7 @@ export function newEntropy(): Uint8Array {
  */
 export async function seedFromEntropy(entropy: Uint8Array): Promise<Uint8Array> {
   const enc = new TextEncoder()
-  const password = enc.encode(entropyToMnemonic(entropy, wordlist).normalize('NFKD'))
+  const password = enc.encode(entropyToMnemonic(entropy, wordlist as string[]).normalize('NFKD'))
   try {
     const key = await crypto.subtle.importKey('raw', password, 'PBKDF2', false, ['deriveBits'])
     const bits = await crypto.subtle.deriveBits({ name: 'PBKDF2', hash: 'SHA-512', salt: enc.encode('mnemonic'), iterations: 2048 }, key, 512)
