@@ -17,6 +17,25 @@ function scureBasePure(): Plugin {
   }
 }
 
+// Vite wraps a dynamic import() in its preload helper, which fetches the
+// chunk's CSS and (with modulePreload) its imports first. The frame has no
+// CSS and preloads nothing (modulePreload: false), so every call gets an
+// empty list and the helper (1.2 KiB of the script up to READY) only calls
+// import(). This one does that and nothing else; should a build ever hand
+// it something to preload, it fails loudly rather than skip it.
+function plainDynamicImport(): Plugin {
+  const id = '\0vite/preload-helper.js'
+  return {
+    name: 'latch-plain-dynamic-import',
+    enforce: 'pre',
+    resolveId: (source) => (source === id ? id : null),
+    load: (source) =>
+      source === id
+        ? 'export const __vitePreload = (load, deps) => { if (deps && deps.length) throw new Error("latch frame: a preload was asked of a build that preloads nothing"); return load() }'
+        : null,
+  }
+}
+
 // The frame builds to static files that latchd embeds (internal/frameapp):
 // index.html and hashed scripts, no inline code, so latchd's CSP can say
 // script-src 'self'. The output goes straight into the Go package; the
@@ -25,7 +44,7 @@ function scureBasePure(): Plugin {
 // each curve and hash.
 export default defineConfig({
   base: '/',
-  plugins: [scureBasePure()],
+  plugins: [scureBasePure(), plainDynamicImport()],
   build: {
     outDir: fileURLToPath(new URL('../../../internal/frameapp/dist', import.meta.url)),
     emptyOutDir: false,
