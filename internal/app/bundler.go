@@ -35,6 +35,8 @@ type BundlerConfig struct {
 	PaymasterKeyFile string
 	// MinPriorityFee is the least maxPriorityFeePerGas accepted, in wei.
 	MinPriorityFee string
+	// MaxPendingPerSender bounds a sender's operations in the mempool.
+	MaxPendingPerSender int
 	// SponsorDefault sponsors the operations of projects without a policy of their own.
 	SponsorDefault         bool
 	SponsorAccountDailyCap int
@@ -67,6 +69,7 @@ func bundlerFlags(fs *flag.FlagSet, cfg *Config) func() error {
 	fs.Var(&paymasters, "paymaster", "a LatchVerifyingPaymaster on a network with --bundler, <caip2>=<address>, whose signer is --paymaster-key-file's key; repeatable")
 	fs.StringVar(&b.PaymasterKeyFile, "paymaster-key-file", "", "file holding the hex private key whose approvals the paymasters accept")
 	fs.StringVar(&b.MinPriorityFee, "bundler-min-priority-fee", "1", "least maxPriorityFeePerGas (wei) a user operation may offer")
+	fs.IntVar(&b.MaxPendingPerSender, "bundler-max-pending-per-sender", bundler.DefaultMaxPendingPerSender, "operations one sender may have in the bundler's mempool at once (an operation may follow pending ones of its sender)")
 	fs.BoolVar(&b.SponsorDefault, "sponsor-default", false, "the paymaster sponsors operations of projects without a sponsorship policy of their own (latchd dev's project has one that sponsors)")
 	fs.IntVar(&b.SponsorAccountDailyCap, "sponsor-account-daily-cap", defaultSponsorAccountDailyCap, "with --sponsor-default: sponsored operations per account per UTC day (0 = no cap)")
 	fs.IntVar(&b.SponsorDailyCap, "sponsor-daily-cap", defaultSponsorDailyCap, "with --sponsor-default: sponsored operations per project per UTC day (0 = no cap)")
@@ -90,6 +93,9 @@ func bundlerFlags(fs *flag.FlagSet, cfg *Config) func() error {
 		}
 		if fee, ok := new(big.Int).SetString(b.MinPriorityFee, 10); !ok || fee.Sign() < 0 {
 			return fmt.Errorf("--bundler-min-priority-fee: %q is not a number of wei", b.MinPriorityFee)
+		}
+		if b.MaxPendingPerSender < 1 {
+			return fmt.Errorf("--bundler-max-pending-per-sender: %d; at least 1", b.MaxPendingPerSender)
 		}
 		if b.SponsorAccountDailyCap < 0 || b.SponsorDailyCap < 0 {
 			return fmt.Errorf("--sponsor-account-daily-cap and --sponsor-daily-cap must not be negative")
@@ -197,11 +203,12 @@ func (m *Main) startBundler(ctx context.Context) error {
 	minFee, _ := new(big.Int).SetString(b.MinPriorityFee, 10)
 	st := bundler.NewStore(m.DB)
 	svc, err := bundler.New(bundler.Config{
-		Networks:       nets,
-		Store:          st,
-		MinPriorityFee: minFee,
-		DefaultPolicy:  bundler.Policy{Enabled: b.SponsorDefault, AccountDailyCap: b.SponsorAccountDailyCap, DailyCap: b.SponsorDailyCap},
-		Logger:         m.Logger.With("component", "bundler"),
+		Networks:            nets,
+		Store:               st,
+		MinPriorityFee:      minFee,
+		MaxPendingPerSender: b.MaxPendingPerSender,
+		DefaultPolicy:       bundler.Policy{Enabled: b.SponsorDefault, AccountDailyCap: b.SponsorAccountDailyCap, DailyCap: b.SponsorDailyCap},
+		Logger:              m.Logger.With("component", "bundler"),
 	})
 	if err != nil {
 		return err

@@ -12,17 +12,17 @@ func TestConfig_BundlerFlags(t *testing.T) {
 		t.Fatal(err)
 	}
 	b := cfg.Bundler
-	if !b.Dev || b.MinPriorityFee != "1" || b.SponsorDefault || b.SponsorAccountDailyCap != defaultSponsorAccountDailyCap || b.SponsorDailyCap != defaultSponsorDailyCap || len(b.Networks) != 0 {
+	if !b.Dev || b.MinPriorityFee != "1" || b.MaxPendingPerSender != 4 || b.SponsorDefault || b.SponsorAccountDailyCap != defaultSponsorAccountDailyCap || b.SponsorDailyCap != defaultSponsorDailyCap || len(b.Networks) != 0 {
 		t.Fatalf("defaults: %+v", b)
 	}
 	cfg, err = parseConfig("latchd dev", []string{"--dev-bundler=false", "--bundler", "eip155:1=0x0000000071727De22E5E9d8BAf0edAc6f37da032,0x0000000000000000000000000000000000000001",
 		"--bundler-key-file", "/k", "--paymaster", "eip155:1=0x0000000000000000000000000000000000000002", "--paymaster-key-file", "/p",
-		"--bundler-min-priority-fee", "100000000", "--sponsor-default", "--sponsor-account-daily-cap", "3", "--sponsor-daily-cap", "0"}, io.Discard)
+		"--bundler-min-priority-fee", "100000000", "--bundler-max-pending-per-sender", "2", "--sponsor-default", "--sponsor-account-daily-cap", "3", "--sponsor-daily-cap", "0"}, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
 	b = cfg.Bundler
-	if b.Dev || len(b.Networks) != 1 || b.KeyFile != "/k" || len(b.Paymasters) != 1 || b.PaymasterKeyFile != "/p" || b.MinPriorityFee != "100000000" || !b.SponsorDefault || b.SponsorAccountDailyCap != 3 || b.SponsorDailyCap != 0 {
+	if b.Dev || len(b.Networks) != 1 || b.KeyFile != "/k" || len(b.Paymasters) != 1 || b.PaymasterKeyFile != "/p" || b.MinPriorityFee != "100000000" || b.MaxPendingPerSender != 2 || !b.SponsorDefault || b.SponsorAccountDailyCap != 3 || b.SponsorDailyCap != 0 {
 		t.Fatalf("set: %+v", b)
 	}
 	for _, tt := range []struct {
@@ -36,6 +36,7 @@ func TestConfig_BundlerFlags(t *testing.T) {
 		{[]string{"--paymaster", "eip155:1=0x0000000000000000000000000000000000000002"}, "--paymaster needs --paymaster-key-file"},
 		{[]string{"--bundler-min-priority-fee", "1gwei"}, "not a number of wei"},
 		{[]string{"--sponsor-daily-cap", "-1"}, "must not be negative"},
+		{[]string{"--bundler-max-pending-per-sender", "0"}, "--bundler-max-pending-per-sender: 0; at least 1"},
 	} {
 		if _, err := parseConfig("latchd dev", tt.args, io.Discard); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%v: %v, want %q", tt.args, err, tt.want)

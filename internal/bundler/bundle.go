@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math/big"
+	"sort"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -106,11 +107,13 @@ func hashes(recs []*Record) []common.Hash {
 	return out
 }
 
-// bundleOnce sends one bundle of pending operations (one per sender, fees
-// covering the base fee) and waits for it. Operations the EntryPoint
-// refuses (FailedOp while estimating the bundle) are marked failed with
-// their reason and the bundle is retried without them. It reports whether
-// it sent or dropped anything.
+// bundleOnce sends one bundle of pending operations (fees covering the
+// base fee; a sender's in nonce order, each only after every live one of
+// its nonce key with a lower nonce, so several of a sender's go in one
+// bundle) and waits for it. Operations the EntryPoint refuses (FailedOp
+// while estimating the bundle) are marked failed with their reason and the
+// bundle is retried without them and without the same sender's later ones,
+// which stay pending. It reports whether it sent or dropped anything.
 func (n *netState) bundleOnce(ctx context.Context) (bool, error) {
 	st, now := n.svc.cfg.Store, n.svc.cfg.Now
 	pending, err := st.ByStatus(ctx, n.Network, StatusPending, n.svc.cfg.MaxBundleOps*4)
@@ -121,23 +124,11 @@ func (n *netState) bundleOnce(ctx context.Context) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	var ops []*Record
-	senders := map[common.Address]bool{}
-	gas := uint64(bundleOverheadGas)
-	for _, r := range pending {
-		if senders[r.Op.Sender] || r.Op.MaxFeePerGas.Cmp(baseFee) < 0 {
-			continue
-		}
-		if gas+opGas(r.Op) > n.svc.cfg.MaxBundleGas {
-			break
-		}
-		gas += opGas(r.Op)
-		senders[r.Op.Sender] = true
-		ops = append(ops, r)
-		if len(ops) == n.svc.cfg.MaxBundleOps || n.singles {
-			break
-		}
+	lives, err := st.LiveNonces(ctx, n.Network)
+	if err != nil {
+		return false, err
 	}
+	ops := n.pick(pending, lives, baseFee)
 	if len(pending) <= len(ops) {
 		n.singles = false
 	}
@@ -151,7 +142,16 @@ func (n *netState) bundleOnce(ctx context.Context) (bool, error) {
 			if err := st.MarkFailed(ctx, bad.Hash, fo.Error(), now()); err != nil {
 				return dropped, err
 			}
-			ops = append(ops[:fo.Index:fo.Index], ops[fo.Index+1:]...)
+			// The sender's later operations of the same key cannot follow
+			// it; they wait (and fail with AA25 unless it is sent again).
+			kept := ops[:0:0]
+			for i, r := range ops {
+				if i == fo.Index || (i > fo.Index && r.Op.Sender == bad.Op.Sender && nonceKey(r.Op.Nonce).Cmp(nonceKey(bad.Op.Nonce)) == 0) {
+					continue
+				}
+				kept = append(kept, r)
+			}
+			ops = kept
 			dropped = true
 			continue
 		}
@@ -161,6 +161,60 @@ func (n *netState) bundleOnce(ctx context.Context) (bool, error) {
 		return true, n.send(ctx, ops, gas, baseFee)
 	}
 	return dropped, nil
+}
+
+// pick chooses a bundle from pending (oldest first): senders in the order
+// of their oldest operation, each sender's operations in nonce order, an
+// operation only when every live operation (lives) of its sender and
+// nonce key with a lower nonce is already in the bundle, within the
+// bundle's operation and gas limits (one operation after a reverted bundle).
+func (n *netState) pick(pending []*Record, lives []LiveNonce, baseFee *big.Int) []*Record {
+	type senderKey struct {
+		sender common.Address
+		key    string
+	}
+	lower := map[senderKey][]LiveNonce{}
+	for _, l := range lives {
+		k := senderKey{l.Sender, nonceKey(l.Nonce).String()}
+		lower[k] = append(lower[k], l)
+	}
+	bySender := map[common.Address][]*Record{}
+	var order []common.Address
+	for _, r := range pending {
+		if bySender[r.Op.Sender] == nil {
+			order = append(order, r.Op.Sender)
+		}
+		bySender[r.Op.Sender] = append(bySender[r.Op.Sender], r)
+	}
+	var ops []*Record
+	in := map[common.Hash]bool{}
+	gas := uint64(bundleOverheadGas)
+	full := func() bool { return len(ops) == n.svc.cfg.MaxBundleOps || (n.singles && len(ops) == 1) }
+	for _, sender := range order {
+		recs := bySender[sender]
+		sort.Slice(recs, func(i, j int) bool { return recs[i].Op.Nonce.Cmp(recs[j].Op.Nonce) < 0 })
+		for _, r := range recs {
+			if full() {
+				return ops
+			}
+			ready := r.Op.MaxFeePerGas.Cmp(baseFee) >= 0
+			for _, l := range lower[senderKey{sender, nonceKey(r.Op.Nonce).String()}] {
+				if l.Nonce.Cmp(r.Op.Nonce) < 0 && !in[l.Hash] {
+					ready = false
+				}
+			}
+			if !ready {
+				break // nor any later one of this sender
+			}
+			if gas+opGas(r.Op) > n.svc.cfg.MaxBundleGas {
+				return ops
+			}
+			gas += opGas(r.Op)
+			in[r.Hash] = true
+			ops = append(ops, r)
+		}
+	}
+	return ops
 }
 
 func (n *netState) handleOpsData(ops []*Record) ([]byte, error) {

@@ -11,6 +11,7 @@ import (
 	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/rpc"
 
 	"github.com/latchkit/latch/contracts"
@@ -145,24 +146,72 @@ func (s *simulator) runtimeCode(ctx context.Context) (hexutil.Bytes, error) {
 	return code, nil
 }
 
-func (s *simulator) call(ctx context.Context, method string, op *UserOperation, out any) error {
+// after is what a simulation takes into account of the sender's earlier
+// operations still in the mempool: their nonces (the EntryPoint's
+// sequence number of the operation's key is set to NextSeq) and the
+// deployment of the sender by one of them (its initCode runs first).
+// The zero value simulates against the chain as it is.
+type after struct {
+	NextSeq    *big.Int // nil: the chain's own
+	DeployCode []byte   // nil: none
+}
+
+// Storage of LatchEntryPoint (and the canonical EntryPoint v0.7, whose
+// layout it keeps): deposits at slot 0, nonceSequenceNumber at slot 1.
+const (
+	depositsSlot = 0
+	nonceSlot    = 1
+)
+
+// nonceStorageSlot is the EntryPoint's storage slot of
+// nonceSequenceNumber[sender][key]: a mapping of mappings, so
+// keccak256(key . keccak256(sender . slot)), each word left-padded.
+func nonceStorageSlot(sender common.Address, key *big.Int) common.Hash {
+	inner := crypto.Keccak256(common.LeftPadBytes(sender[:], 32), common.LeftPadBytes(big.NewInt(nonceSlot).Bytes(), 32))
+	return common.BytesToHash(crypto.Keccak256(common.LeftPadBytes(key.Bytes(), 32), inner))
+}
+
+// depositStorageSlot is the slot of deposits[entity].deposit (the first
+// word of its DepositInfo).
+func depositStorageSlot(entity common.Address) common.Hash {
+	return common.BytesToHash(crypto.Keccak256(common.LeftPadBytes(entity[:], 32), common.LeftPadBytes(big.NewInt(depositsSlot).Bytes(), 32)))
+}
+
+// nonceKey and nonceSeq split a nonce into its 192-bit key and 64-bit sequence number.
+func nonceKey(nonce *big.Int) *big.Int { return new(big.Int).Rsh(nonce, 64) }
+func nonceSeq(nonce *big.Int) *big.Int {
+	return new(big.Int).And(nonce, new(big.Int).SetUint64(^uint64(0)))
+}
+
+func (s *simulator) call(ctx context.Context, method string, op *UserOperation, prior after, out any) error {
 	code, err := s.runtimeCode(ctx)
 	if err != nil {
 		return err
 	}
-	data, err := simulationsCode.ABI.Pack(method, op.Pack())
+	var data []byte
+	if prior.DeployCode != nil {
+		data, err = simulationsCode.ABI.Pack(method+"AfterDeploy", prior.DeployCode, op.Pack())
+	} else {
+		data, err = simulationsCode.ABI.Pack(method, op.Pack())
+	}
 	if err != nil {
 		return err
+	}
+	override := map[string]any{"code": code}
+	if prior.NextSeq != nil {
+		override["stateDiff"] = map[common.Hash]common.Hash{
+			nonceStorageSlot(op.Sender, nonceKey(op.Nonce)): common.BigToHash(prior.NextSeq),
+		}
 	}
 	var res hexutil.Bytes
 	err = s.node.Call(ctx, &res, "eth_call",
 		map[string]any{"from": s.from, "to": s.entryPoint, "data": hexutil.Bytes(data), "gas": hexutil.Uint64(simulationGasCap)},
 		"latest",
-		map[common.Address]map[string]any{s.entryPoint: {"code": code}})
+		map[common.Address]map[string]any{s.entryPoint: override})
 	if err != nil {
 		return decodeRevert(err)
 	}
-	vals, err := simulationsCode.ABI.Unpack(method, res)
+	vals, err := simulationsCode.ABI.Unpack(method, res) // the AfterDeploy variants answer the same
 	if err != nil || len(vals) != 1 {
 		return fmt.Errorf("bundler: %s answer: %v", method, err)
 	}
@@ -183,14 +232,27 @@ func convert(v, out any) (err error) {
 	return nil
 }
 
-func (s *simulator) validate(ctx context.Context, op *UserOperation) (*validationResult, error) {
+func (s *simulator) validate(ctx context.Context, op *UserOperation, prior after) (*validationResult, error) {
 	var r validationResult
-	return &r, s.call(ctx, "simulateValidation", op, &r)
+	return &r, s.call(ctx, "simulateValidation", op, prior, &r)
 }
 
-func (s *simulator) execute(ctx context.Context, op *UserOperation) (*executionResult, error) {
+func (s *simulator) execute(ctx context.Context, op *UserOperation, prior after) (*executionResult, error) {
 	var r executionResult
-	return &r, s.call(ctx, "simulateHandleOp", op, &r)
+	return &r, s.call(ctx, "simulateHandleOp", op, prior, &r)
+}
+
+// chainNonce is the EntryPoint's next nonce of sender under key.
+func (s *simulator) chainNonce(ctx context.Context, sender common.Address, key *big.Int) (*big.Int, error) {
+	data, err := entryPointABI.Pack("getNonce", sender, key)
+	if err != nil {
+		return nil, err
+	}
+	var out hexutil.Bytes
+	if err := s.node.Call(ctx, &out, "eth_call", map[string]any{"to": s.entryPoint, "data": hexutil.Bytes(data)}, "latest"); err != nil {
+		return nil, err
+	}
+	return new(big.Int).SetBytes(out), nil
 }
 
 // validationData is a parsed validationData word.

@@ -38,7 +38,8 @@ const (
 // limits with margins: 20% and 20,000 over what validation used, and
 // 64/63 of the call's use plus 10% and 10,000 (the EntryPoint passes on
 // at most 63/64 of its gas). A reverting call is answered -32521 with the
-// revert data.
+// revert data. An operation whose nonce follows the sender's pending ones
+// is simulated as if they had been included.
 func (s *Service) EstimateUserOperationGas(ctx context.Context, network string, op *UserOperation, entryPoint common.Address) (*GasEstimate, *jsonrpc.Error) {
 	n, rerr := s.net(network)
 	if rerr != nil {
@@ -56,7 +57,18 @@ func (s *Service) EstimateUserOperationGas(ctx context.Context, network string, 
 	if sim.Paymaster != nil {
 		sim.PaymasterVerificationGasLimit, sim.PaymasterPostOpGasLimit = estimatePaymasterGas, estimatePaymasterGas
 	}
-	res, err := n.sim.execute(ctx, sim)
+	// An operation that follows the sender's pending ones is estimated as
+	// if they had been included, as it is validated.
+	lives, err := s.cfg.Store.LiveBySender(ctx, network, op.Sender)
+	if err != nil {
+		s.cfg.Logger.ErrorContext(ctx, "bundler: read mempool", "err", err)
+		return nil, errInternal
+	}
+	prior, rerr := n.priorOps(ctx, op, lives)
+	if rerr != nil {
+		return nil, rerr
+	}
+	res, err := n.sim.execute(ctx, sim, prior)
 	if err != nil {
 		return nil, n.simulationError(ctx, err)
 	}

@@ -38,6 +38,9 @@ const (
 	DefaultMaxVerificationGas = 5_000_000
 	DefaultMaxOperationGas    = 10_000_000
 	DefaultMaxBundleOps       = 32
+	// DefaultMaxPendingPerSender is how many operations a sender may have
+	// in the mempool at once: ERC-7562's limit for an unstaked sender.
+	DefaultMaxPendingPerSender = 4
 	// DefaultMaxBundleGas keeps a bundle well inside a block (30M and more on
 	// the networks latchd knows, 36M on the dev chains).
 	DefaultMaxBundleGas = 15_000_000
@@ -84,6 +87,11 @@ type Config struct {
 	// operations and the sum of their gas limits (its gas limit).
 	MaxBundleOps int
 	MaxBundleGas uint64
+	// MaxPendingPerSender bounds a sender's operations in the mempool
+	// (pending or in a bundle being mined); default
+	// DefaultMaxPendingPerSender. An operation whose nonce follows a
+	// pending one is validated as if that one had been included.
+	MaxPendingPerSender int
 	// DefaultPolicy is the sponsorship policy of projects without one stored.
 	DefaultPolicy Policy
 	// MaxSponsoredCost bounds what one sponsored operation may cost the
@@ -135,6 +143,12 @@ func New(cfg Config) (*Service, error) {
 	}
 	if cfg.MaxBundleOps == 0 {
 		cfg.MaxBundleOps = DefaultMaxBundleOps
+	}
+	if cfg.MaxPendingPerSender == 0 {
+		cfg.MaxPendingPerSender = DefaultMaxPendingPerSender
+	}
+	if cfg.MaxPendingPerSender < 0 {
+		return nil, fmt.Errorf("bundler: MaxPendingPerSender must not be negative")
 	}
 	if cfg.MaxSponsoredCost == nil {
 		cfg.MaxSponsoredCost = new(big.Int).Set(DefaultMaxSponsoredCost)
@@ -229,8 +243,9 @@ func (n *netState) checkEntryPoint(ep common.Address) *jsonrpc.Error {
 
 // SendUserOperation validates op and adds it to the mempool, replacing a
 // pending operation of the same sender and nonce when both its fees are at
-// least 10% higher. It returns the userOpHash. A refused operation leaves
-// nothing stored.
+// least 10% higher. An operation whose nonce follows the sender's pending
+// ones is validated as if they had been included (priorOps). It returns the
+// userOpHash. A refused operation leaves nothing stored.
 func (s *Service) SendUserOperation(ctx context.Context, projectID, network string, op *UserOperation, entryPoint common.Address) (common.Hash, *jsonrpc.Error) {
 	n, rerr := s.net(network)
 	if rerr != nil {
@@ -244,10 +259,16 @@ func (s *Service) SendUserOperation(ctx context.Context, projectID, network stri
 	}
 	hash := op.Hash(n.EntryPoint, n.ChainID)
 	var replaces *common.Hash
-	live, err := s.cfg.Store.Live(ctx, network, op.Sender, op.Nonce)
+	lives, err := s.cfg.Store.LiveBySender(ctx, network, op.Sender)
 	if err != nil {
 		s.cfg.Logger.ErrorContext(ctx, "bundler: read mempool", "err", err)
 		return common.Hash{}, errInternal
+	}
+	var live *Record
+	for _, r := range lives {
+		if r.Op.Nonce.Cmp(op.Nonce) == 0 {
+			live = r
+		}
 	}
 	if live != nil {
 		switch {
@@ -259,15 +280,24 @@ func (s *Service) SendUserOperation(ctx context.Context, projectID, network stri
 			return common.Hash{}, rpcError(CodeInvalidFields, "replacement underpriced: an operation of %s with nonce %s is pending; raise maxFeePerGas and maxPriorityFeePerGas by at least %d%% to replace it", op.Sender.Hex(), op.Nonce, replacementBump)
 		}
 		replaces = &live.Hash
+	} else if len(lives) >= s.cfg.MaxPendingPerSender {
+		return common.Hash{}, tooManyPending(op.Sender, s.cfg.MaxPendingPerSender)
 	}
-	if rerr := n.validate(ctx, op); rerr != nil {
+	prior, rerr := n.priorOps(ctx, op, lives)
+	if rerr != nil {
+		return common.Hash{}, rerr
+	}
+	if rerr := n.validate(ctx, op, prior); rerr != nil {
 		return common.Hash{}, rerr
 	}
 	now := s.cfg.Now()
 	rec := &Record{Hash: hash, Network: network, EntryPoint: n.EntryPoint, ProjectID: projectID, Op: op, CreatedAt: now}
-	if err := s.cfg.Store.Add(ctx, rec, replaces); err != nil {
+	if err := s.cfg.Store.Add(ctx, rec, replaces, s.cfg.MaxPendingPerSender); err != nil {
 		if errors.Is(err, ErrLive) {
 			return common.Hash{}, rpcError(CodeInvalidFields, "an operation of %s with nonce %s is already in the mempool", op.Sender.Hex(), op.Nonce)
+		}
+		if errors.Is(err, ErrTooManyPending) {
+			return common.Hash{}, tooManyPending(op.Sender, s.cfg.MaxPendingPerSender)
 		}
 		s.cfg.Logger.ErrorContext(ctx, "bundler: store operation", "err", err)
 		return common.Hash{}, errInternal
@@ -277,6 +307,55 @@ func (s *Service) SendUserOperation(ctx context.Context, projectID, network stri
 	default:
 	}
 	return hash, nil
+}
+
+func tooManyPending(sender common.Address, max int) *jsonrpc.Error {
+	return rpcError(CodeThrottled, "%s has %d operations in the mempool, this bundler's limit per sender; send the next once one is included", sender.Hex(), max)
+}
+
+// priorOps works out what op's simulation must take into account of the
+// sender's live operations (lives, in nonce order). An operation whose
+// sequence number is the chain's next needs nothing. One further on is
+// accepted only when live operations fill every sequence number of its
+// key from the chain's next up to it (a gap is refused with AA25, as the
+// EntryPoint would); it is then simulated with the EntryPoint's nonce
+// slot set to its own sequence number and, when one of those operations
+// deploys the sender, with that deployment run first.
+func (n *netState) priorOps(ctx context.Context, op *UserOperation, lives []*Record) (after, *jsonrpc.Error) {
+	key, seq := nonceKey(op.Nonce), nonceSeq(op.Nonce)
+	held := map[uint64]*Record{}
+	for _, r := range lives {
+		if nonceKey(r.Op.Nonce).Cmp(key) == 0 && nonceSeq(r.Op.Nonce).Cmp(seq) < 0 {
+			held[nonceSeq(r.Op.Nonce).Uint64()] = r
+		}
+	}
+	if len(held) == 0 {
+		return after{}, nil // the chain decides (AA25 for a nonce that is not its next)
+	}
+	next, err := n.sim.chainNonce(ctx, op.Sender, key)
+	if err != nil {
+		n.svc.cfg.Logger.WarnContext(ctx, "bundler: read nonce", "network", n.Network, "err", err)
+		return after{}, rpcError(jsonrpc.CodeInternal, "The network's node did not answer")
+	}
+	first := nonceSeq(next).Uint64()
+	if seq.Uint64() <= first {
+		return after{}, nil // at or below the chain's next: nothing pending precedes it on chain
+	}
+	var deploy []byte
+	for s := first; s < seq.Uint64(); s++ {
+		r := held[s]
+		if r == nil {
+			return after{}, rpcError(CodeSimulateValidation, "AA25 invalid account nonce: the next nonce of %s is %s and the mempool holds none with sequence number %d before %s; send the missing ones first",
+				op.Sender.Hex(), new(big.Int).Or(new(big.Int).Lsh(key, 64), new(big.Int).SetUint64(first)), s, op.Nonce)
+		}
+		if r.Op.Factory != nil {
+			deploy = r.Op.InitCode()
+		}
+	}
+	if deploy != nil && op.Factory != nil {
+		return after{}, rpcError(CodeInvalidFields, "factory: an earlier operation of %s in the mempool deploys it; leave factory and factoryData out", op.Sender.Hex())
+	}
+	return after{NextSeq: seq, DeployCode: deploy}, nil
 }
 
 // bumped reports whether next is at least replacementBump percent above prev.
@@ -316,8 +395,8 @@ func (n *netState) checkStatic(ctx context.Context, op *UserOperation) *jsonrpc.
 
 // validate simulates op's validation through the EntryPoint and checks its
 // signatures and validity windows.
-func (n *netState) validate(ctx context.Context, op *UserOperation) *jsonrpc.Error {
-	res, err := n.sim.validate(ctx, op)
+func (n *netState) validate(ctx context.Context, op *UserOperation, prior after) *jsonrpc.Error {
+	res, err := n.sim.validate(ctx, op, prior)
 	if err != nil {
 		return n.simulationError(ctx, err)
 	}

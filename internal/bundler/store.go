@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"sort"
 	"strings"
 	"time"
 
@@ -46,6 +47,10 @@ type Record struct {
 // submitted) holds the sender and nonce.
 var ErrLive = errors.New("bundler: an operation with this sender and nonce is already in the mempool")
 
+// ErrTooManyPending is Store.Add's answer when the sender already has its
+// limit of live operations.
+var ErrTooManyPending = errors.New("bundler: the sender has too many operations in the mempool")
+
 // Store keeps the mempool and the paymaster's records in latchd's database
 // (SQLite or Postgres), so operations survive a restart. Every method is
 // atomic; it is safe for concurrent use.
@@ -64,14 +69,35 @@ const opColumns = `hash, network, entry_point, project_id, op, status, reason, t
 // of the same sender and nonce, still pending) is marked replaced in the same
 // transaction; if it is no longer pending, nothing is stored and ErrLive is
 // returned. Without it, a live operation of the same sender and nonce makes
-// Add return ErrLive.
-func (s *Store) Add(ctx context.Context, rec *Record, replaces *common.Hash) error {
+// Add return ErrLive, and with maxLive above 0, a sender that already has
+// maxLive live operations on the network makes it return ErrTooManyPending
+// (counted in the same transaction, so concurrent sends cannot pass it).
+func (s *Store) Add(ctx context.Context, rec *Record, replaces *common.Hash, maxLive int) error {
 	op, err := json.Marshal(rec.Op)
 	if err != nil {
 		return err
 	}
 	now := rec.CreatedAt.UnixMilli()
+	sender := hexLower(rec.Op.Sender[:])
 	return s.db.InTx(ctx, func(tx *sql.Tx) error {
+		if replaces == nil && maxLive > 0 {
+			// SQLite's transactions take the write lock at BEGIN; Postgres
+			// takes a lock on the sender so the count and the insert of two
+			// sends cannot interleave.
+			if s.db.Dialect == store.Postgres {
+				if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(hashtextextended($1, 17))`, "bundler-sender:"+rec.Network+":"+sender); err != nil {
+					return err
+				}
+			}
+			var live int
+			if err := tx.QueryRowContext(ctx, s.db.Rebind(`SELECT COUNT(*) FROM bundler_user_operations WHERE network = ? AND sender = ? AND status IN ('pending', 'submitted')`),
+				rec.Network, sender).Scan(&live); err != nil {
+				return err
+			}
+			if live >= maxLive {
+				return ErrTooManyPending
+			}
+		}
 		if replaces != nil {
 			res, err := tx.ExecContext(ctx, s.db.Rebind(`UPDATE bundler_user_operations SET status = ?, updated_at = ? WHERE hash = ? AND status = ?`),
 				string(StatusReplaced), now, hexLower(replaces[:]), string(StatusPending))
@@ -84,7 +110,7 @@ func (s *Store) Add(ctx context.Context, rec *Record, replaces *common.Hash) err
 		}
 		_, err := tx.ExecContext(ctx, s.db.Rebind(`INSERT INTO bundler_user_operations (hash, network, entry_point, project_id, sender, nonce, op, status, created_at, updated_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
-			hexLower(rec.Hash[:]), rec.Network, hexLower(rec.EntryPoint[:]), rec.ProjectID, hexLower(rec.Op.Sender[:]), rec.Op.Nonce.String(),
+			hexLower(rec.Hash[:]), rec.Network, hexLower(rec.EntryPoint[:]), rec.ProjectID, sender, rec.Op.Nonce.String(),
 			string(op), string(StatusPending), now, now)
 		if err != nil && isUniqueViolation(err) {
 			return ErrLive
@@ -116,6 +142,49 @@ func (s *Store) Live(ctx context.Context, network string, sender common.Address,
 		return nil, err
 	}
 	return recs[0], nil
+}
+
+// LiveBySender returns the pending and submitted operations of sender on
+// network, in nonce order.
+func (s *Store) LiveBySender(ctx context.Context, network string, sender common.Address) ([]*Record, error) {
+	recs, err := s.query(ctx, `SELECT `+opColumns+` FROM bundler_user_operations WHERE network = ? AND sender = ? AND status IN ('pending', 'submitted')`,
+		network, hexLower(sender[:]))
+	if err != nil {
+		return nil, err
+	}
+	sort.Slice(recs, func(i, j int) bool { return recs[i].Op.Nonce.Cmp(recs[j].Op.Nonce) < 0 })
+	return recs, nil
+}
+
+// LiveNonce is one live operation's sender, nonce and hash.
+type LiveNonce struct {
+	Sender common.Address
+	Nonce  *big.Int
+	Hash   common.Hash
+}
+
+// LiveNonces returns the sender and nonce of every pending and submitted
+// operation on network: the bundling loop bundles an operation only after
+// every live one of its sender and nonce key with a lower nonce.
+func (s *Store) LiveNonces(ctx context.Context, network string) ([]LiveNonce, error) {
+	rows, err := s.db.Query(ctx, `SELECT sender, nonce, hash FROM bundler_user_operations WHERE network = ? AND status IN ('pending', 'submitted')`, network)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []LiveNonce
+	for rows.Next() {
+		var sender, nonce, hash string
+		if err := rows.Scan(&sender, &nonce, &hash); err != nil {
+			return nil, err
+		}
+		n, ok := new(big.Int).SetString(nonce, 10)
+		if !ok {
+			return nil, fmt.Errorf("bundler: stored nonce %q", nonce)
+		}
+		out = append(out, LiveNonce{Sender: common.HexToAddress(sender), Nonce: n, Hash: common.HexToHash(hash)})
+	}
+	return out, rows.Err()
 }
 
 // ByStatus returns up to limit operations of network with status, oldest first.
