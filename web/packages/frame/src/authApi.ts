@@ -104,6 +104,15 @@ export function createAuthApi(target: ApiTarget) {
     /** socialConnect exchanges the callback's result URI (with the PKCE verifier) for a session. */
     socialConnect: (body: { uri: string; codeVerifier: string; deviceId: string }) =>
       call('POST', '/auth/v1/social/connect', z.object({ session: sessionSchema, provider: z.string(), username: z.string() }), body),
+    /** farcasterChannel opens a Sign In With Farcaster channel: its token and the farcaster:// URI for the QR code. */
+    farcasterChannel: (body: { deviceId: string; codeChallenge: string; parentOrigin: string }) =>
+      call('POST', '/auth/v1/farcaster/channel', z.object({ channelToken: z.string(), url: z.string(), nonce: z.string(), expiresAt: z.string() }), body),
+    /** farcasterStatus says whether the Farcaster client completed the channel. */
+    farcasterStatus: (body: { channelToken: string; deviceId: string }) =>
+      call('POST', '/auth/v1/farcaster/channel/status', z.object({ state: z.enum(['pending', 'completed']) }), body),
+    /** farcasterConnect spends a completed channel (with the PKCE verifier) for a session. */
+    farcasterConnect: (body: { channelToken: string; codeVerifier: string; deviceId: string }) =>
+      call('POST', '/auth/v1/farcaster/connect', z.object({ session: sessionSchema, provider: z.string(), username: z.string() }), body),
     /** rpc sends one JSON-RPC call through latchd's RPC proxy (POST /v1?chainId=<caip2>). */
     async rpc(caip2: string, method: string, params: unknown): Promise<unknown> {
       const res = await doFetch(url('/v1', { chainId: caip2 }), {

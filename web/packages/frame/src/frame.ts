@@ -111,6 +111,15 @@ export async function createFrame(deps: FrameDeps): Promise<Frame> {
         devicePoll?.abort()
         if (event.payload.chainId !== undefined) chainId = event.payload.chainId
         return wallet.connectSocial(event.payload.uri)
+      case '@latch-app/GET_FARCASTER_URI':
+        return wallet.farcasterUri(pageOrigin)
+      case '@latch-app/CONNECT_FARCASTER': {
+        // A wait like CONNECT_DEVICE's: RPC_ABORT and SIGN_OUT end its polling.
+        devicePoll?.abort()
+        if (event.payload?.chainId !== undefined) chainId = event.payload.chainId
+        const ctl = (devicePoll = new AbortController())
+        return wallet.connectFarcaster(ctl.signal)
+      }
       case '@latch-app/GET_USER': {
         if (event.payload?.chainId !== undefined) chainId = event.payload.chainId
         const user = await wallet.user(chainId, event.payload?.recoveryPassword)

@@ -14,6 +14,7 @@ import { AuthApiError, type AuthApi, type Session, type StoredRecovery } from '.
 import type { DeviceStore, StoredAddresses } from './deviceStore'
 import type { Chain, WalletKeys } from './keys'
 import type { PasswordBox } from './recovery'
+import { createFarcasterLogin } from './farcaster'
 import { challengeOf, newVerifier, PendingLogins, stateOf } from './social'
 
 // The key code and the password recovery code (scrypt) are loaded when first
@@ -83,6 +84,7 @@ export function createWallet(deps: WalletDeps) {
   const socialLogins = new PendingLogins()
 
   const deviceId = () => store.deviceId(projectId)
+  const farcaster = createFarcasterLogin({ api, deviceId, sleep })
 
   async function saveSession(s: Session | undefined): Promise<void> {
     if (session?.user.id !== s?.user.id) {
@@ -283,6 +285,18 @@ export function createWallet(deps: WalletDeps) {
       return { provider: r.provider, userName: r.username, email: r.session.user.email || null }
     },
 
+    /** farcasterUri opens a Sign In With Farcaster channel for the page on parentOrigin (GET_FARCASTER_URI). */
+    farcasterUri: (parentOrigin: string) => farcaster.uri(parentOrigin),
+
+    /** connectFarcaster waits for the Farcaster client to complete the channel, then opens the session (CONNECT_FARCASTER). */
+    async connectFarcaster(signal?: AbortSignal): Promise<{ userName: string }> {
+      const r = await farcaster.connect(signal)
+      pending = undefined
+      await saveSession(r.session)
+      await store.putSecret(projectId, SOCIAL_SECRET, { provider: 'farcaster', username: r.username })
+      return { userName: r.username }
+    },
+
     /** user returns the signed-in visitor, creating or recovering the wallet on first use. */
     async user(chainId: string | number, recoveryPassword?: string): Promise<FrameUser> {
       const w = await wallet(recoveryPassword)
@@ -366,6 +380,7 @@ export function createWallet(deps: WalletDeps) {
       const s = await currentSession()
       pending = undefined
       socialLogins.clear()
+      farcaster.clear()
       await store.deleteSecret(projectId, SOCIAL_SECRET)
       try {
         if (s) await api.revoke(s.accessToken, s.sessionId).catch(() => undefined)

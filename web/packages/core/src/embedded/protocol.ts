@@ -157,6 +157,10 @@ const appPayloads = {
     preferredAccountType: z.optional(accountTypeSchema),
     chainId: z.optional(chainIdSchema),
   }),
+  /** Opens a Sign In With Farcaster channel: its farcaster:// URI for the QR code. */
+  GET_FARCASTER_URI: none,
+  /** Waits until the visitor's Farcaster client completed the channel, then opens the session (GET_USER then loads the wallet). */
+  CONNECT_FARCASTER: z.optional(z.object({ chainId: z.optional(chainIdSchema) })),
   RPC_REQUEST: z.object({
     method: z.string().check(z.minLength(1), z.maxLength(128)),
     params: z.optional(z.unknown()),
@@ -232,6 +236,8 @@ const successPayloads = {
   GET_SOCIAL_REDIRECT_URI: z.object({ uri: z.string() }),
   /** The session is open; GET_USER then loads the wallet (as after CONNECT_OTP). */
   CONNECT_SOCIAL: z.object({ provider: socialProviderSchema, userName: z.string(), email: z.nullable(z.string()) }),
+  GET_FARCASTER_URI: z.object({ url: z.string() }),
+  CONNECT_FARCASTER: z.object({ userName: z.string() }),
   RPC_REQUEST: z.unknown(),
   RPC_APPROVE: none,
   RPC_ABORT: none,

@@ -50,7 +50,43 @@ export function fakeLatchd(opts: { allowedOrigins?: string[]; approveAfterPolls?
     return btoa(String.fromCharCode(...d)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
   }
 
+  // Farcaster channels by token; a test completes one as the Farcaster client would (completeFarcaster).
+  const farcasterChannels = new Map<string, { deviceId: string; challenge: string; fid?: number; username?: string; used: boolean }>()
+  const completeFarcaster = (token: string, fid: number, username: string) => {
+    const c = farcasterChannels.get(token) ?? fail(401, 'unauthorized', 'Unknown Farcaster channel: please start again')
+    c.fid = fid
+    c.username = username
+  }
+
   const api: AuthApi = {
+    async farcasterChannel({ deviceId, codeChallenge, parentOrigin }) {
+      calls.push('farcasterChannel')
+      if (!(opts.allowedOrigins ?? ['https://app.example']).includes(parentOrigin)) fail(403, 'forbidden', `Origin not allowed: ${parentOrigin}`)
+      const channelToken = `channel-${++n}`
+      farcasterChannels.set(channelToken, { deviceId, challenge: codeChallenge, used: false })
+      const url = `farcaster://connect?channelToken=${channelToken}&nonce=n${n}&domain=${new URL(parentOrigin).host}`
+      return { channelToken, url, nonce: `n${n}`, expiresAt: new Date(now() + 600_000).toISOString() }
+    },
+    async farcasterStatus({ channelToken, deviceId }) {
+      calls.push('farcasterStatus')
+      const c = farcasterChannels.get(channelToken) ?? fail(401, 'unauthorized', 'Unknown Farcaster channel: please start again')
+      if (c.deviceId !== deviceId) fail(403, 'forbidden', 'This Farcaster sign-in was started on another device')
+      if (c.used) fail(400, 'invalid', 'This Farcaster sign-in was already used: please start again')
+      return { state: c.fid ? ('completed' as const) : ('pending' as const) }
+    },
+    async farcasterConnect({ channelToken, codeVerifier, deviceId }) {
+      calls.push('farcasterConnect')
+      const c = farcasterChannels.get(channelToken) ?? fail(401, 'unauthorized', 'Unknown Farcaster channel: please start again')
+      if (c.used) fail(400, 'invalid', 'This Farcaster sign-in was already used: please start again')
+      if (!c.fid) fail(400, 'invalid', 'The Farcaster sign-in is not completed yet')
+      c.used = true
+      if (c.deviceId !== deviceId) fail(403, 'forbidden', 'This Farcaster sign-in was started on another device')
+      if ((await sha256url(codeVerifier)) !== c.challenge) fail(400, 'invalid', 'The PKCE code verifier does not match this social login')
+      const u = userOf(`social:farcaster:${c.fid}`)
+      u.knownDevices.add(deviceId)
+      const s = issue(u, deviceId)
+      return { session: { ...s, user: { id: u.id, email: '' } }, provider: 'farcaster', username: c.username ?? '' }
+    },
     async socialStart({ provider, deviceId, codeChallenge, parentOrigin }) {
       calls.push('socialStart')
       if (!['google', 'github', 'apple', 'facebook', 'x', 'discord'].includes(provider)) fail(400, 'invalid', 'Social provider must be google, github, apple, facebook, x or discord')
@@ -151,5 +187,5 @@ export function fakeLatchd(opts: { allowedOrigins?: string[]; approveAfterPolls?
       throw new AuthApiError(`no ${method} here`, 400, 'invalid')
     },
   }
-  return { api, users, sessions, calls, rpcCalls, socialFlows, socialPerson }
+  return { api, users, sessions, calls, rpcCalls, socialFlows, socialPerson, farcasterChannels, completeFarcaster }
 }
