@@ -102,7 +102,7 @@ test('e-mail login with the code from the outbox; address and balance; reload ke
     await page.getByTestId(`latch-network-${target.chainId}`).click();
     await page.getByTestId('latch-view-Account').waitFor();
     await page.getByTestId('latch-account-network').filter({ hasText: target.name }).waitFor();
-    await page.waitForFunction(() => /^1(\.0+)? ETH$/.test(document.querySelector('[data-testid="latch-account-balance"]')?.textContent?.trim() ?? ''));
+    await page.waitForFunction(() => /^1\.000 ETH$/.test(document.querySelector('[data-testid="latch-account-balance"]')?.textContent?.trim() ?? ''));
   }
   const network = first;
   await page.getByTestId('latch-modal-close').click();

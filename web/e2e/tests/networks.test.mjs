@@ -77,8 +77,8 @@ async function openAccount(page, balance) {
   await page.getByTestId('latch-account-balance').filter({ hasText: balance }).waitFor();
 }
 
-const balanceOnA = /^10000(\.0+)?\s*ETH$/;
-const balanceOnB = /^10005(\.0+)?\s*ETH$/;
+const balanceOnA = /^10,000\.000 ETH$/;
+const balanceOnB = /^10,005\.000 ETH$/;
 
 test('switch: 31337 → 31338 and back from the Account view; wallet chain and balance follow', async () => {
   const t = await openDemo();

@@ -121,7 +121,7 @@ test('connect by QR code: the pairing URI from the page, approved by the wallet;
   await page.getByTestId('latch-account-button').first().click();
   await page.getByTestId('latch-view-Account').waitFor();
   await page.getByTestId('latch-account-address').filter({ hasText: truncated(wallet.address) }).waitFor();
-  await page.getByTestId('latch-account-balance').filter({ hasText: /10000(\.0+)?\s*ETH/ }).waitFor();
+  await page.getByTestId('latch-account-balance').filter({ hasText: '10,000.000 ETH' }).waitFor();
 
   // Every websocket the page opened went to latchd's relay.
   assert.ok(sockets.length > 0, 'the page opened no relay websocket');
