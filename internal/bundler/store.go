@@ -134,16 +134,6 @@ func (s *Store) Get(ctx context.Context, hash common.Hash) (*Record, error) {
 	return recs[0], nil
 }
 
-// Live returns the pending or submitted operation of sender and nonce on network, or nil.
-func (s *Store) Live(ctx context.Context, network string, sender common.Address, nonce *big.Int) (*Record, error) {
-	recs, err := s.query(ctx, `SELECT `+opColumns+` FROM bundler_user_operations WHERE network = ? AND sender = ? AND nonce = ? AND status IN ('pending', 'submitted')`,
-		network, hexLower(sender[:]), nonce.String())
-	if err != nil || len(recs) == 0 {
-		return nil, err
-	}
-	return recs[0], nil
-}
-
 // LiveBySender returns the pending and submitted operations of sender on
 // network, in nonce order.
 func (s *Store) LiveBySender(ctx context.Context, network string, sender common.Address) ([]*Record, error) {
