@@ -149,6 +149,12 @@ func (m *Main) Run(ctx context.Context) (err error) {
 			return err
 		}
 	}
+	for _, u := range cfg.RPCWSUpstreams {
+		id, urls, _ := network.ParseUpstreamFlag(u)
+		if err := m.Networks.SetWSUpstreams(id, urls); err != nil {
+			return err
+		}
+	}
 	m.Explorer = explorer.New(m.DB)
 	if err := m.Explorer.Load(ctx, data.Wallets); err != nil {
 		return fmt.Errorf("load wallet registry: %w", err)

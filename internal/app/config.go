@@ -37,6 +37,7 @@ type Config struct {
 	RedisURL         string        // Redis for rate limits and the RPC cache shared by nodes; empty = in memory
 	AdminToken       string        // operator token for /v1/analytics/summary
 	RPCUpstreams     []string      // <caip2>=<url>[,<url>…]
+	RPCWSUpstreams   []string      // <caip2>=<ws url>[,<ws url>…]: the RPC proxy's subscriptions
 	DevChains        []uint64      // chain ids of the dev networks
 	TrustedProxies   []*net.IPNet  // peers whose X-Forwarded-For is believed
 	IPv6Prefix       int           // IPv6 clients are limited per network of this many bits; 0 = 64
@@ -118,7 +119,7 @@ func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
 func flagSet(name string, cfg *Config, out io.Writer) (*flag.FlagSet, func() error) {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(out)
-	var upstreams stringList
+	var upstreams, wsUpstreams stringList
 	var devChains, trusted string
 	fs.StringVar(&cfg.Addr, "addr", "127.0.0.1:8080", "API listen address")
 	fs.StringVar(&cfg.FrameAddr, "frame-addr", "127.0.0.1:8081", "listen address of the embedded-wallet frame origin")
@@ -131,6 +132,7 @@ func flagSet(name string, cfg *Config, out io.Writer) (*flag.FlagSet, func() err
 	fs.StringVar(&cfg.AdminToken, "admin-token", "", "operator token for /v1/analytics/summary (secret; prefer LATCH_ADMIN_TOKEN)")
 	fs.DurationVar(&cfg.TelemetryRetention, "telemetry-retention", telemetry.DefaultRetention, "how long telemetry events are kept after they occurred, e.g. 2160h (0 = forever)")
 	fs.Var(&upstreams, "rpc-upstream", "RPC upstream of a network, <caip2>=<url>[,<url>…]; repeatable (file/env: separate entries with spaces)")
+	fs.Var(&wsUpstreams, "rpc-ws-upstream", "WebSocket upstream of a network for the RPC proxy's subscriptions (GET /v1 upgraded), <caip2>=<ws(s) url>[,<url>…]; repeatable")
 	fs.StringVar(&devChains, "dev-chains", "31337,31338", "chain ids of the in-process dev networks (latchd dev)")
 	fs.StringVar(&trusted, "trusted-proxies", "", "comma-separated CIDRs of proxies whose X-Forwarded-For is trusted")
 	fs.IntVar(&cfg.IPv6Prefix, "ipv6-prefix", httpx.DefaultIPv6Prefix, "every per-IP limit counts an IPv6 client by its network of this many bits (32–128; 128 = the full address); IPv4 clients by their address")
@@ -188,8 +190,8 @@ func flagSet(name string, cfg *Config, out io.Writer) (*flag.FlagSet, func() err
 		if err := finishBundler(); err != nil {
 			return err
 		}
-		cfg.RPCUpstreams = upstreams
-		for _, u := range cfg.RPCUpstreams {
+		cfg.RPCUpstreams, cfg.RPCWSUpstreams = upstreams, wsUpstreams
+		for _, u := range append(append([]string(nil), cfg.RPCUpstreams...), cfg.RPCWSUpstreams...) {
 			if _, _, err := network.ParseUpstreamFlag(u); err != nil {
 				return err
 			}

@@ -51,6 +51,7 @@ func TestParseFlags_Errors(t *testing.T) {
 		"BadLevel":        {args: []string{"--log-level", "loud"}},
 		"BadAddr":         {args: []string{"--addr", "8080"}},
 		"BadUpstream":     {args: []string{"--rpc-upstream", "eip155:1"}},
+		"BadWSUpstream":   {args: []string{"--rpc-ws-upstream", "eip155:1"}},
 		"BadChain":        {args: []string{"--dev-chains", "31337,x"}},
 		"BadCIDR":         {args: []string{"--trusted-proxies", "10.0.0.0"}},
 		"BadEnvInt":       {env: map[string]string{"LATCH_IP_RATE_LIMIT": "many"}},

@@ -134,6 +134,10 @@ var routes = []route{
 	{listener: listenerAPI, pattern: "GET /v1/networks", guard: GuardProject, handler: func(m *Main) http.Handler { return http.HandlerFunc(m.Networks.HandleNetworks) }},
 	{listener: listenerAPI, pattern: "POST /v1", guard: GuardProject, handler: func(m *Main) http.Handler { return m.rpc }, jsonRPC: true, alsoFrame: true},
 	{listener: listenerAPI, pattern: "POST /v1/{$}", guard: GuardProject, handler: func(m *Main) http.Handler { return m.rpc }, jsonRPC: true, alsoFrame: true},
+	// Its subscriptions: GET /v1 (and /ws) upgraded to a WebSocket (rpcproxy/ws.go).
+	{listener: listenerAPI, pattern: "GET /v1", guard: GuardProject, handler: func(m *Main) http.Handler { return http.HandlerFunc(m.rpc.ServeWS) }, jsonRPC: true},
+	{listener: listenerAPI, pattern: "GET /v1/{$}", guard: GuardProject, handler: func(m *Main) http.Handler { return http.HandlerFunc(m.rpc.ServeWS) }, jsonRPC: true},
+	{listener: listenerAPI, pattern: "GET /ws", guard: GuardProject, handler: func(m *Main) http.Handler { return http.HandlerFunc(m.rpc.ServeWS) }, jsonRPC: true},
 
 	// Account data.
 	{listener: listenerAPI, pattern: "GET /v1/account/{address}/history", guard: GuardProject, handler: accountRoute((*account.Handler).History)},
@@ -216,7 +220,7 @@ var routes = []route{
 
 	// latchd dev.
 	{listener: listenerAPI, pattern: "GET /dev/info", guard: GuardDev, handler: func(m *Main) http.Handler { return http.HandlerFunc(m.handleDevInfo) }},
-	{listener: listenerAPI, pattern: "POST /dev/faucet", guard: GuardDev, handler: func(m *Main) http.Handler { return http.HandlerFunc(m.Devnet.HandleFaucet) }},
+	{listener: listenerAPI, pattern: "POST /dev/faucet", guard: GuardDev, handler: func(m *Main) http.Handler { return http.HandlerFunc(m.handleFaucet) }},
 	{listener: listenerAPI, pattern: "GET /dev/outbox", guard: GuardDev, handler: func(m *Main) http.Handler { return http.HandlerFunc(m.handleDevOutbox) }},
 	{listener: listenerAPI, pattern: "POST /dev/price", guard: GuardDev, handler: func(m *Main) http.Handler { return m.Devnet.HandlePrice(m.devPriceChanged) }},
 	// latchd dev's identity provider, standing in for each social provider without credentials (internal/devidp).

@@ -110,6 +110,11 @@ func (m *Main) addSolanaDev(s *solanaDevStart) error {
 		s.n.Close()
 		return err
 	}
+	// Its signature and slot subscriptions, through the proxy's GET /v1.
+	if err := m.Networks.SetWSUpstreams(info.CAIPNetworkID, []string{info.WSURL}); err != nil {
+		s.n.Close()
+		return err
+	}
 	m.solanaDev = s.n
 	m.Logger.Info("Solana dev network started", "caip_network_id", info.CAIPNetworkID, "rpc_url", info.RPCURL, "replayed", info.Replayed)
 	go func() {

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/coder/websocket"
+
 	"github.com/latchkit/latch/internal/solanadev"
 )
 
@@ -142,6 +144,49 @@ func TestMain_SolanaDev(t *testing.T) {
 			t.Fatalf("log lacks replayed=1: %s", logs2.String())
 		}
 	})
+}
+
+// The proxy's subscriptions (GET /v1 upgraded) reach the Solana dev network's
+// WebSocket, behind the project guard.
+func TestMain_SolanaDevSubscriptions(t *testing.T) {
+	m, logs := runSolanaDev(t, t.TempDir(), SolanaDevConfig{})
+	skipWithoutSolana(t, m, logs)
+	sol := m.Info().Solana
+	proxy := m.APIURL() + "/v1?chainId=" + sol.CAIPNetworkID + "&projectId=" + m.DevProjectID
+	sc, err := http.Get(m.APIURL() + "/v1/supported-chains?projectId=" + m.DevProjectID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(sc.Body)
+	sc.Body.Close()
+	if !bytes.Contains(b, []byte(`"ws":["`+sol.CAIPNetworkID+`"]`)) {
+		t.Fatalf("supported-chains: %s", b)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	wsURL := "ws" + strings.TrimPrefix(m.APIURL(), "http") + "/v1?chainId=" + sol.CAIPNetworkID + "&projectId=" + m.DevProjectID
+	// The project guard runs first: an origin the project does not allow gets no socket.
+	if _, res, err := websocket.Dial(ctx, wsURL, &websocket.DialOptions{HTTPHeader: http.Header{"Origin": {"https://evil.example"}}}); err == nil || res == nil || res.StatusCode != http.StatusForbidden {
+		t.Fatalf("a refused origin: %v %+v", err, res)
+	}
+	c, _, err := websocket.Dial(ctx, wsURL, &websocket.DialOptions{HTTPHeader: http.Header{"Origin": {"http://localhost:5173"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.CloseNow()
+	if err := c.Write(ctx, websocket.MessageText, []byte(`{"jsonrpc":"2.0","id":1,"method":"slotSubscribe"}`)); err != nil {
+		t.Fatal(err)
+	}
+	_, got, err := c.Read(ctx)
+	if err != nil || !bytes.Contains(got, []byte(`"id":1,"result":`)) {
+		t.Fatalf("slotSubscribe: %s %v", got, err)
+	}
+	// A transaction moves the slot: the subscription hears of it.
+	postRPC(t, proxy, `{"jsonrpc":"2.0","id":2,"method":"requestAirdrop","params":["`+sol.Accounts[5]+`",1000]}`)
+	_, got, err = c.Read(ctx)
+	if err != nil || !bytes.Contains(got, []byte(`"method":"slotNotification"`)) {
+		t.Fatalf("notification: %s %v", got, err)
+	}
 }
 
 func TestMain_SolanaDevOff(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -55,6 +56,8 @@ type Registry struct {
 	networks  map[string]*Network
 	order     []string
 	upstreams map[string][]string
+	// wsUpstreams are the WebSocket endpoints (subscriptions) per network.
+	wsUpstreams map[string][]string
 }
 
 // Load parses networks.json into a new registry, validating every entry.
@@ -63,7 +66,7 @@ func Load(raw []byte) (*Registry, error) {
 	if err := json.Unmarshal(raw, &list); err != nil {
 		return nil, fmt.Errorf("networks.json: %w", err)
 	}
-	r := &Registry{networks: map[string]*Network{}, upstreams: map[string][]string{}}
+	r := &Registry{networks: map[string]*Network{}, upstreams: map[string][]string{}, wsUpstreams: map[string][]string{}}
 	for i, n := range list {
 		if err := r.Add(n); err != nil {
 			return nil, fmt.Errorf("networks.json entry %d: %w", i, err)
@@ -130,17 +133,27 @@ func (r *Registry) All() []*Network {
 
 // SetUpstreams sets the RPC upstream URLs of a known network.
 func (r *Registry) SetUpstreams(caipNetworkID string, urls []string) error {
+	return r.setUpstreams(r.upstreams, "RPC", []string{"http", "https"}, caipNetworkID, urls)
+}
+
+// SetWSUpstreams sets the WebSocket upstream URLs (ws or wss) of a known
+// network, which the RPC proxy's subscriptions go to.
+func (r *Registry) SetWSUpstreams(caipNetworkID string, urls []string) error {
+	return r.setUpstreams(r.wsUpstreams, "WebSocket", []string{"ws", "wss"}, caipNetworkID, urls)
+}
+
+func (r *Registry) setUpstreams(into map[string][]string, kind string, schemes []string, caipNetworkID string, urls []string) error {
 	if r.Get(caipNetworkID) == nil {
-		return fmt.Errorf("RPC upstream for unknown network %s", caipNetworkID)
+		return fmt.Errorf("%s upstream for unknown network %s", kind, caipNetworkID)
 	}
 	for _, u := range urls {
 		p, err := url.Parse(u)
-		if err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" {
-			return fmt.Errorf("RPC upstream for %s: %q is not an http(s) URL", caipNetworkID, u)
+		if err != nil || !slices.Contains(schemes, p.Scheme) || p.Host == "" {
+			return fmt.Errorf("%s upstream for %s: %q is not a %s URL", kind, caipNetworkID, u, strings.Join(schemes, " or "))
 		}
 	}
 	r.mu.Lock()
-	r.upstreams[caipNetworkID] = append([]string(nil), urls...)
+	into[caipNetworkID] = append([]string(nil), urls...)
 	r.mu.Unlock()
 	return nil
 }
@@ -152,12 +165,24 @@ func (r *Registry) Upstreams(caipNetworkID string) []string {
 	return r.upstreams[caipNetworkID]
 }
 
-// Supported returns the CAIP-2 ids of the networks that have an upstream, sorted.
-func (r *Registry) Supported() []string {
+// WSUpstreams returns the WebSocket upstream URLs configured for a network.
+func (r *Registry) WSUpstreams(caipNetworkID string) []string {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
-	out := make([]string, 0, len(r.upstreams))
-	for id, urls := range r.upstreams {
+	return r.wsUpstreams[caipNetworkID]
+}
+
+// Supported returns the CAIP-2 ids of the networks that have an upstream, sorted.
+func (r *Registry) Supported() []string { return r.supported(r.upstreams) }
+
+// SupportedWS returns the CAIP-2 ids of the networks that have a WebSocket upstream, sorted.
+func (r *Registry) SupportedWS() []string { return r.supported(r.wsUpstreams) }
+
+func (r *Registry) supported(from map[string][]string) []string {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	out := make([]string, 0, len(from))
+	for id, urls := range from {
 		if len(urls) > 0 {
 			out = append(out, id)
 		}
@@ -166,7 +191,7 @@ func (r *Registry) Supported() []string {
 	return out
 }
 
-// ParseUpstreamFlag parses "eip155:1=https://a,https://b" as given to --rpc-upstream.
+// ParseUpstreamFlag parses "eip155:1=https://a,https://b" as given to --rpc-upstream (and --rpc-ws-upstream).
 func ParseUpstreamFlag(s string) (caipNetworkID string, urls []string, err error) {
 	id, list, ok := strings.Cut(s, "=")
 	if !ok || list == "" {
@@ -182,10 +207,10 @@ func ParseUpstreamFlag(s string) (caipNetworkID string, urls []string, err error
 }
 
 // HandleSupportedChains serves GET /v1/supported-chains (api-shapes §3.0).
-// Websocket upstreams are not proxied yet, so ws is always empty.
+// ws lists the networks whose subscriptions the proxy serves (GET /v1 upgraded).
 func (r *Registry) HandleSupportedChains(w http.ResponseWriter, req *http.Request) {
 	w.Header().Set("Cache-Control", "public, max-age=60")
-	httpx.JSON(w, http.StatusOK, map[string][]string{"http": r.Supported(), "ws": {}})
+	httpx.JSON(w, http.StatusOK, map[string][]string{"http": r.Supported(), "ws": r.SupportedWS()})
 }
 
 // HandleNetworks serves GET /v1/networks: every known network, with whether

@@ -70,6 +70,25 @@ func TestUpstreamsAndSupportedChains(t *testing.T) {
 	if len(body.HTTP) != 1 || body.HTTP[0] != "eip155:10" || body.WS == nil || len(body.WS) != 0 {
 		t.Fatalf("body = %s", rec.Body)
 	}
+
+	// WebSocket upstreams: ws or wss only; listed under ws.
+	if err := r.SetWSUpstreams("eip155:10", []string{"http://127.0.0.1:1"}); err == nil || !strings.Contains(err.Error(), "not a ws or wss URL") {
+		t.Fatalf("an http WebSocket upstream: %v", err)
+	}
+	if err := r.SetWSUpstreams("eip155:999999", []string{"ws://x"}); err == nil {
+		t.Fatal("unknown network accepted")
+	}
+	if err := r.SetWSUpstreams("eip155:10", []string{"wss://node.example/ws"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := r.WSUpstreams("eip155:10"); len(got) != 1 || got[0] != "wss://node.example/ws" {
+		t.Fatalf("WSUpstreams = %q", got)
+	}
+	rec = httptest.NewRecorder()
+	r.HandleSupportedChains(rec, httptest.NewRequest("GET", "/v1/supported-chains", nil))
+	if got := rec.Body.String(); got != `{"http":["eip155:10"],"ws":["eip155:10"]}`+"\n" {
+		t.Fatalf("body = %s", got)
+	}
 }
 
 func TestRegistry_Find(t *testing.T) {

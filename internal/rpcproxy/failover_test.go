@@ -341,7 +341,15 @@ func TestProxy_Register(t *testing.T) {
 			t.Fatalf("%s: status %d", path, w.Code)
 		}
 	}
-	if wrapped != 2 {
+	// POST /v1 and /v1/, and one handler for the subscriptions' GET /v1, /v1/ and /ws.
+	if wrapped != 3 {
 		t.Fatalf("wrapped %d", wrapped)
+	}
+	for _, path := range []string{"/v1", "/v1/", "/ws"} {
+		w := httptest.NewRecorder()
+		mux.ServeHTTP(w, httptest.NewRequest(http.MethodGet, path+"?chainId="+testChain, nil))
+		if w.Code != http.StatusUpgradeRequired {
+			t.Fatalf("GET %s: status %d, want 426", path, w.Code)
+		}
 	}
 }

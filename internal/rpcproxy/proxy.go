@@ -97,6 +97,10 @@ type Config struct {
 	Logger        *slog.Logger
 	// Local answers the methods it handles in latchd (local.go); nil: none.
 	Local LocalMethods
+	// WebSocket subscriptions (ws.go): sockets per client IP (DefaultWSMaxConnsPerIP)
+	// and live subscriptions per socket (DefaultWSMaxSubscriptions).
+	WSMaxConnsPerIP    int
+	WSMaxSubscriptions int
 }
 
 // Proxy serves the chain RPC proxy. It is safe for concurrent use.
@@ -110,6 +114,9 @@ type Proxy struct {
 	mu    sync.Mutex
 	pools map[string]*pool
 	heads map[string]uint64 // latest block number seen per network
+
+	wsMu    sync.Mutex
+	wsConns map[string]int // open WebSocket sockets per client IP
 }
 
 type proxyMetrics struct {
@@ -183,12 +190,19 @@ func New(cfg Config) *Proxy {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
+	if cfg.WSMaxConnsPerIP <= 0 {
+		cfg.WSMaxConnsPerIP = DefaultWSMaxConnsPerIP
+	}
+	if cfg.WSMaxSubscriptions <= 0 {
+		cfg.WSMaxSubscriptions = DefaultWSMaxSubscriptions
+	}
 	m := cfg.Metrics
 	return &Proxy{
-		cfg:   cfg,
-		h1:    h1,
-		pools: map[string]*pool{},
-		heads: map[string]uint64{},
+		cfg:     cfg,
+		h1:      h1,
+		pools:   map[string]*pool{},
+		heads:   map[string]uint64{},
+		wsConns: map[string]int{},
 		metrics: proxyMetrics{
 			requests: m.Counter("latch_rpc_upstream_requests_total", "RPC proxy calls to upstream nodes.", "network", "upstream"),
 			errors:   m.Counter("latch_rpc_upstream_errors_total", "RPC proxy upstream failures by class (timeout, http_5xx, http_429, http_4xx, http_402, transport, malformed, node_error).", "network", "upstream", "class"),
@@ -243,13 +257,18 @@ func errorResult(code int, msg string) entryResult {
 }
 
 // Register mounts the proxy on POST /v1 and POST /v1/ (AppKit posts to
-// "/v1/?chainId=…", api-shapes §3.8), each wrapped by mw (the project guard).
+// "/v1/?chainId=…", api-shapes §3.8) and its subscriptions on GET /v1, GET
+// /v1/ and GET /ws (ws.go), each wrapped by mw (the project guard).
 func (p *Proxy) Register(mux *http.ServeMux, mw func(http.Handler) http.Handler) {
 	if mw == nil {
 		mw = func(next http.Handler) http.Handler { return next }
 	}
 	mux.Handle("POST /v1", mw(p))
 	mux.Handle("POST /v1/{$}", mw(p))
+	ws := mw(http.HandlerFunc(p.ServeWS))
+	mux.Handle("GET /v1", ws)
+	mux.Handle("GET /v1/{$}", ws)
+	mux.Handle("GET /ws", ws)
 }
 
 // ServeHTTP serves POST /v1?chainId=<caip2>&projectId=<id>.
