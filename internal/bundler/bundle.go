@@ -112,8 +112,8 @@ func hashes(recs []*Record) []common.Hash {
 // its nonce key with a lower nonce, so several of a sender's go in one
 // bundle) and waits for it. Operations the EntryPoint refuses (FailedOp
 // while estimating the bundle) are marked failed with their reason and the
-// bundle is retried without them and without the same sender's later ones,
-// which stay pending. It reports whether it sent or dropped anything.
+// bundle is retried without them (a sender's later ones then fail with
+// AA25 the same way). It reports whether it sent or dropped anything.
 func (n *netState) bundleOnce(ctx context.Context) (bool, error) {
 	st, now := n.svc.cfg.Store, n.svc.cfg.Now
 	pending, err := st.ByStatus(ctx, n.Network, StatusPending, n.svc.cfg.MaxBundleOps*4)
@@ -142,16 +142,9 @@ func (n *netState) bundleOnce(ctx context.Context) (bool, error) {
 			if err := st.MarkFailed(ctx, bad.Hash, fo.Error(), now()); err != nil {
 				return dropped, err
 			}
-			// The sender's later operations of the same key cannot follow
-			// it; they wait (and fail with AA25 unless it is sent again).
-			kept := ops[:0:0]
-			for i, r := range ops {
-				if i == fo.Index || (i > fo.Index && r.Op.Sender == bad.Op.Sender && nonceKey(r.Op.Nonce).Cmp(nonceKey(bad.Op.Nonce)) == 0) {
-					continue
-				}
-				kept = append(kept, r)
-			}
-			ops = kept
+			// The sender's later operations in the bundle now fail with
+			// AA25 in the next estimate and are dropped the same way.
+			ops = append(ops[:fo.Index:fo.Index], ops[fo.Index+1:]...)
 			dropped = true
 			continue
 		}

@@ -2,9 +2,12 @@ package bundler_test
 
 import (
 	"context"
+	"errors"
 	"math/big"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
@@ -211,4 +214,74 @@ func TestEntryPointStorageLayout(t *testing.T) {
 	if got, want := slot(bundler.DepositStorageSlot(chain.VerifyingPaymaster)), new(big.Int).SetBytes(out); got.Cmp(want) != 0 || want.Sign() == 0 {
 		t.Fatalf("deposit slot holds %s, balanceOf %s", got, want)
 	}
+}
+
+// When a sender's earlier operation fails in its bundle, its later ones
+// cannot follow it: they are dropped with the EntryPoint's reason (here
+// AA20: the failed one was to deploy the account), so nothing is stuck in
+// the mempool.
+func TestService_FailedOperationHoldsItsFollowers(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		h := newHarness(t, db, func(c *bundler.Config) { c.ApprovalLifetime = 32 * time.Second })
+		o := h.newOwner()
+		to := common.HexToAddress("0x00000000000000000000000000000000000b0b09")
+		// The first operation's approval passes the 30 s margin when sent,
+		// then expires before bundling (as in TestService_BundleDropsFailingOperation).
+		h.now = time.Now().Add(-30 * time.Second)
+		first := h.op(o, &to, 0)
+		h.sponsor(first, "p1")
+		h.sign(first, o.key)
+		h0, rerr := h.send(first)
+		if rerr != nil {
+			t.Fatal(rerr)
+		}
+		h.now = time.Time{}
+		h1, rerr := h.send(h.next(o, first, 1, to, 0))
+		if rerr != nil {
+			t.Fatal(rerr)
+		}
+		time.Sleep(3 * time.Second)
+		h.run()
+		if r := h.waitStatus(h0, bundler.StatusFailed); !strings.Contains(r.Reason, "AA32") {
+			t.Fatalf("first: reason %q", r.Reason)
+		}
+		if r := h.waitStatus(h1, bundler.StatusFailed); !strings.Contains(r.Reason, "AA20 account not deployed") {
+			t.Fatalf("follower: reason %q", r.Reason)
+		}
+	})
+}
+
+// The per-sender limit is counted in Add's transaction: concurrent sends
+// cannot pass it.
+func TestStore_AddLimitPerSender(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		st := bundler.NewStore(db)
+		sender := common.Address{0x5e, 0x1d}
+		var wg sync.WaitGroup
+		var mu sync.Mutex
+		ok, tooMany := 0, 0
+		for i := range 8 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				op := &bundler.UserOperation{Sender: sender, Nonce: big.NewInt(int64(i)), CallData: []byte{}, MaxFeePerGas: big.NewInt(1), MaxPriorityFeePerGas: big.NewInt(1), Signature: []byte{1}}
+				rec := &bundler.Record{Hash: common.Hash{byte(i + 1)}, Network: network, EntryPoint: chain.EntryPoint, ProjectID: "p1", Op: op, CreatedAt: time.Now()}
+				err := st.Add(context.Background(), rec, nil, 4)
+				mu.Lock()
+				defer mu.Unlock()
+				switch {
+				case err == nil:
+					ok++
+				case errors.Is(err, bundler.ErrTooManyPending):
+					tooMany++
+				default:
+					t.Error(err)
+				}
+			}()
+		}
+		wg.Wait()
+		if ok != 4 || tooMany != 4 {
+			t.Fatalf("%d added, %d refused; want 4 and 4", ok, tooMany)
+		}
+	})
 }
