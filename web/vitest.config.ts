@@ -10,7 +10,14 @@ export default defineConfig({
       {
         // @latchkit/core resolves to its source so tests never need core's dist build.
         resolve: { alias: { '@latchkit/core': fileURLToPath(new URL('./packages/core/src/index.ts', import.meta.url)) } },
-        test: { name: 'react', root: './packages/react', environment: 'jsdom', include: ['src/**/*.test.{ts,tsx}'] },
+        test: {
+          name: 'react',
+          root: './packages/react',
+          environment: 'jsdom',
+          include: ['src/**/*.test.{ts,tsx}'],
+          // The modal's dialog chunk, loaded before each file (see the file).
+          setupFiles: ['./src/test/setup.ts'],
+        },
       },
       {
         // The embedded-wallet frame: Node's WebCrypto, fake-indexeddb per test file.

@@ -1,104 +1,46 @@
-import { useEffect, useId, useRef, type CSSProperties, type MouseEvent } from 'react'
-import type { LatchState } from '@latchkit/core'
-import { useLatchInstance } from '../../context'
-import { useLatchSnapshot } from '../../hooks/useLatchSelector'
-import { useT } from '../../hooks/useT'
-import { messages, type MessageKey } from '@latchkit/core'
-import { AlertBanner } from './AlertBanner'
-import { ModalHeader } from './ModalHeader'
-import { Toast } from './Toast'
-import { useAnimatedHeight } from './useAnimatedHeight'
-import { useFocusTrap } from './useFocusTrap'
+import { useEffect, useReducer, type ComponentType } from 'react'
+import { useLatchSelector } from '../../hooks/useLatchSelector'
 import { loadLazyViews } from './loadLazyViews'
-import { ViewRouter } from './ViewRouter'
 
-/** Core forbids closing (SIWXSignMessage while sign-in is required) with `canClose: false`. */
-function canCloseFrom(state: LatchState): boolean {
-  return state.canClose
+// The dialog and the views it shows first (Connect, Account, Networks…) are a chunk of their own (./ModalDialog),
+// reached through the lazy views' loader table, so a page with a connect button does not carry them in its first
+// load. The modal loads them when it mounts, right after the page's first render, so they are there before a
+// visitor's first click.
+let Dialog: ComponentType | undefined
+let loading: Promise<void> | undefined
+
+/** loadModalDialog loads the dialog's chunk, once; after a failure the next call tries again. */
+export function loadModalDialog(): Promise<void> {
+  return (loading ??= loadLazyViews()
+    .then((m) => m.loadModalDialog())
+    .then(
+      (m) => {
+        Dialog = m.ModalDialog
+      },
+      (error: unknown) => {
+        loading = undefined // a later open may load it (e.g. the network came back)
+        throw error
+      },
+    ))
 }
 
-/** The modal: a `[data-latch]` overlay with a focus-trapped dialog rendering the current view. */
+/** The modal: a `[data-latch]` overlay with a focus-trapped dialog rendering the current view; nothing while closed. */
 export function LatchModal() {
-  const latch = useLatchInstance()
-  const state = useLatchSnapshot()
-  const t = useT()
-  const titleId = useId()
-  const dialog = useRef<HTMLDivElement>(null)
-  const content = useRef<HTMLDivElement>(null)
-  const height = useAnimatedHeight(content)
-  const canClose = canCloseFrom(state)
+  const open = useLatchSelector((state) => state.open)
+  const [, loaded] = useReducer((n: number) => n + 1, 0)
 
-  useFocusTrap(dialog, state.open)
-
-  // The lazy views' loaders come with the first open, so a lazy view then waits for its own chunk only.
+  // At mount, and again at an open if that load failed.
   useEffect(() => {
-    if (state.open) void loadLazyViews().catch(() => undefined)
-  }, [state.open])
-
-  useEffect(() => {
-    if (!state.open || !canClose) return
-    const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') latch.close()
+    if (Dialog) return
+    let live = true
+    loadModalDialog().then(
+      () => live && loaded(),
+      () => undefined,
+    )
+    return () => {
+      live = false
     }
-    document.addEventListener('keydown', onKeyDown)
-    return () => document.removeEventListener('keydown', onKeyDown)
-  }, [latch, state.open, canClose])
+  }, [open])
 
-  if (!state.open) return null
-
-  const onBackdropClick = (event: MouseEvent<HTMLDivElement>) => {
-    if (event.target === event.currentTarget && canClose) latch.close()
-  }
-  const title = viewTitle(state, t)
-
-  return (
-    <div
-      data-latch=""
-      data-theme={state.themeMode}
-      style={state.themeVars as CSSProperties}
-      className="latch-overlay"
-      data-testid="latch-modal-backdrop"
-      onClick={onBackdropClick}
-    >
-      <div
-        ref={dialog}
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby={titleId}
-        aria-busy={state.loading || undefined}
-        tabIndex={-1}
-        className="latch-modal"
-        data-testid="latch-modal"
-        data-view={state.view}
-        data-shake={state.shake ? '' : undefined}
-      >
-        <ModalHeader
-          titleId={titleId}
-          title={title}
-          canGoBack={state.historyLength > 1}
-          canClose={canClose}
-          onBack={() => latch.goBack()}
-          onClose={() => latch.close()}
-        />
-        {state.alert ? <AlertBanner alert={state.alert} /> : null}
-        <div className="latch-modal-content" style={height === undefined ? undefined : { height }}>
-          <div ref={content}>
-            {/* keyed so every view change runs the 150 ms view transition */}
-            <div className="latch-view-transition" key={state.view}>
-              <ViewRouter view={state.view} />
-            </div>
-          </div>
-        </div>
-        {state.toast?.open ? <Toast toast={state.toast} /> : null}
-      </div>
-    </div>
-  )
-}
-
-/** The header title: the wallet's name while connecting, else the view's catalogue title. */
-function viewTitle(state: LatchState, t: ReturnType<typeof useT>): string {
-  const connecting = state.view === 'ConnectingExternal' || state.view === 'ConnectingWalletConnect'
-  if (connecting && state.viewData.wallet) return state.viewData.wallet.name
-  const key = `view.${state.view}`
-  return key in messages.en ? t(key as MessageKey) : state.view.replace(/([a-z])([A-Z])/g, '$1 $2')
+  return Dialog ? <Dialog /> : null
 }

@@ -1,7 +1,7 @@
 // The loaders of the modal's lazy views, a chunk of its own: the page's first load
 // then carries one dynamic import (this table) instead of one per view, each with
-// the list of chunk files the bundler preloads for it. ViewRouter loads the table
-// when the modal first opens.
+// the list of chunk files the bundler preloads for it. LatchModal loads the table
+// when it mounts, with the modal's dialog (loadModalDialog).
 import type { ComponentType } from 'react'
 import type { LatchView } from '@latchkit/core'
 
@@ -45,7 +45,9 @@ export function loadView(view: LatchView): Promise<{ default: ComponentType } | 
   return loaders[view]?.() ?? Promise.resolve(undefined)
 }
 
-/** The account tabs' chunk: the Tokens/NFTs/Activity tabs and the account's name (AccountView, a first-load view). */
+/** The modal's dialog and its first views (./LatchModal loads it when the modal mounts). */
+export const loadModalDialog = () => import('./ModalDialog')
+/** The account tabs' chunk: the Tokens/NFTs/Activity tabs and the account's name (AccountView, in the dialog's chunk). */
 export const loadAccountTabs = () => import('../../views/account/AccountTabs')
 /** The e-mail wallet's views (the Connect view's e-mail field among them). */
 export const loadEmbeddedViews = embeddedViews
