@@ -35,6 +35,7 @@ import {
   REQUEST_ABORTED_MESSAGE,
   FRAME_NOT_SET_MESSAGE,
   DEVICE_APPROVAL_TIMEOUT_MS,
+  FARCASTER_EXPIRED_MESSAGE,
   DEVICE_APPROVAL_EXPIRED_MESSAGE,
   EMBEDDED_CONNECTOR_NAME,
 } from './timings'
@@ -119,6 +120,16 @@ export interface FrameClient {
   socialRedirectUri(provider: AppPayload<'GET_SOCIAL_REDIRECT_URI'>['provider']): Promise<string>
   /** connectSocial hands the frame the popup's result URI; a success marks that an embedded login was used and keeps the user name (spec §3). */
   connectSocial(resultUri: string, chainId?: number): Promise<FrameResult<'CONNECT_SOCIAL'>>
+  /** farcasterUri asks the frame to open a Farcaster channel: its farcaster:// URI for the QR code. */
+  farcasterUri(): Promise<string>
+  /**
+   * connectFarcaster waits until the visitor's Farcaster client completed
+   * the channel and the frame opened the session: not under the 30 s connect
+   * timeout but the channel's 10 minutes (then FARCASTER_EXPIRED_MESSAGE), or
+   * until signal aborts (the visitor left the view). A success marks that an
+   * embedded login was used and keeps the user name (spec §3).
+   */
+  connectFarcaster(chainId?: number, signal?: AbortSignal): Promise<FrameResult<'CONNECT_FARCASTER'>>
   /** isConnected asks the frame, unless no e-mail login was ever used (spec §4); a "no" clears the cached login data. */
   isConnected(): Promise<boolean>
   /** signOut clears the cached login data at once and waits for the frame at most 3 s. */
@@ -386,6 +397,25 @@ export function createFrameClient(options: FrameClientOptions): FrameClient {
       storage.setItem(EMBEDDED_STORAGE_KEYS.socialUsername, result.userName)
       if (result.email) storage.setItem(EMBEDDED_STORAGE_KEYS.email, result.email)
       return result
+    },
+    async farcasterUri() {
+      return (await request('GET_FARCASTER_URI')).url
+    },
+    async connectFarcaster(chainId, signal) {
+      // Leaving the wait also stops the frame's polling of latchd (RPC_ABORT ends it).
+      const stop = () => void request('RPC_ABORT').catch(() => undefined)
+      signal?.addEventListener('abort', stop, { once: true })
+      try {
+        const result = await send('CONNECT_FARCASTER', chainId ? { chainId: `eip155:${chainId}` } : undefined, {
+          deadline: { ms: DEVICE_APPROVAL_TIMEOUT_MS, message: FARCASTER_EXPIRED_MESSAGE },
+          ...(signal ? { signal } : {}),
+        })
+        storage.setItem(EMBEDDED_STORAGE_KEYS.emailLoginUsed, 'true')
+        storage.setItem(EMBEDDED_STORAGE_KEYS.socialUsername, result.userName)
+        return result
+      } finally {
+        signal?.removeEventListener('abort', stop)
+      }
     },
     async isConnected() {
       if (storage.getItem(EMBEDDED_STORAGE_KEYS.emailLoginUsed) !== 'true') return false

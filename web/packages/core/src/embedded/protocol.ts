@@ -206,7 +206,7 @@ export type AppPayload<N extends AppEventName> = z.infer<(typeof appPayloads)[N]
  * link's 10-minute expiry instead (DEVICE_APPROVAL_TIMEOUT_MS), or the
  * visitor ends it by leaving the view.
  */
-export const CONNECT_EVENTS: readonly AppEventName[] = ['CONNECT_EMAIL', 'CONNECT_OTP', 'GET_SOCIAL_REDIRECT_URI', 'CONNECT_SOCIAL']
+export const CONNECT_EVENTS: readonly AppEventName[] = ['CONNECT_EMAIL', 'CONNECT_OTP', 'GET_SOCIAL_REDIRECT_URI', 'CONNECT_SOCIAL', 'GET_FARCASTER_URI']
 /** Events sent without waiting for the frame's 20 s load timeout (spec §9). */
 export const NO_LOAD_TIMEOUT_EVENTS: readonly AppEventName[] = ['SYNC_THEME', 'SYNC_DAPP_DATA']
 

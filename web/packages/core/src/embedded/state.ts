@@ -19,11 +19,21 @@ export type EmailUpdateStep = 'idle' | 'sending' | 'primaryOtp' | 'secondaryOtp'
 /** The OAuth providers of social login (spec §5). */
 export type SocialProviderName = 'google' | 'github' | 'apple' | 'facebook' | 'x' | 'discord'
 
-/** Where a social login stands: the popup is open; the frame is exchanging its result; done; or failed with `error`. */
+/** Every social of the widget's list: the OAuth providers and Farcaster (spec §9). */
+export type SocialName = SocialProviderName | 'farcaster'
+
+/**
+ * Where a social login stands, the embedded wallet's auth provider (spec §3;
+ * none: e-mail, the default): the popup is open; Farcaster's QR code (`uri`)
+ * waits for the visitor's Farcaster client; the frame is exchanging the
+ * result; done; or failed with `error`.
+ */
 export interface SocialLoginState {
-  readonly provider: SocialProviderName
-  readonly step: 'popup' | 'connecting' | 'done' | 'error'
+  readonly provider: SocialName
+  readonly step: 'popup' | 'qr' | 'connecting' | 'done' | 'error'
   readonly error: string | undefined
+  /** Farcaster's farcaster:// URI, shown as a QR code. */
+  readonly uri?: string
 }
 
 /** The embedded wallet's state, the `embedded` slice of the root store. */

@@ -27,6 +27,8 @@ export const RPC_ABORTED_MESSAGE = 'Request was aborted'
 export const REQUEST_ABORTED_MESSAGE = 'Something went wrong'
 /** The approval link expired before it was opened (the frame's own message for it, too). */
 export const DEVICE_APPROVAL_EXPIRED_MESSAGE = 'Device approval expired: please start again'
+/** A Farcaster sign-in's QR code is good for latchd's 10-minute channel; then the wait ends with this. */
+export const FARCASTER_EXPIRED_MESSAGE = 'This Farcaster sign-in has expired: please start again'
 export const FRAME_NOT_SET_MESSAGE = 'Latch frame: iframe is not set; parent is not set'
 
 /** The embedded wallet's name: its wagmi connector's, and its Wallet Standard wallet's (the Solana key). */

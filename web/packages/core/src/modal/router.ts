@@ -5,18 +5,18 @@
 import { createStore, type SliceFactory, type Store } from '../store'
 import type { ListedWallet } from '../wallets'
 
-/** Every view the modal can show (spec §2, plus Networks, WhatIsAWallet and WhatIsANetwork from AppKit's `open({view})`). */
+/** Every view the modal can show (spec §2, plus Networks and WhatIsAWallet from AppKit's `open({view})`). */
 export const VIEWS = [
   'Connect',
   'ConnectingExternal',
   'ConnectingWalletConnect',
   'ConnectingWalletConnectBasic',
   'ConnectingFarcaster',
+  'ConnectSocials',
   'AllWallets',
   'Account',
   'Networks',
   'WhatIsAWallet',
-  'WhatIsANetwork',
   'RegisterAccountName',
   'RegisterAccountNameSuccess',
   'UnsupportedChain',

@@ -2,6 +2,7 @@
 // only the e-mail views use them, so a page's first load carries none.
 export { answerApproval } from './answerApproval'
 export { setAccountType, smartAccountNetworks, storedAccountType, SMART_ACCOUNTS_UNSUPPORTED_MESSAGE } from './accountType'
+export { connectFarcaster } from './connectFarcaster'
 export { connectSocial } from './connectSocial'
 export { openSocialPopup } from '../socialPopup'
 export { resendCode } from './resendCode'

@@ -36,6 +36,9 @@ const loaders: Partial<Record<LatchView, () => Promise<{ default: ComponentType 
   // The explanations for newcomers, one chunk for both.
   WhatIsAWallet: () => import('../../views/help/WhatIsViews').then((m) => ({ default: m.WhatIsAWalletView })),
   WhatIsANetwork: () => import('../../views/help/WhatIsViews').then((m) => ({ default: m.WhatIsANetworkView })),
+  // Social login's views: every social (Connect's More) and Farcaster's QR code.
+  ConnectSocials: () => import('../../views/social/ConnectSocialsView'),
+  ConnectingFarcaster: () => import('../../views/social/ConnectingFarcasterView'),
   // Sign-in (options.siwx): opens after connect when the account has no session.
   SIWXSignMessage: () => import('../../views/siwx/SIWXSignMessageView'),
 }

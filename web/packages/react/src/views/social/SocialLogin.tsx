@@ -5,21 +5,23 @@ import { useLatchSelector } from '../../hooks/useLatchSelector'
 import { useEmbeddedState } from '../embedded/useEmbeddedState'
 import { socialStrings } from './strings'
 
-/** The OAuth providers latchd serves, with their names as shown (spec §5; farcaster has its own view). */
-const TITLES: Record<SocialProviderName, string> = { google: 'Google', x: 'X', discord: 'Discord', apple: 'Apple', github: 'GitHub', facebook: 'Facebook' }
+/** The socials latchd serves, with their names as shown (spec §9's list: the OAuth providers and Farcaster). */
+const TITLES: Record<SocialName, string> = { google: 'Google', x: 'X', farcaster: 'Farcaster', discord: 'Discord', apple: 'Apple', github: 'GitHub', facebook: 'Facebook' }
 /** How many providers Connect shows before "More" (spec §9's default list shows the first three). */
 export const SOCIALS_SHOWN = 3
 
+/** A social of the widget's list: an OAuth provider or farcaster. */
+export type SocialName = SocialProviderName | 'farcaster'
+
 /**
- * socialsFor is the project's socials that can be offered here, in its order:
- * the OAuth providers (farcaster is not served yet), less those a Telegram
- * mini-app cannot open on its platform (spec §2: iOS no google, macOS no x,
- * Android no facebook and x).
+ * socialsFor is the project's socials that can be offered here, in its order,
+ * less those a Telegram mini-app cannot open on its platform (spec §2: iOS no
+ * google, macOS no x, Android no facebook and x).
  */
-export function socialsFor(socials: readonly string[], telegramPlatform?: string): SocialProviderName[] {
+export function socialsFor(socials: readonly string[], telegramPlatform?: string): SocialName[] {
   const hidden: Record<string, readonly string[]> = { ios: ['google'], macos: ['x'], android: ['facebook', 'x'] }
   const drop = (telegramPlatform && hidden[telegramPlatform]) || []
-  return socials.filter((s): s is SocialProviderName => s in TITLES && !drop.includes(s))
+  return socials.filter((s): s is SocialName => s in TITLES && !drop.includes(s))
 }
 
 function telegramPlatform(): string | undefined {
@@ -28,17 +30,23 @@ function telegramPlatform(): string | undefined {
 
 /**
  * The social buttons of the Connect view (a chunk of its own): the first
- * providers, then "More". A click opens the popup at once (a popup opened
- * after an await is blocked), then the login runs in core's connectSocial:
- * the clicked button shows it is pending, the others wait, and a failure
- * (a closed popup, latchd's refusal) is shown under the buttons.
+ * providers, then "More", which opens ConnectSocials with every one. An OAuth
+ * provider's click opens the popup at once (a popup opened after an await is
+ * blocked), then the login runs in core's connectSocial: the clicked button
+ * shows it is pending, the others wait, and a failure (a closed popup,
+ * latchd's refusal) is shown under the buttons. Farcaster's click opens
+ * ConnectingFarcaster (core's connectFarcaster).
  */
 export default function SocialLogin() {
+  return <SocialButtons all={false} />
+}
+
+/** The social buttons: the first few and More (Connect), or all of them (ConnectSocials). */
+export function SocialButtons({ all }: { all: boolean }) {
   const latch = useLatchInstance()
   const state = useEmbeddedState()
   const socials = useLatchSelector((s) => s.features.socials)
   const [actions, setActions] = useState<EmbeddedActions>()
-  const [more, setMore] = useState(false)
   // The actions chunk is loaded now, so that the click can open the popup synchronously.
   useEffect(() => {
     let current = true
@@ -52,14 +60,18 @@ export default function SocialLogin() {
   if (!state || !frameUrl || providers.length === 0) return null
   const social = state.social
   const busy = social !== undefined && (social.step === 'popup' || social.step === 'connecting')
-  const start = (provider: SocialProviderName) => {
+  const start = (provider: SocialName) => {
     if (!actions || busy) return
+    if (provider === 'farcaster') {
+      void actions.connectFarcaster(latch)
+      return
+    }
     const popup = actions.openSocialPopup()
     void actions.connectSocial(latch, provider, popup)
   }
-  const shown = more || providers.length <= SOCIALS_SHOWN + 1 ? providers : providers.slice(0, SOCIALS_SHOWN)
+  const shown = all || providers.length <= SOCIALS_SHOWN + 1 ? providers : providers.slice(0, SOCIALS_SHOWN)
   return (
-    <div data-testid="latch-social-login">
+    <div data-testid={all ? 'latch-all-socials' : 'latch-social-login'}>
       <ul className="latch-list" aria-label={socialStrings.label}>
         {shown.map((p) => {
           const pending = busy && social?.provider === p
@@ -84,14 +96,14 @@ export default function SocialLogin() {
         })}
         {shown.length < providers.length ? (
           <li>
-            <button type="button" className="latch-list-item" onClick={() => setMore(true)} data-testid="latch-social-more">
+            <button type="button" className="latch-list-item" onClick={() => latch._internal.router.push('ConnectSocials')} data-testid="latch-social-more">
               <span className="latch-list-item-name">{socialStrings.more}</span>
               <span className="latch-tag">{providers.length - shown.length}</span>
             </button>
           </li>
         ) : null}
       </ul>
-      {social?.step === 'error' && social.error ? (
+      {social?.step === 'error' && social.error && social.provider !== 'farcaster' ? (
         <p className="latch-error-text" role="alert" data-testid="latch-social-error">
           {social.error}
         </p>

@@ -6,4 +6,8 @@ export const socialStrings = {
   more: 'More',
   popupOpen: 'Waiting for the login window',
   connecting: 'Logging in…',
+  farcasterPreparing: 'Preparing the Farcaster sign-in…',
+  farcasterScan: 'Scan this QR code with your phone to sign in with Farcaster',
+  farcasterOpen: 'Open Farcaster on this device',
+  tryAgain: 'Try again',
 } as const
