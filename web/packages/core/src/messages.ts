@@ -27,6 +27,7 @@ const en = {
   'view.Account': 'Account',
   'view.Networks': 'Choose network',
   'view.WhatIsAWallet': 'What is a wallet?',
+  'view.WhatIsANetwork': 'What is a network?',
   'view.RegisterAccountName': 'Choose name',
   'view.RegisterAccountNameSuccess': 'Name registered',
   'view.UnsupportedChain': 'Switch network',

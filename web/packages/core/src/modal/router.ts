@@ -5,7 +5,7 @@
 import { createStore, type SliceFactory, type Store } from '../store'
 import type { ListedWallet } from '../wallets'
 
-/** Every view the modal can show (spec §2, plus Networks and WhatIsAWallet from AppKit's `open({view})`). */
+/** Every view the modal can show (spec §2, plus Networks, WhatIsAWallet and WhatIsANetwork from AppKit's `open({view})`). */
 export const VIEWS = [
   'Connect',
   'ConnectingExternal',
@@ -17,6 +17,7 @@ export const VIEWS = [
   'Account',
   'Networks',
   'WhatIsAWallet',
+  'WhatIsANetwork',
   'RegisterAccountName',
   'RegisterAccountNameSuccess',
   'UnsupportedChain',
