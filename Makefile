@@ -58,4 +58,4 @@ notices:
 	$(GO) -C scripts/licenses run . -write
 
 clean:
-	rm -rf bin .latch web/packages/*/dist web/apps/demo/dist web/node_modules/.cache/latch-build web/apps/next/.next web/e2e/screenshots-out
+	rm -rf bin .latch web/packages/*/dist web/apps/demo/dist web/apps/appkit-demo/dist web/node_modules/.cache/latch-build web/apps/next/.next web/e2e/screenshots-out

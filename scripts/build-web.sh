@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds @latchkit/core, @latchkit/react, the embedded-wallet frame (into
-# internal/frameapp/dist, which latchd embeds) and the demo dapp, each only
+# internal/frameapp/dist, which latchd embeds), the demo dapp, and
+# @latchkit/appkit-compat with its demo (apps/appkit-demo), each only
 # when something it is built from changed since its last build (or its output
 # is gone); --force builds them all; names (e.g. @latchkit/frame) build only
 # those. Installs the npm packages first when node_modules is missing or
@@ -17,8 +18,8 @@ only=()
 for arg in "$@"; do
   case "$arg" in
     --force) force=true ;;
-    @latchkit/core | @latchkit/react | @latchkit/frame | @latchkit/demo) only+=("$arg") ;;
-    *) echo "usage: scripts/build-web.sh [--force] [@latchkit/core|react|frame|demo]..." >&2; exit 2 ;;
+    @latchkit/core | @latchkit/react | @latchkit/frame | @latchkit/demo | @latchkit/appkit-compat | @latchkit/appkit-demo) only+=("$arg") ;;
+    *) echo "usage: scripts/build-web.sh [--force] [@latchkit/core|react|frame|demo|appkit-compat|appkit-demo]..." >&2; exit 2 ;;
   esac
 done
 
@@ -63,3 +64,6 @@ build @latchkit/react packages/react packages/react/dist packages/core
 # The frame imports core's sources (the page/frame protocol), not its build.
 build @latchkit/frame packages/frame ../internal/frameapp/dist/index.html packages/core
 build @latchkit/demo apps/demo apps/demo/dist packages/core packages/react
+# AppKit's React API over Latch (docs/appkit-compat.md), and the demo written against it (served like the demo).
+build @latchkit/appkit-compat packages/appkit-compat packages/appkit-compat/dist packages/core packages/react
+build @latchkit/appkit-demo apps/appkit-demo apps/appkit-demo/dist packages/core packages/react packages/appkit-compat

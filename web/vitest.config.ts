@@ -20,6 +20,23 @@ export default defineConfig({
         },
       },
       {
+        // AppKit's API over Latch: core and react resolve to their sources, as for react's tests.
+        resolve: {
+          alias: [
+            { find: /^@latchkit\/core$/, replacement: fileURLToPath(new URL('./packages/core/src/index.ts', import.meta.url)) },
+            { find: /^@latchkit\/react$/, replacement: fileURLToPath(new URL('./packages/react/src/index.ts', import.meta.url)) },
+            { find: /^@latchkit\/react\/styles\.css$/, replacement: fileURLToPath(new URL('./packages/react/src/styles.css', import.meta.url)) },
+          ],
+        },
+        test: {
+          name: 'appkit-compat',
+          root: './packages/appkit-compat',
+          environment: 'jsdom',
+          include: ['src/**/*.test.{ts,tsx}'],
+          setupFiles: ['../react/src/test/setup.ts'],
+        },
+      },
+      {
         // The embedded-wallet frame: Node's WebCrypto, fake-indexeddb per test file.
         test: { name: 'frame', root: './packages/frame', environment: 'node', include: ['src/**/*.test.ts'] },
       },

@@ -7,8 +7,9 @@
 //   - no Go file linked into the production build may carry a GPL (not LGPL)
 //     licence header;
 //   - the npm packages the production binary embeds (the embedded-wallet
-//     frame's bundle) and those @latchkit/core and @latchkit/react bring into an
-//     app's bundle, with their licence texts from web/node_modules;
+//     frame's bundle) and those @latchkit/core, @latchkit/react and
+//     @latchkit/appkit-compat bring into an app's bundle, with their licence
+//     texts from web/node_modules;
 //   - every published npm package ships the root LICENSE.
 //
 // Usage, from the repository (make notices, make test):
@@ -72,7 +73,7 @@ func run(write bool) error {
 	if err != nil {
 		return err
 	}
-	widget, err := npmClosure(filepath.Join(root, "web"), "packages/core", "packages/react")
+	widget, err := npmClosure(filepath.Join(root, "web"), "packages/core", "packages/react", "packages/appkit-compat")
 	if err != nil {
 		return err
 	}

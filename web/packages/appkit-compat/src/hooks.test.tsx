@@ -1,0 +1,125 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { act, render, renderHook, screen, waitFor } from '@testing-library/react'
+import { defineChain } from 'viem'
+import { createAppKit, resetAppKitForTests, type AppKit } from './appkit'
+import { AppKitAccountButton, AppKitButton, AppKitConnectButton, AppKitNetworkButton } from './components'
+import {
+  useAppKit,
+  useAppKitAccount,
+  useAppKitBalance,
+  useAppKitConnections,
+  useAppKitNetwork,
+  useAppKitState,
+  useAppKitTheme,
+  useAppKitWallet,
+  useDisconnect,
+  useWalletInfo,
+} from './hooks'
+import { AppKitCompatError } from './options'
+
+const chainA = defineChain({ id: 31337, name: 'Dev A', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: ['http://127.0.0.1:9'] } } })
+const chainB = defineChain({ id: 31338, name: 'Dev B', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: ['http://127.0.0.1:9'] } } })
+
+describe('before createAppKit', () => {
+  it('a hook says to call createAppKit first', () => {
+    expect(() => renderHook(() => useAppKitAccount())).toThrow('Please call "createAppKit" before using "useAppKitAccount" hook')
+  })
+})
+
+describe('over a Latch instance', () => {
+  // No latchd behind apiUrl: start-up fails fast and is reported as an alert, as in a page.
+  let appKit: AppKit
+  beforeAll(() => {
+    appKit = createAppKit({ networks: [chainA, chainB], apiUrl: 'http://127.0.0.1:9', enableWalletConnect: false, themeMode: 'light' })
+  })
+  afterAll(() => resetAppKitForTests())
+
+  it('createAppKit is a singleton', () => {
+    expect(createAppKit({ networks: [chainB] })).toBe(appKit)
+  })
+
+  it('useAppKitAccount: disconnected, no accounts', () => {
+    const { result } = renderHook(() => useAppKitAccount())
+    expect(result.current).toEqual({ allAccounts: [], address: undefined, caipAddress: undefined, isConnected: false, embeddedWalletInfo: undefined, status: 'disconnected' })
+  })
+
+  it('useAppKitNetwork: the active network with its CAIP-2 id; switchNetwork changes it', async () => {
+    const { result } = renderHook(() => useAppKitNetwork())
+    expect(result.current.chainId).toBe(31337)
+    expect(result.current.caipNetwork).toMatchObject({ id: 31337, name: 'Dev A', caipNetworkId: 'eip155:31337', chainNamespace: 'eip155' })
+    await act(() => result.current.switchNetwork(chainB))
+    expect(result.current.chainId).toBe(31338)
+    expect(result.current.caipNetworkId).toBe('eip155:31338')
+    await act(() => result.current.switchNetwork(chainA))
+  })
+
+  it('useAppKit opens and closes the modal; useAppKitState follows', async () => {
+    const { result } = renderHook(() => ({ modal: useAppKit(), state: useAppKitState() }))
+    expect(result.current.state).toMatchObject({ open: false, selectedNetworkId: 'eip155:31337', activeChain: 'eip155' })
+    await act(() => result.current.modal.open({ view: 'Networks' }))
+    await waitFor(() => expect(result.current.state.open).toBe(true))
+    expect(appKit.latch.getState().view).toBe('Networks')
+    await act(() => result.current.modal.close())
+    expect(result.current.state.open).toBe(false)
+    await waitFor(() => expect(result.current.state.initialized).toBe(true))
+  })
+
+  it('open refuses what Latch has not', async () => {
+    const { result } = renderHook(() => useAppKit())
+    await expect(result.current.open({ view: 'ApproveTransaction' })).rejects.toThrow('open({ view: "ApproveTransaction" }) is not supported by Latch yet')
+    await expect(result.current.open({ namespace: 'bip122' })).rejects.toThrow('open({ namespace: "bip122" }): no configured network is in that namespace')
+    await expect(result.current.open({ uri: 'wc:x' })).rejects.toThrow('open({ uri }) is not supported by Latch yet')
+  })
+
+  it('useAppKitTheme takes --w3m-* keys and gives them back; Latch renders them', () => {
+    const { result } = renderHook(() => useAppKitTheme())
+    act(() => result.current.setThemeVariables({ '--w3m-accent': '#abcdef' }))
+    expect(result.current.themeVariables).toEqual({ '--w3m-accent': '#abcdef' })
+    expect(appKit.latch.getState().themeVars['--latch-accent']).toBe('#abcdef')
+    expect(() => result.current.setThemeVariables({ '--w3m-color-fg-1': '#000' } as never)).toThrow('"--w3m-color-fg-1" is not supported')
+    act(() => result.current.setThemeMode('dark'))
+    expect(result.current.themeMode).toBe('dark')
+    act(() => result.current.setThemeMode('light'))
+  })
+
+  it('one connection at most: connections empty when disconnected, switch/delete refused', () => {
+    const { result } = renderHook(() => useAppKitConnections())
+    expect(result.current.connections).toEqual([])
+    expect(result.current.recentConnections).toEqual([])
+    expect(() => result.current.switchConnection()).toThrow('switchConnection is not supported by Latch yet')
+    expect(() => result.current.deleteConnection()).toThrow('deleteConnection is not supported by Latch yet')
+  })
+
+  it('useAppKitWallet, disconnect({ id }) and fetchBalance while disconnected say what is missing', async () => {
+    expect(() => renderHook(() => useAppKitWallet())).toThrow('useAppKitWallet is not supported by Latch yet')
+    const { result } = renderHook(() => ({ disconnect: useDisconnect(), balance: useAppKitBalance(), wallet: useWalletInfo() }))
+    await expect(result.current.disconnect.disconnect({ id: 'x' })).rejects.toThrow(AppKitCompatError)
+    await expect(result.current.balance.fetchBalance()).resolves.toEqual({ data: undefined, error: 'No account connected', isSuccess: false, isError: true })
+    expect(result.current.wallet.walletInfo).toBeUndefined()
+  })
+
+  it("the buttons render Latch's buttons in their place, without a provider", async () => {
+    render(
+      <div data-testid="bar">
+        <AppKitButton label="Sign in" />
+        <AppKitConnectButton />
+        <AppKitAccountButton />
+        <AppKitNetworkButton />
+      </div>,
+    )
+    const bar = screen.getByTestId('bar')
+    await waitFor(() => expect(bar.querySelectorAll('[data-testid="latch-connect-button"]')).toHaveLength(2))
+    expect(bar.querySelector('[data-appkit="AppKitButton"] [data-testid="latch-connect-button"]')?.textContent).toBe('Sign in')
+    expect(bar.querySelector('[data-appkit="AppKitNetworkButton"] [data-testid="latch-network-button"]')?.textContent).toContain('Dev A')
+    // Disconnected: the account button renders nothing.
+    expect(bar.querySelector('[data-appkit="AppKitAccountButton"]')?.childElementCount).toBe(0)
+  })
+
+  it('a prop Latch cannot honour throws in development', () => {
+    expect(() => render(<AppKitButton size="sm" />)).toThrow('<AppKitButton size> is not supported by Latch yet')
+    expect(() => render(<AppKitButton charsStart={4} />)).toThrow('<AppKitButton charsStart> is not supported by Latch yet')
+    expect(() => render(<AppKitAccountButton namespace="solana" />)).toThrow('<AppKitAccountButton namespace> is not supported by Latch yet')
+    expect(() => render(<AppKitNetworkButton label="Net" />)).toThrow('<AppKitNetworkButton label> is not supported by Latch yet')
+    expect(() => render(<AppKitConnectButton size="md" />)).not.toThrow()
+  })
+})
