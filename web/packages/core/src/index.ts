@@ -63,6 +63,17 @@ export type { FungiblePrice, Identity, TokenBalance, Transaction, TransactionPag
 // Chain namespaces: views ask these instead of writing a namespace.
 export { accountNamespace, adapterFor, NAMESPACE_ADAPTERS, networkCaipId, networksForAccount } from './adapters/registry'
 export type { AdapterTransaction, LatchNetwork, NamespaceAdapter, NamespaceClient, NamespaceClientContext } from './adapters/types'
+export { solanaAdapter } from './adapters/solana/adapter'
+export {
+  defineSolanaNetwork,
+  isSolanaNetwork,
+  solanaDevnet,
+  solanaMainnet,
+  solanaNetworkId,
+  solanaTestnet,
+  type SolanaNetwork,
+  type SolanaNetworkParameters,
+} from './adapters/solana/network'
 
 // Errors a call may reject with.
 export { LatchConnectError, LatchDisconnectError, LatchSwitchNetworkError } from './connection/errors'
@@ -89,7 +100,7 @@ export type { PayRequest, PayResult, PayState, PayStatus } from './pay/types'
 export { initialSendState } from './send/load'
 export type { LatchSendError, SendErrorKind } from './send/errors'
 export type { NameResolver } from './send/resolver'
-export type { FeeOverrides } from './send/validation'
+export type { FeeOverrides, SolanaCommitment, SolanaSendOptions } from './send/validation'
 export type { FeeEstimate, SendContext, SendController, SendNotice, SendRequest, SendResult, SendState } from './send/types'
 
 // The embedded (e-mail) wallet: its actions (a lazy chunk) and state for the e-mail views, its connector and provider types.

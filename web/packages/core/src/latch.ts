@@ -9,6 +9,7 @@ import type { Chain } from 'viem'
 import { createAccountData } from './account/data'
 import { loadAccountModule } from './account/load'
 import { createNamespaceClients } from './adapters/registry'
+import type { LatchNetwork } from './adapters/types'
 import { createAlertController } from './alerts'
 import { createLazyApiClient } from './lazyApi'
 import { connectWallet } from './connection/actions/connectWallet'
@@ -84,14 +85,16 @@ export function createLatch(options: LatchOptions, extensions: LatchExtensions =
   // Every chain is read through latchd's RPC proxy, so the page talks to no
   // host but the operator's; without a project id, the chain's own RPC URL.
   const { projectId, apiUrl } = opts
+  // wagmi drives the EVM chains; a network that carries another namespace's adapter (Solana) is that adapter's.
+  const evm = networks.filter((n: LatchNetwork) => !n.adapter) as unknown as typeof networks
   const connection = createConnectionController({
-    ...{ networks, enableReconnect: opts.enableReconnect, storage, slice: slot(root, 'connection') },
+    ...{ networks: evm[0] ? evm : networks, enableReconnect: opts.enableReconnect, storage, slice: slot(root, 'connection') },
     ...(projectId ? { transportUrl: (chain: Chain) => latchRpcUrl({ apiUrl, projectId, chainId: chain.id }) } : {}),
     ...(options.wagmiConfig ? { wagmiConfig: options.wagmiConfig } : {}),
     ...(connectors.length + embedded.connectors.length ? { connectors: [...embedded.connectors, ...connectors] } : {}),
   })
   const network = createNetworkController({ networks, defaultNetwork: opts.defaultNetwork, storage, slice: slot(root, 'network') })
-  const clients = createNamespaceClients({ connection })
+  const clients = createNamespaceClients({ connection, latch: () => latch }, networks)
   const router = createRouterController({ closeModal: () => modal.close(), isConnected: () => modalContext(parts).isConnected, slice: slot(root, 'router') })
   const modal = createModalController({ router, events, context: () => modalContext(parts), prefetch: () => loadConnectWallets(latch), slice: slot(root, 'modal') })
   const walletConnect = createWalletConnectController({

@@ -28,7 +28,7 @@ export function createStateDeriver(internal: StateInputs): (prev: LatchState | u
 
   const walletList = (conn: ConnectionState, slice: LatchSlice): LatchWallet[] =>
     buildWalletList({
-      announced: conn.connectors
+      announced: [...conn.connectors, ...(conn.walletStandard ?? [])]
         .filter((c) => c.type === 'ANNOUNCED' && c.rdns)
         .map((c) => ({ id: c.id, name: c.name, icon: c.icon ?? '', rdns: c.rdns ?? '' })),
       registry: slice.registry,

@@ -7,9 +7,15 @@ export { LatchProvider, type LatchProviderProps } from './components/LatchProvid
 // wagmi config, re-exported so apps import everything from one package.
 export {
   createLatch,
+  defineSolanaNetwork,
   latchSiwx,
+  solanaDevnet,
+  solanaMainnet,
+  solanaTestnet,
   walletConnect,
   WALLET_CONNECT_CONNECTOR_ID,
+  type SolanaNetwork,
+  type SolanaSendOptions,
   type WalletConnectConnectorProperties,
   type WalletConnectEip1193Provider,
 } from '@latchkit/core'

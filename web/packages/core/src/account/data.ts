@@ -58,6 +58,8 @@ export interface AccountDataState {
 export interface SentTransaction {
   readonly hash: string
   readonly chainId: number
+  /** The network's CAIP-2 id when it is not `eip155:<chainId>` (a Solana network). */
+  readonly caipNetworkId?: string | undefined
   /** CAIP-10 addresses of the tokens whose balances changed (for the balance route's forceUpdate). */
   readonly tokens: readonly string[]
 }
@@ -160,7 +162,7 @@ export function createAccountData(params: AccountDataParameters): AccountData {
     },
 
     notifyTransaction(transaction) {
-      const caip = `eip155:${transaction.chainId}`
+      const caip = transaction.caipNetworkId ?? `eip155:${transaction.chainId}`
       const set = forceUpdate.get(caip) ?? new Set<string>()
       for (const token of transaction.tokens) set.add(token)
       forceUpdate.set(caip, set)

@@ -11,9 +11,9 @@ export function adapterFor(namespace: string): NamespaceAdapter | undefined {
   return NAMESPACE_ADAPTERS.find((a) => a.namespace === namespace)
 }
 
-/** The adapter a configured network belongs to. */
+/** The adapter a configured network belongs to: the one it carries (non-EVM networks), else a registered one. */
 export function adapterOfNetwork(network: LatchNetwork): NamespaceAdapter {
-  return NAMESPACE_ADAPTERS.find((a) => a.ownsNetwork(network)) ?? NAMESPACE_ADAPTERS[0]
+  return network.adapter ?? NAMESPACE_ADAPTERS.find((a) => a.ownsNetwork(network)) ?? NAMESPACE_ADAPTERS[0]
 }
 
 /** The CAIP-2 id of a configured network (`eip155:1`), by its namespace's adapter. */
@@ -29,10 +29,11 @@ export function accountNamespace(caipAddress: string | undefined): string {
 /** The configured networks an account (CAIP-10) is valid on; none for a namespace no adapter knows. */
 export function networksForAccount(caipAddress: string | undefined, networks: readonly LatchNetwork[]): LatchNetwork[] {
   const address = caipAddress?.split(':')[2] ?? ''
-  return adapterFor(accountNamespace(caipAddress))?.networksForAddress(address, networks) ?? []
+  const namespace = accountNamespace(caipAddress)
+  return (adapterFor(namespace) ?? networks.find((n) => n.adapter?.namespace === namespace)?.adapter)?.networksForAddress(address, networks) ?? []
 }
 
-/** Binds every registered adapter to one instance's connection layer. */
-export function createNamespaceClients(context: NamespaceClientContext): Map<string, NamespaceClient> {
-  return new Map(NAMESPACE_ADAPTERS.map((a) => [a.namespace, a.createClient(context)]))
+/** Binds every registered adapter, and those the configured networks carry, to one instance. */
+export function createNamespaceClients(context: NamespaceClientContext, networks: readonly LatchNetwork[] = []): Map<string, NamespaceClient> {
+  return new Map([...NAMESPACE_ADAPTERS, ...networks.flatMap((n) => n.adapter ?? [])].map((a) => [a.namespace, a.createClient(context)]))
 }

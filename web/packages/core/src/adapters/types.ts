@@ -11,8 +11,18 @@ import type { NameResolver } from '../send/resolver'
 import type { FeeEstimate, SendContext } from '../send/types'
 import type { FeeOverrides } from '../send/validation'
 
-/** A network the app configured. Today every network is a viem Chain; a non-EVM adapter brings its own shape. */
-export type LatchNetwork = Chain
+/**
+ * A network the app configured: a viem Chain. A network of another namespace
+ * (defineSolanaNetwork) carries its adapter and its CAIP-2 id, so the widget
+ * loads that namespace's code only for an app that lists such a network.
+ */
+export type LatchNetwork = Chain & {
+  /** The namespace adapter of a non-EVM network; absent for EVM chains. */
+  readonly adapter?: NamespaceAdapter | undefined
+  /** The CAIP-2 id of a non-EVM network (`solana:<genesis hash prefix>`). */
+  readonly caipNetworkId?: string | undefined
+  readonly chainNamespace?: string | undefined
+}
 
 /** A transaction an adapter sends: the receiver, the value in the smallest unit and optional call data. */
 export interface AdapterTransaction {
@@ -80,6 +90,8 @@ export interface NamespaceClient {
 /** What an adapter's client is built from: the instance's connection layer. */
 export interface NamespaceClientContext {
   readonly connection: import('../connection/controller').ConnectionController
+  /** The instance (its parts are read when a namespace's code loads, after createLatch has returned). */
+  readonly latch?: (() => import('../latch-types').Latch) | undefined
 }
 
 /** A chain namespace: how its ids read (pure, for views) and how to reach its wallets (per instance). */

@@ -66,9 +66,12 @@ export interface NamespaceConnection {
 
 /** Immutable snapshot of the whole connection layer. */
 export interface ConnectionState {
-  readonly namespaces: Readonly<Record<SupportedNamespace, NamespaceConnection>>
+  /** Per namespace; `solana` is written by the Solana adapter (for apps that list a Solana network). */
+  readonly namespaces: Readonly<Record<SupportedNamespace, NamespaceConnection>> & { readonly solana?: NamespaceConnection }
   /** Available connectors, updated as EIP-6963 wallets announce themselves. */
   readonly connectors: readonly ConnectorInfo[]
+  /** Solana wallets found through the Wallet Standard (written by the Solana adapter), as announced connectors. */
+  readonly walletStandard?: readonly ConnectorInfo[]
 }
 
 /** The subset of the Web Storage API the controller uses: core's KeyValueStorage. */

@@ -217,13 +217,13 @@ describe('send controller', () => {
     expect(result).toMatchObject({ chainId: 31337, native: false, explorerUrl: `https://scan.dev.test/tx/${result.hash}` })
     expect(notices).toEqual([{ message: 'Sent 1.5 USDC', link: { url: result.explorerUrl, label: 'View on DevScan' } }])
     expect(returnToAccount).toHaveBeenCalledOnce()
-    expect(transactions).toEqual([{ hash: result.hash, chainId: 31337, tokens: [usdcBalance.address] }])
+    expect(transactions).toEqual([{ hash: result.hash, chainId: 31337, caipNetworkId: 'eip155:31337', tokens: [usdcBalance.address] }])
     // The form is reset (spec §4); the balances stay.
-    expect(controller.store.getState()).toMatchObject({ token: undefined, sendTokenAmount: '', receiverAddress: '', step: 'form', loading: false })
+    expect(controller.store.getState()).toMatchObject({ token: ethBalance, sendTokenAmount: '', receiverAddress: '', step: 'form', loading: false })
     expect(controller.store.getState().tokenBalances).toHaveLength(2)
   })
 
-  it('native: eth_sendTransaction with the value; stays in Send (no return to Account); forceUpdate names the native coin', async () => {
+  it('native: eth_sendTransaction with the value; back to Account too; forceUpdate names the native coin', async () => {
     const { chain, controller, returnToAccount, transactions } = await setup()
     const result = await controller.sendNow({ token: ethBalance, amount: '0.01', receiver: bob.toLowerCase() })
     expect(chain.sent).toHaveLength(1)
@@ -231,8 +231,9 @@ describe('send controller', () => {
     expect(getAddress(String(chain.sent[0]!.to))).toBe(bob)
     expect(chain.native.get(bob.toLowerCase())).toBe(10n ** 16n)
     expect(result.native).toBe(true)
-    expect(returnToAccount).not.toHaveBeenCalled()
-    expect(transactions).toEqual([{ hash: result.hash, chainId: 31337, tokens: ['eip155:31337:0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee'] }])
+    // Every successful send returns to Account, a native one too.
+    expect(returnToAccount).toHaveBeenCalledOnce()
+    expect(transactions).toEqual([{ hash: result.hash, chainId: 31337, caipNetworkId: 'eip155:31337', tokens: ['eip155:31337:0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee'] }])
   })
 
   it.each([
@@ -244,6 +245,8 @@ describe('send controller', () => {
     ['amount + fee over the ETH balance', { token: ethBalance, amount: '10', receiver: bob }, 'Insufficient ETH balance for the amount plus the network fee'],
   ])('%s: the message, and nothing is sent', async (_, request, message) => {
     const { chain, controller } = await setup()
+    // The form starts on the native coin; these requests are checked without a token chosen.
+    controller.setToken(undefined)
     await expect(controller.sendNow(request)).rejects.toThrow(message)
     expect(controller.store.getState().error).toBe(message)
     expect(chain.calls).not.toContain('eth_sendTransaction')
@@ -325,6 +328,19 @@ describe('send controller', () => {
     await controller.sendNow({ token: ethBalance, amount: '0.5', receiver: 'bob.dev' })
     expect(getAddress(String(chain.sent[0]!.to))).toBe(bob)
     expect(asked).toEqual(['bob.dev', 'nobody.dev', 'bob.dev'])
+  })
+
+  it('the form starts on the native coin, and again after a send or a reset', async () => {
+    const { controller } = await setup()
+    expect(controller.store.getState().token).toBe(ethBalance)
+    controller.setToken(usdcBalance)
+    controller.setTokenBalances([ethBalance, usdcBalance])
+    expect(controller.store.getState().token).toBe(usdcBalance)
+    controller.reset()
+    expect(controller.store.getState().token).toBe(ethBalance)
+    controller.setToken(undefined)
+    controller.setTokenBalances([usdcBalance])
+    expect(controller.store.getState().token).toBeUndefined()
   })
 
   it('a network switch clears the form and the balances (spec §4)', async () => {

@@ -62,6 +62,9 @@ export function createSendController(params: SendControllerParameters): SendCont
     return ctx as SendContext & { namespace: SendNamespace }
   }
 
+  /** The network's native coin among the balances: the token the form starts with. */
+  const nativeOf = (balances: readonly TokenBalance[]) => balances.find((b) => isNativeBalance(b))
+
   const clearReview = { step: 'form' as const, fee: undefined, error: undefined, errorKind: undefined }
 
   /** The receiver address to send to: the resolved one, or the typed text checked as an address. */
@@ -142,7 +145,7 @@ export function createSendController(params: SendControllerParameters): SendCont
   const afterSuccess = (driver: SendDriver, result: SendResult, token: TokenBalance, waitForReceipt: boolean) => {
     // latchd's balance route re-reads these at once (forceUpdate); the driver knows the native coin's id there.
     const tokens = isNativeBalance(token) ? [driver.nativeTokenId(result.chainId)] : [token.address!]
-    const refresh = () => params.accountData.notifyTransaction({ hash: result.hash, chainId: result.chainId, tokens })
+    const refresh = () => params.accountData.notifyTransaction({ hash: result.hash, chainId: result.chainId, caipNetworkId: token.chainId, tokens })
     if (!waitForReceipt) {
       refresh()
       return
@@ -182,20 +185,21 @@ export function createSendController(params: SendControllerParameters): SendCont
     }
     reviewed = undefined
     // Spec §4: loading cleared, the form reset, balances refreshed, and token transfers back on Account.
-    store.setState({ ...initialSendState, tokenBalances: store.getState().tokenBalances, networkBalanceInUSD: store.getState().networkBalanceInUSD })
+    const { tokenBalances, networkBalanceInUSD } = store.getState()
+    store.setState({ ...initialSendState, tokenBalances, networkBalanceInUSD, token: nativeOf(tokenBalances) })
     afterSuccess(driver, result, token, params.waitForReceipt ?? true)
     params.notify.success({
       message: `Sent ${formatDecimal(amount, tokenDecimals(token))} ${token.symbol}`,
       ...(result.explorerUrl ? { link: { url: result.explorerUrl, label: explorer ? `View on ${explorer.name}` : 'View transaction' } } : {}),
     })
-    if (!native) params.returnToAccount()
+    params.returnToAccount()
     return result
   }
 
   // Spec §4: switching the network clears the form, and the balances belong to the old network.
   const unsubscribeNetwork = params.onNetworkSwitched?.(() => {
     controller.reset()
-    store.setState({ tokenBalances: [], networkBalanceInUSD: undefined })
+    store.setState({ tokenBalances: [], networkBalanceInUSD: undefined, token: undefined })
   })
 
   const controller: SendController = {
@@ -204,7 +208,8 @@ export function createSendController(params: SendControllerParameters): SendCont
     setTokenBalances(balances) {
       const state = store.getState()
       // Keep the chosen token in step with fresh balances (same address on the same network).
-      const token = state.token ? balances.find((b) => b.chainId === state.token!.chainId && b.address === state.token!.address) ?? state.token : undefined
+      // With none chosen yet, the network's native coin is preselected.
+      const token = state.token ? balances.find((b) => b.chainId === state.token!.chainId && b.address === state.token!.address) ?? state.token : nativeOf(balances)
       store.setState({ tokenBalances: balances, networkBalanceInUSD: networkBalanceInUsd(balances), token })
     },
 
@@ -349,7 +354,7 @@ export function createSendController(params: SendControllerParameters): SendCont
       reviewed = undefined
       const { tokenBalances, networkBalanceInUSD, loading } = store.getState()
       // A send in flight keeps its loading flag; it clears it when the wallet answers.
-      store.setState({ ...initialSendState, tokenBalances, networkBalanceInUSD, loading })
+      store.setState({ ...initialSendState, tokenBalances, networkBalanceInUSD, loading, token: nativeOf(tokenBalances) })
     },
 
     setResolver(next) {

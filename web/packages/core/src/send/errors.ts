@@ -21,6 +21,8 @@ export type SendErrorKind =
   | 'insufficient_balance'
   /** Spec §8: both gasPrice and maxFeePerGas/maxPriorityFeePerGas given. */
   | 'fee_conflict'
+  /** A send option of the wrong kind, or of another namespace (Solana's send options, EVM fee fields). */
+  | 'invalid_options'
   /** The visitor declined in the wallet. */
   | 'user_rejected'
   /** The node says the account cannot pay value + gas. */
@@ -76,6 +78,13 @@ export const SEND_MESSAGES = {
   tipAboveFeeCap: 'The priority fee is higher than the max fee per gas',
   nonce: 'The transaction nonce is out of date; try again',
   reverted: (reason: string) => `The transaction would fail: ${reason}`,
+  evmFeeOnSolana: (fields: readonly string[]) =>
+    `${fields.join(', ')} ${fields.length > 1 ? 'are EVM fee fields' : 'is an EVM fee field'}; a Solana send takes skipPreflight, preflightCommitment, maxRetries and minContextSlot`,
+  solanaOptionOnEvm: 'skipPreflight, preflightCommitment, maxRetries and minContextSlot are Solana send options; an EVM send takes gas, gasPrice, maxFeePerGas and maxPriorityFeePerGas',
+  skipPreflightNotBoolean: 'skipPreflight must be true or false',
+  unknownCommitment: (value: string) => `preflightCommitment must be one of processed, confirmed, finalized, recent, single, singleGossip, root or max, not "${value}"`,
+  notWholeNumber: (option: string, value: unknown) => `${option} must be a whole number of 0 or more, not ${JSON.stringify(value)}`,
+  solanaTransactionFailed: (reason: string) => `The transaction failed on chain: ${reason}`,
 } as const
 
 /** A node error pattern and what it means. */

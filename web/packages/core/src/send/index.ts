@@ -15,6 +15,11 @@ export { LatchSendError, SEND_MESSAGES, toSendError, type SendErrorKind } from '
 export {
   assertFeeFields,
   assertSendNamespace,
+  hasSolanaSendOptions,
+  SOLANA_COMMITMENTS,
+  solanaSendOptions,
+  type SolanaCommitment,
+  type SolanaSendOptions,
   assertSufficientBalance,
   isSendNamespace,
   looksLikeName,

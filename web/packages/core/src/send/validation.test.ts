@@ -4,9 +4,12 @@ import {
   assertFeeFields,
   assertSendNamespace,
   assertSufficientBalance,
+  hasSolanaSendOptions,
   looksLikeName,
   maxSendable,
   parseReceiverAddress,
+  SOLANA_COMMITMENTS,
+  solanaSendOptions,
   validateSend,
   type SendInput,
 } from './validation'
@@ -190,5 +193,48 @@ describe('fee fields and node errors (spec §8)', () => {
 
   it('keeps the code of the innermost error that has one', () => {
     expect(toSendError({ message: 'wrap', cause: { code: -32000, message: 'nonce too low' } }).code).toBe(-32000)
+  })
+})
+
+describe('Solana send options (spec §3)', () => {
+  it('keeps the options that are set', () => {
+    expect(solanaSendOptions({})).toEqual({})
+    expect(solanaSendOptions({ skipPreflight: false, preflightCommitment: 'finalized', maxRetries: 0, minContextSlot: 12 })).toEqual({
+      skipPreflight: false,
+      preflightCommitment: 'finalized',
+      maxRetries: 0,
+      minContextSlot: 12,
+    })
+    for (const commitment of SOLANA_COMMITMENTS) expect(solanaSendOptions({ preflightCommitment: commitment }).preflightCommitment).toBe(commitment)
+  })
+
+  it.each([
+    [{ gasPrice: 1n }, 'gasPrice is an EVM fee field; a Solana send takes skipPreflight, preflightCommitment, maxRetries and minContextSlot'],
+    [{ preflightCommitment: 'Finalized' }, 'preflightCommitment must be one of processed, confirmed, finalized, recent, single, singleGossip, root or max, not "Finalized"'],
+    [{ maxRetries: 2.5 }, 'maxRetries must be a whole number of 0 or more, not 2.5'],
+    [{ minContextSlot: -3 }, 'minContextSlot must be a whole number of 0 or more, not -3'],
+    [{ skipPreflight: 1 }, 'skipPreflight must be true or false'],
+  ])('refuses %o', (options, message) => {
+    const e = errorOf(() => solanaSendOptions(options as never))
+    expect(e.kind).toBe('invalid_options')
+    expect(e.message).toBe(message)
+  })
+
+  it('an EVM send refuses them rather than ignoring them', () => {
+    const e = errorOf(() => assertFeeFields({ skipPreflight: true }))
+    expect(e.kind).toBe('invalid_options')
+    expect(e.message).toBe(
+      'skipPreflight, preflightCommitment, maxRetries and minContextSlot are Solana send options; an EVM send takes gas, gasPrice, maxFeePerGas and maxPriorityFeePerGas',
+    )
+    expect(hasSolanaSendOptions({ maxFeePerGas: 1n })).toBe(false)
+    expect(hasSolanaSendOptions({ minContextSlot: 0 })).toBe(true)
+  })
+
+  it('a Solana receiver is 32 to 44 base58 characters (spec §5)', () => {
+    const ok = '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM'
+    expect(validateSend({ namespace: 'solana', token: usdc, amount: '2', receiver: ok })).toEqual({ namespace: 'solana', amount: 2_000_000n, decimals: 6, receiver: ok })
+    for (const bad of ['0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC', 'short', ok.replace('W', '0'), `${ok}${ok}`]) {
+      expect(errorOf(() => validateSend({ namespace: 'solana', token: usdc, amount: '2', receiver: bad })).message).toBe(`"${bad}" is not a Solana address.`)
+    }
   })
 })

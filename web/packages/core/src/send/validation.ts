@@ -137,16 +137,60 @@ export function assertSufficientBalance(check: BalanceCheck): void {
   if (check.fee > check.nativeBalance) throw new LatchSendError('insufficient_balance', SEND_MESSAGES.insufficientFeeOnly(check.nativeSymbol))
 }
 
-/** Fee fields a caller may set on a send. */
-export interface FeeOverrides {
+/** Commitments a Solana node simulates a transaction at before sending it (spec §3 preflightCommitment). */
+export const SOLANA_COMMITMENTS = ['processed', 'confirmed', 'finalized', 'recent', 'single', 'singleGossip', 'root', 'max'] as const
+/** A Solana commitment. */
+export type SolanaCommitment = (typeof SOLANA_COMMITMENTS)[number]
+
+/** Solana's sign-and-send options (spec §3), passed to the wallet with the transaction. */
+export interface SolanaSendOptions {
+  /** Send without simulating first: a failing transaction lands, fails and pays its fee. */
+  readonly skipPreflight?: boolean | undefined
+  /** The commitment the preflight simulation runs at. */
+  readonly preflightCommitment?: SolanaCommitment | undefined
+  /** How often the node re-sends the transaction to the leader before giving up. */
+  readonly maxRetries?: number | undefined
+  /** The node refuses the transaction until it has seen this slot. */
+  readonly minContextSlot?: number | undefined
+}
+
+/** Fee fields (eip155) and send options (solana) a caller may set on a send; each namespace refuses the other's. */
+export interface FeeOverrides extends SolanaSendOptions {
   readonly gas?: bigint | undefined
   readonly gasPrice?: bigint | undefined
   readonly maxFeePerGas?: bigint | undefined
   readonly maxPriorityFeePerGas?: bigint | undefined
 }
 
+const wholeNumber = (value: unknown) => typeof value === 'number' && Number.isSafeInteger(value) && value >= 0
+
+/**
+ * Checks a Solana send's options and returns those set. EVM fee fields are
+ * refused (a Solana fee is per signature, not gas), and so are values of the
+ * wrong kind: a LatchSendError 'invalid_options' names the option.
+ */
+export function solanaSendOptions(options: FeeOverrides): SolanaSendOptions {
+  const evm = (['gas', 'gasPrice', 'maxFeePerGas', 'maxPriorityFeePerGas'] as const).filter((k) => options[k] !== undefined)
+  if (evm.length) throw new LatchSendError('invalid_options', SEND_MESSAGES.evmFeeOnSolana(evm))
+  const { skipPreflight, preflightCommitment, maxRetries, minContextSlot } = options
+  if (skipPreflight !== undefined && typeof skipPreflight !== 'boolean') throw new LatchSendError('invalid_options', SEND_MESSAGES.skipPreflightNotBoolean)
+  if (preflightCommitment !== undefined && !(SOLANA_COMMITMENTS as readonly unknown[]).includes(preflightCommitment)) {
+    throw new LatchSendError('invalid_options', SEND_MESSAGES.unknownCommitment(String(preflightCommitment)))
+  }
+  if (maxRetries !== undefined && !wholeNumber(maxRetries)) throw new LatchSendError('invalid_options', SEND_MESSAGES.notWholeNumber('maxRetries', maxRetries))
+  if (minContextSlot !== undefined && !wholeNumber(minContextSlot)) throw new LatchSendError('invalid_options', SEND_MESSAGES.notWholeNumber('minContextSlot', minContextSlot))
+  return Object.fromEntries(Object.entries({ skipPreflight, preflightCommitment, maxRetries, minContextSlot }).filter(([, v]) => v !== undefined))
+}
+
+/** Whether any Solana send option is set (the eip155 driver refuses them). */
+export function hasSolanaSendOptions(options: FeeOverrides): boolean {
+  return options.skipPreflight !== undefined || options.preflightCommitment !== undefined || options.maxRetries !== undefined || options.minContextSlot !== undefined
+}
+
 /** Spec §8: a legacy gasPrice cannot be combined with EIP-1559 fee fields. */
 export function assertFeeFields(fees: FeeOverrides): void {
+  // An EVM send: Solana's options would be silently ignored, so they are refused.
+  if (hasSolanaSendOptions(fees)) throw new LatchSendError('invalid_options', SEND_MESSAGES.solanaOptionOnEvm)
   if (fees.gasPrice !== undefined && (fees.maxFeePerGas !== undefined || fees.maxPriorityFeePerGas !== undefined)) {
     throw new LatchSendError('fee_conflict', SEND_MESSAGES.feeConflict)
   }

@@ -10,8 +10,8 @@ import { loadLazy } from '../../loadLazy'
 /** The eip155 namespace (EVM chains, CAIP-2 `eip155:<chain id>`). */
 export const eip155Adapter: NamespaceAdapter = {
   namespace: 'eip155',
-  // Every network Latch takes today is a viem Chain, i.e. an EVM chain.
-  ownsNetwork: () => true,
+  // A viem Chain is an EVM chain unless it carries another namespace's adapter.
+  ownsNetwork: (network) => !network.adapter,
   caipNetworkId: (network) => caipNetworkIdOf(network),
   // An EVM address is the same account on every EVM network the app configured.
   networksForAddress: (_address, networks) => networks.filter((n) => eip155Adapter.ownsNetwork(n)),

@@ -1,4 +1,4 @@
-import { activeClient } from '../../adapters/active'
+import { adapterOfNetwork } from '../../adapters/registry'
 import type { Latch, LatchWallet } from '../../latch-types'
 import { t } from '../../messages'
 import { fromLatchWallet } from '../latchWallet'
@@ -29,7 +29,10 @@ export async function connectWallet(latch: Latch, wallet: LatchWallet): Promise<
     return
   }
   try {
-    await activeClient(internal).client.connect(wallet.connectorId, { chainId: internal.network.store.getState().activeNetwork.id })
+    // A wallet of another namespace (a Solana wallet's connector id is `solana:<name>`) connects through its adapter.
+    const namespace = wallet.connectorId.startsWith('solana:') ? 'solana' : 'eip155'
+    const active = internal.network.store.getState().activeNetwork
+    await internal.clients.get(namespace)!.connect(wallet.connectorId, adapterOfNetwork(active).namespace === namespace ? { chainId: active.id } : {})
     walletConnected(latch, wallet, 'browser')
   } catch (error) {
     const kind = (error as { kind?: string }).kind === 'user_rejected' ? 'user_rejected' : 'unknown'

@@ -1,5 +1,4 @@
-import { activeClient } from '../../adapters/active'
-import { networkCaipId } from '../../adapters/registry'
+import { adapterOfNetwork, networkCaipId } from '../../adapters/registry'
 import { LatchSwitchNetworkError, toSwitchNetworkError } from '../../connection/errors'
 import type { Latch } from '../../latch-types'
 import { t } from '../../messages'
@@ -20,15 +19,11 @@ export async function switchNetwork(latch: Latch, chainId: number): Promise<void
     throw new LatchSwitchNetworkError('chain_not_configured', t('network.notFound'))
   }
   events.sendEvent({ type: 'track', event: 'SWITCH_NETWORK', properties: { network: networkCaipId(target) } })
-  const { account, client } = activeClient(latch._internal)
-  if (account.status !== 'connected') {
-    network.setActiveNetwork(target)
-    leaveNetworkViews(latch)
-    return
-  }
-  if (account.chainId !== target.id) {
+  // The target's own namespace is asked: switching between an EVM and a Solana network moves between their accounts.
+  const client = latch._internal.clients.get(adapterOfNetwork(target).namespace)!
+  const account = client.account()
+  if (account.status === 'connected' && account.chainId !== target.id) {
     try {
-      // On success the wallet's chainChanged has already moved the active network.
       await client.switchNetwork(target)
     } catch (error) {
       const failure = toSwitchNetworkError(error)
@@ -39,5 +34,7 @@ export async function switchNetwork(latch: Latch, chainId: number): Promise<void
       throw failure
     }
   }
+  // After a wallet's switch its chainChanged has moved the active network already (then this changes nothing).
+  network.setActiveNetwork(target)
   leaveNetworkViews(latch)
 }

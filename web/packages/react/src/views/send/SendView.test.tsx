@@ -51,8 +51,11 @@ describe('Send view', () => {
     expect(screen.getByTestId('latch-view-WalletSend')).toBeTruthy()
   })
 
-  it('no token: "A token is required"', async () => {
+  it('opens on the native coin; with the token unselected, "A token is required"', async () => {
     const { user } = await openSend()
+    const picker = screen.getByTestId('latch-send-token') as HTMLSelectElement
+    await waitFor(() => expect(picker.selectedOptions[0]?.textContent).toMatch(/^ETH /))
+    await user.selectOptions(picker, '')
     await user.type(screen.getByTestId('latch-send-amount'), '1')
     await user.type(screen.getByTestId('latch-send-receiver'), '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC')
     await user.click(screen.getByTestId('latch-send-review'))
