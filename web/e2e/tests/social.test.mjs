@@ -10,6 +10,8 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { keccak256, toBytes } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
 import { emailLogin } from '../lib/email.mjs';
 import { useHarness } from '../lib/harness.mjs';
 
@@ -75,16 +77,19 @@ async function signOut(/** @type {Page} */ page) {
   await page.waitForFunction(() => JSON.parse(document.querySelector('[data-testid="demo-account"]')?.textContent ?? '{}').status === 'disconnected');
 }
 
-test('Connect shows the social buttons in the spec order, the first three then More', async () => {
+test('Connect shows the social buttons in the spec order, the first three then More, which opens every social', async () => {
   const { page } = await openDemo();
   await page.getByTestId('latch-connect-button').click();
   const list = page.getByTestId('latch-social-login');
   await list.waitFor();
   const shown = await list.locator('[data-testid^="latch-social-"]:not([data-testid="latch-social-more"])').evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')));
-  assert.deepEqual(shown, ['latch-social-google', 'latch-social-x', 'latch-social-discord']);
+  assert.deepEqual(shown, ['latch-social-google', 'latch-social-x', 'latch-social-farcaster']);
   await page.getByTestId('latch-social-more').click();
-  const all = await list.locator('[data-testid^="latch-social-"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')));
-  assert.deepEqual(all, ['latch-social-google', 'latch-social-x', 'latch-social-discord', 'latch-social-apple', 'latch-social-github', 'latch-social-facebook']);
+  const all = page.getByTestId('latch-all-socials');
+  await all.waitFor();
+  const names = await all.locator('[data-testid^="latch-social-"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')));
+  assert.deepEqual(names, ['latch-social-google', 'latch-social-x', 'latch-social-farcaster', 'latch-social-discord', 'latch-social-apple', 'latch-social-github', 'latch-social-facebook']);
+  assert.equal(await page.locator('.latch-header-title').textContent(), 'All socials');
 });
 
 test('google through the popup: the wallet connects and signs; the same person by e-mail (verified address) gets the same address', async () => {
@@ -120,7 +125,7 @@ test('an unverified e-mail opens another wallet; a closed popup says so and conn
   const first = await openDemo();
   const verified = await socialLogin(first.page, 'google', { name: 'Social Visitor', email, verified: true });
   const { page } = await openDemo();
-  const other = await socialLogin(page, 'discord', { name: 'Someone Else', email, verified: false });
+  const other = await socialLogin(page, 'discord', { name: 'Someone Else', email, verified: false, more: true });
   assert.notEqual(other, verified);
   await signOut(page);
 
@@ -133,4 +138,78 @@ test('an unverified e-mail opens another wallet; a closed popup says so and conn
   await page.getByTestId('latch-social-error').waitFor();
   assert.equal(await page.getByTestId('latch-social-error').textContent(), 'The login window was closed before the login finished');
   assert.equal((await account(page)).status, 'disconnected');
+});
+
+/**
+ * A scripted Farcaster client: reads the farcaster://connect URI the widget shows, writes the Sign In With
+ * Farcaster message for the dev custody key's fid (latchd dev registers it as fid 1 in the dev ID registry; the key
+ * comes from a fixed label, docs/social.md), signs it and posts it to the relay the URI names.
+ * @param {string} uri
+ * @param {`0x${string}`} key
+ */
+async function farcasterClient(uri, key) {
+  const q = new URL(uri.replace(/^farcaster:/, 'https:')).searchParams;
+  const account = privateKeyToAccount(key);
+  const message = [
+    `${q.get('domain')} wants you to sign in with your Ethereum account:`,
+    account.address,
+    '',
+    'Farcaster Auth',
+    '',
+    `URI: ${q.get('siweUri')}`,
+    'Version: 1',
+    `Chain ID: ${q.get('chainId')}`,
+    `Nonce: ${q.get('nonce')}`,
+    `Issued At: ${new Date().toISOString()}`,
+    `Expiration Time: ${q.get('expirationTime')}`,
+    `Not Before: ${q.get('notBefore')}`,
+    'Resources:',
+    '- farcaster://fid/1',
+  ].join('\n');
+  const signature = await account.signMessage({ message });
+  const res = await fetch(/** @type {string} */ (q.get('relay')), {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${q.get('channelToken')}` },
+    body: JSON.stringify({ message, signature, fid: 1, username: 'latch-dev' }),
+  });
+  return { status: res.status, body: await res.json() };
+}
+
+test('farcaster: the widget shows the QR code, a scripted Farcaster client signs in on the channel, the visitor is connected', async () => {
+  const testPage = await openDemo();
+  const { page } = testPage;
+  // The Farcaster client that signs with a key that is not fid 1's custody is refused (a 401 the page does not see).
+  await page.getByTestId('latch-connect-button').click();
+  await page.getByTestId('latch-social-farcaster').click();
+  await page.getByTestId('latch-farcaster-view').waitFor();
+  await page.getByTestId('latch-wc-qr-svg').waitFor();
+  const uri = /** @type {string} */ (await page.getByTestId('latch-farcaster-open').getAttribute('href'));
+  assert.match(uri, /^farcaster:\/\/connect\?/);
+  const stranger = await farcasterClient(uri, keccak256(toBytes('not the custody key')));
+  assert.equal(stranger.status, 401, JSON.stringify(stranger.body));
+  assert.equal((await account(page)).status, 'disconnected');
+  const custody = keccak256(toBytes('latch devnet farcaster custody v1'));
+  const ok = await farcasterClient(uri, custody);
+  assert.equal(ok.status, 200, JSON.stringify(ok.body));
+  await page.waitForFunction(() => JSON.parse(document.querySelector('[data-testid="demo-account"]')?.textContent ?? '{}').status === 'connected', undefined, { timeout: 30_000 });
+  const address = /** @type {string} */ ((await account(page)).address);
+  assert.match(address, /^0x[0-9a-fA-F]{40}$/);
+
+  // Going back from the Farcaster view unconnected resets it: the next visit opens a new channel.
+  const other = await openDemo();
+  await other.page.getByTestId('latch-connect-button').click();
+  await other.page.getByTestId('latch-social-farcaster').click();
+  await other.page.getByTestId('latch-farcaster-open').waitFor();
+  const first = await other.page.getByTestId('latch-farcaster-open').getAttribute('href');
+  await other.page.getByTestId('latch-modal-back').click();
+  await other.page.getByTestId('latch-social-farcaster').click();
+  await other.page.waitForFunction((prev) => {
+    const a = document.querySelector('[data-testid="latch-farcaster-open"]');
+    return a && a.getAttribute('href') !== prev;
+  }, first);
+  // The same fid on this device reaches the same wallet.
+  const again = await farcasterClient(/** @type {string} */ (await other.page.getByTestId('latch-farcaster-open').getAttribute('href')), custody);
+  assert.equal(again.status, 200, JSON.stringify(again.body));
+  await other.page.waitForFunction(() => JSON.parse(document.querySelector('[data-testid="demo-account"]')?.textContent ?? '{}').status === 'connected', undefined, { timeout: 30_000 });
+  assert.equal((await account(other.page)).address, address);
 });
