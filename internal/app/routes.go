@@ -220,7 +220,7 @@ var routes = []route{
 
 	// latchd dev.
 	{listener: listenerAPI, pattern: "GET /dev/info", guard: GuardDev, handler: func(m *Main) http.Handler { return http.HandlerFunc(m.handleDevInfo) }},
-	{listener: listenerAPI, pattern: "POST /dev/faucet", guard: GuardDev, handler: func(m *Main) http.Handler { return http.HandlerFunc(m.Devnet.HandleFaucet) }},
+	{listener: listenerAPI, pattern: "POST /dev/faucet", guard: GuardDev, handler: func(m *Main) http.Handler { return http.HandlerFunc(m.handleFaucet) }},
 	{listener: listenerAPI, pattern: "GET /dev/outbox", guard: GuardDev, handler: func(m *Main) http.Handler { return http.HandlerFunc(m.handleDevOutbox) }},
 	{listener: listenerAPI, pattern: "POST /dev/price", guard: GuardDev, handler: func(m *Main) http.Handler { return m.Devnet.HandlePrice(m.devPriceChanged) }},
 	// latchd dev's identity provider, standing in for each social provider without credentials (internal/devidp).

@@ -1,16 +1,23 @@
 package app
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
+	"io"
+	"net/http"
+	"strings"
 
 	"github.com/latchkit/latch/internal/account"
+	"github.com/latchkit/latch/internal/apperr"
 	"github.com/latchkit/latch/internal/caip"
+	"github.com/latchkit/latch/internal/httpx"
 	"github.com/latchkit/latch/internal/indexer"
 	"github.com/latchkit/latch/internal/network"
+	"github.com/latchkit/latch/internal/solana"
 	"github.com/latchkit/latch/internal/solanadev"
 )
 
@@ -209,4 +216,71 @@ func (m *Main) solanaAccountConfig(listed map[uint64][]indexer.Token) map[string
 		out[info.CAIPNetworkID] = account.SolanaNetworkConfig{Tokens: map[string]account.SolanaToken{info.USDCMint: usdc}}
 	}
 	return out
+}
+
+// maxFaucetBody bounds a faucet request body; the JSON has four short fields.
+const maxFaucetBody = 4 << 10
+
+// handleFaucet serves POST /dev/faucet: a request for the Solana dev
+// network (caipNetworkId solana:…) is answered here, by requestAirdrop for
+// SOL or a mint of the dev USDC; every other one by the EVM dev chains'
+// faucet. The answer has the same shape: txHash is the Solana signature.
+func (m *Main) handleFaucet(w http.ResponseWriter, r *http.Request) {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxFaucetBody))
+	if err != nil {
+		httpx.Error(w, r, apperr.Fieldf(apperr.TooLarge, "body", "Request body is larger than %d bytes", maxFaucetBody))
+		return
+	}
+	var peek struct {
+		CAIPNetworkID string `json:"caipNetworkId"`
+	}
+	_ = json.Unmarshal(body, &peek)
+	if !strings.HasPrefix(peek.CAIPNetworkID, "solana:") {
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		m.Devnet.HandleFaucet(w, r)
+		return
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	var req struct {
+		Address       string `json:"address"`
+		CAIPNetworkID string `json:"caipNetworkId"`
+		Token         string `json:"token"`
+		Amount        string `json:"amount"`
+	}
+	if err := httpx.DecodeJSON(w, r, maxFaucetBody, &req); err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	n := m.solanaDev
+	if n == nil || n.Info.CAIPNetworkID != req.CAIPNetworkID {
+		httpx.Error(w, r, apperr.Fieldf(apperr.NotFound, "caipNetworkId", "No dev network %s: latchd dev's Solana network is %s", clipField(req.CAIPNetworkID), m.solanaDevID()))
+		return
+	}
+	c, err := solana.NewClient([]string{n.Info.RPCURL}, nil)
+	if err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	res, err := solanadev.Faucet(r.Context(), c, n.Info.USDCMint, solanadev.FaucetRequest{Address: req.Address, Token: req.Token, Amount: req.Amount})
+	if err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	httpx.JSON(w, http.StatusOK, map[string]string{"txHash": res.Signature, "amount": res.Amount, "caipNetworkId": req.CAIPNetworkID, "token": res.Token})
+}
+
+// solanaDevID names the Solana dev network for a message ("none" when it is off).
+func (m *Main) solanaDevID() string {
+	if m.solanaDev == nil {
+		return "off"
+	}
+	return m.solanaDev.Info.CAIPNetworkID
+}
+
+func clipField(s string) string {
+	s = strings.ToValidUTF8(s, "?")
+	if len(s) > 64 {
+		return s[:64] + "…"
+	}
+	return s
 }

@@ -3,7 +3,9 @@ package app
 import (
 	"bytes"
 	"context"
+	"crypto/ed25519"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -14,6 +16,7 @@ import (
 
 	"github.com/coder/websocket"
 
+	"github.com/latchkit/latch/internal/solana"
 	"github.com/latchkit/latch/internal/solanadev"
 )
 
@@ -186,6 +189,101 @@ func TestMain_SolanaDevSubscriptions(t *testing.T) {
 	_, got, err = c.Read(ctx)
 	if err != nil || !bytes.Contains(got, []byte(`"method":"slotNotification"`)) {
 		t.Fatalf("notification: %s %v", got, err)
+	}
+}
+
+// TestMain_SolanaDevFaucet: POST /dev/faucet credits a Solana address of the
+// dev network with SOL (requestAirdrop) and dev USDC (minted into its token
+// account, created on the first request); bad requests name the field and
+// move nothing.
+func TestMain_SolanaDevFaucet(t *testing.T) {
+	m, logs := runSolanaDev(t, t.TempDir(), SolanaDevConfig{})
+	skipWithoutSolana(t, m, logs)
+	sol := m.Info().Solana
+	proxy := m.APIURL() + "/v1?chainId=" + sol.CAIPNetworkID + "&projectId=" + m.DevProjectID
+	// A fresh address: no SOL, no token account.
+	pub, _, err := ed25519.GenerateKey(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var to solana.Address
+	copy(to[:], pub)
+	faucet := func(body string) (int, string) {
+		t.Helper()
+		resp, err := http.Post(m.APIURL()+"/dev/faucet", "application/json", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	req := func(token, amount string) string {
+		return fmt.Sprintf(`{"address":%q,"caipNetworkId":%q,"token":%q,"amount":%q}`, to.String(), sol.CAIPNetworkID, token, amount)
+	}
+	usdcOf := func() string {
+		r := postRPC(t, proxy, `{"jsonrpc":"2.0","id":1,"method":"getTokenAccountsByOwner","params":["`+to.String()+`",{"mint":"`+sol.USDC.Address+`"},{"encoding":"jsonParsed","commitment":"processed"}]}`)
+		var res struct {
+			Value []struct {
+				Account struct {
+					Data struct {
+						Parsed struct {
+							Info struct {
+								TokenAmount struct {
+									Amount string `json:"amount"`
+								} `json:"tokenAmount"`
+							} `json:"info"`
+						} `json:"parsed"`
+					} `json:"data"`
+				} `json:"account"`
+			} `json:"value"`
+		}
+		if err := json.Unmarshal(r["result"], &res); err != nil || len(res.Value) != 1 {
+			t.Fatalf("getTokenAccountsByOwner = %s %s", r["result"], r["error"])
+		}
+		return res.Value[0].Account.Data.Parsed.Info.TokenAmount.Amount
+	}
+
+	code, body := faucet(req("", "1.5"))
+	if code != 200 || !strings.Contains(body, `"amount":"1500000000"`) || !strings.Contains(body, `"token":"SOL"`) || !strings.Contains(body, `"caipNetworkId":"`+sol.CAIPNetworkID+`"`) {
+		t.Fatalf("SOL: %d %s", code, body)
+	}
+	r := postRPC(t, proxy, `{"jsonrpc":"2.0","id":1,"method":"getBalance","params":["`+to.String()+`",{"commitment":"processed"}]}`)
+	if !bytes.Contains(r["result"], []byte(`"value":1500000000}`)) {
+		t.Fatalf("after the SOL faucet: getBalance = %s %s", r["result"], r["error"])
+	}
+	// USDC creates the token account, then adds to it.
+	if code, body := faucet(req("USDC", "2.5")); code != 200 || !strings.Contains(body, `"amount":"2500000"`) || !strings.Contains(body, `"token":"USDC"`) {
+		t.Fatalf("USDC: %d %s", code, body)
+	}
+	if got := usdcOf(); got != "2500000" {
+		t.Fatalf("USDC after the faucet = %s, want 2500000", got)
+	}
+	if code, body := faucet(req(sol.USDC.Address, "1")); code != 200 {
+		t.Fatalf("USDC by mint: %d %s", code, body)
+	}
+	if got := usdcOf(); got != "3500000" {
+		t.Fatalf("USDC after the second faucet = %s, want 3500000", got)
+	}
+	// Refusals name the field and move nothing.
+	for _, c := range []struct {
+		body string
+		code int
+		want string
+	}{
+		{fmt.Sprintf(`{"address":"0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266","caipNetworkId":%q,"amount":"1"}`, sol.CAIPNetworkID), 400, "not a Solana address"},
+		{req("SOL", "1001"), 400, "at most 1000 SOL"},
+		{req("SOL", "0.0000000001"), 400, "more than 9 decimal places"},
+		{req("USDC", "-1"), 400, "positive decimal"},
+		{req("DAI", "1"), 404, "Unknown token"},
+		{fmt.Sprintf(`{"address":%q,"caipNetworkId":"solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1","amount":"1"}`, to.String()), 404, "No dev network"},
+	} {
+		if code, body := faucet(c.body); code != c.code || !strings.Contains(body, c.want) {
+			t.Errorf("%s: %d %s, want %d with %q", c.body, code, body, c.code, c.want)
+		}
+	}
+	if got := usdcOf(); got != "3500000" {
+		t.Fatalf("a refused request moved USDC: %s", got)
 	}
 }
 
