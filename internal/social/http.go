@@ -52,6 +52,7 @@ func (h *Handler) Start(w http.ResponseWriter, r *http.Request) {
 		DeviceID      string `json:"deviceId"`
 		CodeChallenge string `json:"codeChallenge"`
 		ParentOrigin  string `json:"parentOrigin"`
+		ReturnURL     string `json:"returnUrl"`
 	}
 	if err := httpx.DecodeJSON(w, r, maxBody, &body); err != nil {
 		writeError(w, r, err)
@@ -59,7 +60,7 @@ func (h *Handler) Start(w http.ResponseWriter, r *http.Request) {
 	}
 	uri, err := h.svc.Start(r.Context(), StartRequest{
 		Project: project.FromContext(r.Context()), Provider: body.Provider, DeviceID: body.DeviceID,
-		CodeChallenge: body.CodeChallenge, ParentOrigin: body.ParentOrigin, IP: h.clientIP(r),
+		CodeChallenge: body.CodeChallenge, ParentOrigin: body.ParentOrigin, ReturnURL: body.ReturnURL, IP: h.clientIP(r),
 	})
 	if err != nil {
 		writeError(w, r, err)
@@ -154,6 +155,11 @@ func (h *Handler) Callback(w http.ResponseWriter, r *http.Request) {
 			w.WriteHeader(http.StatusInternalServerError)
 		}
 		callbackPage.Execute(w, map[string]string{"Error": msg})
+		return
+	}
+	if res.RedirectURL != "" {
+		// Redirect mode: back to the page, which reads result_uri.
+		http.Redirect(w, r, res.RedirectURL, http.StatusSeeOther)
 		return
 	}
 	callbackPage.Execute(w, map[string]string{"Nonce": nonce, "ParentOrigin": res.ParentOrigin, "ResultURI": res.ResultURI})

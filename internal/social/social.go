@@ -248,7 +248,11 @@ type StartRequest struct {
 	// ParentOrigin is the page that embeds the frame: the callback page
 	// posts the result to it only. It must be one of the project's origins.
 	ParentOrigin string
-	IP           string
+	// ReturnURL, for redirect mode (a Telegram mini-app, where no popup
+	// opens): the page on ParentOrigin the callback sends the visitor back
+	// to, with the result URI in its result_uri parameter. "" for a popup.
+	ReturnURL string
+	IP        string
 }
 
 // Start records a social login and returns the provider's authorization
@@ -274,6 +278,12 @@ func (s *Service) Start(ctx context.Context, r StartRequest) (string, error) {
 		return "", apperr.Fieldf(apperr.Forbidden, "parentOrigin", "Origin not allowed: %s is not on this project's allowlist", truncateString(origin, 100))
 	}
 	r.ParentOrigin = origin
+	if r.ReturnURL != "" {
+		u, err := url.Parse(r.ReturnURL)
+		if err != nil || len(r.ReturnURL) > 2048 || u.User != nil || u.Scheme+"://"+strings.ToLower(u.Host) != origin {
+			return "", apperr.Fieldf(apperr.Invalid, "returnUrl", "returnUrl must be a page of parentOrigin %s", truncateString(origin, 100))
+		}
+	}
 	if err := s.allow(ctx, s.cfg.IPStartLimiter, r.IP, "social logins per IP"); err != nil {
 		return "", err
 	}
@@ -286,8 +296,8 @@ func (s *Service) Start(ctx context.Context, r StartRequest) (string, error) {
 	if _, err := s.db.Exec(ctx, `DELETE FROM social_flows WHERE expires_at < ?`, ms(now.Add(-time.Hour))); err != nil {
 		return "", err
 	}
-	if _, err := s.db.Exec(ctx, `INSERT INTO social_flows (state_hash, project_id, provider, device_id, code_challenge, nonce, parent_origin, created_at, expires_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, hash(state), r.Project.ID, rp.def.Name, r.DeviceID, r.CodeChallenge, nonce, r.ParentOrigin, ms(now), ms(now.Add(FlowTTL))); err != nil {
+	if _, err := s.db.Exec(ctx, `INSERT INTO social_flows (state_hash, project_id, provider, device_id, code_challenge, nonce, parent_origin, return_url, created_at, expires_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, hash(state), r.Project.ID, rp.def.Name, r.DeviceID, r.CodeChallenge, nonce, r.ParentOrigin, r.ReturnURL, ms(now), ms(now.Add(FlowTTL))); err != nil {
 		return "", err
 	}
 	opts := []oauth2.AuthCodeOption{
@@ -309,6 +319,9 @@ type CallbackResult struct {
 	ResultURI    string
 	ParentOrigin string
 	Provider     string
+	// RedirectURL, in redirect mode: the page to send the visitor back to,
+	// the result URI in its result_uri parameter.
+	RedirectURL string
 }
 
 // Callback takes the provider's redirect (state, and code or error) and
@@ -324,8 +337,9 @@ func (s *Service) Callback(ctx context.Context, q url.Values) (CallbackResult, e
 	var res CallbackResult
 	var expires int64
 	var returned *int64
-	err := s.db.QueryRow(ctx, `SELECT provider, parent_origin, expires_at, returned_at FROM social_flows WHERE state_hash = ?`, hash(state)).
-		Scan(&res.Provider, &res.ParentOrigin, &expires, &returned)
+	var returnURL string
+	err := s.db.QueryRow(ctx, `SELECT provider, parent_origin, return_url, expires_at, returned_at FROM social_flows WHERE state_hash = ?`, hash(state)).
+		Scan(&res.Provider, &res.ParentOrigin, &returnURL, &expires, &returned)
 	switch {
 	case store.IsNoRows(err):
 		return CallbackResult{}, apperr.Fieldf(apperr.Invalid, "state", MsgInvalidState)
@@ -350,6 +364,13 @@ func (s *Service) Callback(ctx context.Context, q url.Values) (CallbackResult, e
 		}
 	}
 	res.ResultURI = strings.TrimRight(s.cfg.FrameURL(), "/") + ResultPath + "?" + out.Encode()
+	if returnURL != "" {
+		u, _ := url.Parse(returnURL)
+		q := u.Query()
+		q.Set("result_uri", res.ResultURI)
+		u.RawQuery = q.Encode()
+		res.RedirectURL = u.String()
+	}
 	return res, nil
 }
 
