@@ -99,7 +99,7 @@ export function createAuthApi(target: ApiTarget) {
     changeEmailSecondary: (token: string, otp: string, deviceId: string) =>
       call('POST', '/auth/v1/email/change/secondary', z.object({ newEmail: z.string(), session: sessionSchema }), { otp, deviceId }, token),
     /** socialStart records a social login and returns the provider's URL for the popup (docs/social.md). */
-    socialStart: (body: { provider: string; deviceId: string; codeChallenge: string; parentOrigin: string }) =>
+    socialStart: (body: { provider: string; deviceId: string; codeChallenge: string; parentOrigin: string; returnUrl?: string }) =>
       call('POST', '/auth/v1/social/start', z.object({ uri: z.string() }), body),
     /** socialConnect exchanges the callback's result URI (with the PKCE verifier) for a session. */
     socialConnect: (body: { uri: string; codeVerifier: string; deviceId: string }) =>

@@ -106,7 +106,7 @@ export async function createFrame(deps: FrameDeps): Promise<Frame> {
       case '@latch-app/CONNECT_OTP':
         return wallet.connectOtp(event.payload.otp)
       case '@latch-app/GET_SOCIAL_REDIRECT_URI':
-        return wallet.socialRedirectUri(event.payload.provider, pageOrigin)
+        return wallet.socialRedirectUri(event.payload.provider, pageOrigin, event.payload.returnUrl)
       case '@latch-app/CONNECT_SOCIAL':
         devicePoll?.abort()
         if (event.payload.chainId !== undefined) chainId = event.payload.chainId

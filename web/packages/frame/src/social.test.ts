@@ -9,7 +9,7 @@ import { NO_SOCIAL_LOGIN } from './wallet'
 
 const PAGE = 'https://app.example'
 
-async function embed(server: ReturnType<typeof fakeLatchd>) {
+async function embed(server: ReturnType<typeof fakeLatchd>, store = openDeviceStore(new IDBFactory())) {
   const posted: { id?: string; type: string; payload?: unknown }[] = []
   const parent = {
     postMessage: (msg: (typeof posted)[number], origin: string) => {
@@ -20,7 +20,7 @@ async function embed(server: ReturnType<typeof fakeLatchd>) {
   } as unknown as Window
   const frame = await createFrame({
     api: server.api,
-    store: openDeviceStore(new IDBFactory()),
+    store,
     projectId: 'p'.repeat(32),
     chainId: 'eip155:31337',
     parent,
@@ -38,7 +38,7 @@ async function embed(server: ReturnType<typeof fakeLatchd>) {
     await vi.waitFor(() => expect(answerOf(id)).toBeDefined())
     return answerOf(id)!
   }
-  return { frame, posted, ask, parent }
+  return { frame, posted, ask, parent, store }
 }
 
 // The result URI latchd's callback page hands the page for a started login.
@@ -109,5 +109,25 @@ describe('PKCE', () => {
     expect(p.take('s1')).toBeUndefined()
     expect(p.take('s6')).toBe('v6')
     expect(p.take('s6')).toBeUndefined()
+  })
+})
+
+describe('social login in redirect mode (a Telegram mini-app)', () => {
+  it('keeps the verifier across the page reload: a new frame on the same device connects the result', async () => {
+    const server = fakeLatchd()
+    // The page before the redirect asks for the provider's URL with its return URL.
+    const before = await embed(server)
+    const uri = ((await before.ask('GET_SOCIAL_REDIRECT_URI', { provider: 'google', returnUrl: `${PAGE}/tg/?x=1` })).payload as { uri: string }).uri
+    // A popup login's verifier lives in that frame's memory only.
+    const popupUri = ((await before.ask('GET_SOCIAL_REDIRECT_URI', { provider: 'google' })).payload as { uri: string }).uri
+    // After the reload: a new frame over the same device store.
+    const after = await embed(server, before.store)
+    expect(await after.ask('CONNECT_SOCIAL', { uri: resultOf(popupUri) })).toMatchObject({ payload: { message: NO_SOCIAL_LOGIN } })
+    expect(await after.ask('CONNECT_SOCIAL', { uri: resultOf(uri) })).toMatchObject({ type: '@latch-frame/CONNECT_SOCIAL_SUCCESS', payload: { provider: 'google' } })
+    // Spent: the stored verifier is gone.
+    const again = await embed(server, before.store)
+    expect(await again.ask('CONNECT_SOCIAL', { uri: resultOf(uri) })).toMatchObject({ payload: { message: NO_SOCIAL_LOGIN } })
+    // A return URL on another origin is refused by latchd.
+    expect(await after.ask('GET_SOCIAL_REDIRECT_URI', { provider: 'google', returnUrl: 'https://evil.example/' })).toMatchObject({ type: '@latch-frame/GET_SOCIAL_REDIRECT_URI_ERROR' })
   })
 })

@@ -42,6 +42,8 @@ const REFRESH_MARGIN_MS = 30_000
 const SESSION_SECRET = 'session'
 /** The provider and the account's name there, of a session opened by a social login. */
 const SOCIAL_SECRET = 'social'
+/** A redirect-mode social login's state and PKCE verifier: the page reloads before CONNECT_SOCIAL, and this frame with it. */
+const SOCIAL_REDIRECT_SECRET = 'socialRedirect'
 
 /** What a wallet needs. */
 export interface WalletDeps {
@@ -264,19 +266,26 @@ export function createWallet(deps: WalletDeps) {
      * a new PKCE verifier stays here, latchd gets its challenge and answers
      * the provider's URL for the popup.
      */
-    async socialRedirectUri(provider: string, parentOrigin: string): Promise<{ uri: string }> {
+    async socialRedirectUri(provider: string, parentOrigin: string, returnUrl?: string): Promise<{ uri: string }> {
       const verifier = newVerifier()
-      const { uri } = await api.socialStart({ provider, deviceId: await deviceId(), codeChallenge: await challengeOf(verifier), parentOrigin })
+      const { uri } = await api.socialStart({ provider, deviceId: await deviceId(), codeChallenge: await challengeOf(verifier), parentOrigin, ...(returnUrl ? { returnUrl } : {}) })
       const state = stateOf(uri)
       if (!state) throw new Error('latchd answered a provider URL without a state')
       socialLogins.add(state, verifier)
+      // Redirect mode: the page (and this frame) reload before the result comes back; the verifier waits in the device store.
+      if (returnUrl) await store.putSecret(projectId, SOCIAL_REDIRECT_SECRET, { state, verifier })
       return { uri }
     },
 
     /** connectSocial exchanges the popup's result URI, with its login's verifier, for a session. */
     async connectSocial(resultUri: string): Promise<{ provider: string; userName: string; email: string | null }> {
       const state = stateOf(resultUri)
-      const verifier = state ? socialLogins.take(state) : undefined
+      let verifier = state ? socialLogins.take(state) : undefined
+      const redirected = (await store.getSecret(projectId, SOCIAL_REDIRECT_SECRET)) as { state?: string; verifier?: string } | undefined
+      if (redirected && state && redirected.state === state) {
+        verifier ??= redirected.verifier
+        await store.deleteSecret(projectId, SOCIAL_REDIRECT_SECRET)
+      }
       if (!verifier) throw new Error(NO_SOCIAL_LOGIN)
       const r = await api.socialConnect({ uri: resultUri, codeVerifier: verifier, deviceId: await deviceId() })
       pending = undefined

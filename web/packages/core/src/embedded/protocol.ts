@@ -150,7 +150,11 @@ const appPayloads = {
   IS_CONNECTED: none,
   GET_CHAIN_ID: none,
   /** The provider's URL for the social login popup (the frame keeps the PKCE verifier). */
-  GET_SOCIAL_REDIRECT_URI: z.object({ provider: socialProviderSchema }),
+  GET_SOCIAL_REDIRECT_URI: z.object({
+    provider: socialProviderSchema,
+    /** Redirect mode (a Telegram mini-app): the page latchd's callback sends the visitor back to, with result_uri. */
+    returnUrl: z.optional(z.string().check(z.minLength(1), z.maxLength(2048))),
+  }),
   /** The result URI the popup's last page posted to the page (from the frame origin). */
   CONNECT_SOCIAL: z.object({
     uri: z.string().check(z.minLength(1), z.maxLength(4096)),

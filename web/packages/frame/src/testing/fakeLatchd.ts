@@ -87,11 +87,12 @@ export function fakeLatchd(opts: { allowedOrigins?: string[]; approveAfterPolls?
       const s = issue(u, deviceId)
       return { session: { ...s, user: { id: u.id, email: '' } }, provider: 'farcaster', username: c.username ?? '' }
     },
-    async socialStart({ provider, deviceId, codeChallenge, parentOrigin }) {
+    async socialStart({ provider, deviceId, codeChallenge, parentOrigin, returnUrl }) {
       calls.push('socialStart')
       if (!['google', 'github', 'apple', 'facebook', 'x', 'discord'].includes(provider)) fail(400, 'invalid', 'Social provider must be google, github, apple, facebook, x or discord')
       if (!(opts.allowedOrigins ?? ['https://app.example']).includes(parentOrigin)) fail(403, 'forbidden', `Origin not allowed: ${parentOrigin}`)
       const state = `state-${++n}`
+      if (returnUrl !== undefined && new URL(returnUrl).origin !== parentOrigin) fail(400, 'invalid', `returnUrl must be a page of parentOrigin ${parentOrigin}`)
       socialFlows.set(state, { provider, deviceId, challenge: codeChallenge, used: false })
       return { uri: `https://${provider}.example/authorize?state=${state}&code_challenge=${codeChallenge}` }
     },
