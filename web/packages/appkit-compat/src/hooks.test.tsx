@@ -17,8 +17,8 @@ import {
 } from './hooks'
 import { AppKitCompatError } from './options'
 
-const chainA = defineChain({ id: 31337, name: 'Dev A', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: ['http://127.0.0.1:9'] } } })
-const chainB = defineChain({ id: 31338, name: 'Dev B', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: ['http://127.0.0.1:9'] } } })
+const chainA = defineChain({ id: 31337, name: 'Dev A', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: ['http://127.0.0.1:1'] } } })
+const chainB = defineChain({ id: 31338, name: 'Dev B', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: ['http://127.0.0.1:1'] } } })
 
 describe('before createAppKit', () => {
   it('a hook says to call createAppKit first', () => {
@@ -30,7 +30,7 @@ describe('over a Latch instance', () => {
   // No latchd behind apiUrl: start-up fails fast and is reported as an alert, as in a page.
   let appKit: AppKit
   beforeAll(() => {
-    appKit = createAppKit({ networks: [chainA, chainB], apiUrl: 'http://127.0.0.1:9', enableWalletConnect: false, themeMode: 'light' })
+    appKit = createAppKit({ networks: [chainA, chainB], apiUrl: 'http://127.0.0.1:1', enableWalletConnect: false, themeMode: 'light' })
   })
   afterAll(() => resetAppKitForTests())
 

@@ -26,7 +26,8 @@ function useSelector<T>(hook: string, select: (state: LatchState) => T): T {
     last.current = { value: next }
     return next
   }
-  return useSyncExternalStore((onChange) => appKit.latch.subscribe(() => onChange()), getSnapshot, getSnapshot)
+  const subscribe = useCallback((onChange: () => void) => appKit.latch.subscribe(() => onChange()), [appKit])
+  return useSyncExternalStore(subscribe, getSnapshot, getSnapshot)
 }
 
 export type UseAppKitReturn = {
@@ -74,7 +75,8 @@ export function useAppKitAccount(options?: { namespace?: string }): UseAppKitAcc
   const account = useSelector('useAppKitAccount', (s) => s.account)
   const embedded = useEmbedded()
   const namespace = account.caipAddress?.split(':')[0]
-  const other = options?.namespace !== undefined && options.namespace !== namespace
+  // An account in another namespace than the one asked for reads as disconnected (Latch holds one connection).
+  const other = options?.namespace !== undefined && namespace !== undefined && options.namespace !== namespace
   return useMemo(() => {
     const connected = !other && account.status === 'connected' && Boolean(account.address)
     const user = embedded?.user
