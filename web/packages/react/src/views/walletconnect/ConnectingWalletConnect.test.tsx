@@ -200,4 +200,31 @@ describe('ConnectingWalletConnectBasic', () => {
     expect(screen.getByTestId('latch-wallet-trust')).toBeTruthy()
     expect(screen.getByTestId('latch-all-wallets')).toBeTruthy()
   })
+
+  it('follows allWallets: HIDE leaves All wallets out', async () => {
+    const latch = createFakeLatch({ walletConnect: true, state: { wallets: [walletConnectRow, ...defaultWallets] }, latchOptions: { allWallets: 'HIDE' } })
+    renderWithLatch(<ConnectButton />, { latch })
+    act(() => latch.open({ view: 'ConnectingWalletConnectBasic' }))
+    await screen.findByTestId('latch-view-ConnectingWalletConnectBasic')
+    offer(latch)
+    expect(screen.getByTestId('latch-wc-qr-svg')).toBeTruthy()
+    expect(screen.queryByTestId('latch-all-wallets')).toBeNull()
+  })
+
+  it('with the legal checkbox: no pairing and no QR code until the terms are agreed to', async () => {
+    const latch = createFakeLatch({
+      walletConnect: true,
+      state: { wallets: [walletConnectRow, ...defaultWallets] },
+      latchOptions: { termsConditionsUrl: 'https://app.test/terms', features: { legalCheckbox: true } },
+    })
+    const { user } = renderWithLatch(<ConnectButton />, { latch })
+    act(() => latch.open({ view: 'ConnectingWalletConnectBasic' }))
+    await screen.findByTestId('latch-view-ConnectingWalletConnectBasic')
+    expect(latch.pairCalls).toBe(0)
+    expect(screen.queryByTestId('latch-wc-qr')).toBeNull()
+    await user.click(screen.getByRole('checkbox', { name: 'I agree to the Terms of Service' }))
+    expect(latch.pairCalls).toBe(1)
+    offer(latch)
+    expect(screen.getByTestId('latch-wc-qr-svg')).toBeTruthy()
+  })
 })

@@ -1,9 +1,11 @@
+import { useState } from 'react'
 import type { LatchWallet } from '@latchkit/core'
 import { isMobileUserAgent } from '@latchkit/core'
 import { useLatchInstance } from '../../context'
 import { useLatchSelector } from '../../hooks/useLatchSelector'
 import { useT } from '../../hooks/useT'
 import { CopyLinkButton, PairingError, RetryAfterDecline, useWalletConnectPairing, WalletConnectQrCode } from './ConnectingWalletConnectParts'
+import LegalConsent from '../connect/LegalConsent'
 import { WalletListItem } from '../connect/WalletListItem'
 
 /**
@@ -17,18 +19,25 @@ export default function ConnectingWalletConnectBasicView() {
   const latch = useLatchInstance()
   const t = useT()
   const mobile = isMobileUserAgent()
-  // A phone cannot scan its own screen: no pairing until a wallet is picked.
-  const pairing = useWalletConnectPairing(!mobile)
+  const opts = latch._internal.opts
+  // As in Connect: with features.legalCheckbox and a legal URL, nothing connects until the terms are agreed to.
+  const legal = opts.termsConditionsUrl || opts.privacyPolicyUrl
+  const [agreed, setAgreed] = useState(false)
+  const blocked = !!legal && opts.features.legalCheckbox && !agreed
+  // A phone cannot scan its own screen: no pairing until a wallet is picked (nor before the terms are agreed to).
+  const pairing = useWalletConnectPairing(!mobile && !blocked)
   const wallets = useLatchSelector((state) => state.wallets)
   if (!pairing) return null
-  const allWallets = (
-    <button type="button" className="latch-list-item" data-testid="latch-all-wallets" onClick={() => latch.push('AllWallets')}>
+  const showAll = opts.features.allWallets && (opts.allWallets === 'SHOW' || (opts.allWallets === 'ONLY_MOBILE' && mobile))
+  const consent = legal ? <LegalConsent checkbox={opts.features.legalCheckbox} agreed={agreed} onAgree={setAgreed} /> : null
+  const allWallets = !showAll ? null : (
+    <button type="button" className="latch-list-item" data-testid="latch-all-wallets" aria-disabled={blocked || undefined} onClick={() => blocked || latch.push('AllWallets')}>
       <span className="latch-wallet-image latch-all-wallets-icon" aria-hidden="true" />
       <span className="latch-list-item-name">{t('connect.allWallets')}</span>
     </button>
   )
   const connect = (wallet: LatchWallet) => {
-    latch.connectWallet(wallet).catch(() => {})
+    if (!blocked) latch.connectWallet(wallet).catch(() => {})
   }
 
   return (
@@ -36,20 +45,21 @@ export default function ConnectingWalletConnectBasicView() {
       {mobile ? (
         <ul className="latch-list" aria-label={t('view.Connect')}>
           {wallets.map((wallet) => (
-            <WalletListItem key={wallet.id} wallet={wallet} onSelect={connect} />
+            <WalletListItem key={wallet.id} wallet={wallet} onSelect={connect} disabled={blocked} />
           ))}
-          <li>{allWallets}</li>
+          {allWallets ? <li>{allWallets}</li> : null}
         </ul>
-      ) : (
+      ) : blocked ? null : (
         <>
           <WalletConnectQrCode uri={pairing.uri} />
           <p className="latch-subtitle">{t('connecting.scanQr')}</p>
           <CopyLinkButton uri={pairing.uri} />
           <PairingError pairing={pairing} />
           <RetryAfterDecline pairing={pairing} />
-          <div className="latch-wc-all-wallets">{allWallets}</div>
+          {allWallets ? <div className="latch-wc-all-wallets">{allWallets}</div> : null}
         </>
       )}
+      {consent}
     </div>
   )
 }
