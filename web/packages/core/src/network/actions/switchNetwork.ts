@@ -1,3 +1,4 @@
+import { loadNativeBalance } from '../../account/actions/loadNativeBalance'
 import { adapterOfNetwork, networkCaipId } from '../../adapters/registry'
 import { LatchSwitchNetworkError, toSwitchNetworkError } from '../../connection/errors'
 import type { Latch } from '../../latch-types'
@@ -35,6 +36,9 @@ export async function switchNetwork(latch: Latch, chainId: number): Promise<void
     }
   }
   // After a wallet's switch its chainChanged has moved the active network already (then this changes nothing).
+  const across = adapterOfNetwork(network.store.getState().activeNetwork) !== adapterOfNetwork(target)
   network.setActiveNetwork(target)
+  // Into another namespace: the account shown is that namespace's, and so is the balance to read.
+  if (across) void loadNativeBalance(latch)
   leaveNetworkViews(latch)
 }
