@@ -3,6 +3,8 @@ import type { LatchWallet } from '@latchkit/core'
 import { walletSearchDebounceMs } from '../../constants'
 import { useLatchInstance } from '../../context'
 import { useT } from '../../hooks/useT'
+import { setAgreed, useConsent } from './consent'
+import LegalConsent from './LegalConsent'
 import { WalletListItem } from './WalletListItem'
 
 type ListState = {
@@ -30,6 +32,7 @@ function useDebouncedValue<T>(value: T, delayMs: number): T {
  */
 export default function AllWalletsView() {
   const latch = useLatchInstance()
+  const consent = useConsent(latch)
   const t = useT()
   const [query, setQuery] = useState('')
   const search = useDebouncedValue(query.trim(), walletSearchDebounceMs)
@@ -79,11 +82,12 @@ export default function AllWalletsView() {
   }, [hasMore, loadMore, supportsObserver])
 
   const connect = (wallet: LatchWallet) => {
-    latch.connectWallet(wallet).catch(() => {})
+    if (!consent.blocked) latch.connectWallet(wallet).catch(() => {})
   }
 
   return (
     <div className="latch-view" data-testid="latch-view-AllWallets">
+      {consent.required ? <LegalConsent checkbox agreed={consent.agreed} onAgree={(value) => setAgreed(latch, value)} /> : null}
       <input
         type="search"
         className="latch-search"
@@ -95,7 +99,7 @@ export default function AllWalletsView() {
       />
       <ul className="latch-list latch-all-wallets-list" aria-label={t('view.AllWallets')} aria-busy={list.status === 'loading'}>
         {list.wallets.map((wallet) => (
-          <WalletListItem key={wallet.id} wallet={wallet} onSelect={connect} />
+          <WalletListItem key={wallet.id} wallet={wallet} onSelect={connect} disabled={consent.blocked} />
         ))}
       </ul>
       {list.status === 'loading' ? <span className="latch-spinner latch-list-spinner" data-testid="latch-all-wallets-loading" aria-hidden="true" /> : null}

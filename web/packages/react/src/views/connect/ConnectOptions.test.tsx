@@ -98,6 +98,34 @@ describe('Connect view options', () => {
     expect(spy).toHaveBeenCalledTimes(1)
   })
 
+  it('the agreement holds across views: All Wallets after ticking, and back in Connect', async () => {
+    const { user, latch } = await openConnect({ termsConditionsUrl: 'https://app.test/terms', features: { legalCheckbox: true } })
+    await user.click(await screen.findByRole('checkbox'))
+    await user.click(screen.getByTestId('latch-all-wallets'))
+    await screen.findByTestId('latch-view-AllWallets', {}, { timeout: 5000 })
+    expect((await screen.findByRole('checkbox')).getAttribute('aria-labelledby')).toBeTruthy()
+    expect((screen.getByRole('checkbox') as HTMLInputElement).checked).toBe(true)
+    await user.click(screen.getByTestId('latch-modal-back'))
+    await screen.findByTestId('latch-view-Connect')
+    expect((await screen.findByRole('checkbox') as HTMLInputElement).checked).toBe(true)
+    expect(screen.getByTestId('latch-wallet-metamask').getAttribute('aria-disabled')).toBeNull()
+    expect(latch.getState().view).toBe('Connect')
+  })
+
+  it('All Wallets reached without agreeing (WhatIsAWallet, open()) shows the checkbox and connects nothing until it is ticked', async () => {
+    const { user, latch } = await openConnect({ termsConditionsUrl: 'https://app.test/terms', features: { legalCheckbox: true } })
+    const spy = vi.spyOn(latch, 'connectWallet')
+    act(() => latch.push('AllWallets'))
+    const view = await screen.findByTestId('latch-view-AllWallets', {}, { timeout: 5000 })
+    const row = (await screen.findAllByRole('button', { name: /Wallet/ })).find((b) => b.closest('ul') && view.contains(b))!
+    expect(row.getAttribute('aria-disabled')).toBe('true')
+    await user.click(row)
+    expect(spy).not.toHaveBeenCalled()
+    await user.click(screen.getByRole('checkbox'))
+    await user.click(row)
+    expect(spy).toHaveBeenCalledTimes(1)
+  })
+
   it('legalCheckbox without a legal URL asks nothing', async () => {
     await openConnect({ features: { legalCheckbox: true } })
     expect(screen.queryByRole('checkbox')).toBeNull()

@@ -3,6 +3,7 @@ import { EMBEDDED_CONNECTOR_ID, getEmbeddedState, isMobileUserAgent, type LatchW
 import { useLatchInstance } from '../../context'
 import { useLatchSelector } from '../../hooks/useLatchSelector'
 import { useT } from '../../hooks/useT'
+import { setAgreed, useConsent } from './consent'
 import { WalletListItem } from './WalletListItem'
 
 // The e-mail field is a chunk of its own, loaded only when the options allow e-mail login.
@@ -26,9 +27,7 @@ export function ConnectView() {
   const latch = useLatchInstance()
   const t = useT()
   const opts = latch._internal.opts
-  const legal = opts.termsConditionsUrl || opts.privacyPolicyUrl
-  const [agreed, setAgreed] = useState(false)
-  const blocked = !!legal && opts.features.legalCheckbox && !agreed
+  const { legal, required, agreed, blocked } = useConsent(latch)
   const [expanded, setExpanded] = useState(false)
   const showAll = opts.features.allWallets && (opts.allWallets === 'SHOW' || (opts.allWallets === 'ONLY_MOBILE' && isMobileUserAgent()))
   // The e-mail wallet's connector is reached through the e-mail field, not listed as a wallet.
@@ -91,7 +90,7 @@ export function ConnectView() {
   )
   // With the terms checkbox, a disabled fieldset holds the e-mail field and the social buttons until it is ticked.
   const gate = (key: string, section: ReactNode) =>
-    legal && opts.features.legalCheckbox ? (
+    required ? (
       <fieldset key={key} className="latch-fieldset" disabled={blocked}>
         {section}
       </fieldset>
@@ -100,7 +99,7 @@ export function ConnectView() {
     )
   const consent = legal ? (
     <Suspense key="legal" fallback={null}>
-      <LegalConsent checkbox={opts.features.legalCheckbox} agreed={agreed} onAgree={setAgreed} />
+      <LegalConsent checkbox={opts.features.legalCheckbox} agreed={agreed} onAgree={(value) => setAgreed(latch, value)} />
     </Suspense>
   ) : null
   return (

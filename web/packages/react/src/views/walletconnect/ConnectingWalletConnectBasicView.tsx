@@ -1,10 +1,10 @@
-import { useState } from 'react'
 import type { LatchWallet } from '@latchkit/core'
 import { isMobileUserAgent } from '@latchkit/core'
 import { useLatchInstance } from '../../context'
 import { useLatchSelector } from '../../hooks/useLatchSelector'
 import { useT } from '../../hooks/useT'
 import { CopyLinkButton, PairingError, RetryAfterDecline, useWalletConnectPairing, WalletConnectQrCode } from './ConnectingWalletConnectParts'
+import { setAgreed, useConsent } from '../connect/consent'
 import LegalConsent from '../connect/LegalConsent'
 import { WalletListItem } from '../connect/WalletListItem'
 
@@ -21,15 +21,13 @@ export default function ConnectingWalletConnectBasicView() {
   const mobile = isMobileUserAgent()
   const opts = latch._internal.opts
   // As in Connect: with features.legalCheckbox and a legal URL, nothing connects until the terms are agreed to.
-  const legal = opts.termsConditionsUrl || opts.privacyPolicyUrl
-  const [agreed, setAgreed] = useState(false)
-  const blocked = !!legal && opts.features.legalCheckbox && !agreed
+  const { legal, agreed, blocked } = useConsent(latch)
   // A phone cannot scan its own screen: no pairing until a wallet is picked (nor before the terms are agreed to).
   const pairing = useWalletConnectPairing(!mobile && !blocked)
   const wallets = useLatchSelector((state) => state.wallets)
   if (!pairing) return null
   const showAll = opts.features.allWallets && (opts.allWallets === 'SHOW' || (opts.allWallets === 'ONLY_MOBILE' && mobile))
-  const consent = legal ? <LegalConsent checkbox={opts.features.legalCheckbox} agreed={agreed} onAgree={setAgreed} /> : null
+  const consent = legal ? <LegalConsent checkbox={opts.features.legalCheckbox} agreed={agreed} onAgree={(value) => setAgreed(latch, value)} /> : null
   const allWallets = !showAll ? null : (
     <button type="button" className="latch-list-item" data-testid="latch-all-wallets" aria-disabled={blocked || undefined} onClick={() => blocked || latch.push('AllWallets')}>
       <span className="latch-wallet-image latch-all-wallets-icon" aria-hidden="true" />
