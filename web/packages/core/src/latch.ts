@@ -103,7 +103,8 @@ export function createLatch(options: LatchOptions, extensions: LatchExtensions =
     router,
     modal,
     // Like any wallet, asked for the network the visitor picked before connecting.
-    connect: (connectorId) => connection.connect(connectorId, { chainId: network.store.getState().activeNetwork.id }),
+    // (A Solana network, whose id is negative, is not an EVM chain to ask for.)
+    connect: (connectorId, id = network.store.getState().activeNetwork.id) => connection.connect(connectorId, id > 0 ? { chainId: id } : {}),
     onSuccess: (wallet) => walletConnected(latch, wallet, isMobile ? 'mobile' : 'qrcode'),
     onFailure: (failure) => events.sendEvent({ type: 'track', event: 'CONNECT_ERROR', properties: { message: failure.message } }),
   })
