@@ -20,9 +20,9 @@ export function setAgreed(latch: Latch, value: boolean): void {
 
 /** Consent: `required` with legalCheckbox and a legal URL; `blocked` while required and not given. */
 export function useConsent(latch: Latch): { legal: boolean; required: boolean; agreed: boolean; blocked: boolean } {
-  const { termsConditionsUrl, privacyPolicyUrl, features } = latch._internal.opts
-  const legal = !!(termsConditionsUrl || privacyPolicyUrl)
-  const required = legal && features.legalCheckbox
+  const opts = latch._internal.opts
+  const legal = !!(opts.termsConditionsUrl || opts.privacyPolicyUrl)
+  const required = legal && opts.features.legalCheckbox
   const given = useSyncExternalStore(subscribe, () => agreed.has(latch), () => false)
   return { legal, required, agreed: given, blocked: required && !given }
 }
