@@ -117,7 +117,7 @@ export interface FrameClient {
   /** The frame's origin: the social login popup's pages are there, and its result is taken from there only. */
   readonly origin: string
   /** socialRedirectUri asks the frame for the provider's URL of a new social login (the frame keeps its PKCE verifier). */
-  socialRedirectUri(provider: AppPayload<'GET_SOCIAL_REDIRECT_URI'>['provider']): Promise<string>
+  socialRedirectUri(provider: AppPayload<'GET_SOCIAL_REDIRECT_URI'>['provider'], returnUrl?: string): Promise<string>
   /** connectSocial hands the frame the popup's result URI; a success marks that an embedded login was used and keeps the user name (spec §3). */
   connectSocial(resultUri: string, chainId?: number): Promise<FrameResult<'CONNECT_SOCIAL'>>
   /** farcasterUri asks the frame to open a Farcaster channel: its farcaster:// URI for the QR code. */
@@ -388,8 +388,8 @@ export function createFrameClient(options: FrameClientOptions): FrameClient {
       storage.setItem(EMBEDDED_STORAGE_KEYS.emailLoginUsed, 'true')
     },
     origin: frameOrigin,
-    async socialRedirectUri(provider) {
-      return (await request('GET_SOCIAL_REDIRECT_URI', { provider })).uri
+    async socialRedirectUri(provider, returnUrl) {
+      return (await request('GET_SOCIAL_REDIRECT_URI', { provider, ...(returnUrl ? { returnUrl } : {}) })).uri
     },
     async connectSocial(resultUri, chainId) {
       const result = await request('CONNECT_SOCIAL', { uri: resultUri, ...(chainId ? { chainId: `eip155:${chainId}` } : {}) })

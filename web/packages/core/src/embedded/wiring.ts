@@ -57,4 +57,10 @@ export function createEmbeddedWiring(
 /** startEmbedded runs at init: the frame starts now when an e-mail login was used before (spec §4). */
 export function startEmbedded(latch: Latch): void {
   void latch._internal.embedded?.startIfUsedBefore()
+  // Redirect mode's social login (a Telegram mini-app) comes back to the page with result_uri.
+  if (latch._internal.embedded && typeof location !== 'undefined' && /[?&]result_uri=/.test(location.search)) {
+    void loadLazy()
+      .then((l) => l.embeddedActions())
+      .then((a) => a.finishSocialRedirect(latch))
+  }
 }

@@ -30,13 +30,29 @@ export async function connectSocial(
   const name = provider as SocialProviderName
   if (!popup) return fail(SOCIAL_POPUP_BLOCKED)
   wallet.store.setState({ social: { provider: name, step: 'popup', error: undefined }, error: undefined })
-  const { connection, network } = latch._internal
+  let resultUri: string
   try {
     const frame = await wallet.frame()
     popup.location.href = await frame.socialRedirectUri(name)
-    const resultUri = await waitForSocialResult(popup, { ...options, frameOrigin: frame.origin })
+    resultUri = await waitForSocialResult(popup, { ...options, frameOrigin: frame.origin })
     popup.close()
-    wallet.store.setState({ social: { provider: name, step: 'connecting', error: undefined } })
+  } catch (error) {
+    return fail(errorMessage(error))
+  }
+  await finishSocialLogin(latch, name, resultUri)
+}
+
+/**
+ * finishSocialLogin hands the frame a login's result URI (from the popup,
+ * or from the address in redirect mode) and connects the wallet; the
+ * slice's `social` follows (connecting → done, or the error). Never throws.
+ */
+export async function finishSocialLogin(latch: Latch, name: SocialProviderName, resultUri: string): Promise<void> {
+  const wallet = requireEmbedded(latch)
+  const { connection, network } = latch._internal
+  wallet.store.setState({ social: { provider: name, step: 'connecting', error: undefined } })
+  try {
+    const frame = await wallet.frame()
     const chainId = network.store.getState().activeNetwork.id
     await frame.connectSocial(resultUri, chainId)
     try {
@@ -50,7 +66,8 @@ export async function connectSocial(
       return
     }
   } catch (error) {
-    return fail(errorMessage(error))
+    wallet.store.setState({ social: { provider: name, step: 'error', error: errorMessage(error) } })
+    return
   }
   wallet.store.setState({ social: { provider: name, step: 'done', error: undefined } })
   wallet.connected()

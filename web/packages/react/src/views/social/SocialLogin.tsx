@@ -34,8 +34,9 @@ function telegramPlatform(): string | undefined {
  * provider's click opens the popup at once (a popup opened after an await is
  * blocked), then the login runs in core's connectSocial: the clicked button
  * shows it is pending, the others wait, and a failure (a closed popup,
- * latchd's refusal) is shown under the buttons. Farcaster's click opens
- * ConnectingFarcaster (core's connectFarcaster).
+ * latchd's refusal) is shown under the buttons. In a Telegram mini-app the
+ * page goes to the provider instead (core's startSocialRedirect). Farcaster's
+ * click opens ConnectingFarcaster (core's connectFarcaster).
  */
 export default function SocialLogin() {
   return <SocialButtons all={false} />
@@ -64,6 +65,11 @@ export function SocialButtons({ all }: { all: boolean }) {
     if (!actions || busy) return
     if (provider === 'farcaster') {
       void actions.connectFarcaster(latch)
+      return
+    }
+    // A Telegram mini-app opens no popup: the page itself goes to the provider and comes back (spec §2).
+    if (actions.isTelegramMiniApp()) {
+      void actions.startSocialRedirect(latch, provider)
       return
     }
     const popup = actions.openSocialPopup()
