@@ -44,7 +44,7 @@ async function connected(hasSmartAccount: boolean, networks: 'fail' | number[] =
     </LatchProvider>,
   )
   act(() => void latch.open({ view: 'Account' }))
-  await screen.findByTestId('latch-account-type-row')
+  await screen.findByTestId('latch-account-type-row', undefined, { timeout: 5000 })
   return latch
 }
 
