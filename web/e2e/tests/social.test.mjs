@@ -213,3 +213,22 @@ test('farcaster: the widget shows the QR code, a scripted Farcaster client signs
   await other.page.waitForFunction(() => JSON.parse(document.querySelector('[data-testid="demo-account"]')?.textContent ?? '{}').status === 'connected', undefined, { timeout: 30_000 });
   assert.equal((await account(other.page)).address, address);
 });
+
+test('a Telegram mini-app logs in by redirect: back on the page with result_uri, connected, result_uri removed from the address', async () => {
+  const testPage = await openDemo();
+  const { page } = testPage;
+  // Telegram's WebApp object, as its mini-app script sets it (a desktop client: every provider offered).
+  await page.addInitScript(() => {
+    /** @type {any} */ (window).Telegram = { WebApp: { platform: 'tdesktop' } };
+  });
+  await page.reload();
+  await page.getByTestId('latch-connect-button').click();
+  await page.getByTestId('latch-social-google').click();
+  // No popup: the page itself goes to the (development) provider.
+  await page.getByTestId('devidp-banner').waitFor();
+  await page.getByTestId('devidp-user-ada').click();
+  await page.waitForURL(/[?&]result_uri=/);
+  await page.waitForFunction(() => JSON.parse(document.querySelector('[data-testid="demo-account"]')?.textContent ?? '{}').status === 'connected', undefined, { timeout: 30_000 });
+  await page.waitForFunction(() => !location.search.includes('result_uri'));
+  assert.match(/** @type {string} */ ((await account(page)).address), /^0x[0-9a-fA-F]{40}$/);
+});
