@@ -114,21 +114,22 @@ test('sends 1.5 USDC, then 0.01 ETH, to account #2: the chain and the widget bot
   await page.getByTestId('latch-token-USDC').getByTestId('latch-token-quantity').filter({ hasText: '999,998.500 USDC' }).waitFor();
   assert.equal((await tokenRow(page, 'USDC')).value, usd(999_998.5));
 
-  // 0.01 ETH: a native send stays in Send with the form cleared.
+  // 0.01 ETH: Send opens on the native coin, and a native send returns to Account too.
   await openSend(page);
+  assert.match(/** @type {string} */ (await page.locator('[data-testid="latch-send-token"] option:checked').textContent()), /^ETH /);
   await fill(page, { token: 'ETH', amount: '0.01', receiver });
   await page.getByTestId('latch-send-review').click();
   await page.getByTestId('latch-view-WalletSendPreview').getByTestId('latch-send-confirm').click();
   await page.getByTestId('latch-toast').filter({ hasText: 'Sent 0.01 ETH' }).waitFor();
-  await page.getByTestId('latch-view-WalletSend').waitFor();
-  assert.equal(await page.getByTestId('latch-send-amount').inputValue(), '');
+  await page.getByTestId('latch-view-Account').waitFor();
   assert.equal(await rpc.eth(receiver), before.eth2 + 10n ** 16n);
 
   // Back on Account: the ETH row is the chain's balance (10000 - 0.01 - gas), 3 decimals, at $3000.
-  await page.getByTestId('latch-modal-back').click();
-  await page.getByTestId('latch-view-Account').waitFor();
-  const eth0 = Number(formatEther(await rpc.eth(accounts[0])));
-  const ethQuantity = `${eth0.toLocaleString('en-US', { minimumFractionDigits: 3, maximumFractionDigits: 3 })} ETH`;
+  const eth0Text = formatEther(await rpc.eth(accounts[0]));
+  const eth0 = Number(eth0Text);
+  // The widget cuts quantities to 3 decimals (spec §9: truncated, not rounded).
+  const [whole, fraction = ''] = eth0Text.split('.');
+  const ethQuantity = `${Number(whole).toLocaleString('en-US')}.${fraction.padEnd(3, '0').slice(0, 3)} ETH`;
   await page.getByTestId('latch-token-ETH').getByTestId('latch-token-quantity').filter({ hasText: ethQuantity }).waitFor();
   assert.equal((await tokenRow(page, 'ETH')).value, usd(eth0 * 3000));
 
@@ -160,6 +161,8 @@ test('refused sends: empty fields, a bad address, more than the balance, a walle
   await page.getByTestId('latch-send-review').click();
   await error.filter({ hasText: 'An amount and receiver address are required' }).waitFor();
 
+  // The form starts on the native coin; with none chosen, a token is asked for.
+  await page.getByTestId('latch-send-token').selectOption({ value: '' });
   await fill(page, { amount: '1', receiver });
   await page.getByTestId('latch-send-review').click();
   await error.filter({ hasText: 'A token is required' }).waitFor();

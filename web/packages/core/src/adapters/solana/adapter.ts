@@ -16,6 +16,20 @@ export const SOLANA_DISCONNECTED: NamespaceConnection = Object.freeze({
   wallet: undefined,
 })
 
+/** Where the Solana client remembers the connected wallet and account, for the reconnect after a reload. */
+export const SOLANA_CONNECTION_KEY = 'latch:solana:connection'
+
+// Until the client's chunk has loaded, a remembered connection reads as 'reconnecting' (as wagmi's does for eip155),
+// so the account shown does not fall back to another namespace, nor the active network with it, meanwhile.
+const RECONNECTING: NamespaceConnection = Object.freeze({ ...SOLANA_DISCONNECTED, status: 'reconnecting' })
+const remembered = (): boolean => {
+  try {
+    return Boolean(globalThis.localStorage?.getItem(SOLANA_CONNECTION_KEY))
+  } catch {
+    return false
+  }
+}
+
 /** A Solana address: 32 to 44 base58 characters (spec §5). */
 export const SOLANA_ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/
 
@@ -50,7 +64,7 @@ function createLazySolanaClient(context: NamespaceClientContext): NamespaceClien
     connect: async (connectorId, options) => (await client()).connect(connectorId, options),
     reconnect: async () => (await client()).reconnect(),
     disconnect: async () => (await client()).disconnect(),
-    account: (state = context.connection.getState()) => state.namespaces.solana ?? SOLANA_DISCONNECTED,
+    account: (state = context.connection.getState()) => state.namespaces.solana ?? (remembered() ? RECONNECTING : SOLANA_DISCONNECTED),
     balance: async (params) => (await client()).balance(params),
     sendDriver: async () => (await client()).sendDriver(),
     sendTransaction: async (params) => (await client()).sendTransaction(params),

@@ -12,16 +12,18 @@ import { loadLazy } from '../../loadLazy'
 import { formatDecimal } from '../../send/decimal'
 import { sliceOf } from '../../store'
 import type { LatchNetwork, NamespaceClient, NamespaceClientContext } from '../types'
-import { SOLANA_DISCONNECTED as disconnectedNamespace } from './adapter'
+import { SOLANA_CONNECTION_KEY, SOLANA_DISCONNECTED as disconnectedNamespace } from './adapter'
 import { isSolanaNetwork, walletStandardChain, type SolanaNetwork } from './network'
 import { solanaRpc, solanaRpcUrl } from './rpc'
 import { featuresOf, watchWallets, type StandardAccount, type StandardWallet, type WalletWatcher } from './walletStandard'
 
-/** Where the connected Solana wallet is remembered for the reconnect after a reload. */
-export const SOLANA_CONNECTION_KEY = 'latch:solana:connection'
+export { SOLANA_CONNECTION_KEY }
 
-/** How long a reconnect waits for the stored wallet to register (as the EVM side waits for its announcement). */
-export const SOLANA_RECONNECT_WAIT_MS = 1000
+/**
+ * How long a reconnect waits for the stored wallet to register, 'reconnecting' meanwhile: longer than the EVM side
+ * waits for an announcement, since the e-mail wallet registers only once its frame has loaded and knows the visitor.
+ */
+export const SOLANA_RECONNECT_WAIT_MS = 3000
 
 /** The connector id of a Wallet Standard wallet in the Connect list. */
 export const solanaConnectorId = (name: string) => `solana:${name}`
@@ -130,6 +132,7 @@ export function createSolanaClient(context: NamespaceClientContext): NamespaceCl
   const findWallet = (name: string) => watcher?.list().find((w) => w.name === name)
 
   async function connect(connectorId: string, options?: { chainId?: number | undefined }): Promise<NamespaceConnection> {
+    late = undefined
     const name = connectorId.startsWith('solana:') ? connectorId.slice('solana:'.length) : connectorId
     const w = findWallet(name)
     if (!w) throw new LatchConnectError('unknown', `No Solana wallet named ${name} is installed`)
@@ -143,6 +146,22 @@ export function createSolanaClient(context: NamespaceClientContext): NamespaceCl
       throw toConnectError(error)
     }
   }
+
+  /** The silent connect of a reload: the stored wallet, if it registers in time and still holds the stored account. */
+  /** Asks the stored wallet, silently, for the stored account; forgets both when it no longer gives it. */
+  async function silently(stored: Stored, w: StandardWallet): Promise<void> {
+    try {
+      const { accounts } = await featuresOf(w)['standard:connect'].connect({ silent: true })
+      adopt(w, accounts.length ? accounts : w.accounts, networkOf(undefined), stored.address)
+    } catch {
+      remember(undefined)
+      forget()
+    }
+  }
+
+  // A stored wallet that had not registered within the wait (the e-mail wallet registers once its frame knows the
+  // visitor): reconnected silently when it does register, while nothing else was connected meanwhile.
+  let late: Stored | undefined
 
   /** The silent connect of a reload: the stored wallet, if it registers in time and still holds the stored account. */
   async function restore(): Promise<void> {
@@ -159,14 +178,17 @@ export function createSolanaClient(context: NamespaceClientContext): NamespaceCl
         })
       })
     }
-    try {
-      if (!w) throw new Error(`${stored.wallet} did not register`)
-      const { accounts } = await featuresOf(w)['standard:connect'].connect({ silent: true })
-      adopt(w, accounts.length ? accounts : w.accounts, networkOf(undefined), stored.address)
-    } catch {
-      remember(undefined)
-      forget()
-    }
+    if (w) return silently(stored, w)
+    late = stored
+    write(disconnectedNamespace)
+  }
+
+  const lateRestore = () => {
+    const w = late && findWallet(late.wallet)
+    if (!late || !w) return
+    const stored = late
+    late = undefined
+    if (state().status === 'disconnected') void silently(stored, w)
   }
 
   // Picking a wallet that has both sides connects both: its EVM side connected, so its Solana side is asked too.
@@ -180,7 +202,7 @@ export function createSolanaClient(context: NamespaceClientContext): NamespaceCl
   const start = () => {
     started ??= (async () => {
       publish()
-      watcher?.subscribe(() => (publish(), pair(pairWith)))
+      watcher?.subscribe(() => (publish(), lateRestore(), pair(pairWith)))
       internal.cleanups.push(
         () => watcher?.stop(),
         conn.subscribe((next, prev) => {
@@ -201,7 +223,9 @@ export function createSolanaClient(context: NamespaceClientContext): NamespaceCl
           else write({ ...current })
         }),
       )
-      await restore()
+      // enableReconnect: false (spec §4) starts disconnected, remembered or not.
+      if (internal.opts.enableReconnect) await restore()
+      else write(disconnectedNamespace)
     })()
     return started
   }
@@ -218,6 +242,7 @@ export function createSolanaClient(context: NamespaceClientContext): NamespaceCl
     async disconnect() {
       const w = wallet
       pairWith = undefined
+      late = undefined
       remember(undefined)
       forget()
       try {

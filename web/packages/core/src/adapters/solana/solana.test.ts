@@ -44,14 +44,14 @@ function stubFetch() {
   })
 }
 
-function setup() {
+function setup(options: { enableReconnect?: boolean } = {}) {
   const wagmiConfig = createConfig({
     chains: [mainnet],
     connectors: [mock({ accounts: [alice] })],
     storage: null,
     transports: { [mainnet.id]: custom({ request: async () => '0xde0b6b3a7640000' }) },
   })
-  return createLatch({ projectId: 'a'.repeat(32), apiUrl: 'http://127.0.0.1:1', networks: [mainnet, local], wagmiConfig })
+  return createLatch({ projectId: 'a'.repeat(32), apiUrl: 'http://127.0.0.1:1', networks: [mainnet, local], wagmiConfig, ...options })
 }
 
 const solanaWalletOf = (latch: Latch, name = 'Phantomish') => latch.getState().wallets.find((w) => w.name === name)
@@ -169,6 +169,43 @@ describe('the solana client through a Latch with an EVM chain and a Solana netwo
     expect(third.getState().account.status).toBe('disconnected')
     expect(storage.getItem(SOLANA_CONNECTION_KEY)).toBeNull()
     third.destroy()
+  })
+
+  it('a remembered connection reads as reconnecting before the client loads; enableReconnect: false asks nothing', async () => {
+    stubFetch()
+    storage.setItem(SOLANA_CONNECTION_KEY, JSON.stringify({ wallet: 'Phantomish', address }))
+    const phantom = fakeSolanaWallet()
+    phantom.state.authorized = true
+    phantom.register(win)
+    const latch = setup({ enableReconnect: false })
+    // Before init (the client's chunk not loaded yet): reconnecting, so the EVM side does not take over meanwhile.
+    expect(latch._internal.clients.get('solana')!.account().status).toBe('reconnecting')
+    await latch.init()
+    expect(latch.getState().account.status).toBe('disconnected')
+    expect(phantom.calls).toEqual([])
+    latch.destroy()
+  })
+
+  it('a stored wallet that registers after the wait (the e-mail wallet, once its frame knows the visitor) reconnects then', async () => {
+    stubFetch()
+    const phantom = fakeSolanaWallet()
+    phantom.register(win)
+    const first = setup()
+    await first.init()
+    await first.connectWallet(solanaWalletOf(first)!)
+    first.destroy()
+
+    win = new EventTarget()
+    vi.stubGlobal('window', win)
+    const second = setup()
+    await second.init()
+    // Not there within the wait: disconnected for now, and nothing forgotten.
+    expect(second.getState().account.status).toBe('disconnected')
+    expect(storage.getItem(SOLANA_CONNECTION_KEY)).not.toBeNull()
+    phantom.register(win)
+    await vi.waitFor(() => expect(second.getState().account).toMatchObject({ status: 'connected', address }))
+    expect(phantom.calls.filter((c) => c.method === 'connect').at(-1)?.input).toEqual({ silent: true })
+    second.destroy()
   })
 
   it('follows the wallet’s account change, signs messages, and disconnects', async () => {
