@@ -7,7 +7,7 @@ import { loadLazy } from '../../loadLazy'
 import type { LatchNetwork, NamespaceAdapter, NamespaceClient, NamespaceClientContext } from '../types'
 
 /** A namespace with nothing connected (kept here, not imported, so the connection types stay out of Solana's chunks). */
-export const SOLANA_DISCONNECTED: NamespaceConnection = Object.freeze({
+export const SOLANA_DISCONNECTED: NamespaceConnection = /* @__PURE__ */ Object.freeze({
   status: 'disconnected',
   address: undefined,
   caipAddress: undefined,
@@ -21,7 +21,14 @@ export const SOLANA_CONNECTION_KEY = 'latch:solana:connection'
 
 // Until the client's chunk has loaded, a remembered connection reads as 'reconnecting' (as wagmi's does for eip155),
 // so the account shown does not fall back to another namespace, nor the active network with it, meanwhile.
-const RECONNECTING: NamespaceConnection = Object.freeze({ ...SOLANA_DISCONNECTED, status: 'reconnecting' })
+const RECONNECTING: NamespaceConnection = /* @__PURE__ */ Object.freeze({
+  status: 'reconnecting',
+  address: undefined,
+  caipAddress: undefined,
+  chainId: undefined,
+  connectorId: undefined,
+  wallet: undefined,
+})
 const remembered = (): boolean => {
   try {
     return Boolean(globalThis.localStorage?.getItem(SOLANA_CONNECTION_KEY))

@@ -12,12 +12,22 @@ import { loadLazy } from '../../loadLazy'
 import { formatDecimal } from '../../send/decimal'
 import { sliceOf } from '../../store'
 import type { LatchNetwork, NamespaceClient, NamespaceClientContext } from '../types'
-import { SOLANA_CONNECTION_KEY, SOLANA_DISCONNECTED as disconnectedNamespace } from './adapter'
-import { isSolanaNetwork, walletStandardChain, type SolanaNetwork } from './network'
+import { solanaOnly as isSolanaNetwork, walletStandardChain } from './chains'
+import type { SolanaNetwork } from './network'
 import { solanaRpc, solanaRpcUrl } from './rpc'
 import { featuresOf, watchWallets, type StandardAccount, type StandardWallet, type WalletWatcher } from './walletStandard'
 
-export { SOLANA_CONNECTION_KEY }
+/** Where the connected Solana wallet is remembered (adapter.ts reads the same key; a copy, so this chunk imports no value of it). */
+export const SOLANA_CONNECTION_KEY = 'latch:solana:connection'
+
+const disconnectedNamespace: NamespaceConnection = Object.freeze({
+  status: 'disconnected',
+  address: undefined,
+  caipAddress: undefined,
+  chainId: undefined,
+  connectorId: undefined,
+  wallet: undefined,
+})
 
 /**
  * How long a reconnect waits for the stored wallet to register, 'reconnecting' meanwhile: longer than the EVM side

@@ -5,13 +5,6 @@
 import type { LatchNetwork } from '../types'
 import { solanaAdapter } from './adapter'
 
-/** The Wallet Standard's names of the public clusters, by CAIP-2 reference (the genesis hash's first 32 characters). */
-export const SOLANA_CLUSTERS: Readonly<Record<string, string>> = {
-  '5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp': 'solana:mainnet',
-  EtWTRABZaYq6iMfeYKouRu166VU2xqa1: 'solana:devnet',
-  '4uhcVJyU9pJkvQyS88uRDiswHXSCkY3z': 'solana:testnet',
-}
-
 const reference = /^[1-9A-HJ-NP-Za-km-z]{32}$/
 
 /**
@@ -86,9 +79,4 @@ export const solanaTestnet = /* @__PURE__ */ defineSolanaNetwork({
 /** Whether a configured network is a Solana one. */
 export function isSolanaNetwork(network: LatchNetwork): network is SolanaNetwork {
   return network.chainNamespace === 'solana' && typeof network.caipNetworkId === 'string'
-}
-
-/** The Wallet Standard chain of a Solana network: the cluster's name for the public ones, else its CAIP-2 id. */
-export function walletStandardChain(network: SolanaNetwork): `solana:${string}` {
-  return (SOLANA_CLUSTERS[network.caipNetworkId.slice('solana:'.length)] ?? network.caipNetworkId) as `solana:${string}`
 }
