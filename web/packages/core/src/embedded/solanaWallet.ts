@@ -19,7 +19,7 @@ type IdentifierString = `${string}:${string}`
 export const SOLANA_CHAIN_REFERENCES: Readonly<Record<string, string>> = {
   'solana:mainnet': '5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp',
   'solana:devnet': 'EtWTRABZaYq6iMfeYKouRu166VU2xqa1',
-  'solana:testnet': '4uhcVJyU9pJkvQyS88uRDiswHXSRkCaC',
+  'solana:testnet': '4uhcVJyU9pJkvQyS88uRDiswHXSCkY3z',
 }
 
 const SIGN_FEATURES = ['solana:signAndSendTransaction', 'solana:signTransaction', 'solana:signMessage'] as const

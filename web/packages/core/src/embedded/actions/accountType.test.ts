@@ -74,12 +74,21 @@ describe('setAccountType', () => {
 
 describe('smartAccountNetworks', () => {
   it('keeps the frame’s list comma-joined; a failure is an empty list (spec §4)', async () => {
+    const signedIn: FrameUser = { address: EOA, chainId: 'eip155:31337', accounts: [] }
     const ok = fixture({ networks: [31337, 31338] })
+    ok.store.setState({ user: signedIn })
     expect(await smartAccountNetworks(ok.latch)).toEqual([31337, 31338])
     expect(ok.storage.getItem(EMBEDDED_STORAGE_KEYS.smartAccountEnabledNetworks)).toBe('31337,31338')
     const failed = fixture({ networks: 'fail' })
+    failed.store.setState({ user: signedIn })
     failed.storage.setItem(EMBEDDED_STORAGE_KEYS.smartAccountEnabledNetworks, '1')
     expect(await smartAccountNetworks(failed.latch)).toEqual([])
     expect(failed.storage.getItem(EMBEDDED_STORAGE_KEYS.smartAccountEnabledNetworks)).toBe('')
+  })
+
+  it('stores nothing when the visitor signed out meanwhile (sign-out cleared the keys)', async () => {
+    const gone = fixture({ networks: [31337] })
+    expect(await smartAccountNetworks(gone.latch)).toEqual([31337])
+    expect(gone.storage.getItem(EMBEDDED_STORAGE_KEYS.smartAccountEnabledNetworks)).toBeNull()
   })
 })

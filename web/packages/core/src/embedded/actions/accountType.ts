@@ -38,7 +38,8 @@ export async function smartAccountNetworks(latch: Latch): Promise<number[]> {
   } catch {
     ids = []
   }
-  latch._internal.storage.setItem(EMBEDDED_STORAGE_KEYS.smartAccountEnabledNetworks, ids.join(','))
+  // Kept only while someone is signed in: a sign-out during the request has already cleared the keys.
+  if (wallet.store.getState().user) latch._internal.storage.setItem(EMBEDDED_STORAGE_KEYS.smartAccountEnabledNetworks, ids.join(','))
   return ids
 }
 
