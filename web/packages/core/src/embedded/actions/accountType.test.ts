@@ -36,7 +36,10 @@ function fixture(frame: { smart?: boolean; networks?: 'fail' | number[] } = {}) 
   const storage = createMemoryStorage()
   const changed: unknown[] = []
   const latch = {
-    _internal: { embedded: { store, frame: async () => ({ request }), chainId: () => 31337 }, storage },
+    _internal: {
+      embedded: { store, frame: async () => ({ request }), chainId: () => 31337, usedBefore: () => storage.getItem(EMBEDDED_STORAGE_KEYS.emailLoginUsed) === 'true' },
+      storage,
+    },
     getWagmiConfig: () => ({ connectors: [{ id: 'other', onAccountsChanged: () => changed.push('wrong') }, { id: EMBEDDED_CONNECTOR_ID, onAccountsChanged: (a: unknown) => changed.push(a) }] }),
   } as unknown as Latch
   return { latch, sent, store, storage, changed }
@@ -77,17 +80,20 @@ describe('smartAccountNetworks', () => {
     const signedIn: FrameUser = { address: EOA, chainId: 'eip155:31337', accounts: [] }
     const ok = fixture({ networks: [31337, 31338] })
     ok.store.setState({ user: signedIn })
+    ok.storage.setItem(EMBEDDED_STORAGE_KEYS.emailLoginUsed, 'true')
     expect(await smartAccountNetworks(ok.latch)).toEqual([31337, 31338])
     expect(ok.storage.getItem(EMBEDDED_STORAGE_KEYS.smartAccountEnabledNetworks)).toBe('31337,31338')
     const failed = fixture({ networks: 'fail' })
     failed.store.setState({ user: signedIn })
+    failed.storage.setItem(EMBEDDED_STORAGE_KEYS.emailLoginUsed, 'true')
     failed.storage.setItem(EMBEDDED_STORAGE_KEYS.smartAccountEnabledNetworks, '1')
     expect(await smartAccountNetworks(failed.latch)).toEqual([])
     expect(failed.storage.getItem(EMBEDDED_STORAGE_KEYS.smartAccountEnabledNetworks)).toBe('')
   })
 
-  it('stores nothing when the visitor signed out meanwhile (sign-out cleared the keys)', async () => {
+  it('stores nothing once a sign-out began (it cleared the keys; the user goes only after the frame answers)', async () => {
     const gone = fixture({ networks: [31337] })
+    gone.store.setState({ user: { address: EOA, chainId: 'eip155:31337', accounts: [] } })
     expect(await smartAccountNetworks(gone.latch)).toEqual([31337])
     expect(gone.storage.getItem(EMBEDDED_STORAGE_KEYS.smartAccountEnabledNetworks)).toBeNull()
   })

@@ -38,8 +38,11 @@ export async function smartAccountNetworks(latch: Latch): Promise<number[]> {
   } catch {
     ids = []
   }
-  // Kept only while someone is signed in: a sign-out during the request has already cleared the keys.
-  if (wallet.store.getState().user) latch._internal.storage.setItem(EMBEDDED_STORAGE_KEYS.smartAccountEnabledNetworks, ids.join(','))
+  // Kept only while the login stands: a sign-out during the request has already cleared the keys
+  // (the login marker first, the user only once the frame answered SIGN_OUT).
+  if (wallet.usedBefore() && wallet.store.getState().user) {
+    latch._internal.storage.setItem(EMBEDDED_STORAGE_KEYS.smartAccountEnabledNetworks, ids.join(','))
+  }
   return ids
 }
 
