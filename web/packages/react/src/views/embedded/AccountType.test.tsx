@@ -37,6 +37,8 @@ async function connected(hasSmartAccount: boolean, networks: 'fail' | number[] =
     throw new Error(`unexpected ${name}`)
   })
   vi.spyOn(wallet, 'frame').mockResolvedValue({ request, signOut: async () => undefined } as never)
+  // What a finished login leaves in the page's storage (the frame client's connect calls are mocked away).
+  localStorage.setItem('latch:embedded:emailLoginUsed', 'true')
   await act(() => latch._internal.connection.connect(wallet.connectorId, { chainId: 31337 }))
   render(
     <LatchProvider latch={latch} wagmi={false}>
