@@ -129,6 +129,19 @@ export type {
 export { WALLET_CONNECT_ID } from './wallets'
 
 // UI helpers: the message catalogue, device and address formats.
-export { messages, t, type MessageKey, type MessageParams } from './messages'
+export { lookup, messages, t, type MessageKey, type MessageParams } from './messages'
+export {
+  SUPPORTED_LOCALES,
+  LocaleError,
+  detectLocale,
+  loadLocale,
+  localeDirection,
+  localeSnapshot,
+  matchLocale,
+  type LatchLocale,
+  type LocaleCatalogue,
+  type LocaleState,
+} from './i18n/locale'
+export type { LocaleFormats } from './i18n/intl'
 export { isMobileUserAgent } from './platform'
 export { truncateAddress } from './connection/format'

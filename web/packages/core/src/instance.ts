@@ -33,6 +33,7 @@ import type { KeyValueStorage } from './storage'
 import { createStore, mountSlice, type ReadableStore, type SliceFactory, type Store } from './store'
 import type { Telemetry } from './telemetry'
 import type { ThemeController, ThemeState } from './theme'
+import type { LocaleController, LocaleState } from './i18n/locale'
 import type { ToastController, ToastState } from './toasts'
 import type { WalletConnectController } from './walletconnect/controller'
 import type { WalletConnectFlowState } from './walletconnect/flow'
@@ -68,6 +69,7 @@ export interface LatchRootState {
   readonly alerts: AlertState
   readonly toasts: ToastState
   readonly theme: ThemeState
+  readonly locale: LocaleState
   readonly walletConnect: WalletConnectFlowState
   readonly accountData: AccountDataState
   readonly events: EventsState
@@ -118,6 +120,7 @@ export interface LatchInternal extends LatchRuntime {
   readonly alerts: AlertController
   readonly toasts: ToastController
   readonly theme: ThemeController
+  readonly locale: LocaleController
   readonly events: EventBus
   readonly telemetry: Telemetry
   readonly recent: RecentWallets
@@ -140,7 +143,7 @@ export interface LatchInternal extends LatchRuntime {
   /** Registry entries AllWallets showed, so a wallet picked there becomes recent too. */
   readonly seenRegistry: Map<string, RegistryWallet>
   /** Work in flight, shared by callers, and the latest balance read (older answers are dropped). */
-  readonly pending: { init?: Promise<void>; connectWallets?: Promise<void>; balanceSeq: number }
+  readonly pending: { init?: Promise<void>; locale?: Promise<void>; connectWallets?: Promise<void>; balanceSeq: number }
   /** Undone by destroy(). */
   readonly cleanups: Array<() => void>
 }

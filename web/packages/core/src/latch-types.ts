@@ -6,6 +6,8 @@ import type { AccountData } from './account/data'
 import type { LatchInternal } from './instance'
 import type { View } from './modal/router'
 import type { PayRequest, PayResult } from './pay/types'
+import type { LatchLocale, LocaleCatalogue } from './i18n/locale'
+import type { LocaleFormats } from './i18n/intl'
 import type { ThemeMode } from './theme'
 
 /** Views of the modal (spec §2, plus Networks and WhatIsAWallet). */
@@ -91,6 +93,14 @@ export interface LatchState {
   /** Depth of the view stack (1 = the first view; back closes). */
   historyLength: number
   themeMode: ThemeMode
+  /** The active locale: English until another's catalogue has loaded. */
+  locale: LatchLocale
+  /** The active locale's writing direction (the modal's `dir`). */
+  dir: 'ltr' | 'rtl'
+  /** The active locale's catalogue (every key); undefined for English, whose strings are built in. */
+  catalogue: LocaleCatalogue | undefined
+  /** The active locale's Intl formats; undefined for English, which keeps spec §9's en-US formats. */
+  formats: LocaleFormats | undefined
   /** `--latch-*` custom properties for the current theme. */
   themeVars: Record<string, string>
   alert: LatchAlert | null
@@ -184,8 +194,13 @@ export interface Latch {
   subscribeEvents(listener: (event: LatchEvent) => void): () => void
   showToast(message: string, variant: LatchToast['variant'], options?: { link?: { url: string; label: string } }): void
   copyToClipboard(text: string): Promise<void>
-  /** Message catalogue lookup with {n} interpolation. */
+  /** Core's message catalogue in the active locale, with `{name}` placeholders filled and plurals by `count`. */
   t(key: string, params?: Record<string, string | number>): string
+  /**
+   * Switches the widget's language: loads the locale's catalogue chunk, then re-renders in it. Throws LocaleError
+   * for a locale Latch does not ship (SUPPORTED_LOCALES).
+   */
+  setLocale(locale: LatchLocale): Promise<void>
   getWagmiConfig(): WagmiConfig
   /**
    * latchd's account data for this project: balances (with the spec's loading

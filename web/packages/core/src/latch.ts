@@ -28,6 +28,7 @@ import type { Latch } from './latch-types'
 import { destroy } from './lifecycle/destroy'
 import { init } from './lifecycle/init'
 import { wire } from './lifecycle/wire'
+import { createLocaleController } from './i18n/locale'
 import { t as translate, type MessageKey } from './messages'
 import { goBackTo } from './modal/actions/goBackTo'
 import { modalContext } from './modal/context'
@@ -78,6 +79,7 @@ export function createLatch(options: LatchOptions, extensions: LatchExtensions =
   // Light until mounted when the app sets no mode: the server cannot know the
   // visitor's preference, and a different first client render would not hydrate.
   const theme = createThemeController(opts.themeMode ?? 'light', opts.themeVariables, slot(root, 'theme'))
+  const locale = createLocaleController(opts.locale, slot(root, 'locale'))
   const events = createEventBus(undefined, slot(root, 'events'))
   const telemetry = createTelemetry({ api, bus: events, isAnalyticsEnabled: () => slice.getState().analyticsEnabled })
   const embedded = createEmbeddedWiring(options, opts, { root, storage, alerts, latch: () => latch })
@@ -96,7 +98,7 @@ export function createLatch(options: LatchOptions, extensions: LatchExtensions =
   const network = createNetworkController({ networks, defaultNetwork: opts.defaultNetwork, storage, slice: slot(root, 'network') })
   const clients = createNamespaceClients({ connection, latch: () => latch }, networks)
   const router = createRouterController({ closeModal: () => modal.close(), isConnected: () => modalContext(parts).isConnected, slice: slot(root, 'router') })
-  const modal = createModalController({ router, events, context: () => modalContext(parts), prefetch: () => loadConnectWallets(latch), slice: slot(root, 'modal') })
+  const modal = createModalController({ router, events, context: () => modalContext(parts), prefetch: () => Promise.all([loadConnectWallets(latch), parts.pending.locale]).then(() => undefined), slice: slot(root, 'modal') })
   const walletConnect = createWalletConnectController({
     config: connection.getWagmiConfig(),
     slice: slot(root, 'walletConnect'),
@@ -110,7 +112,7 @@ export function createLatch(options: LatchOptions, extensions: LatchExtensions =
   })
   const parts: StateInputs = {
     ...createLatchRuntime(),
-    ...{ options, opts, networks, isMobile, storage, api, alerts, toasts, theme, events, telemetry, recent, accountData },
+    ...{ options, opts, networks, isMobile, storage, api, alerts, toasts, theme, locale, events, telemetry, recent, accountData },
     ...{ root, connection, network, router, modal, walletConnect, clients, slice, embedded: embedded.wallet },
     seenRegistry: new Map(),
     pending: { balanceSeq: 0 },
@@ -144,9 +146,13 @@ export function createLatch(options: LatchOptions, extensions: LatchExtensions =
     },
     async copyToClipboard(text) {
       await navigator.clipboard.writeText(text)
-      toasts.showSuccess(translate('account.addressCopied'))
+      toasts.showSuccess(latch.t('account.addressCopied'))
     },
-    t: (key, params) => translate(key as MessageKey, params),
+    t(key, params) {
+      const l = locale.store.getState()
+      return translate(key as MessageKey, params, l.catalogue, l.locale)
+    },
+    setLocale: (next) => locale.setLocale(next),
     getWagmiConfig: () => connection.getWagmiConfig(),
     accountData,
     getProvider: () => getProvider(latch),

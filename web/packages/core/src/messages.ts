@@ -202,22 +202,45 @@ export type MessageKey = keyof typeof en
 /** A catalogue: one string per key. Translations must supply every key. */
 export type MessageCatalogue = Readonly<Record<MessageKey, string>>
 
-/** Message catalogues by locale. English is the only one so far and the fallback. */
+/** The English catalogue, built in and the fallback of every other locale. */
 export const messages: { readonly en: MessageCatalogue } = { en }
 
-/** Values substituted into `{name}` placeholders. */
+/** Values substituted into `{name}` placeholders; a numeric `count` also picks a plural form. */
 export type MessageParams = Readonly<Record<string, string | number>>
 
+const pluralRules = new Map<string, Intl.PluralRules>()
+
 /**
- * t returns the message for key with `{name}` placeholders replaced from
- * params; a placeholder without a value is left as is, so a missing
+ * lookup returns `english[key]`, or the active locale's string for it, with
+ * `{name}` placeholders replaced from params. A numeric `params.count` picks
+ * the plural form `key_<category>` (Intl.PluralRules of the locale) when the
+ * catalogue has one. A placeholder without a value is left as is, so a missing
  * parameter is visible rather than silently blank.
  */
-export function t(key: MessageKey, params?: MessageParams, catalogue: MessageCatalogue = messages.en): string {
-  const template = catalogue[key]
+export function lookup(
+  english: Readonly<Record<string, string>>,
+  key: string,
+  params?: MessageParams,
+  catalogue?: Readonly<Record<string, string>>,
+  locale = 'en',
+): string {
+  const source = catalogue ?? english
+  let chosen = key
+  if (typeof params?.count === 'number') {
+    let rules = pluralRules.get(locale)
+    if (!rules) pluralRules.set(locale, (rules = new Intl.PluralRules(locale)))
+    const plural = `${key}_${rules.select(params.count)}`
+    if (source[plural] !== undefined) chosen = plural
+  }
+  const template = source[chosen] ?? english[key] ?? key
   if (!params) return template
   return template.replace(/\{(\w+)\}/g, (placeholder, name: string) => {
     const value = params[name]
     return value === undefined ? placeholder : String(value)
   })
+}
+
+/** t returns core's message for key, in the given locale's catalogue when there is one (see lookup). */
+export function t(key: MessageKey, params?: MessageParams, catalogue?: Readonly<Record<string, string>>, locale?: string): string {
+  return lookup(en, key, params, catalogue, locale)
 }

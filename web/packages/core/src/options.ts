@@ -5,6 +5,7 @@ import type { Config as WagmiConfig } from '@wagmi/core'
 import type { Chain } from 'viem'
 import type { SIWXConfig } from './siwx'
 import type { WalletConnectOptions } from './walletconnect/options.js'
+import { assertLocale, type LatchLocale } from './i18n/locale'
 import { assertThemeMode, themeToCssVars, type ThemeMode, type ThemeVariables } from './theme'
 
 /** latchd's address when the app gives none (`latchd dev` listens here). */
@@ -122,6 +123,12 @@ export interface LatchOptions {
   readonly apiUrl?: string
   readonly themeMode?: ThemeMode
   readonly themeVariables?: ThemeVariables
+  /**
+   * The widget's language, one of SUPPORTED_LOCALES (default: the first of the visitor's `navigator.languages` that
+   * Latch ships, else English). A server-rendered page renders English until the browser has mounted, unless it
+   * awaited loadLocale(locale) on both sides first.
+   */
+  readonly locale?: LatchLocale
   readonly features?: Features
   readonly featuredWalletIds?: readonly string[]
   readonly includeWalletIds?: readonly string[]
@@ -170,6 +177,8 @@ export interface ResolvedOptions {
   readonly apiUrl: string
   readonly themeMode: ThemeMode | undefined
   readonly themeVariables: ThemeVariables
+  /** The app's locale; undefined → the visitor's languages decide at init. */
+  readonly locale: LatchLocale | undefined
   /** The app's features exactly as given (needed for the LOCAL_CONFIGURATION_IGNORED check). */
   readonly localFeatures: Features | undefined
   /** Local features merged over DEFAULT_FEATURES. */
@@ -287,6 +296,13 @@ export function resolveOptions(options: LatchOptions): ResolvedOptions {
       fail((error as Error).message)
     }
   }
+  if (options.locale !== undefined) {
+    try {
+      assertLocale(options.locale)
+    } catch (error) {
+      fail((error as Error).message)
+    }
+  }
   if (options.themeVariables !== undefined) {
     try {
       themeToCssVars(options.themeMode ?? 'light', options.themeVariables)
@@ -330,6 +346,7 @@ export function resolveOptions(options: LatchOptions): ResolvedOptions {
     apiUrl,
     themeMode: options.themeMode,
     themeVariables: options.themeVariables ?? {},
+    locale: options.locale,
     localFeatures: options.features,
     features,
     featuredWalletIds: idList('featuredWalletIds', options.featuredWalletIds),

@@ -9,6 +9,7 @@ import type { LatchAccountState, LatchState, LatchWallet } from './latch-types'
 import { modalContext } from './modal/context'
 import { canCloseModal } from './modal/router'
 import { buildWalletList } from './wallets'
+import { localeDirection } from './i18n/locale'
 
 /** What deriving reads: the instance without its derived store. */
 export type StateInputs = Omit<LatchInternal, 'store'>
@@ -66,6 +67,7 @@ export function createStateDeriver(internal: StateInputs): (prev: LatchState | u
     const alert = internal.alerts.store.getState()
     const toast = internal.toasts.store.getState()
     const th = internal.theme.store.getState()
+    const lo = internal.locale.store.getState()
     const net = internal.network.store.getState()
     const themeVars =
       prev && prev.themeMode === th.themeMode && memo.themeVariables === th.themeVariables ? prev.themeVars : internal.theme.cssVars()
@@ -85,6 +87,10 @@ export function createStateDeriver(internal: StateInputs): (prev: LatchState | u
       historyLength: route.stack.length,
       themeMode: th.themeMode,
       themeVars,
+      locale: lo.locale,
+      dir: localeDirection(lo.locale),
+      catalogue: lo.catalogue,
+      formats: lo.formats,
       alert: alert.open && alert.code ? { code: alert.code, variant: alert.variant, message: alert.description || alert.title } : null,
       toast: toast.open ? { message: toast.message, variant: toast.variant, open: true, ...(toast.link ? { link: toast.link } : {}) } : null,
       account: memo.account,

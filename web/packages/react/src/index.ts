@@ -47,6 +47,8 @@ export { useLatchState, type UseLatchStateReturnType } from './hooks/useLatchSta
 export { useLatchAccount, type UseLatchAccountReturnType } from './hooks/useLatchAccount'
 export { useLatchNetwork, type UseLatchNetworkReturnType } from './hooks/useLatchNetwork'
 export { useLatchTheme, type UseLatchThemeReturnType } from './hooks/useLatchTheme'
+export { useLatchLocale, type UseLatchLocaleReturnType } from './hooks/useLatchLocale'
+export { useLatchFormats } from './hooks/useT'
 export { useLatchEvents, type UseLatchEventsReturnType } from './hooks/useLatchEvents'
 export { useDisconnect, type UseDisconnectReturnType } from './hooks/useDisconnect'
 export { useWalletInfo, type UseWalletInfoReturnType } from './hooks/useWalletInfo'

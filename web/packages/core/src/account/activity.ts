@@ -4,6 +4,7 @@
 import { QUANTITY_DECIMALS } from './format'
 import { formatDecimalFixed } from '../send/decimal'
 import type { Transaction, TransactionTransfer } from './types'
+import { relativeParts, type RelativeUnit } from '../i18n/relative'
 
 /** Operation types whose amounts show with + (spec §9). */
 export const PLUS_OPERATIONS: readonly string[] = ['receive', 'deposit', 'borrow', 'claim']
@@ -143,38 +144,31 @@ export function formatActivityDate(date: Date): string {
   return `${String(date.getDate()).padStart(2, '0')} ${monthNames[date.getMonth()]!.slice(0, 3)}`
 }
 
+const englishUnits: Record<RelativeUnit, string> = { second: 'sec', minute: 'min', hour: 'hr', day: 'd', month: 'mo', year: 'yr' }
+
 /**
- * The time since `date` with the units of spec §9, rounded at dayjs's
- * thresholds (AppKit's labels): under 45 s "N sec", under 90 s "1 min",
- * under 45 min "N min", under 90 min "1 hr", under 22 h "N hrs", under 36 h
- * "1 d", under 26 d "N d", under 46 d "1 mo", under 11 months "N mo", under
- * 18 months "1 yr", else "N yr". A date in the future counts as now.
+ * The time since `date` with the units of spec §9 (AppKit's labels): "N sec",
+ * "1 min", "N min", "1 hr", "N hrs", "1 d", "N d", "1 mo", "N mo", "1 yr",
+ * "N yr", rounded by {@link relativeParts}.
  */
 export function relativeTimeLabel(date: Date, now: Date = new Date()): string {
-  const seconds = Math.max(0, (now.getTime() - date.getTime()) / 1000)
-  const minutes = seconds / 60
-  const hours = minutes / 60
-  const days = hours / 24
-  const months = days / 30.4375
-  const years = days / 365.25
-  if (seconds < 45) return `${Math.round(seconds)} sec`
-  if (seconds < 90) return '1 min'
-  if (minutes < 45) return `${Math.round(minutes)} min`
-  if (minutes < 90) return '1 hr'
-  if (hours < 22) return `${Math.round(hours)} hrs`
-  if (hours < 36) return '1 d'
-  if (days < 26) return `${Math.round(days)} d`
-  if (days < 46) return '1 mo'
-  if (months < 11) return `${Math.max(2, Math.round(months))} mo`
-  if (months < 18) return '1 yr'
-  return `${Math.max(2, Math.round(years))} yr`
+  const [count, unit] = relativeParts(date, now)
+  return `${count} ${englishUnits[unit]}${unit === 'hour' && count !== 1 ? 's' : ''}`
+}
+
+/** The English title of a history group: the month, with the year unless it is `now`'s year ("July", "December 2025"). */
+export function monthTitle(year: number, month: number, now: Date = new Date()): string {
+  return year === now.getFullYear() ? monthNames[month]! : `${monthNames[month]} ${year}`
 }
 
 /** One month of activity. */
 export interface ActivityGroup {
   /** `YYYY-MM`, stable across renders. */
   readonly key: string
-  /** The month's name, with the year when it is not the current year ("July", "December 2025"). */
+  readonly year: number
+  /** 0–11. */
+  readonly month: number
+  /** The month's name in English, with the year when it is not the current year ("July", "December 2025"); LocaleFormats.monthTitle for another locale. */
   readonly title: string
   readonly items: readonly ActivityItem[]
 }
@@ -206,7 +200,9 @@ export function groupActivity(
   }
   return [...groups.entries()].map(([key, g]) => ({
     key,
-    title: g.year === now.getFullYear() ? monthNames[g.month]! : `${monthNames[g.month]} ${g.year}`,
+    year: g.year,
+    month: g.month,
+    title: monthTitle(g.year, g.month, now),
     items: g.items,
   }))
 }

@@ -1,5 +1,5 @@
 // An in-memory Latch for tests: a real store with the contract's behaviour, no network.
-import { createLatch, loadPayModule, networkCaipId, t, type AccountData, type MessageKey } from '@latchkit/core'
+import { createLatch, loadLocale, loadPayModule, localeDirection, localeSnapshot, networkCaipId, t, type AccountData, type MessageKey } from '@latchkit/core'
 import { createFakeAccountData } from './fakeAccountData'
 import { createConfig, http } from '@wagmi/core'
 import { mainnet, sepolia, base } from 'viem/chains'
@@ -79,6 +79,10 @@ export function createFakeLatch(options: FakeLatchOptions = {}): FakeLatch {
     historyLength: 1,
     themeMode: 'light',
     themeVars: {},
+    locale: 'en',
+    dir: 'ltr',
+    catalogue: undefined,
+    formats: undefined,
     alert: null,
     toast: null,
     account: { status: 'disconnected' },
@@ -244,6 +248,11 @@ export function createFakeLatch(options: FakeLatchOptions = {}): FakeLatch {
       }
       return { count: registry.length, wallets: registry.slice((page - 1) * 40, page * 40) }
     },
+    async setLocale(locale) {
+      await loadLocale(locale)
+      const { catalogue, formats } = localeSnapshot(locale)
+      setState({ locale, dir: localeDirection(locale), catalogue, formats })
+    },
     setThemeMode(mode) {
       setState({ themeMode: mode })
     },
@@ -266,7 +275,7 @@ export function createFakeLatch(options: FakeLatchOptions = {}): FakeLatch {
       fake.copied.push(text)
     },
     // The real catalogue, so tests see the strings users see.
-    t: (key, params) => t(key as MessageKey, params),
+    t: (key, params) => t(key as MessageKey, params, state.catalogue, state.locale),
     getWagmiConfig() {
       wagmiConfig ??= createConfig({
         chains: [mainnet, base, sepolia],

@@ -52,6 +52,8 @@ export function ModalDialog() {
     <div
       data-latch=""
       data-theme={state.themeMode}
+      lang={state.locale}
+      dir={state.dir}
       style={state.themeVars as CSSProperties}
       className="latch-overlay"
       data-testid="latch-modal-backdrop"

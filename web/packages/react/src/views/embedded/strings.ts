@@ -1,7 +1,7 @@
 // The e-mail views' own strings (English). They live in the views' lazy
 // chunk rather than in core's catalogue, which is part of every page's first
 // load; a translation replaces this object like core's catalogue.
-import { useCallback } from 'react'
+import { useStrings } from '../../hooks/useT'
 
 /** The e-mail views' strings; `{name}` placeholders are filled from params. */
 export const embeddedStrings = {
@@ -49,5 +49,5 @@ export type EmbeddedStringKey = keyof typeof embeddedStrings
 
 /** useEmbeddedT returns the e-mail views' string lookup, filling `{name}` placeholders. */
 export function useEmbeddedT(): (key: EmbeddedStringKey, params?: Record<string, string | number>) => string {
-  return useCallback((key, params) => embeddedStrings[key].replace(/\{(\w+)\}/g, (placeholder, name: string) => (params?.[name] === undefined ? placeholder : String(params[name]))), [])
+  return useStrings(embeddedStrings)
 }

@@ -1,6 +1,6 @@
 // The names views' own strings (English). They live in the views' lazy chunk
 // rather than in core's catalogue, which is part of every page's first load.
-import { useCallback } from 'react'
+import { useStrings } from '../../hooks/useT'
 
 /** The names views' strings; `{name}` placeholders are filled from params. */
 export const namesStrings = {
@@ -22,8 +22,5 @@ export type NamesStringKey = keyof typeof namesStrings
 
 /** useNamesT returns the names views' string lookup, filling `{name}` placeholders. */
 export function useNamesT(): (key: NamesStringKey, params?: Record<string, string | number>) => string {
-  return useCallback(
-    (key, params) => namesStrings[key].replace(/\{(\w+)\}/g, (whole, p: string) => (params && p in params ? String(params[p]) : whole)),
-    [],
-  )
+  return useStrings(namesStrings)
 }

@@ -1,6 +1,6 @@
 // The Buy and Pay views' own strings (English). They live in the views'
 // lazy chunk rather than in core's catalogue, which every page loads first.
-import { useCallback } from 'react'
+import { useStrings } from '../../hooks/useT'
 
 export const onrampStrings = {
   'buy.asset': 'Buy',
@@ -43,8 +43,5 @@ export type OnrampStringKey = keyof typeof onrampStrings
 
 /** useOnrampT returns the views' string lookup, filling `{name}` placeholders. */
 export function useOnrampT(): (key: OnrampStringKey, params?: Record<string, string | number>) => string {
-  return useCallback(
-    (key, params) => onrampStrings[key].replace(/\{(\w+)\}/g, (whole, p: string) => (params && p in params ? String(params[p]) : whole)),
-    [],
-  )
+  return useStrings(onrampStrings)
 }

@@ -1,6 +1,6 @@
 // The swap view's own strings (English). They live in the view's lazy chunk
 // rather than in core's catalogue, which is part of every page's first load.
-import { useCallback } from 'react'
+import { useStrings } from '../../hooks/useT'
 
 /** The swap view's strings; `{name}` placeholders are filled from params. */
 export const swapStrings = {
@@ -33,8 +33,5 @@ export type SwapStringKey = keyof typeof swapStrings
 
 /** useSwapT returns the swap view's string lookup, filling `{name}` placeholders. */
 export function useSwapT(): (key: SwapStringKey, params?: Record<string, string | number>) => string {
-  return useCallback(
-    (key, params) => swapStrings[key].replace(/\{(\w+)\}/g, (whole, p: string) => (params && p in params ? String(params[p]) : whole)),
-    [],
-  )
+  return useStrings(swapStrings)
 }
