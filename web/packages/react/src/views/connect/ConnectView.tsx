@@ -2,8 +2,9 @@ import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react'
 import { EMBEDDED_CONNECTOR_ID, getEmbeddedState, isMobileUserAgent, type LatchWallet } from '@latchkit/core'
 import { useLatchInstance } from '../../context'
 import { useLatchSelector } from '../../hooks/useLatchSelector'
-import { useT } from '../../hooks/useT'
+import { useStrings, useT } from '../../hooks/useT'
 import { setAgreed, useConsent } from './consent'
+import { connectStrings } from './strings'
 import { WalletListItem } from './WalletListItem'
 
 // The e-mail field is a chunk of its own, loaded only when the options allow e-mail login.
@@ -26,6 +27,7 @@ function displayCount(count: number): string {
 export function ConnectView() {
   const latch = useLatchInstance()
   const t = useT()
+  const s = useStrings(connectStrings)
   const opts = latch._internal.opts
   const { legal, required, agreed, blocked } = useConsent(latch)
   const [expanded, setExpanded] = useState(false)
@@ -64,7 +66,7 @@ export function ConnectView() {
   const walletList = collapsed ? (
     <button key="wallet" type="button" className="latch-list-item" data-testid="latch-continue-wallet" aria-disabled={blocked || undefined} onClick={() => blocked || setExpanded(true)}>
       <span className="latch-wallet-image latch-all-wallets-icon" aria-hidden="true" />
-      <span className="latch-list-item-name">Continue with a wallet</span>
+      <span className="latch-list-item-name">{s('connect.continueWithWallet')}</span>
     </button>
   ) : (
     <ul key="wallet" className="latch-list" aria-label={t('view.Connect')}>

@@ -1,5 +1,7 @@
-import { useId, type ReactNode } from 'react'
+import { Fragment, useId, type ReactNode } from 'react'
 import { useLatchInstance } from '../../context'
+import { useStrings } from '../../hooks/useT'
+import { legalStrings } from './legal/strings'
 
 export type LegalConsentProps = {
   /** Ask for consent with a checkbox (features.legalCheckbox); otherwise connecting is the consent. */
@@ -15,16 +17,13 @@ export type LegalConsentProps = {
  */
 export default function LegalConsent({ checkbox, agreed, onAgree }: LegalConsentProps) {
   const { termsConditionsUrl, privacyPolicyUrl } = useLatchInstance()._internal.opts
+  const s = useStrings(legalStrings)
   const textId = useId()
-  const links: ReactNode[] = []
-  if (termsConditionsUrl) links.push(<LegalLink key="terms" href={termsConditionsUrl} label="Terms of Service" testId="latch-legal-terms" />)
-  if (privacyPolicyUrl) links.push(<LegalLink key="privacy" href={privacyPolicyUrl} label="Privacy Policy" testId="latch-legal-privacy" />)
-  const text = (
-    <span id={textId}>
-      {checkbox ? 'I agree to the ' : 'By connecting a wallet, you agree to the '}
-      {links.length === 2 ? [links[0], ' and ', links[1]] : links}
-    </span>
-  )
+  const terms = termsConditionsUrl ? <LegalLink href={termsConditionsUrl} label={s('legal.terms')} testId="latch-legal-terms" /> : null
+  const privacy = privacyPolicyUrl ? <LegalLink href={privacyPolicyUrl} label={s('legal.privacy')} testId="latch-legal-privacy" /> : null
+  const links = terms && privacy ? place(s('legal.both'), { terms, privacy }) : (terms ?? privacy)
+  const text = <span id={textId}>{place(s(checkbox ? 'legal.iAgree' : 'legal.byConnecting'), { links })}</span>
+
   if (!checkbox) {
     return (
       <p className="latch-legal" data-testid="latch-legal">
@@ -44,6 +43,14 @@ export default function LegalConsent({ checkbox, agreed, onAgree }: LegalConsent
       {text}
     </div>
   )
+}
+
+/**
+ * place fills a sentence's `{name}` placeholders with elements (the links), so a
+ * translation can put them where its grammar wants; the rest stays text.
+ */
+function place(template: string, parts: Record<string, ReactNode>): ReactNode {
+  return template.split(/\{(\w+)\}/).map((piece, i) => <Fragment key={i}>{i % 2 ? (parts[piece] ?? `{${piece}}`) : piece}</Fragment>)
 }
 
 function LegalLink({ href, label, testId }: { href: string; label: string; testId: string }) {

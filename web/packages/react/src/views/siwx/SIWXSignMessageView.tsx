@@ -2,7 +2,7 @@ import { useState } from 'react'
 import { loadSiwxModule } from '@latchkit/core'
 import { useLatchInstance } from '../../context'
 import { useLatchSession } from '../../hooks/useLatchSession'
-import { useT } from '../../hooks/useT'
+import { useStrings, useT } from '../../hooks/useT'
 import { siwxStrings } from './strings'
 
 /**
@@ -14,9 +14,10 @@ import { siwxStrings } from './strings'
 export default function SIWXSignMessageView() {
   const latch = useLatchInstance()
   const t = useT()
+  const s = useStrings(siwxStrings)
   const session = useLatchSession()
   const [cancelling, setCancelling] = useState(false)
-  const name = latch._internal.opts.metadata?.name || siwxStrings.thisApp
+  const name = latch._internal.opts.metadata?.name || s('siwx.thisApp')
   const busy = session.status === 'signing' || cancelling
   const checking = session.status === 'checking'
 
@@ -36,16 +37,16 @@ export default function SIWXSignMessageView() {
   return (
     <div className="latch-view latch-connecting latch-siwx" data-testid="latch-view-SIWXSignMessage" aria-label={t('view.SIWXSignMessage')}>
       <p className="latch-title" data-testid="latch-siwx-title">
-        {siwxStrings.title.replace('{name}', name)}
+        {s('siwx.title', { name })}
       </p>
-      <p className="latch-subtitle">{session.required ? siwxStrings.descriptionRequired : siwxStrings.description}</p>
+      <p className="latch-subtitle">{session.required ? s('siwx.descriptionRequired') : s('siwx.description')}</p>
       {session.status === 'signing' ? (
         <p className="latch-subtitle" role="status" data-testid="latch-siwx-authenticating">
           <span className="latch-spinner" aria-hidden="true" /> {t('siwx.authenticating')}
         </p>
       ) : checking ? (
         <p className="latch-subtitle" role="status">
-          <span className="latch-spinner" aria-hidden="true" /> {siwxStrings.checking}
+          <span className="latch-spinner" aria-hidden="true" /> {s('siwx.checking')}
         </p>
       ) : null}
       {session.error && !busy ? (
@@ -58,7 +59,7 @@ export default function SIWXSignMessageView() {
           {t('button.cancel')}
         </button>
         <button type="button" className="latch-primary-button" onClick={sign} disabled={busy || checking} data-testid="latch-siwx-sign">
-          {siwxStrings.sign}
+          {s('siwx.sign')}
         </button>
       </div>
     </div>

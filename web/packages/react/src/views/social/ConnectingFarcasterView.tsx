@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react'
 import { loadEmbeddedActions, type EmbeddedActions } from '@latchkit/core'
 import { useLatchInstance } from '../../context'
+import { useStrings } from '../../hooks/useT'
 import { useEmbeddedState } from '../embedded/useEmbeddedState'
 import { CopyLinkButton, WalletConnectQrCode } from '../walletconnect/ConnectingWalletConnectParts'
 import { socialStrings } from './strings'
@@ -14,6 +15,7 @@ import { socialStrings } from './strings'
  */
 export default function ConnectingFarcasterView() {
   const latch = useLatchInstance()
+  const s = useStrings(socialStrings)
   const state = useEmbeddedState()
   const [actions, setActions] = useState<EmbeddedActions>()
   useEffect(() => {
@@ -42,17 +44,17 @@ export default function ConnectingFarcasterView() {
             {social?.error}
           </p>
           <button type="button" className="latch-secondary-button" disabled={!actions} onClick={() => actions && void actions.connectFarcaster(latch)} data-testid="latch-farcaster-retry">
-            {socialStrings.tryAgain}
+            {s('social.tryAgain')}
           </button>
         </>
       ) : (
         <p className="latch-subtitle" role="status" data-testid="latch-farcaster-status" data-step={step}>
-          {step === 'qr' ? socialStrings.farcasterScan : step === 'popup' ? socialStrings.farcasterPreparing : socialStrings.connecting}
+          {step === 'qr' ? s('social.farcasterScan') : step === 'popup' ? s('social.farcasterPreparing') : s('social.connecting')}
         </p>
       )}
       {uri && step === 'qr' ? (
         <a className="latch-secondary-button" href={uri} data-testid="latch-farcaster-open">
-          {socialStrings.farcasterOpen}
+          {s('social.farcasterOpen')}
         </a>
       ) : null}
       {uri && step === 'qr' ? <CopyLinkButton uri={uri} /> : null}

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react'
 import { loadEmbeddedActions, type EmbeddedActions, type SocialProviderName } from '@latchkit/core'
 import { useLatchInstance } from '../../context'
 import { useLatchSelector } from '../../hooks/useLatchSelector'
+import { useStrings } from '../../hooks/useT'
 import { useEmbeddedState } from '../embedded/useEmbeddedState'
 import { socialStrings } from './strings'
 
@@ -45,6 +46,7 @@ export default function SocialLogin() {
 /** The social buttons: the first few and More (Connect), or all of them (ConnectSocials). */
 export function SocialButtons({ all }: { all: boolean }) {
   const latch = useLatchInstance()
+  const s = useStrings(socialStrings)
   const state = useEmbeddedState()
   const socials = useLatchSelector((s) => s.features.socials)
   const [actions, setActions] = useState<EmbeddedActions>()
@@ -78,7 +80,7 @@ export function SocialButtons({ all }: { all: boolean }) {
   const shown = all || providers.length <= SOCIALS_SHOWN + 1 ? providers : providers.slice(0, SOCIALS_SHOWN)
   return (
     <div data-testid={all ? 'latch-all-socials' : 'latch-social-login'}>
-      <ul className="latch-list" aria-label={socialStrings.label}>
+      <ul className="latch-list" aria-label={s('social.label')}>
         {shown.map((p) => {
           const pending = busy && social?.provider === p
           return (
@@ -94,8 +96,8 @@ export function SocialButtons({ all }: { all: boolean }) {
                 <span className="latch-wallet-image" aria-hidden="true">
                   {TITLES[p].slice(0, 1)}
                 </span>
-                <span className="latch-list-item-name">{socialStrings.continueWith.replace('{provider}', TITLES[p])}</span>
-                {pending ? <span className="latch-spinner" role="status" aria-label={social?.step === 'popup' ? socialStrings.popupOpen : socialStrings.connecting} data-testid="latch-social-pending" /> : null}
+                <span className="latch-list-item-name">{s('social.continueWith', { provider: TITLES[p] })}</span>
+                {pending ? <span className="latch-spinner" role="status" aria-label={social?.step === 'popup' ? s('social.popupOpen') : s('social.connecting')} data-testid="latch-social-pending" /> : null}
               </button>
             </li>
           )
@@ -103,7 +105,7 @@ export function SocialButtons({ all }: { all: boolean }) {
         {shown.length < providers.length ? (
           <li>
             <button type="button" className="latch-list-item" onClick={() => latch._internal.router.push('ConnectSocials')} data-testid="latch-social-more">
-              <span className="latch-list-item-name">{socialStrings.more}</span>
+              <span className="latch-list-item-name">{s('social.more')}</span>
               <span className="latch-tag">{providers.length - shown.length}</span>
             </button>
           </li>
