@@ -2,7 +2,10 @@
 // source scan of the React components fails on English left in JSX: text
 // between tags and the text attributes a visitor or a screen reader meets
 // (aria-label, placeholder, title, alt). A line that must keep a literal (a
-// brand name, a symbol) says why with an `i18n-ignore` comment.
+// brand name, a symbol) says why with an `i18n-ignore` comment. Nor may a
+// component read a strings object directly (`socialStrings.more`) or fill a
+// placeholder by hand (`.replace('{name}', …)`): that is English whatever the
+// locale; `useStrings(xxxStrings)` looks the key up in the active one.
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -26,6 +29,11 @@ const textAttributes = new Set(['aria-label', 'aria-description', 'placeholder',
 
 /** Text that reads as words: two letters in a row (a symbol, a number or a `data-` value does not). */
 const wordy = (text: string) => /\p{L}{2,}/u.test(text)
+
+/** A strings catalogue by its name: `socialStrings`, `SIWX_STRINGS`, `messages.en`. */
+const stringsObject = (node: ts.Node): boolean =>
+  (ts.isIdentifier(node) && /(^|[a-z])Strings$|_STRINGS$/.test(node.text)) ||
+  (ts.isPropertyAccessExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'messages' && node.name.text === 'en')
 
 /**
  * English-looking literals of one source: `file:line: text`. Parsed with the
@@ -54,6 +62,18 @@ export function literals(source: string, file: string): string[] {
     return false
   }
   const visit = (node: ts.Node) => {
+    if ((ts.isPropertyAccessExpression(node) || ts.isElementAccessExpression(node)) && stringsObject(node.expression)) {
+      report(node, `direct read ${node.getText(sf)}`)
+    } else if (
+      ts.isCallExpression(node) &&
+      ts.isPropertyAccessExpression(node.expression) &&
+      node.expression.name.text === 'replace' &&
+      node.arguments[0] !== undefined &&
+      ts.isStringLiteralLike(node.arguments[0]) &&
+      /\{\w+\}/.test(node.arguments[0].text)
+    ) {
+      report(node, `placeholder filled by hand ${node.getText(sf)}`)
+    }
     if (ts.isJsxText(node) && wordy(node.text)) report(node, node.text)
     else if ((ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) && wordy(node.text) && renderedFrom(node)) {
       const attribute = ts.isJsxAttribute(node.parent) ? `${node.parent.name.getText(sf)}=` : ''
@@ -77,5 +97,16 @@ describe('the React components', () => {
     expect(literals('const a = <p title={ok ? "Done" : "Failed"}>{ok ? "Yes" : t("x.no")}</p>', 'a.tsx')).toHaveLength(3)
     expect(literals('const a = <p className={ok ? "on" : "off"}>{t("x.y")}{k === "idle" && 1}</p>', 'a.tsx')).toEqual([])
     expect(literals('const a = <b>WalletConnect</b> // i18n-ignore: a brand', 'a.tsx')).toEqual([])
+  })
+
+  it('the scan finds a strings object read directly and a placeholder filled by hand', () => {
+    expect(literals('const a = <p>{socialStrings.more}</p>', 'a.tsx')).toEqual(['a.tsx:1: direct read socialStrings.more'])
+    expect(literals("const a = <p aria-label={swapStrings['swap.flip']} />", 'a.tsx')).toHaveLength(1)
+    expect(literals("const n = siwxStrings.title.replace('{name}', name)", 'a.tsx')).toEqual([
+      "a.tsx:1: placeholder filled by hand siwxStrings.title.replace('{name}', name)",
+      'a.tsx:1: direct read siwxStrings.title',
+    ])
+    expect(literals('const s = useStrings(socialStrings); const a = <p>{s("social.more")}</p>', 'a.tsx')).toEqual([])
+    expect(literals("const a = url.replace('{id}', id)", 'a.tsx')).toHaveLength(1)
   })
 })
