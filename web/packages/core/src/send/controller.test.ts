@@ -150,7 +150,7 @@ function routeRpc(chain: ReturnType<typeof fakeChain>) {
   })
 }
 
-async function setup(options: { namespace?: string; connected?: boolean } = {}) {
+async function setup(options: { namespace?: string; connected?: boolean; catalogue?: Record<string, string> } = {}) {
   const chain = fakeChain()
   routeRpc(chain)
   const wagmi = createConfig({
@@ -184,6 +184,7 @@ async function setup(options: { namespace?: string; connected?: boolean } = {}) 
       return () => (switched = undefined)
     },
     waitForReceipt: false,
+    locale: () => ({ locale: options.catalogue ? 'de' : 'en', catalogue: options.catalogue }),
   })
   controller.setTokenBalances([ethBalance, usdcBalance])
   return { chain, controller, notices, errors, returnToAccount, transactions, switchNetwork: () => switched?.() }
@@ -250,6 +251,26 @@ describe('send controller', () => {
     await expect(controller.sendNow(request)).rejects.toThrow(message)
     expect(controller.store.getState().error).toBe(message)
     expect(chain.calls).not.toContain('eth_sendTransaction')
+  })
+
+  it('messages follow the active locale; the kind does not', async () => {
+    const catalogue = {
+      'send.insufficientToken': 'Unzureichendes {symbol}-Guthaben',
+      'send.tokenRequired': 'Ein Token ist erforderlich',
+      'send.sent': '{amount} {symbol} gesendet',
+      'send.viewOn': 'Auf {name} ansehen',
+    }
+    const { controller, notices } = await setup({ catalogue })
+    const error = await controller.sendNow({ token: usdcBalance, amount: '100.000001', receiver: bob }).catch((e: unknown) => e)
+    expect(error).toMatchObject({ kind: 'insufficient_balance', message: 'Unzureichendes USDC-Guthaben' })
+    expect(controller.store.getState()).toMatchObject({ errorKind: 'insufficient_balance', error: 'Unzureichendes USDC-Guthaben' })
+    // A key the catalogue lacks falls back to English.
+    await expect(controller.sendNow({ token: usdcBalance, amount: '1', receiver: '0x1234' })).rejects.toThrow('Address "0x1234" is invalid.')
+    controller.setToken(undefined)
+    await controller.setMax()
+    expect(controller.store.getState()).toMatchObject({ errorKind: 'missing_token', error: 'Ein Token ist erforderlich' })
+    const result = await controller.sendNow({ token: usdcBalance, amount: '1.5', receiver: bob })
+    expect(notices).toEqual([{ message: '1.5 USDC gesendet', link: { url: result.explorerUrl, label: 'Auf DevScan ansehen' } }])
   })
 
   it('"Unsupported chain" for a namespace other than eip155/solana', async () => {

@@ -11,7 +11,7 @@ import type { SendDriver, Transfer } from '../adapters/types'
 import { createStore } from '../store'
 import { networkBalanceInUsd } from './balances'
 import { formatDecimal } from './decimal'
-import { LatchSendError, SEND_MESSAGES, toSendError } from './errors'
+import { LatchSendError, localizeSendError, SEND_MESSAGES, sendText, toSendError, type SendMessage } from './errors'
 import { initialSendState } from './load'
 import {
   assertSendNamespace,
@@ -49,8 +49,19 @@ export function createSendController(params: SendControllerParameters): SendCont
   let estimateSeq = 0
   let resolver = params.resolver
 
+  /** A send message in the visitor's language. */
+  const say = (message: SendMessage): string => {
+    const active = params.locale?.()
+    return sendText(message, active?.catalogue, active?.locale)
+  }
+  /** The error in the visitor's language: what the form shows and latch.send rejects with. */
+  const localized = (error: LatchSendError): LatchSendError => {
+    const active = params.locale?.()
+    return active ? localizeSendError(error, active.catalogue, active.locale) : error
+  }
+
   const fail = (error: unknown, stage: 'estimate' | 'send' = 'send'): LatchSendError => {
-    const e = toSendError(error, stage)
+    const e = localized(toSendError(error, stage))
     store.setState({ error: e.message, errorKind: e.kind })
     return e
   }
@@ -154,7 +165,7 @@ export function createSendController(params: SendControllerParameters): SendCont
     void driver
       .waitForReceipt(result.chainId, result.hash, { timeoutMs: RECEIPT_TIMEOUT_MS, firstDelayMs: RECEIPT_RETRY_DELAY_MS })
       .then((status) => {
-        if (status === 'reverted') params.notify.error(SEND_MESSAGES.reverted('unknown reason'))
+        if (status === 'reverted') params.notify.error(say(SEND_MESSAGES.reverted(undefined)))
       })
       .catch(() => {
         // Unknown outcome (timeout): refresh anyway, the views show what the chain says.
@@ -189,8 +200,10 @@ export function createSendController(params: SendControllerParameters): SendCont
     store.setState({ ...initialSendState, tokenBalances, networkBalanceInUSD, token: nativeOf(tokenBalances) })
     afterSuccess(driver, result, token, params.waitForReceipt ?? true)
     params.notify.success({
-      message: `Sent ${formatDecimal(amount, tokenDecimals(token))} ${token.symbol}`,
-      ...(result.explorerUrl ? { link: { url: result.explorerUrl, label: explorer ? `View on ${explorer.name}` : 'View transaction' } } : {}),
+      message: say({ key: 'send.sent', params: { amount: formatDecimal(amount, tokenDecimals(token)), symbol: token.symbol } }),
+      ...(result.explorerUrl
+        ? { link: { url: result.explorerUrl, label: say(explorer ? { key: 'send.viewOn', params: { name: explorer.name } } : { key: 'send.viewTransaction' }) } }
+        : {}),
     })
     params.returnToAccount()
     return result
@@ -242,7 +255,7 @@ export function createSendController(params: SendControllerParameters): SendCont
           if (seq !== receiverSeq) return
           store.setState({ resolving: false })
           if (!address) {
-            store.setState({ error: SEND_MESSAGES.nameNotResolved(text), errorKind: 'invalid_receiver' })
+            store.setState({ error: say(SEND_MESSAGES.nameNotResolved(text)), errorKind: 'invalid_receiver' })
             return
           }
           store.setState({ resolvedReceiver: address, receiverProfileName: text })
@@ -273,7 +286,7 @@ export function createSendController(params: SendControllerParameters): SendCont
       const state = store.getState()
       const token = state.token
       if (!token) {
-        store.setState({ error: SEND_MESSAGES.tokenRequired, errorKind: 'missing_token' })
+        store.setState({ error: say(SEND_MESSAGES.tokenRequired), errorKind: 'missing_token' })
         return
       }
       const seq = ++estimateSeq
@@ -326,16 +339,16 @@ export function createSendController(params: SendControllerParameters): SendCont
     },
 
     async send() {
-      if (store.getState().loading) throw new LatchSendError('unknown', 'A send is already running')
+      if (store.getState().loading) throw localized(new LatchSendError('unknown', SEND_MESSAGES.alreadyRunning))
       if (!reviewed || store.getState().step !== 'review') {
         const ok = await controller.review()
-        if (!ok || !reviewed) throw new LatchSendError(store.getState().errorKind ?? 'unknown', store.getState().error ?? 'Send failed')
+        if (!ok || !reviewed) throw new LatchSendError(store.getState().errorKind ?? 'unknown', store.getState().error ?? say(SEND_MESSAGES.failed))
       }
       return transmit(reviewed)
     },
 
     async sendNow(request = {}) {
-      if (store.getState().loading) throw new LatchSendError('unknown', 'A send is already running')
+      if (store.getState().loading) throw localized(new LatchSendError('unknown', SEND_MESSAGES.alreadyRunning))
       let prepared: NonNullable<typeof reviewed>
       store.setState({ estimating: true, error: undefined, errorKind: undefined })
       try {

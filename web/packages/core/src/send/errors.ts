@@ -3,7 +3,9 @@
 // are matched the way viem's getNodeError does (its error classes carry the
 // same patterns), so an error that arrives as plain JSON-RPC text from a
 // wallet maps the same as one viem already classified.
-import { isUserRejectedError, messageOf, userRejectedMessageText } from '../connection/errors'
+import { isUserRejectedError, messageOf } from '../connection/errors'
+import { lookup, messages, type MessageParams } from '../messages'
+import { sendStrings, type SendStringKey } from './strings'
 
 /** Why a send cannot go ahead, or why it failed. */
 export type SendErrorKind =
@@ -39,52 +41,99 @@ export type SendErrorKind =
   | 'estimate_failed'
   | 'unknown'
 
-/** A send that cannot go ahead or failed; `message` is what the UI shows. */
+/** Keys of core's first-load catalogue the send flow's messages also use. */
+type CoreSendKey = 'error.unsupportedChain' | 'send.amountAndReceiverRequired' | 'send.tokenRequired'
+
+/** A visitor-facing send message: a key of sendStrings (or of core's catalogue) and its `{name}` params. */
+export interface SendMessage {
+  readonly key: SendStringKey | CoreSendKey
+  readonly params?: MessageParams
+}
+
+const english: Readonly<Record<string, string>> = {
+  ...sendStrings,
+  'error.unsupportedChain': messages.en['error.unsupportedChain'],
+  'send.amountAndReceiverRequired': messages.en['send.amountAndReceiverRequired'],
+  'send.tokenRequired': messages.en['send.tokenRequired'],
+}
+
+/** sendText is a send message in a locale's catalogue (English without one). */
+export function sendText(message: SendMessage, catalogue?: Readonly<Record<string, string>>, locale?: string): string {
+  return lookup(english, message.key, message.params, catalogue, locale)
+}
+
+/**
+ * A send that cannot go ahead or failed; `message` is what the UI shows: in
+ * English when thrown, in the visitor's language once the send controller has
+ * recorded it (localizeSendError). `kind` is the same in every language.
+ */
 export class LatchSendError extends Error {
   override readonly name = 'LatchSendError'
   readonly kind: SendErrorKind
   /** The wallet's or node's numeric code when there was one. */
   readonly code: number | undefined
+  /** The visitor-facing message's key and params; undefined for a wallet's, node's or developer's own text. */
+  readonly text: SendMessage | undefined
 
-  constructor(kind: SendErrorKind, message: string, options?: { cause?: unknown; code?: number | undefined }) {
-    super(message, { cause: options?.cause })
+  constructor(
+    kind: SendErrorKind,
+    message: string | SendMessage,
+    options?: { cause?: unknown; code?: number | undefined; catalogue?: Readonly<Record<string, string>> | undefined; locale?: string | undefined },
+  ) {
+    super(typeof message === 'string' ? message : sendText(message, options?.catalogue, options?.locale), { cause: options?.cause })
     this.kind = kind
     this.code = options?.code
+    this.text = typeof message === 'string' ? undefined : message
   }
 }
 
-/** The spec's exact messages (§5, §8) and ours where the spec has none. */
+/** localizeSendError returns the error with its message in the locale's catalogue (the same error when it has no key). */
+export function localizeSendError(error: LatchSendError, catalogue: Readonly<Record<string, string>> | undefined, locale: string): LatchSendError {
+  if (!error.text || !catalogue) return error
+  return new LatchSendError(error.kind, error.text, { cause: error.cause, code: error.code, catalogue, locale })
+}
+
+const message = (key: SendMessage['key'], params?: MessageParams): SendMessage => (params ? { key, params } : { key })
+
+/**
+ * The spec's exact messages (§5, §8) and ours where the spec has none: a
+ * SendMessage for what the visitor sees, English text for what only an app
+ * developer can cause (send options of the wrong kind or namespace).
+ */
 export const SEND_MESSAGES = {
-  unsupportedChain: 'Unsupported chain',
-  amountAndReceiverRequired: 'An amount and receiver address are required',
-  tokenRequired: 'A token is required',
+  unsupportedChain: message('error.unsupportedChain'),
+  amountAndReceiverRequired: message('send.amountAndReceiverRequired'),
+  tokenRequired: message('send.tokenRequired'),
   feeConflict: 'Cannot specify both gasPrice and maxFeePerGas/maxPriorityFeePerGas',
-  estimateGas: 'error estimating gas',
-  userRejected: userRejectedMessageText,
-  amountNotPositive: 'The amount must be greater than 0',
-  invalidAddress: (value: string) => `Address "${value}" is invalid.`,
-  invalidChecksum: (value: string) => `Address "${value}" has an invalid checksum.`,
-  invalidSolanaAddress: (value: string) => `"${value}" is not a Solana address.`,
-  nameNotResolved: (name: string) => `No address found for ${name}`,
-  namesUnsupported: (network: string) => `Names cannot be resolved on ${network}`,
-  insufficientToken: (symbol: string) => `Insufficient ${symbol} balance`,
-  insufficientForFee: (symbol: string) => `Insufficient ${symbol} balance for the amount plus the network fee`,
-  insufficientFeeOnly: (symbol: string) => `Insufficient ${symbol} balance to pay the network fee`,
-  insufficientFunds: 'Insufficient funds for the amount plus the network fee',
-  gasTooLow: 'The gas limit is too low for this transaction',
-  gasTooHigh: 'The gas limit is above what the network allows',
-  feeCapTooLow: 'The max fee per gas is below the network’s base fee',
-  feeCapTooHigh: 'The max fee per gas is too high',
-  tipAboveFeeCap: 'The priority fee is higher than the max fee per gas',
-  nonce: 'The transaction nonce is out of date; try again',
-  reverted: (reason: string) => `The transaction would fail: ${reason}`,
+  estimateGas: message('send.estimateGas'),
+  userRejected: message('send.userRejected'),
+  amountNotPositive: message('send.amountNotPositive'),
+  invalidDecimal: (value: string) => message('send.invalidDecimal', { value }),
+  invalidAddress: (value: string) => message('send.invalidAddress', { value }),
+  invalidChecksum: (value: string) => message('send.invalidChecksum', { value }),
+  invalidSolanaAddress: (value: string) => message('send.invalidSolanaAddress', { value }),
+  nameNotResolved: (name: string) => message('send.nameNotResolved', { name }),
+  namesUnsupported: (network: string) => message('send.namesUnsupported', { network }),
+  insufficientToken: (symbol: string) => message('send.insufficientToken', { symbol }),
+  insufficientForFee: (symbol: string) => message('send.insufficientForFee', { symbol }),
+  insufficientFeeOnly: (symbol: string) => message('send.insufficientFeeOnly', { symbol }),
+  insufficientFunds: message('send.insufficientFunds'),
+  gasTooLow: message('send.gasTooLow'),
+  gasTooHigh: message('send.gasTooHigh'),
+  feeCapTooLow: message('send.feeCapTooLow'),
+  feeCapTooHigh: message('send.feeCapTooHigh'),
+  tipAboveFeeCap: message('send.tipAboveFeeCap'),
+  nonce: message('send.nonce'),
+  reverted: (reason: string | undefined) => (reason ? message('send.reverted', { reason }) : message('send.revertedUnknown')),
   evmFeeOnSolana: (fields: readonly string[]) =>
     `${fields.join(', ')} ${fields.length > 1 ? 'are EVM fee fields' : 'is an EVM fee field'}; a Solana send takes skipPreflight, preflightCommitment, maxRetries and minContextSlot`,
   solanaOptionOnEvm: 'skipPreflight, preflightCommitment, maxRetries and minContextSlot are Solana send options; an EVM send takes gas, gasPrice, maxFeePerGas and maxPriorityFeePerGas',
   skipPreflightNotBoolean: 'skipPreflight must be true or false',
   unknownCommitment: (value: string) => `preflightCommitment must be one of processed, confirmed, finalized, recent, single, singleGossip, root or max, not "${value}"`,
   notWholeNumber: (option: string, value: unknown) => `${option} must be a whole number of 0 or more, not ${JSON.stringify(value)}`,
-  solanaTransactionFailed: (reason: string) => `The transaction failed on chain: ${reason}`,
+  solanaTransactionFailed: (reason: string) => message('send.solanaTransactionFailed', { reason }),
+  alreadyRunning: message('send.alreadyRunning'),
+  failed: message('send.failed'),
 } as const
 
 /** A node error pattern and what it means. */
@@ -92,7 +141,7 @@ interface NodeErrorRule {
   readonly names: readonly string[]
   readonly pattern: RegExp
   readonly kind: SendErrorKind
-  readonly message: string
+  readonly message: SendMessage
 }
 
 // Patterns as go-ethereum, Nethermind, Erigon and Besu word them (viem's
@@ -206,7 +255,7 @@ export function toSendError(error: unknown, stage: 'estimate' | 'send' = 'send')
     return name === 'ExecutionRevertedError' || name === 'ContractFunctionRevertedError' || textsOf(e).some((t) => revertPattern.test(t))
   })
   if (reverted) {
-    return new LatchSendError('reverted', SEND_MESSAGES.reverted(revertReason(chain) ?? 'unknown reason'), { cause: error, code })
+    return new LatchSendError('reverted', SEND_MESSAGES.reverted(revertReason(chain)), { cause: error, code })
   }
   if (stage === 'estimate') return new LatchSendError('estimate_failed', SEND_MESSAGES.estimateGas, { cause: error, code })
   return new LatchSendError('unknown', messageOf(error), { cause: error, code })

@@ -32,6 +32,7 @@ export function sendControllerOf(latch: Latch): SendController {
       error: (message) => latch.showToast(message, 'error'),
     },
     returnToAccount: () => latch.goBackTo('Account'),
+    locale: () => latch.getState(),
     onNetworkSwitched: (listener) => latch.onNetworkSwitched(() => listener()),
   })
   const unsubscribe = latch.subscribe((next, prev) => {

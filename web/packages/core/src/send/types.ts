@@ -96,6 +96,8 @@ export interface SendControllerParameters {
   readonly onNetworkSwitched?: ((listener: () => void) => () => void) | undefined
   /** Waits for the receipt before refreshing balances (default true). */
   readonly waitForReceipt?: boolean
+  /** The active locale and its catalogue, read when a message is recorded or shown (default English). */
+  readonly locale?: (() => { readonly locale: string; readonly catalogue: Readonly<Record<string, string>> | undefined }) | undefined
 }
 
 /** Options of one send from code (the headless hook). */

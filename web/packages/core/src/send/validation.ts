@@ -98,7 +98,7 @@ export function validateSend(input: SendInput): ValidSend {
   try {
     amount = parseDecimal(amountText, decimals)
   } catch (error) {
-    if (error instanceof InvalidDecimalError) throw new LatchSendError('invalid_amount', error.message, { cause: error })
+    if (error instanceof InvalidDecimalError) throw new LatchSendError('invalid_amount', SEND_MESSAGES.invalidDecimal(error.value), { cause: error })
     throw error
   }
   if (amount <= 0n) throw new LatchSendError('invalid_amount', SEND_MESSAGES.amountNotPositive)
