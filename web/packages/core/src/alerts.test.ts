@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest'
-import { createAlertController } from './alerts'
+import { alertMessage, createAlertController } from './alerts'
 
 describe('alert controller', () => {
   it('shows an alert with its variant and the spec title', () => {
@@ -32,5 +32,14 @@ describe('alert controller', () => {
     expect(alerts.show('SERVER_ERROR')).toBe(false)
     expect(alerts.store.getState().open).toBe(false)
     expect(log).toHaveBeenCalledWith('error', expect.stringContaining('Server Error'))
+  })
+
+  it('the banner text follows the locale: the description key with the alert’s params', () => {
+    const alerts = createAlertController({ log: vi.fn() })
+    alerts.show('ORIGIN_NOT_ALLOWED', { origin: 'https://a.example' })
+    const { code, params } = alerts.store.getState()
+    expect(alertMessage(code!, params)).toBe('Origin https://a.example is not on the project’s allowlist. Add it to the project’s allowed origins on your latchd.')
+    const de = { 'alert.originNotAllowedLong': 'Der Ursprung {origin} steht nicht auf der Liste des Projekts.' }
+    expect(alertMessage(code!, params, de, 'de')).toBe('Der Ursprung https://a.example steht nicht auf der Liste des Projekts.')
   })
 })

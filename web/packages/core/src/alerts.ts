@@ -61,8 +61,11 @@ export interface AlertState {
   readonly open: boolean
   readonly variant: AlertVariant
   readonly code: AlertCode | undefined
+  /** Title and description in English, as logged; the banner shows alertMessage's text in the active locale. */
   readonly title: string
   readonly description: string
+  /** The `{name}` params the texts were filled with. */
+  readonly params?: Readonly<Record<string, string | number>> | undefined
 }
 
 /** Options of the alert controller. */
@@ -100,6 +103,11 @@ function defaultLog(variant: AlertVariant, message: string): void {
   else console.info(message)
 }
 
+/** alertMessage is what the banner of an open alert says: its description in the locale's catalogue (English without one). */
+export function alertMessage(code: AlertCode, params: AlertState['params'], catalogue?: Readonly<Record<string, string>>, locale?: string): string {
+  return t(ALERTS[code].description, params, catalogue, locale)
+}
+
 /** createAlertController makes a closed alert banner. */
 export function createAlertController(options: AlertControllerOptions = {}): AlertController {
   const store = (options.slice ?? createStore)(closedAlert)
@@ -115,7 +123,7 @@ export function createAlertController(options: AlertControllerOptions = {}): Ale
       const description = t(definition.description, params)
       log(definition.variant, `[latch] ${title}: ${description}`)
       if (options.debug === false) return false
-      store.setState({ open: true, variant: definition.variant, code, title, description })
+      store.setState({ open: true, variant: definition.variant, code, title, description, params })
       return true
     },
     close() {

@@ -94,7 +94,7 @@ const en = {
   'network.switching': 'Switching network…',
   'network.active': 'Active',
   'network.testnet': 'Testnet',
-  'view.unavailable': 'This view is not available yet.',
+  'modal.viewUnavailable': 'This view is not available yet.',
   'network.notFound': 'Network Not Found',
 
   // Sign-in (SIWX); the sign-in flow's own strings are in its chunk (siwx/strings.ts, react views/siwx/strings.ts)

@@ -2,6 +2,7 @@
 // controllers and its slice. Nested objects are rebuilt only when their
 // inputs change, so useSyncExternalStore selectors see stable references.
 import { activeClient } from './adapters/active'
+import { alertMessage } from './alerts'
 import type { ConnectionState } from './connection/types'
 import { toLatchWallet } from './connection/latchWallet'
 import type { LatchInternal, LatchSlice } from './instance'
@@ -91,7 +92,7 @@ export function createStateDeriver(internal: StateInputs): (prev: LatchState | u
       dir: localeDirection(lo.locale),
       catalogue: lo.catalogue,
       formats: lo.formats,
-      alert: alert.open && alert.code ? { code: alert.code, variant: alert.variant, message: alert.description || alert.title } : null,
+      alert: alert.open && alert.code ? { code: alert.code, variant: alert.variant, message: alertMessage(alert.code, alert.params, lo.catalogue, lo.locale) } : null,
       toast: toast.open ? { message: toast.message, variant: toast.variant, open: true, ...(toast.link ? { link: toast.link } : {}) } : null,
       account: memo.account,
       activeNetwork: net.activeNetwork,

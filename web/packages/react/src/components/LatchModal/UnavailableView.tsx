@@ -5,7 +5,7 @@ export function UnavailableView({ view }: { view: string }) {
   const t = useT()
   return (
     <div className="latch-view latch-unavailable" data-testid={`latch-view-${view}`}>
-      <p className="latch-subtitle">{t('view.unavailable')}</p>
+      <p className="latch-subtitle">{t('modal.viewUnavailable')}</p>
     </div>
   )
 }
