@@ -78,7 +78,7 @@ const catalogue: Readonly<Record<string, string>> = {
   'network.switching': 'جارٍ تبديل الشبكة…',
   'network.active': 'نشطة',
   'network.testnet': 'شبكة تجريبية',
-  'view.unavailable': 'هذه الصفحة غير متاحة بعد.',
+  'modal.viewUnavailable': 'هذه الصفحة غير متاحة بعد.',
   'network.notFound': 'الشبكة غير موجودة',
   'siwx.authenticating': 'جارٍ التحقق...',
   'error.userRejected': 'رفض المستخدم الطلب',

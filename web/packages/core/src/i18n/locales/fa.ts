@@ -78,7 +78,7 @@ const catalogue: Readonly<Record<string, string>> = {
   'network.switching': 'در حال تغییر شبکه…',
   'network.active': 'فعال',
   'network.testnet': 'شبکهٔ آزمایشی',
-  'view.unavailable': 'این صفحه هنوز در دسترس نیست.',
+  'modal.viewUnavailable': 'این صفحه هنوز در دسترس نیست.',
   'network.notFound': 'شبکه پیدا نشد',
   'siwx.authenticating': 'در حال احراز هویت...',
   'error.userRejected': 'کاربر درخواست را رد کرد',

@@ -78,7 +78,7 @@ const catalogue: Readonly<Record<string, string>> = {
   'network.switching': 'מחליף רשת…',
   'network.active': 'פעילה',
   'network.testnet': 'רשת בדיקות',
-  'view.unavailable': 'התצוגה הזו עדיין לא זמינה.',
+  'modal.viewUnavailable': 'התצוגה הזו עדיין לא זמינה.',
   'network.notFound': 'הרשת לא נמצאה',
   'siwx.authenticating': 'מאמת...',
   'error.userRejected': 'המשתמש דחה את הבקשה',

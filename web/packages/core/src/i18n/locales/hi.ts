@@ -78,7 +78,7 @@ const catalogue: Readonly<Record<string, string>> = {
   'network.switching': 'नेटवर्क बदला जा रहा है…',
   'network.active': 'सक्रिय',
   'network.testnet': 'टेस्टनेट',
-  'view.unavailable': 'यह व्यू अभी उपलब्ध नहीं है।',
+  'modal.viewUnavailable': 'यह व्यू अभी उपलब्ध नहीं है।',
   'network.notFound': 'नेटवर्क नहीं मिला',
   'siwx.authenticating': 'प्रमाणित किया जा रहा है...',
   'error.userRejected': 'उपयोगकर्ता ने अनुरोध अस्वीकार कर दिया',

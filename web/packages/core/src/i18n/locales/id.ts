@@ -78,7 +78,7 @@ const catalogue: Readonly<Record<string, string>> = {
   'network.switching': 'Mengganti jaringan…',
   'network.active': 'Aktif',
   'network.testnet': 'Testnet',
-  'view.unavailable': 'Tampilan ini belum tersedia.',
+  'modal.viewUnavailable': 'Tampilan ini belum tersedia.',
   'network.notFound': 'Jaringan Tidak Ditemukan',
   'siwx.authenticating': 'Mengautentikasi...',
   'error.userRejected': 'Pengguna menolak permintaan',

@@ -78,7 +78,7 @@ const catalogue: Readonly<Record<string, string>> = {
   'network.switching': 'กำลังสลับเครือข่าย…',
   'network.active': 'ใช้งานอยู่',
   'network.testnet': 'เทสต์เน็ต',
-  'view.unavailable': 'หน้านี้ยังไม่พร้อมใช้งาน',
+  'modal.viewUnavailable': 'หน้านี้ยังไม่พร้อมใช้งาน',
   'network.notFound': 'ไม่พบเครือข่าย',
   'siwx.authenticating': 'กำลังยืนยันตัวตน...',
   'error.userRejected': 'ผู้ใช้ปฏิเสธคำขอ',
