@@ -5,6 +5,7 @@ import { useLatch } from '../../hooks/useLatch'
 import { useLatchAccount } from '../../hooks/useLatchAccount'
 import { useLatchNetwork } from '../../hooks/useLatchNetwork'
 import { useIsMounted } from '../../hooks/useLatchSelector'
+import { useLatchFormats } from '../../hooks/useT'
 import { truncateAddress } from '../../utils'
 
 export type ConnectButtonAccount = {
@@ -12,7 +13,7 @@ export type ConnectButtonAccount = {
   /** `0x1234…abcdef` (spec §9). */
   displayAddress: string
   balance: { formatted: string; symbol: string } | undefined
-  /** `0.123 ETH`, or undefined before the balance loads. */
+  /** `0.123 ETH` (`0,123 ETH` in a locale writing a decimal comma), or undefined before the balance loads. */
   displayBalance: string | undefined
 }
 
@@ -36,13 +37,15 @@ export function ConnectButtonRenderer({ children }: ConnectButtonRendererProps) 
   const { address, isConnected, status, balance } = useLatchAccount()
   const { network } = useLatchNetwork()
   const mounted = useIsMounted()
+  // core's formatted balance is already truncated: a locale only regroups it (English shows it as it is).
+  const formats = useLatchFormats()
   const account =
     isConnected && address
       ? {
           address,
           displayAddress: truncateAddress(address),
           balance,
-          displayBalance: balance ? `${balance.formatted} ${balance.symbol}` : undefined,
+          displayBalance: balance ? `${formats ? formats.decimal(balance.formatted) : balance.formatted} ${balance.symbol}` : undefined,
         }
       : undefined
   return children({

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react'
 import type { ActivityItem } from '@latchkit/core'
 import { useLatchActivity } from '../../hooks/useLatchActivity'
-import { useT } from '../../hooks/useT'
+import { useLatchFormats, useT } from '../../hooks/useT'
 import { truncateAddress } from '../../utils'
 import { WalletImage } from '../connect/WalletImage'
 
@@ -19,6 +19,8 @@ function DirectionIcon({ direction }: { direction: ActivityItem['direction'] }) 
 
 function ActivityRow({ item }: { item: ActivityItem }) {
   const t = useT()
+  // The item's date and relative time are English (spec §9); another locale formats them from minedAt.
+  const formats = useLatchFormats()
   const counterpart = item.counterpart
   return (
     <li className="latch-list-item latch-activity-item" data-testid="latch-activity-item" data-hash={item.hash} data-type={item.operationType}>
@@ -38,10 +40,10 @@ function ActivityRow({ item }: { item: ActivityItem }) {
       </span>
       <span className="latch-activity-when">
         <time dateTime={item.minedAt.toISOString()} data-testid="latch-activity-date">
-          {item.date}
+          {formats ? formats.activityDate(item.minedAt) : item.date}
         </time>
         <span className="latch-subtitle" data-testid="latch-activity-relative">
-          {item.relative}
+          {formats ? formats.relativeTime(item.minedAt) : item.relative}
         </span>
       </span>
     </li>
@@ -55,6 +57,7 @@ function ActivityRow({ item }: { item: ActivityItem }) {
  */
 export function ActivityTab() {
   const t = useT()
+  const formats = useLatchFormats()
   const activity = useLatchActivity()
   const sentinel = useRef<HTMLDivElement>(null)
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = activity
@@ -98,7 +101,7 @@ export function ActivityTab() {
       {activity.groups.map((group) => (
         <section key={group.key} className="latch-activity-group" data-testid="latch-activity-group" data-key={group.key}>
           <h3 className="latch-activity-group-title" data-testid="latch-activity-group-title">
-            {group.title}
+            {formats ? formats.monthTitle(group.year, group.month) : group.title}
           </h3>
           <ul className="latch-list">
             {group.items.map((item) => (

@@ -1,11 +1,9 @@
 import { useEffect, useState } from 'react'
 import { useLatchInstance } from '../../context'
+import { useT } from '../../hooks/useT'
 import { useEmbeddedT } from './strings'
 import { useEmbeddedState } from './useEmbeddedState'
 import { withActions } from './withActions'
-
-/** Spec §8's message for a chain without smart accounts (core's SMART_ACCOUNTS_UNSUPPORTED_MESSAGE). */
-const SMART_ACCOUNTS_UNSUPPORTED = 'This application might not support Smart Accounts'
 
 /**
  * The Account view's account type row for the e-mail wallet (spec §3): the
@@ -17,6 +15,7 @@ const SMART_ACCOUNTS_UNSUPPORTED = 'This application might not support Smart Acc
  */
 export default function AccountType() {
   const latch = useLatchInstance()
+  const t = useT()
   const et = useEmbeddedT()
   const user = useEmbeddedState()?.user
   const [busy, setBusy] = useState(false)
@@ -63,7 +62,7 @@ export default function AccountType() {
       </button>
       {error || unsupported ? (
         <p className="latch-error-text" role="alert" data-testid="latch-account-type-error">
-          {error ?? SMART_ACCOUNTS_UNSUPPORTED}
+          {error ?? t('error.smartAccountsUnsupported')}
         </p>
       ) : null}
     </div>
