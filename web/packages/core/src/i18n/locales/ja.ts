@@ -78,7 +78,7 @@ const catalogue: Readonly<Record<string, string>> = {
   'network.switching': 'ネットワークを切り替えています…',
   'network.active': '使用中',
   'network.testnet': 'テストネット',
-  'view.unavailable': 'この画面はまだ利用できません',
+  'modal.viewUnavailable': 'この画面はまだ利用できません。',
   'network.notFound': 'ネットワークが見つかりません',
   'siwx.authenticating': '認証中…',
   'error.userRejected': 'ユーザーがリクエストを拒否しました',

@@ -78,7 +78,7 @@ const catalogue: Readonly<Record<string, string>> = {
   'network.switching': '네트워크 전환 중…',
   'network.active': '사용 중',
   'network.testnet': '테스트넷',
-  'view.unavailable': '아직 준비 중인 화면입니다.',
+  'modal.viewUnavailable': '이 화면은 아직 사용할 수 없습니다.',
   'network.notFound': '네트워크를 찾을 수 없음',
   'siwx.authenticating': '인증 중…',
   'error.userRejected': '사용자가 요청을 거부했습니다',

@@ -78,7 +78,7 @@ const catalogue: Readonly<Record<string, string>> = {
   'network.switching': 'Menukar rangkaian…',
   'network.active': 'Aktif',
   'network.testnet': 'Testnet',
-  'view.unavailable': 'Paparan ini belum tersedia.',
+  'modal.viewUnavailable': 'Paparan ini belum tersedia.',
   'network.notFound': 'Rangkaian Tidak Ditemui',
   'siwx.authenticating': 'Mengesahkan...',
   'error.userRejected': 'Pengguna menolak permintaan',

@@ -78,7 +78,7 @@ const catalogue: Readonly<Record<string, string>> = {
   'network.switching': 'Đang chuyển mạng…',
   'network.active': 'Đang dùng',
   'network.testnet': 'Testnet',
-  'view.unavailable': 'Màn hình này chưa khả dụng.',
+  'modal.viewUnavailable': 'Màn hình này chưa khả dụng.',
   'network.notFound': 'Không tìm thấy mạng',
   'siwx.authenticating': 'Đang xác thực...',
   'error.userRejected': 'Người dùng đã từ chối yêu cầu',

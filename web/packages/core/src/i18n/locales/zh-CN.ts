@@ -78,7 +78,7 @@ const catalogue: Readonly<Record<string, string>> = {
   'network.switching': '正在切换网络…',
   'network.active': '当前',
   'network.testnet': '测试网',
-  'view.unavailable': '此页面暂不可用。',
+  'modal.viewUnavailable': '此页面暂不可用。',
   'network.notFound': '未找到网络',
   'siwx.authenticating': '正在验证…',
   'error.userRejected': '用户拒绝了请求',

@@ -78,7 +78,7 @@ const catalogue: Readonly<Record<string, string>> = {
   'network.switching': '正在切換網路…',
   'network.active': '使用中',
   'network.testnet': '測試網',
-  'view.unavailable': '此畫面尚未開放。',
+  'modal.viewUnavailable': '此畫面尚未開放。',
   'network.notFound': '找不到網路',
   'siwx.authenticating': '驗證中…',
   'error.userRejected': '使用者拒絕了請求',
