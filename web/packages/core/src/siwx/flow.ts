@@ -12,7 +12,8 @@ import type { WalletConnectSignIn } from '../walletconnect/connector/signIn'
 import type { LatchSIWXConfig } from './latchSiwx'
 import { messageDataOf } from './message'
 import { siwxSlice } from './state'
-import { SIWX_STRINGS } from './strings'
+import { lookup } from '../messages'
+import { siwxStrings, type SiwxStringKey } from './strings'
 
 
 /** An account as the flow sees it: its CAIP-10 id and parts. */
@@ -32,6 +33,19 @@ function accountOf(caipAddress: string | undefined): Account | undefined {
 function connectedAccount(latch: Latch): Account | undefined {
   const { account } = latch.getState()
   return account.status === 'connected' ? accountOf(account.caipAddress) : undefined
+}
+
+/** Errors thrown at app developers (English; not shown in the widget). */
+export const SIWX_ERRORS = {
+  notEnabled: 'SIWX is not enabled',
+  noAccount: 'No ActiveCaipAddress found',
+  noClient: 'No ConnectionController client found',
+} as const
+
+/** A sign-in string in the visitor's active locale. */
+function siwxText(latch: Latch, key: SiwxStringKey): string {
+  const { catalogue, locale } = latch.getState()
+  return lookup(siwxStrings, key, undefined, catalogue, locale)
 }
 
 /** Whether an error (or one of its causes) is the visitor declining in the wallet (EIP-1193 4001). */
@@ -74,7 +88,7 @@ async function checkSession(latch: Latch, account: Account, isCurrent: () => boo
   } catch (error) {
     if (!isCurrent()) return
     console.warn('[latch] the sign-in session check failed; disconnecting', error)
-    const message = SIWX_STRINGS.authInit
+    const message = siwxText(latch, 'siwx.authInit')
     slice.setState({ status: 'signed-out', account: undefined, error: message })
     await disconnectWallet(latch, account)
     // The error shows in the modal (its toast), at Connect, where the visitor can connect and sign in again.
@@ -189,11 +203,11 @@ function walletConnectSignIn(latch: Latch): WalletConnectSignIn {
 export async function signIn(latch: Latch): Promise<SIWXSession> {
   const { opts, clients, events, modal, router } = latch._internal
   const siwx = opts.siwx
-  if (!siwx) throw new Error(SIWX_STRINGS.notEnabled)
+  if (!siwx) throw new Error(SIWX_ERRORS.notEnabled)
   const account = connectedAccount(latch)
-  if (!account) throw new Error(SIWX_STRINGS.noAccount)
+  if (!account) throw new Error(SIWX_ERRORS.noAccount)
   const client = clients.get(account.namespace)
-  if (!client) throw new Error(SIWX_STRINGS.noClient)
+  if (!client) throw new Error(SIWX_ERRORS.noClient)
   const slice = siwxSlice(latch)
   slice.setState({ status: 'signing', account: account.caipAddress, error: undefined })
   events.sendEvent({ type: 'track', event: 'CLICK_SIGN_SIWX_MESSAGE', properties: { network: account.chainId } })
@@ -211,11 +225,13 @@ export async function signIn(latch: Latch): Promise<SIWXSession> {
     return session
   } catch (error) {
     const declined = isUserRejection(error)
-    const shown = declined ? SIWX_STRINGS.signatureDeclined : SIWX_STRINGS.signMessageFailed
+    const key = declined ? 'siwx.signatureDeclined' : 'siwx.signMessageFailed'
+    const shown = siwxText(latch, key)
     if (!declined) console.warn('[latch] sign-in failed', error)
     // Still the same account: the view stays, with the error (spec §4).
     if (connectedAccount(latch)?.caipAddress === account.caipAddress) slice.setState({ status: 'signed-out', error: shown })
-    events.sendEvent({ type: 'track', event: 'SIWX_AUTH_ERROR', properties: { network: account.chainId, message: shown } })
+    // The event carries the English text: analytics read one language.
+    events.sendEvent({ type: 'track', event: 'SIWX_AUTH_ERROR', properties: { network: account.chainId, message: siwxStrings[key] } })
     throw new Error(shown, { cause: error })
   }
 }
@@ -243,7 +259,7 @@ export async function cancelSiwx(latch: Latch): Promise<void> {
  */
 export async function signOut(latch: Latch): Promise<void> {
   const siwx = latch._internal.opts.siwx
-  if (!siwx) throw new Error(SIWX_STRINGS.notEnabled)
+  if (!siwx) throw new Error(SIWX_ERRORS.notEnabled)
   const account = connectedAccount(latch)
   const slice = siwxSlice(latch)
   if (account) await siwx.revokeSession(account.chainId, account.address)

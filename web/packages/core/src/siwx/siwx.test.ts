@@ -171,6 +171,21 @@ describe('the sign-in flow', () => {
     expect(latch.getState()).toMatchObject({ open: false, canClose: true })
   })
 
+  it('the sign-in errors follow the active locale; the event keeps the English text', async () => {
+    const { config } = memoryConfig({ required: true })
+    const latch = setup(config)
+    const { sign } = await connect(latch)
+    await vi.waitFor(() => expect(view(latch)).toBe('SIWXSignMessage'))
+    const events: unknown[] = []
+    latch.subscribeEvents((e) => events.push(e.data))
+    const getState = latch.getState
+    vi.spyOn(latch, 'getState').mockImplementation(() => ({ ...getState(), locale: 'de', catalogue: { 'siwx.signatureDeclined': 'Signatur abgelehnt' } }))
+    sign.mockRejectedValueOnce(Object.assign(new Error('User rejected the request.'), { code: 4001 }))
+    await expect(signIn(latch)).rejects.toThrow('Signatur abgelehnt')
+    expect(getSiwxState(latch).error).toBe('Signatur abgelehnt')
+    expect(events).toContainEqual({ type: 'track', event: 'SIWX_AUTH_ERROR', properties: { network: 'eip155:1', message: 'Signature declined' } })
+  })
+
   it('cancel: required disconnects and shows Connect; optional closes and stays connected', async () => {
     const required = setup(memoryConfig({ required: true }).config)
     await connect(required)
