@@ -1,5 +1,6 @@
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
+import { SUPPORTED_LOCALES, type LatchLocale } from '@latchkit/core'
 import { createLatch, latchSiwx, LatchProvider } from '@latchkit/react'
 import '@latchkit/react/styles.css'
 import { App } from './App'
@@ -16,6 +17,11 @@ const siwxMode = params.get('siwx')
 const accountType = params.get('accountType')
 // ?legal=links shows the terms and privacy links in Connect; ?legal=checkbox asks the visitor to agree first (docs/configuration.md).
 const legal = params.get('legal')
+// ?locale=de (any locale Latch ships) sets the widget's language; without it the browser's languages decide. An
+// unknown value is refused on the page, and the widget keeps its default.
+const localeParam = params.get('locale')
+const locale = SUPPORTED_LOCALES.find((l): l is LatchLocale => l === localeParam)
+const localeRefused = localeParam !== null && !locale
 const latch = createLatch({
   projectId: info.projectId,
   apiUrl: info.apiUrl,
@@ -23,6 +29,7 @@ const latch = createLatch({
   frameUrl: info.frameOrigin,
   networks: chains,
   metadata: { name: 'Latch demo', description: 'A dapp using the Latch widget', url: location.origin, icons: [] },
+  ...(locale ? { locale } : {}),
   ...(accountType === 'eoa' || accountType === 'smartAccount' ? { defaultAccountTypes: { eip155: accountType } } : {}),
   ...(legal ? { termsConditionsUrl: `${location.origin}/terms`, privacyPolicyUrl: `${location.origin}/privacy`, features: { legalCheckbox: legal === 'checkbox' } } : {}),
   ...(siwxMode === 'optional' || siwxMode === 'required' ? { siwx: latchSiwx({ required: siwxMode === 'required', statement: 'Sign in to the Latch demo' }) } : {}),
@@ -31,6 +38,11 @@ const latch = createLatch({
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <LatchProvider latch={latch}>
+      {localeRefused ? (
+        <p role="alert" data-testid="demo-locale-refused" style={{ fontFamily: 'system-ui, sans-serif', color: '#bf3520', textAlign: 'center' }}>
+          ?locale={localeParam} is not a locale Latch ships ({SUPPORTED_LOCALES.join(', ')}): the widget follows the browser's languages.
+        </p>
+      ) : null}
       <App />
     </LatchProvider>
   </StrictMode>,
