@@ -78,7 +78,7 @@ const catalogue: Readonly<Record<string, string>> = {
   'network.switching': 'Przełączanie sieci…',
   'network.active': 'Aktywna',
   'network.testnet': 'Testnet',
-  'view.unavailable': 'Widok jeszcze niedostępny.',
+  'modal.viewUnavailable': 'Ten widok nie jest jeszcze dostępny.',
   'network.notFound': 'Nie znaleziono sieci',
   'siwx.authenticating': 'Uwierzytelnianie...',
   'error.userRejected': 'Użytkownik odrzucił prośbę',

@@ -78,7 +78,7 @@ const catalogue: Readonly<Record<string, string>> = {
   'network.switching': 'Переключение сети…',
   'network.active': 'Активна',
   'network.testnet': 'Тестнет',
-  'view.unavailable': 'Этот раздел пока недоступен.',
+  'modal.viewUnavailable': 'Этот раздел пока недоступен.',
   'network.notFound': 'Сеть не найдена',
   'siwx.authenticating': 'Аутентификация...',
   'error.userRejected': 'Пользователь отклонил запрос',

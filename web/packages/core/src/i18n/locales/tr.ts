@@ -78,7 +78,7 @@ const catalogue: Readonly<Record<string, string>> = {
   'network.switching': 'Ağ değiştiriliyor…',
   'network.active': 'Etkin',
   'network.testnet': 'Testnet',
-  'view.unavailable': 'Bu ekran henüz hazır değil.',
+  'modal.viewUnavailable': 'Bu görünüm henüz kullanılamıyor.',
   'network.notFound': 'Ağ bulunamadı',
   'siwx.authenticating': 'Kimlik doğrulanıyor...',
   'error.userRejected': 'Kullanıcı isteği reddetti',

@@ -78,7 +78,7 @@ const catalogue: Readonly<Record<string, string>> = {
   'network.switching': 'Перемикання мережі…',
   'network.active': 'Активна',
   'network.testnet': 'Тестнет',
-  'view.unavailable': 'Цей розділ ще недоступний.',
+  'modal.viewUnavailable': 'Цей розділ ще недоступний.',
   'network.notFound': 'Мережу не знайдено',
   'siwx.authenticating': 'Автентифікація...',
   'error.userRejected': 'Користувач відхилив запит',
