@@ -9,7 +9,7 @@ const catalogue: Readonly<Record<string, string>> = {
   'button.copyAddress': 'Adresi kopyala',
   'button.copyLink': 'Linki kopyala',
   'button.disconnect': 'Bağlantıyı kes',
-  'button.getWallet': 'Cüzdan edinin',
+  'button.getWallet': 'Cüzdan edin',
   'button.switchNetwork': 'Ağı değiştir',
   'view.Connect': 'Cüzdan bağla',
   'view.ConnectingExternal': 'Bağlanıyor',
