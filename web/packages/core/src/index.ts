@@ -57,7 +57,7 @@ export { balancesQueryOptions, historyPageQueryOptions, type AccountQueryOptions
 export { createHistoryPages, type HistoryPages, type HistorySnapshot } from './account/history'
 export { ACCOUNT_CACHE_MS, accountQueryKeys, type AccountData, type AccountDataState, type SentTransaction } from './account/data'
 export { loadAccountModule, type AccountModule } from './account/load'
-export type { ActivityGroup, ActivityItem } from './account/activity'
+export type { ActivityGroup, ActivityItem, ActivityLocale } from './account/activity'
 export type { FungiblePrice, Identity, TokenBalance, Transaction, TransactionPage, TransactionStatus, TransactionTransfer } from './account/types'
 
 // Chain namespaces: views ask these instead of writing a namespace.

@@ -229,6 +229,29 @@ describe('activity (spec §5, §9)', () => {
     expect(activityItem(transaction({ operationType: 'mint', transfers: [nft] }))).toMatchObject({ title: 'Minted', descriptions: ['Punk #1'], images: ['http://p'] })
   })
 
+  it('titles, statuses, quantities and month titles follow the locale given; English without one', async () => {
+    const { createLocaleFormats } = await import('../i18n/intl')
+    const l = {
+      locale: 'de',
+      catalogue: { 'activity.receive': 'Empfangen', 'activity.statusPending': 'ausstehend', 'activity.transaction': 'Transaktion' },
+      formats: createLocaleFormats('de'),
+    }
+    expect(activityItem(transaction({ operationType: 'receive', transfers: [transfer({ quantity: { numeric: '1234.5' } })] }), undefined, l)).toMatchObject({
+      title: 'Empfangen',
+      descriptions: ['+1.234,500 USDC'],
+    })
+    const bare = transaction({ transfers: [] })
+    expect(activityItem({ ...bare, metadata: { ...bare.metadata, status: 'pending' } }, undefined, l).descriptions).toEqual(['ausstehend'])
+    expect(activityItem(transaction({ operationType: '' }), undefined, l).title).toBe('Transaktion')
+    // A key the catalogue lacks falls back to English; an unknown type keeps latchd's name.
+    expect(activityItem(transaction({ operationType: 'send' }), undefined, l).title).toBe('Sent')
+    expect(activityItem(transaction({ operationType: 'bridge' }), undefined, l).title).toBe('Bridge')
+    const now = new Date(2026, 10, 28)
+    const [group] = groupActivity([transaction({ minedAt: new Date(2025, 11, 3).toISOString() })], { now, locale: l })
+    expect(group).toMatchObject({ title: 'Dezember 2025', items: [{ title: 'Sent' }] })
+    expect(groupActivity([transaction({ minedAt: new Date(2025, 11, 3).toISOString() })], { now })[0]!.title).toBe('December 2025')
+  })
+
   it('hides other chains and spam-only NFT transactions', () => {
     const spam = transfer({ fungible_info: undefined, nft_info: { name: 'Free', flags: { is_spam: true } } })
     const list = [

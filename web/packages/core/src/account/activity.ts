@@ -5,6 +5,20 @@ import { QUANTITY_DECIMALS } from './format'
 import { formatDecimalFixed } from '../send/decimal'
 import type { Transaction, TransactionTransfer } from './types'
 import { relativeParts, type RelativeUnit } from '../i18n/relative'
+import type { LocaleFormats } from '../i18n/intl'
+import { lookup } from '../messages'
+import { activityStrings, type ActivityStringKey } from './strings'
+
+/**
+ * The visitor's language for the Activity rows: the active locale's catalogue
+ * and Intl formats (LatchState's `locale`, `catalogue`, `formats`). Without
+ * them, or with English, rows keep the English text and spec §9's formats.
+ */
+export interface ActivityLocale {
+  readonly locale?: string | undefined
+  readonly catalogue?: Readonly<Record<string, string>> | undefined
+  readonly formats?: LocaleFormats | undefined
+}
 
 /** Operation types whose amounts show with + (spec §9). */
 export const PLUS_OPERATIONS: readonly string[] = ['receive', 'deposit', 'borrow', 'claim']
@@ -18,30 +32,44 @@ export function operationSign(operationType: string): '+' | '-' | '' {
   return ''
 }
 
-const pastTense: Readonly<Record<string, string>> = {
-  approve: 'Approved',
-  bought: 'Bought',
-  borrow: 'Borrowed',
-  burn: 'Burned',
-  cancel: 'Cancelled',
-  claim: 'Claimed',
-  deploy: 'Deployed',
-  deposit: 'Deposited',
-  execute: 'Executed',
-  mint: 'Minted',
-  receive: 'Received',
-  repay: 'Repaid',
-  send: 'Sent',
-  sell: 'Sold',
-  stake: 'Staked',
-  trade: 'Swapped',
-  unstake: 'Unstaked',
-  withdraw: 'Withdrawn',
+/** The title key of each operation type latchd reports. */
+const operationKeys: Readonly<Record<string, ActivityStringKey>> = {
+  approve: 'activity.approve',
+  bought: 'activity.bought',
+  borrow: 'activity.borrow',
+  burn: 'activity.burn',
+  cancel: 'activity.cancel',
+  claim: 'activity.claim',
+  deploy: 'activity.deploy',
+  deposit: 'activity.deposit',
+  execute: 'activity.execute',
+  mint: 'activity.mint',
+  receive: 'activity.receive',
+  repay: 'activity.repay',
+  send: 'activity.send',
+  sell: 'activity.sell',
+  stake: 'activity.stake',
+  trade: 'activity.trade',
+  unstake: 'activity.unstake',
+  withdraw: 'activity.withdraw',
 }
 
-/** The title of a history item: "Sent", "Received", …; an unknown type is capitalised. */
-export function operationTitle(operationType: string): string {
-  return pastTense[operationType] ?? (operationType ? operationType[0]!.toUpperCase() + operationType.slice(1) : 'Transaction')
+const statusKeys: Readonly<Record<string, ActivityStringKey>> = {
+  confirmed: 'activity.statusConfirmed',
+  failed: 'activity.statusFailed',
+  pending: 'activity.statusPending',
+}
+
+const text = (key: ActivityStringKey, l?: ActivityLocale) => lookup(activityStrings, key, undefined, l?.catalogue, l?.locale)
+
+/**
+ * The title of a history item: "Sent", "Received", … in the visitor's
+ * language; a type Latch does not know is shown capitalised, as latchd names it.
+ */
+export function operationTitle(operationType: string, l?: ActivityLocale): string {
+  const key = operationKeys[operationType]
+  if (key) return text(key, l)
+  return operationType ? operationType[0]!.toUpperCase() + operationType.slice(1) : text('activity.transaction', l)
 }
 
 /** Whether every transfer of the transaction is a spam NFT (spec §5: such transactions are hidden). */
@@ -58,12 +86,13 @@ export function visibleTransactions(transactions: readonly Transaction[], caipNe
   return transactions.filter((t) => t.metadata.chain === caipNetworkId && !isSpamOnly(t))
 }
 
-/** One transfer line of an item: "+1.500 USDC", or an NFT's name. */
-export function transferDescription(transfer: TransactionTransfer | undefined, sign: '+' | '-' | '' = ''): string {
+/** One transfer line of an item: "+1.500 USDC", or an NFT's name; the quantity in the locale's format when given one. */
+export function transferDescription(transfer: TransactionTransfer | undefined, sign: '+' | '-' | '' = '', formats?: LocaleFormats): string {
   if (!transfer) return ''
   if (transfer.nft_info) return transfer.nft_info.name || '-'
   if (transfer.fungible_info) {
-    const quantity = formatDecimalFixed(transfer.quantity.numeric, QUANTITY_DECIMALS)
+    const numeric = transfer.quantity.numeric
+    const quantity = formats ? formats.balance(numeric, QUANTITY_DECIMALS) : formatDecimalFixed(numeric, QUANTITY_DECIMALS)
     return `${sign}${[quantity, transfer.fungible_info.symbol ?? ''].join(' ').trim()}`
   }
   return ''
@@ -73,6 +102,7 @@ export function transferDescription(transfer: TransactionTransfer | undefined, s
 export interface ActivityItem {
   readonly id: string
   readonly hash: string
+  /** "Sent", "Received", …, in the language groupActivity was given. */
   readonly title: string
   readonly operationType: string
   readonly status: Transaction['metadata']['status']
@@ -101,24 +131,24 @@ export interface ActivityItem {
  * for a receive); several show one line each, unsigned; none shows the
  * status, as AppKit does.
  */
-export function activityItem(transaction: Transaction, now: Date = new Date()): ActivityItem {
+export function activityItem(transaction: Transaction, now: Date = new Date(), l?: ActivityLocale): ActivityItem {
   const { metadata } = transaction
   const transfers = transaction.transfers ?? []
   const sign = operationSign(metadata.operationType)
   const minedAt = new Date(metadata.minedAt)
   const descriptions =
     transfers.length === 0
-      ? [metadata.status]
+      ? [statusKeys[metadata.status] ? text(statusKeys[metadata.status]!, l) : metadata.status]
       : transfers.length === 1
-        ? [transferDescription(transfers[0], sign)]
-        : transfers.map((t) => transferDescription(t))
+        ? [transferDescription(transfers[0], sign, l?.formats)]
+        : transfers.map((t) => transferDescription(t, '', l?.formats))
   const images = transfers
     .map((t) => (t.nft_info ? t.nft_info.content?.preview?.url : t.fungible_info?.icon?.url))
     .filter((u): u is string => typeof u === 'string' && u !== '')
   return {
     id: transaction.id,
     hash: metadata.hash,
-    title: operationTitle(metadata.operationType),
+    title: operationTitle(metadata.operationType, l),
     operationType: metadata.operationType,
     status: metadata.status,
     direction: transfers[0]?.direction,
@@ -168,7 +198,7 @@ export interface ActivityGroup {
   readonly year: number
   /** 0–11. */
   readonly month: number
-  /** The month's name in English, with the year when it is not the current year ("July", "December 2025"); LocaleFormats.monthTitle for another locale. */
+  /** The month's name, with the year when it is not the current year ("July", "December 2025"); LocaleFormats.monthTitle when groupActivity was given a locale's formats. */
   readonly title: string
   readonly items: readonly ActivityItem[]
 }
@@ -176,15 +206,17 @@ export interface ActivityGroup {
 /**
  * Groups transactions by month and year (spec §9), newest month first and
  * newest first inside a month, in the visitor's time zone. Filters with
- * {@link visibleTransactions} first when `caipNetworkId` is given.
+ * {@link visibleTransactions} first when `caipNetworkId` is given. With
+ * `locale` (LatchState's locale, catalogue and formats), titles, statuses,
+ * quantities and month titles are in the visitor's language.
  */
 export function groupActivity(
   transactions: readonly Transaction[],
-  options: { readonly caipNetworkId?: string; readonly now?: Date } = {},
+  options: { readonly caipNetworkId?: string; readonly now?: Date; readonly locale?: ActivityLocale } = {},
 ): ActivityGroup[] {
   const now = options.now ?? new Date()
   const shown = options.caipNetworkId ? visibleTransactions(transactions, options.caipNetworkId) : [...transactions]
-  const items = shown.map((t) => activityItem(t, now)).filter((i) => !Number.isNaN(i.minedAt.getTime()))
+  const items = shown.map((t) => activityItem(t, now, options.locale)).filter((i) => !Number.isNaN(i.minedAt.getTime()))
   items.sort((a, b) => b.minedAt.getTime() - a.minedAt.getTime())
   const groups = new Map<string, { year: number; month: number; items: ActivityItem[] }>()
   for (const item of items) {
@@ -202,7 +234,7 @@ export function groupActivity(
     key,
     year: g.year,
     month: g.month,
-    title: monthTitle(g.year, g.month, now),
+    title: options.locale?.formats ? options.locale.formats.monthTitle(g.year, g.month, now) : monthTitle(g.year, g.month, now),
     items: g.items,
   }))
 }

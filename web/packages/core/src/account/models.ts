@@ -29,4 +29,4 @@ export {
   transferDescription,
   visibleTransactions,
 } from './activity'
-export type { ActivityGroup, ActivityItem } from './activity'
+export type { ActivityGroup, ActivityItem, ActivityLocale } from './activity'
