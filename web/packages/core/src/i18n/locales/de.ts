@@ -78,7 +78,7 @@ const catalogue: Readonly<Record<string, string>> = {
   'network.switching': 'Netzwerk wird gewechselt…',
   'network.active': 'Aktiv',
   'network.testnet': 'Testnet',
-  'view.unavailable': 'Noch nicht verfügbar.',
+  'modal.viewUnavailable': 'Diese Ansicht ist noch nicht verfügbar.',
   'network.notFound': 'Netzwerk nicht gefunden',
   'siwx.authenticating': 'Authentifizierung…',
   'error.userRejected': 'Anfrage vom Nutzer abgelehnt',

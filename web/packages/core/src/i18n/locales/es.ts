@@ -78,7 +78,7 @@ const catalogue: Readonly<Record<string, string>> = {
   'network.switching': 'Cambiando de red…',
   'network.active': 'Activa',
   'network.testnet': 'Testnet',
-  'view.unavailable': 'Aún no está disponible.',
+  'modal.viewUnavailable': 'Esta vista aún no está disponible.',
   'network.notFound': 'Red no encontrada',
   'siwx.authenticating': 'Autenticando…',
   'error.userRejected': 'El usuario rechazó la solicitud',

@@ -78,7 +78,7 @@ const catalogue: Readonly<Record<string, string>> = {
   'network.switching': 'Changement de réseau…',
   'network.active': 'Actif',
   'network.testnet': 'Testnet',
-  'view.unavailable': 'Pas encore disponible.',
+  'modal.viewUnavailable': 'Cette vue n’est pas encore disponible.',
   'network.notFound': 'Réseau introuvable',
   'siwx.authenticating': 'Authentification…',
   'error.userRejected': 'L’utilisateur a refusé la demande',

@@ -78,7 +78,7 @@ const catalogue: Readonly<Record<string, string>> = {
   'network.switching': 'Cambio rete in corso…',
   'network.active': 'Attiva',
   'network.testnet': 'Testnet',
-  'view.unavailable': 'Non ancora disponibile.',
+  'modal.viewUnavailable': 'Questa schermata non è ancora disponibile.',
   'network.notFound': 'Rete non trovata',
   'siwx.authenticating': 'Autenticazione…',
   'error.userRejected': 'L’utente ha rifiutato la richiesta',

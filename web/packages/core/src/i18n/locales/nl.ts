@@ -78,7 +78,7 @@ const catalogue: Readonly<Record<string, string>> = {
   'network.switching': 'Netwerk wisselen…',
   'network.active': 'Actief',
   'network.testnet': 'Testnet',
-  'view.unavailable': 'Nog niet beschikbaar.',
+  'modal.viewUnavailable': 'Deze weergave is nog niet beschikbaar.',
   'network.notFound': 'Netwerk niet gevonden',
   'siwx.authenticating': 'Authenticeren…',
   'error.userRejected': 'Gebruiker heeft het verzoek geweigerd',

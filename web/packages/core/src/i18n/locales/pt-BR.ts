@@ -78,7 +78,7 @@ const catalogue: Readonly<Record<string, string>> = {
   'network.switching': 'Trocando de rede…',
   'network.active': 'Ativa',
   'network.testnet': 'Testnet',
-  'view.unavailable': 'Ainda não está disponível.',
+  'modal.viewUnavailable': 'Esta tela ainda não está disponível.',
   'network.notFound': 'Rede não encontrada',
   'siwx.authenticating': 'Autenticando…',
   'error.userRejected': 'O usuário recusou a solicitação',
