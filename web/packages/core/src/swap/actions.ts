@@ -5,7 +5,9 @@
 import type { Latch } from '../latch-types'
 import { LATCH_VERSION } from '../apiBase'
 import { InvalidDecimalError, parseDecimal } from '../send/decimal'
+import { lookup } from '../messages'
 import { createSwapClient, type SwapClient, type SwapQuote, type SwapToken } from './client'
+import { swapFlowStrings, type SwapFlowStringKey } from './strings'
 
 /** Slippage tolerance in percent when none is given (spec §9: the swap slippage constant, 1). */
 export const SWAP_SLIPPAGE = 1
@@ -15,14 +17,29 @@ export const QUOTE_REFRESH_MS = 10_000
 export const PRICE_IMPACT_WARN = 3
 export const PRICE_IMPACT_BLOCK = 15
 
-/** The spec's messages (§8) and the flow's own. */
+/** The keys of the spec's messages (§8) and the flow's own; noAccount is a developer error and stays English. */
 export const SWAP_MESSAGES = {
-  networkNotSupported: 'Network not supported for Swaps',
+  networkNotSupported: 'swap.networkNotSupported',
   noAccount: 'No ActiveCaipAddress found',
-  invalidAmount: 'Enter an amount',
-  reverted: 'Swap failed: the price moved beyond the slippage tolerance, or the wallet rejected the swap',
-  approveReverted: 'Approval failed on chain',
+  invalidAmount: 'swap.enterAmount',
+  reverted: 'swap.reverted',
+  approveReverted: 'swap.approveReverted',
 } as const
+
+/**
+ * A swap that cannot go ahead or failed: `message` in the visitor's language
+ * (English without an instance), `key` the same in every language.
+ */
+export class SwapError extends Error {
+  override readonly name = 'SwapError'
+  readonly key: SwapFlowStringKey
+
+  constructor(key: SwapFlowStringKey, latch?: Latch) {
+    const state = latch?.getState()
+    super(lookup(swapFlowStrings, key, undefined, state?.catalogue, state?.locale))
+    this.key = key
+  }
+}
 
 const NATIVE = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee'
 
@@ -49,7 +66,7 @@ function swapContext(latch: Latch): SwapContext {
   // Read from the CAIP-10 id rather than adapters/registry, first-load code a lazy chunk must not import (it would
   // split core's entry into shared chunks). Swaps are eip155's only.
   const namespace = account.caipAddress?.split(':')[0]
-  if (namespace !== 'eip155') throw new Error(SWAP_MESSAGES.networkNotSupported)
+  if (namespace !== 'eip155') throw new SwapError(SWAP_MESSAGES.networkNotSupported, latch)
   const caipNetworkId = `eip155:${activeNetwork.id}`
   return { caipNetworkId, chainId: activeNetwork.id as number, address: account.address, userAddress: `${caipNetworkId}:${account.address}`, namespace }
 }
@@ -59,23 +76,26 @@ export async function getSwapTokens(latch: Latch): Promise<SwapToken[]> {
   return swapClient(latch).tokens(swapContext(latch).caipNetworkId)
 }
 
-/** The base units of a decimal amount of token; an empty, malformed or zero amount rejects with a message. */
-export function swapAmount(token: SwapToken, amount: string): bigint {
+/**
+ * The base units of a decimal amount of token; an empty, malformed or zero
+ * amount throws a SwapError, in the instance's language when given `latch`.
+ */
+export function swapAmount(token: SwapToken, amount: string, latch?: Latch): bigint {
   let base: bigint
   try {
     base = parseDecimal(amount.trim(), token.decimals)
   } catch (error) {
-    if (error instanceof InvalidDecimalError) throw new Error(SWAP_MESSAGES.invalidAmount)
+    if (error instanceof InvalidDecimalError) throw new SwapError(SWAP_MESSAGES.invalidAmount, latch)
     throw error
   }
-  if (base <= 0n) throw new Error(SWAP_MESSAGES.invalidAmount)
+  if (base <= 0n) throw new SwapError(SWAP_MESSAGES.invalidAmount, latch)
   return base
 }
 
 /** getSwapQuote is the best quote for `amount` (decimal, in units of `from`). */
 export async function getSwapQuote(latch: Latch, params: { from: SwapToken; to: SwapToken; amount: string }, init?: { signal?: AbortSignal }): Promise<SwapQuote> {
   const ctx = swapContext(latch)
-  return swapClient(latch).quote({ from: params.from.address, to: params.to.address, amount: swapAmount(params.from, params.amount), userAddress: ctx.userAddress }, init)
+  return swapClient(latch).quote({ from: params.from.address, to: params.to.address, amount: swapAmount(params.from, params.amount, latch), userAddress: ctx.userAddress }, init)
 }
 
 /** getSwapAllowance is what the router may take of the connected account's `token` (base units). */
@@ -117,9 +137,9 @@ export async function executeSwap(
   const ctx = swapContext(latch)
   const client = swapClient(latch)
   const chain = latch._internal.clients.get(ctx.namespace)
-  if (!chain) throw new Error(SWAP_MESSAGES.networkNotSupported)
+  if (!chain) throw new SwapError(SWAP_MESSAGES.networkNotSupported, latch)
   const driver = await chain.sendDriver()
-  const amount = swapAmount(params.from, params.amount)
+  const amount = swapAmount(params.from, params.amount, latch)
   const send = (tx: { to: string; data: string; value: bigint }) =>
     chain.sendTransaction({ chainId: ctx.chainId, from: ctx.address, transaction: { to: tx.to, data: tx.data, value: tx.value } })
   const mined = (hash: string) => driver.waitForReceipt(ctx.chainId, hash, { timeoutMs: 180_000, firstDelayMs: 200 })
@@ -131,7 +151,7 @@ export async function executeSwap(
       params.onStep?.('approving')
       const approve = await client.buildApprove({ userAddress: ctx.userAddress, from: params.from.address, to: params.to.address })
       approveHash = await send(approve)
-      if ((await mined(approveHash)) === 'reverted') throw new Error(SWAP_MESSAGES.approveReverted)
+      if ((await mined(approveHash)) === 'reverted') throw new SwapError(SWAP_MESSAGES.approveReverted, latch)
     }
   }
   params.onStep?.('swapping')
@@ -140,6 +160,6 @@ export async function executeSwap(
   const status = await mined(hash)
   const tokenId = (t: SwapToken) => (isNativeSwapToken(t) ? driver.nativeTokenId(ctx.chainId) : t.address)
   latch.accountData.notifyTransaction({ hash, chainId: ctx.chainId, tokens: [tokenId(params.from), tokenId(params.to)] })
-  if (status === 'reverted') throw new Error(SWAP_MESSAGES.reverted)
+  if (status === 'reverted') throw new SwapError(SWAP_MESSAGES.reverted, latch)
   return { hash, approveHash, toAmount: built.toAmount, minimumOut: built.minimumOut }
 }

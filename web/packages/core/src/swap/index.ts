@@ -16,6 +16,7 @@ export {
   swapAmount,
   SWAP_MESSAGES,
   SWAP_SLIPPAGE,
+  SwapError,
   type SwapResult,
   type SwapStep,
 } from './actions'

@@ -4,7 +4,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { ApiResponseError } from '../apiBase'
 import { createSwapClient, SwapRequestError } from './client'
-import { isNativeSwapToken, swapAmount, SWAP_MESSAGES } from './index'
+import type { Latch } from '../latch-types'
+import { isNativeSwapToken, swapAmount, SWAP_MESSAGES, SwapError } from './index'
 
 const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })
 const refusal = (status: number, description: string) => json({ status: 'FAILED', code: 'invalid', reasons: [{ field: 'amount', description }] }, status)
@@ -76,8 +77,18 @@ describe('swapAmount', () => {
   it.each(['', '0', 'abc', '-1', '0.0000001'])('%j is refused', (amount) => {
     expect(() => swapAmount(usdc, amount)).toThrow()
   })
-  it('names an empty amount', () => {
-    expect(() => swapAmount(usdc, '')).toThrow(SWAP_MESSAGES.invalidAmount)
+  it('names an empty amount, in the instance’s language when given one; the key stays', () => {
+    expect(() => swapAmount(usdc, '')).toThrow('Enter an amount')
+    const latch = { getState: () => ({ locale: 'de', catalogue: { 'swap.enterAmount': 'Betrag eingeben' } }) } as unknown as Latch
+    const error = (() => {
+      try {
+        swapAmount(usdc, '0', latch)
+      } catch (e) {
+        return e
+      }
+    })()
+    expect(error).toBeInstanceOf(SwapError)
+    expect(error).toMatchObject({ key: SWAP_MESSAGES.invalidAmount, message: 'Betrag eingeben' })
   })
 })
 
