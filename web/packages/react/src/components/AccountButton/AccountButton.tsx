@@ -24,13 +24,15 @@ export function AccountButton({ balance = 'show', disabled = false }: AccountBut
               onClick={openAccountModal}
             >
               {balance === 'show' && account.displayBalance ? (
-                <span className="latch-account-button-balance" data-testid="latch-account-button-balance">
+                <span className="latch-account-button-balance" data-testid="latch-account-button-balance" dir="ltr">
                   {account.displayBalance}
                 </span>
               ) : null}
               <span className="latch-account-button-address">
                 <Avatar address={account.address} size={20} />
-                <span data-testid="latch-account-button-address">{account.displayAddress}</span>
+                <span data-testid="latch-account-button-address" dir="ltr">
+                  {account.displayAddress}
+                </span>
               </span>
             </button>
           </span>

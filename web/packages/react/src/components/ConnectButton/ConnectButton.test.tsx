@@ -12,8 +12,8 @@ describe('ConnectButton', () => {
   })
 
   it("takes its texts from the latch's catalogue", () => {
-    const latch = createFakeLatch()
-    latch.t = (key) => (key === 'button.connect' ? 'Wallet verbinden' : key)
+    // The active locale's catalogue is state (setLocale puts it there); the button reads it through useT.
+    const latch = createFakeLatch({ state: { locale: 'de', catalogue: { 'button.connect': 'Wallet verbinden' } } })
     renderWithLatch(<ConnectButton />, { latch })
     expect(screen.getByTestId('latch-connect-button').textContent).toBe('Wallet verbinden')
   })

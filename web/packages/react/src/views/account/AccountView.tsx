@@ -4,8 +4,9 @@ import { Avatar } from '../../components/Avatar/Avatar'
 import { loadLazyViews } from '../../components/LatchModal/loadLazyViews'
 import { useLatchInstance } from '../../context'
 import { useLatchSelector } from '../../hooks/useLatchSelector'
-import { useT } from '../../hooks/useT'
+import { useLatchFormats, useStrings, useT } from '../../hooks/useT'
 import { truncateAddress } from '../../utils'
+import { accountStrings } from './strings'
 
 // The tabs and their data layer are a chunk of their own: a page pays for them only once someone connects.
 // Core's account module (formats, Activity model) is fetched alongside, not after, the tabs' chunk.
@@ -19,10 +20,10 @@ const AccountTabs = lazy(() => {
 // to know of); the names views it opens are chunks of their own.
 const AccountName = lazy(() => accountTabs().then((m) => ({ default: m.AccountName })))
 
-/** Each action's view, test id, label (text or message key) and icon path. */
-const ACTIONS: Record<WalletFeature, readonly [LatchView, string, string, string?]> = {
-  onramp: ['OnRampProviders', 'buy', 'Buy'],
-  swaps: ['WalletSwap', 'swap', 'Swap'],
+/** Each action's view, test id, label (core's message key or the view's own) and icon path. */
+const ACTIONS: Record<WalletFeature, readonly [LatchView, string, MessageKey | keyof typeof accountStrings, string?]> = {
+  onramp: ['OnRampProviders', 'buy', 'account.buy'],
+  swaps: ['WalletSwap', 'swap', 'account.swap'],
   receive: ['WalletReceive', 'receive', 'account.receive', 'M7 2v10M3 8l4 4 4-4'],
   send: ['WalletSend', 'send', 'account.send', 'M7 12V2M3 6l4-4 4 4'],
 }
@@ -31,6 +32,8 @@ const ACTIONS: Record<WalletFeature, readonly [LatchView, string, string, string
 export function AccountView() {
   const latch = useLatchInstance()
   const t = useT()
+  const s = useStrings(accountStrings)
+  const formats = useLatchFormats()
   const { address, balance, network, features, switchEnabled } = useLatchSelector((state) => ({
     address: state.account.address,
     balance: state.account.balance,
@@ -61,7 +64,7 @@ export function AccountView() {
     <div className="latch-view latch-account" data-testid="latch-view-Account">
       <Avatar address={address} size={64} />
       <div className="latch-account-row">
-        <span className="latch-title" data-testid="latch-account-address" title={address}>
+        <span className="latch-title" data-testid="latch-account-address" title={address} dir="ltr">
           {truncateAddress(address)}
         </span>
         <button type="button" className="latch-icon-button" data-testid="latch-copy-address" aria-label={t('button.copyAddress')} onClick={copy}>
@@ -75,8 +78,8 @@ export function AccountView() {
         <AccountName />
       </Suspense>
       {balance ? (
-        <span className="latch-subtitle" data-testid="latch-account-balance">
-          {balance.formatted} {balance.symbol}
+        <span className="latch-subtitle" data-testid="latch-account-balance" dir="ltr">
+          {formats ? formats.decimal(balance.formatted) : balance.formatted} {balance.symbol}
         </span>
       ) : null}
       <button type="button" className="latch-network-badge" data-testid="latch-account-network"
@@ -97,7 +100,7 @@ export function AccountView() {
                     <path d={icon} fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" strokeLinejoin="round" />
                   </svg>
                 ) : null}
-                {label.startsWith('account.') ? t(label as MessageKey) : label}
+                {label in accountStrings ? s(label as keyof typeof accountStrings) : t(label as MessageKey)}
               </button>
             )
           })}

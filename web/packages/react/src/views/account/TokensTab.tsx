@@ -14,7 +14,7 @@ function TokenRow({ balance, models, onSelect }: { balance: TokenBalance; models
       <WalletImage src={balance.iconUrl || undefined} name={balance.symbol} size={28} />
       <span className="latch-token-names">
         <span className="latch-list-item-name">{balance.name}</span>
-        <span className="latch-token-quantity" data-testid="latch-token-quantity">
+        <span className="latch-token-quantity" data-testid="latch-token-quantity" dir="ltr">
           {formatQuantity(balance.quantity.numeric)} {balance.symbol}
         </span>
       </span>

@@ -1,23 +1,26 @@
 import { useEffect } from 'react'
-
-/**
- * A network fee is usually far below 0.001 of the native coin, where the 3
- * decimals of a quantity would show 0.000: up to 6 decimals, trimmed, then "<0.000001".
- */
-function formatFee(value: string, formatQuantity: (numeric: string) => string): string {
-  const n = Number(value)
-  if (!Number.isFinite(n) || n === 0) return '0'
-  if (n >= 0.001) return formatQuantity(value)
-  if (n < 0.000001) return '<0.000001'
-  return n.toFixed(6).replace(/0+$/, '')
-}
 import { Avatar } from '../../components/Avatar/Avatar'
 import { useLatchInstance } from '../../context'
 import { useAccountModels } from '../../hooks/useAccountModels'
 import { useLatchSelector } from '../../hooks/useLatchSelector'
 import { useLatchSend } from '../../hooks/useLatchSend'
-import { useT } from '../../hooks/useT'
+import { useLatchFormats, useT } from '../../hooks/useT'
 import { truncateAddress } from '../../utils'
+
+/**
+ * A network fee is usually far below 0.001 of the native coin, where the 3
+ * decimals of a quantity would show 0.000: up to 6 decimals, trimmed, then "<0.000001".
+ * `decimal` writes a decimal string in the active locale (English: as it is).
+ */
+function formatFee(value: string, formatQuantity: (numeric: string) => string, decimal: (numeric: string) => string): string {
+  const n = Number(value)
+  if (!Number.isFinite(n) || n === 0) return decimal('0')
+  if (n >= 0.001) return formatQuantity(value)
+  if (n < 0.000001) return `<${decimal('0.000001')}`
+  return decimal(n.toFixed(6).replace(/0+$/, ''))
+}
+
+const asIs = (numeric: string) => numeric
 
 /**
  * The review step (WalletSendPreview): what is sent, to whom, on which
@@ -27,6 +30,7 @@ import { truncateAddress } from '../../utils'
 export function SendPreviewView() {
   const latch = useLatchInstance()
   const t = useT()
+  const formats = useLatchFormats()
   const send = useLatchSend()
   const models = useAccountModels()
   const network = useLatchSelector((s) => s.activeNetwork)
@@ -59,7 +63,9 @@ export function SendPreviewView() {
       <dl className="latch-summary">
         <dt>{t('send.youSend')}</dt>
         <dd data-testid="latch-send-preview-amount">
-          {formatQuantity(send.sendTokenAmount)} {token.symbol}
+          <span dir="ltr">
+            {formatQuantity(send.sendTokenAmount)} {token.symbol}
+          </span>
           {amountUsd !== undefined ? <span className="latch-subtitle"> {formatFiat(amountUsd)}</span> : null}
         </dd>
         <dt>{t('send.to')}</dt>
@@ -70,13 +76,15 @@ export function SendPreviewView() {
             <Avatar address={send.resolvedReceiver} size={20} />
           )}
           {send.receiverProfileName ? `${send.receiverProfileName} · ` : ''}
-          {truncateAddress(send.resolvedReceiver)}
+          <span dir="ltr">{truncateAddress(send.resolvedReceiver)}</span>
         </dd>
         <dt>{t('send.network')}</dt>
         <dd>{network.name}</dd>
         <dt>{t('send.networkFee')}</dt>
         <dd data-testid="latch-send-fee">
-          {formatFee(fee.formatted, formatQuantity)} {fee.nativeSymbol}
+          <span dir="ltr">
+            {formatFee(fee.formatted, formatQuantity, formats ? formats.decimal : asIs)} {fee.nativeSymbol}
+          </span>
           {fee.usd !== undefined ? <span className="latch-subtitle"> {formatFiat(fee.usd)}</span> : null}
         </dd>
       </dl>

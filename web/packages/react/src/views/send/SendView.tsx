@@ -84,6 +84,7 @@ export function SendView() {
           id={ids.amount}
           className="latch-input"
           data-testid="latch-send-amount"
+          dir="ltr"
           inputMode="decimal"
           autoComplete="off"
           placeholder="0"
@@ -110,6 +111,7 @@ export function SendView() {
         id={ids.receiver}
         className="latch-input"
         data-testid="latch-send-receiver"
+        dir="ltr"
         autoComplete="off"
         spellCheck={false}
         placeholder={t('send.receiverPlaceholder')}
@@ -126,8 +128,12 @@ export function SendView() {
           ) : (
             <Avatar address={send.resolvedReceiver} size={24} />
           )}
-          <span>{send.receiverProfileName ?? truncateAddress(send.resolvedReceiver)}</span>
-          {send.receiverProfileName ? <span className="latch-subtitle">{truncateAddress(send.resolvedReceiver)}</span> : null}
+          {send.receiverProfileName ? <span>{send.receiverProfileName}</span> : <span dir="ltr">{truncateAddress(send.resolvedReceiver)}</span>}
+          {send.receiverProfileName ? (
+            <span className="latch-subtitle" dir="ltr">
+              {truncateAddress(send.resolvedReceiver)}
+            </span>
+          ) : null}
         </span>
       ) : null}
 
