@@ -7,7 +7,7 @@ import { mainnet, polygon } from 'viem/chains'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { alice } from '../connection/test/fakeWallet'
 import { createLatch } from '../latch'
-import type { LatchWallet } from '../latch-types'
+import type { Latch, LatchWallet } from '../latch-types'
 import { createMemoryStorage } from '../storage'
 import {
   amountError,
@@ -73,6 +73,16 @@ describe('amountError', () => {
     ['25000', 'ach_bank_account', undefined],
   ])('%j by %s → %j', (text, method, want) => {
     expect(amountError(text, usd, method)).toBe(want)
+  })
+
+  it('speaks the instance’s language when given it', () => {
+    const catalogue = {
+      'onramp.amountOutOfRange': 'Der Betrag muss zwischen {min} und {max} {currency} für {method} liegen',
+      'onramp.methodAch': 'ACH-Bankkonto',
+    }
+    const latch = { getState: () => ({ locale: 'de', catalogue }) } as unknown as Latch
+    expect(amountError('25000.01', usd, 'ach_bank_account', latch)).toBe('Der Betrag muss zwischen 10.00 und 25000.00 USD für ACH-Bankkonto liegen')
+    expect(amountError('', usd, 'card', latch)).toBe('An amount is required')
   })
 })
 

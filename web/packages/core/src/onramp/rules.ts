@@ -1,7 +1,10 @@
 // The on-ramp's rules on the widget's side: the providers list (spec §5),
 // the built-in options (spec §7, §9) and the method's limits as the visitor
 // types an amount. latchd checks all of it again.
+import type { Latch } from '../latch-types'
+import { lookup, type MessageParams } from '../messages'
 import type { OnrampOptions, PaymentCurrency } from './client'
+import { onrampFlowStrings, type OnrampFlowStringKey } from './strings'
 
 /** The on-ramp providers the widget knows (spec §9). */
 export const ONRAMP_PROVIDERS = ['coinbase', 'meld', 'dev'] as const
@@ -49,19 +52,23 @@ export function methodLimits(currency: PaymentCurrency | undefined, method: stri
   return currency?.payment_method_limits.find((l) => l.id === method)
 }
 
-const methodLabel = (id: string): string => (id === 'ach_bank_account' ? 'ACH bank account' : id)
-
 /**
  * amountError is what is wrong with an amount as typed, or undefined: the
- * spec's decimal message (§5), then the method's limits in latchd's words.
+ * spec's decimal message (§5), then the method's limits in latchd's words;
+ * in the instance's language when given `latch` (English without).
  */
-export function amountError(amount: string, currency: PaymentCurrency | undefined, method: string): string | undefined {
+export function amountError(amount: string, currency: PaymentCurrency | undefined, method: string, latch?: Latch): string | undefined {
+  const state = latch?.getState()
+  const say = (key: OnrampFlowStringKey, params?: MessageParams) => lookup(onrampFlowStrings, key, params, state?.catalogue, state?.locale)
   const text = amount.trim()
-  if (text === '') return 'An amount is required'
-  if (!decimalText.test(text)) return `Number \`${text}\` is not a valid decimal number.`
+  if (text === '') return say('onramp.amountRequired')
+  if (!decimalText.test(text)) return say('onramp.invalidDecimal', { value: text })
   const limits = methodLimits(currency, method)
   if (!currency || !limits) return undefined // latchd says which is unknown
   const value = Number(text)
-  if (value < Number(limits.min) || value > Number(limits.max)) return `Amount must be between ${limits.min} and ${limits.max} ${currency.id} for ${methodLabel(method)}`
+  if (value < Number(limits.min) || value > Number(limits.max)) {
+    const label = method === 'ach_bank_account' ? say('onramp.methodAch') : method
+    return say('onramp.amountOutOfRange', { min: limits.min, max: limits.max, currency: currency.id, method: label })
+  }
   return undefined
 }

@@ -2,6 +2,7 @@
 // on-ramp buys at least the missing amount of the asset, then the balance
 // is read again.
 import type { Latch } from '../latch-types'
+import { lookup, type MessageParams } from '../messages'
 import { fetchOnrampQuote } from '../onramp/actions/fetchOnrampQuote'
 import { loadOnrampOptions } from '../onramp/actions/loadOnrampOptions'
 import { setOnrampForm } from '../onramp/actions/setOnrampForm'
@@ -10,6 +11,7 @@ import { methodLimits } from '../onramp/rules'
 import { onrampSlice } from '../onramp/state'
 import { checkPayBalance } from './pay'
 import { paySlice } from './state'
+import { payFlowStrings, type PayFlowStringKey } from './strings'
 
 /** The fiat amount that buys at least `missing` at a quote's rate, to the cent, and within the method's limits. */
 function fiatFor(missing: number, rate: number, min: number, max: number): string | undefined {
@@ -29,20 +31,22 @@ export async function buyMissing(latch: Latch, popup?: CheckoutWindow | null): P
   const { request, missing } = pay.getState()
   if (!request || !missing) return
   pay.setState({ status: 'buying', error: undefined })
+  const { catalogue, locale } = latch.getState()
+  const fail = (key: PayFlowStringKey, params?: MessageParams) => new Error(lookup(payFlowStrings, key, params, catalogue, locale))
   try {
     const state = await loadOnrampOptions(latch)
     const currency = state.options?.purchaseCurrencies.find((c) => c.symbol.toLowerCase() === request.asset.toLowerCase() || c.id === request.asset)
     const network = currency?.networks.find((n) => n.chain_id === String(request.chainId))
-    if (!currency || !network) throw new Error(`${request.asset} on this network cannot be bought here`)
+    if (!currency || !network) throw fail('pay.cannotBuy', { asset: request.asset })
     const limits = methodLimits(state.options?.paymentCurrencies.find((c) => c.id === state.paymentCurrency), state.paymentMethod)
-    if (!limits) throw new Error('No payment method to buy with')
+    if (!limits) throw fail('pay.noPaymentMethod')
     // The rate from a quote at the method's minimum.
     setOnrampForm(latch, { purchaseCurrency: currency.id, network: network.name, amount: limits.min })
     const probe = await fetchOnrampQuote(latch)
-    if (!probe) throw new Error(onrampSlice(latch).getState().error ?? 'No quote')
+    if (!probe) throw onrampSlice(latch).getState().error ? new Error(onrampSlice(latch).getState().error) : fail('pay.noQuote')
     const rate = Number(probe.purchaseAmount.amount) / Number(probe.paymentTotal.amount)
     const fiat = fiatFor(Number(missing), rate, Number(limits.min), Number(limits.max))
-    if (!fiat) throw new Error(`Amount must be between ${limits.min} and ${limits.max} ${state.paymentCurrency}`)
+    if (!fiat) throw fail('pay.buyOutOfRange', { min: limits.min, max: limits.max, currency: state.paymentCurrency })
     setOnrampForm(latch, { amount: fiat })
     await startOnrampCheckout(latch, { popup })
     // latchd re-reads the bought token rather than answering its cached balance.

@@ -72,6 +72,18 @@ describe('latch.pay', () => {
     expect(getPayResult(latch)).toEqual(result)
   })
 
+  it('the view’s messages follow the active locale; the promise’s rejections stay English', async () => {
+    const latch = await connected('10')
+    const done = latch.pay({ recipient: bob, amount: 5, asset: 'DAI', network: 137 })
+    await vi.waitFor(() => expect(latch.getState().view).toBe('Pay'))
+    const getState = latch.getState
+    vi.spyOn(latch, 'getState').mockImplementation(() => ({ ...getState(), locale: 'de', catalogue: { 'pay.noToken': 'Kein {asset} in diesem Netzwerk' } }))
+    expect(await confirmPay(latch)).toBeUndefined()
+    expect(getPayState(latch)).toMatchObject({ status: 'error', error: 'Kein DAI in diesem Netzwerk' })
+    latch.close()
+    await expect(done).rejects.toThrow('Payment cancelled')
+  })
+
   it('too little balance: insufficient with the missing amount', async () => {
     const latch = await connected('2.25')
     void latch.pay({ recipient: bob, amount: '5', asset: 'usdc', network: 137 }).catch(() => {})

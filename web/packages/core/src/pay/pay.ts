@@ -3,20 +3,26 @@
 // fixed), or first buys the missing amount through the on-ramp.
 import type { TokenBalance } from '../account/types'
 import type { Latch } from '../latch-types'
+import { lookup, type MessageParams } from '../messages'
 import { awaitPay, paySlice, settlePay } from './state'
+import { payFlowStrings, type PayFlowStringKey } from './strings'
 import type { PayRequest, PayResult, PayState } from './types'
 
-/** Messages of refused requests and payments. */
+/** Messages of refused requests and of latch.pay's rejections: for the app's developer, in English. */
 export const PAY_MESSAGES = {
   recipient: 'The recipient must be an address: 0x followed by 40 hexadecimal characters',
   amount: (value: string) => `Number \`${value}\` is not a valid decimal number.`,
   positive: 'The amount must be greater than 0',
   asset: 'An asset is required',
   network: (network: string) => `Network ${network} is not among this app's networks`,
-  notConnected: 'Connect a wallet to pay',
-  noToken: (asset: string) => `No ${asset} on this network`,
   cancelled: 'Payment cancelled',
 } as const
+
+/** A message of the Pay view in the visitor's language. */
+function payText(latch: Latch, key: PayFlowStringKey, params?: MessageParams): string {
+  const { catalogue, locale } = latch.getState()
+  return lookup(payFlowStrings, key, params, catalogue, locale)
+}
 
 const decimalText = /^\d+(\.\d+)?$/
 
@@ -96,7 +102,7 @@ export async function checkPayBalance(latch: Latch, forceUpdate?: readonly strin
   const address = accountAddress(latch)
   if (!request) return slice.getState()
   if (!address) {
-    slice.setState({ status: 'idle', error: PAY_MESSAGES.notConnected })
+    slice.setState({ status: 'idle', error: payText(latch, 'pay.notConnected') })
     return slice.getState()
   }
   slice.setState({ status: 'checking', error: undefined })
@@ -125,7 +131,7 @@ export async function confirmPay(latch: Latch): Promise<PayResult | undefined> {
   const address = accountAddress(latch)
   if (!request) return undefined
   if (!address) {
-    slice.setState({ error: PAY_MESSAGES.notConnected })
+    slice.setState({ error: payText(latch, 'pay.notConnected') })
     return undefined
   }
   slice.setState({ status: 'paying', error: undefined })
@@ -133,7 +139,7 @@ export async function confirmPay(latch: Latch): Promise<PayResult | undefined> {
     if (latch.getState().activeNetwork.id !== request.chainId) await latch.switchNetwork(request.chainId)
     const balances = await latch._internal.accountData.fetchBalances({ address, caipNetworkId: `eip155:${request.chainId}` })
     const token = findToken(balances, request.asset)
-    if (!token) throw new Error(PAY_MESSAGES.noToken(request.asset))
+    if (!token) throw new Error(payText(latch, 'pay.noToken', { asset: request.asset }))
     // The send module's chunk, imported directly: importing send/load from here would split the first load's chunks.
     const controller = (await import('../send/index')).sendControllerOf(latch)
     const sent = await controller.sendNow({ token, amount: request.amount, receiver: request.recipient })

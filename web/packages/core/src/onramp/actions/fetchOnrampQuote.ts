@@ -15,7 +15,7 @@ export async function fetchOnrampQuote(latch: Latch, init?: { signal?: AbortSign
   const slice = onrampSlice(latch)
   const form = slice.getState()
   const currency = form.options?.paymentCurrencies.find((c) => c.id === form.paymentCurrency)
-  const invalid = amountError(form.amount, currency, form.paymentMethod)
+  const invalid = amountError(form.amount, currency, form.paymentMethod, latch)
   if (invalid) {
     slice.setState({ quote: undefined, error: invalid, quotesLoading: false })
     return undefined
