@@ -1,6 +1,7 @@
 import { useEffect, useId } from 'react'
 import { useLatchInstance } from '../../context'
 import { useLatchSelector } from '../../hooks/useLatchSelector'
+import { useLocaleNumbers } from '../../hooks/useLocaleNumbers'
 import { useT } from '../../hooks/useT'
 import { useOnrampT } from './strings'
 import { openCheckoutWindow, useOnrampModule, useOnrampState } from './useOnramp'
@@ -19,6 +20,7 @@ export function BuyView() {
   const latch = useLatchInstance()
   const t = useOnrampT()
   const tc = useT()
+  const { decimal } = useLocaleNumbers()
   const onramp = useOnrampModule()
   const s = useOnrampState(onramp)
   const connected = useLatchSelector((state) => state.account.status === 'connected')
@@ -93,9 +95,10 @@ export function BuyView() {
           id={ids.amount}
           className="latch-input"
           data-testid="latch-onramp-amount"
+          dir="ltr"
           inputMode="decimal"
           autoComplete="off"
-          placeholder={limits?.min ?? '0'}
+          placeholder={decimal(limits?.min ?? '0')}
           value={amount}
           disabled={busy}
           aria-invalid={error ? true : undefined}
@@ -112,7 +115,7 @@ export function BuyView() {
       </div>
       {limits ? (
         <span className="latch-subtitle" data-testid="latch-onramp-limits">
-          {t('buy.limits', { min: limits.min, max: limits.max, currency: s.paymentCurrency })}
+          {t('buy.limits', { min: decimal(limits.min), max: decimal(limits.max), currency: s.paymentCurrency })}
         </span>
       ) : null}
       <label className="latch-field-label" htmlFor={ids.method}>
@@ -147,8 +150,8 @@ export function BuyView() {
           </span>
         ) : s.quote ? (
           <>
-            <strong data-testid="latch-onramp-quote">{t('buy.youGet', { amount: s.quote.purchaseAmount.amount, symbol: s.quote.purchaseAmount.currency })}</strong>
-            <span className="latch-subtitle">{t('buy.fees', { fees: s.quote.fees.amount, network: s.quote.networkFee.amount, currency: s.quote.fees.currency })}</span>
+            <strong data-testid="latch-onramp-quote">{t('buy.youGet', { amount: decimal(s.quote.purchaseAmount.amount), symbol: s.quote.purchaseAmount.currency })}</strong>
+            <span className="latch-subtitle">{t('buy.fees', { fees: decimal(s.quote.fees.amount), network: decimal(s.quote.networkFee.amount), currency: s.quote.fees.currency })}</span>
           </>
         ) : null}
       </div>
@@ -161,7 +164,7 @@ export function BuyView() {
               ? t('buy.pending')
               : s.checkout.status === 'processing'
                 ? t('buy.processing', { symbol })
-                : t('buy.completed', { amount: s.checkout.order?.purchaseAmount ?? '', symbol: s.checkout.order?.purchaseCurrency ?? symbol })}
+                : t('buy.completed', { amount: decimal(s.checkout.order?.purchaseAmount ?? ''), symbol: s.checkout.order?.purchaseCurrency ?? symbol })}
         </p>
       ) : null}
       {error ? (

@@ -1,6 +1,7 @@
 import { useEffect } from 'react'
 import { useLatchInstance } from '../../context'
 import { useLatchSelector } from '../../hooks/useLatchSelector'
+import { useLocaleNumbers } from '../../hooks/useLocaleNumbers'
 import { useOnrampT } from './strings'
 import { openCheckoutWindow, usePayModule, usePayState } from './useOnramp'
 
@@ -17,6 +18,7 @@ const short = (address: string): string => `${address.slice(0, 6)}…${address.s
 export function PayView() {
   const latch = useLatchInstance()
   const t = useOnrampT()
+  const { decimal } = useLocaleNumbers()
   const pay = usePayModule()
   const s = usePayState(pay)
   const { address, networks } = useLatchSelector((state) => ({ address: state.account.status === 'connected' ? state.account.address : undefined, networks: state.networks }))
@@ -36,7 +38,7 @@ export function PayView() {
   return (
     <div className="latch-view latch-pay" data-testid="latch-view-Pay">
       <strong className="latch-pay-amount" data-testid="latch-pay-summary">
-        {t('pay.summary', { amount: r.amount, asset: r.asset })}
+        {t('pay.summary', { amount: decimal(r.amount), asset: r.asset })}
       </strong>
       <span className="latch-subtitle" data-testid="latch-pay-recipient" title={r.recipient}>
         {t('pay.to', { recipient: short(r.recipient) })}
@@ -55,13 +57,13 @@ export function PayView() {
           {s.status === 'checking' ? <span className="latch-subtitle">{t('pay.checking')}</span> : null}
           {s.balance !== undefined ? (
             <span className="latch-subtitle" data-testid="latch-pay-balance">
-              {t('pay.balance', { balance: s.balance, asset: r.asset })}
+              {t('pay.balance', { balance: decimal(s.balance), asset: r.asset })}
             </span>
           ) : null}
           {s.status === 'insufficient' || (s.status === 'buying' && s.missing) ? (
             <>
               <span className="latch-subtitle" data-testid="latch-pay-missing">
-                {t('pay.missing', { missing: s.missing ?? '', asset: r.asset })}
+                {t('pay.missing', { missing: decimal(s.missing ?? ''), asset: r.asset })}
               </span>
               <button
                 type="button"

@@ -4,7 +4,8 @@ import { useLatchInstance } from '../../context'
 import { useAccountModels } from '../../hooks/useAccountModels'
 import { useLatchSelector } from '../../hooks/useLatchSelector'
 import { useLatchSend } from '../../hooks/useLatchSend'
-import { useLatchFormats, useT } from '../../hooks/useT'
+import { useLocaleNumbers } from '../../hooks/useLocaleNumbers'
+import { useT } from '../../hooks/useT'
 import { truncateAddress } from '../../utils'
 
 /**
@@ -20,7 +21,6 @@ function formatFee(value: string, formatQuantity: (numeric: string) => string, d
   return decimal(n.toFixed(6).replace(/0+$/, ''))
 }
 
-const asIs = (numeric: string) => numeric
 
 /**
  * The review step (WalletSendPreview): what is sent, to whom, on which
@@ -30,7 +30,7 @@ const asIs = (numeric: string) => numeric
 export function SendPreviewView() {
   const latch = useLatchInstance()
   const t = useT()
-  const formats = useLatchFormats()
+  const { decimal } = useLocaleNumbers()
   const send = useLatchSend()
   const models = useAccountModels()
   const network = useLatchSelector((s) => s.activeNetwork)
@@ -83,7 +83,7 @@ export function SendPreviewView() {
         <dt>{t('send.networkFee')}</dt>
         <dd data-testid="latch-send-fee">
           <span dir="ltr">
-            {formatFee(fee.formatted, formatQuantity, formats ? formats.decimal : asIs)} {fee.nativeSymbol}
+            {formatFee(fee.formatted, formatQuantity, decimal)} {fee.nativeSymbol}
           </span>
           {fee.usd !== undefined ? <span className="latch-subtitle"> {formatFiat(fee.usd)}</span> : null}
         </dd>

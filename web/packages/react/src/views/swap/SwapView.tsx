@@ -4,6 +4,7 @@ import { useLatchInstance } from '../../context'
 import { useAccountModels } from '../../hooks/useAccountModels'
 import { useLatchBalances } from '../../hooks/useLatchBalances'
 import { useLatchSelector } from '../../hooks/useLatchSelector'
+import { useLocaleNumbers } from '../../hooks/useLocaleNumbers'
 import { useT } from '../../hooks/useT'
 import { useSwapT } from './strings'
 
@@ -39,6 +40,8 @@ export function SwapView() {
   const latch = useLatchInstance()
   const t = useSwapT()
   const tc = useT()
+  // Amounts, rates and percentages in the active locale.
+  const { decimal: dec, number: num } = useLocaleNumbers()
   const models = useAccountModels()
   const { balances } = useLatchBalances()
   const network = useLatchSelector((s) => s.activeNetwork)
@@ -172,7 +175,7 @@ export function SwapView() {
     setSuccess(undefined)
     try {
       const result = await mod.executeSwap(latch, { from: fromToken, to: toToken, amount, onStep: setStep })
-      const message = t('swap.success', { from: amount, fromSymbol: fromToken.symbol, to: formatUnits(result.toAmount, toToken.decimals), toSymbol: toToken.symbol })
+      const message = t('swap.success', { from: dec(amount), fromSymbol: fromToken.symbol, to: dec(formatUnits(result.toAmount, toToken.decimals)), toSymbol: toToken.symbol })
       setSuccess(message)
       latch.showToast(message, 'success')
       setAmount('')
@@ -219,6 +222,7 @@ export function SwapView() {
           id={ids.amount}
           className="latch-input"
           data-testid="latch-swap-amount"
+          dir="ltr"
           inputMode="decimal"
           autoComplete="off"
           placeholder="0"
@@ -259,8 +263,8 @@ export function SwapView() {
         >
           {tokens.map(option)}
         </select>
-        <output className="latch-input" data-testid="latch-swap-out" data-amount={quote ? quote.toAmount.toString() : ''} aria-busy={quoting || undefined}>
-          {quote && toToken ? formatUnits(quote.toAmount, toToken.decimals) : quoting ? '…' : '0'}
+        <output className="latch-input" dir="ltr" data-testid="latch-swap-out" data-amount={quote ? quote.toAmount.toString() : ''} aria-busy={quoting || undefined}>
+          {quote && toToken ? dec(formatUnits(quote.toAmount, toToken.decimals)) : quoting ? '…' : dec('0')}
         </output>
       </div>
 
@@ -270,33 +274,33 @@ export function SwapView() {
             {t('swap.rate', {
               from: fromToken.symbol,
               to: toToken.symbol,
-              rate: (Number(formatUnits(quote.toAmount, toToken.decimals)) / Number(amount)).toPrecision(6),
+              rate: dec((Number(formatUnits(quote.toAmount, toToken.decimals)) / Number(amount)).toPrecision(6)),
             })}
           </span>
           <span className="latch-subtitle" data-testid="latch-swap-route">
             {t('swap.route', { route: quote.path.map((a) => tokens.find((tk) => plain(tk.address) === plain(a) && !mod?.isNativeSwapToken(tk))?.symbol ?? a).join(' → ') })}
           </span>
           <span className="latch-subtitle" data-testid="latch-swap-impact">
-            {t('swap.impact', { impact: impact.toFixed(2) })}
+            {t('swap.impact', { impact: dec(impact.toFixed(2)) })}
           </span>
-          <span className="latch-subtitle">{t('swap.slippage', { slippage: mod?.SWAP_SLIPPAGE ?? 1 })}</span>
+          <span className="latch-subtitle">{t('swap.slippage', { slippage: num(mod?.SWAP_SLIPPAGE ?? 1) })}</span>
           <span className="latch-subtitle" data-testid="latch-swap-minimum">
-            {t('swap.minimum', { amount: formatUnits((quote.toAmount * BigInt(100 - (mod?.SWAP_SLIPPAGE ?? 1))) / 100n, toToken.decimals), symbol: toToken.symbol })}
+            {t('swap.minimum', { amount: dec(formatUnits((quote.toAmount * BigInt(100 - (mod?.SWAP_SLIPPAGE ?? 1))) / 100n, toToken.decimals)), symbol: toToken.symbol })}
           </span>
           <span className="latch-subtitle">{t('swap.poolFee')}</span>
           {fee ? (
             <span className="latch-subtitle" data-testid="latch-swap-fee">
-              {t('swap.fee', { native: fee.native, symbol: network.nativeCurrency.symbol, usd: fee.usd !== undefined ? ` (${models.formatFiat(fee.usd)})` : '' })}
+              {t('swap.fee', { native: dec(fee.native), symbol: network.nativeCurrency.symbol, usd: fee.usd !== undefined ? ` (${models.formatFiat(fee.usd)})` : '' })}
             </span>
           ) : null}
           {impact > (mod?.PRICE_IMPACT_WARN ?? 3) && !blocked ? (
             <p className="latch-error-text" role="status" data-testid="latch-swap-impact-warning">
-              {t('swap.impactWarning', { impact: impact.toFixed(2) })}
+              {t('swap.impactWarning', { impact: dec(impact.toFixed(2)) })}
             </p>
           ) : null}
           {blocked ? (
             <p className="latch-error-text" role="alert" data-testid="latch-swap-impact-blocked">
-              {t('swap.impactBlocked', { max: mod?.PRICE_IMPACT_BLOCK ?? 15 })}
+              {t('swap.impactBlocked', { max: num(mod?.PRICE_IMPACT_BLOCK ?? 15) })}
             </p>
           ) : null}
         </div>
