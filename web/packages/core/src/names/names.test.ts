@@ -46,6 +46,18 @@ describe('accountNameError', () => {
   ])('%j → %j', (label, message) => {
     expect(accountNameError(label)).toBe(message)
   })
+
+  it('speaks the instance’s language, plurals by its rules', () => {
+    const catalogue = {
+      'names.ruleTooShort_one': 'Имя должно содержать не менее {count} символа',
+      'names.ruleTooShort_few': 'Имя должно содержать не менее {count} символов',
+      'names.ruleTooShort_many': 'Имя должно содержать не менее {count} символов',
+      'names.ruleTooShort_other': 'Имя должно содержать не менее {count} символа',
+    }
+    const latch = { getState: () => ({ locale: 'ru', catalogue }) } as unknown as Latch
+    expect(accountNameError('abc', latch)).toBe('Имя должно содержать не менее 4 символов')
+    expect(accountNameError('', latch)).toBe('A name is required')
+  })
 })
 
 describe('coinTypeOf', () => {

@@ -1,16 +1,20 @@
 import type { Latch } from '../../latch-types'
 import type { NameRecord } from '../client'
 import { namesFailure } from '../errors'
-import { accountNameError } from '../rules'
+import { accountNameError, namesText } from '../rules'
 import { accountIsEmbedded, accountNamespaceOf, namesClient, namesSlice } from '../state'
 
-/** Messages of spec §5 for a registration without its prerequisites. */
+/**
+ * The keys of spec §5's messages for a registration without its
+ * prerequisites (names/strings.ts), and the English message of a chain id
+ * without a coin type (an app's configuration, not the visitor's doing).
+ */
 export const REGISTER_MESSAGES = {
-  networkNotFound: 'Network not found',
-  addressNotFound: 'Address or auth connector not found',
-  namespace: 'Names can only be registered for EVM accounts',
+  networkNotFound: 'names.networkNotFound',
+  addressNotFound: 'names.addressNotFound',
+  namespace: 'names.evmOnly',
   chainId: (id: number) => `The chain id ${id} has no coin type: it must be below 2^31`,
-  taken: (name: string) => `${name} is already taken`,
+  taken: 'names.alreadyTaken',
 } as const
 
 /** The ENSIP-11 coin type of an EVM chain: 0x80000000 | chainId, for chain ids below 2^31 (spec §5). */
@@ -28,16 +32,16 @@ export function coinTypeOf(chainId: number): number {
  * promise rejects with latchd's reason, else "Error registering name {name}" (spec §8).
  */
 export async function registerName(latch: Latch, label: string): Promise<NameRecord> {
-  const broken = accountNameError(label)
+  const broken = accountNameError(label, latch)
   if (broken) throw new Error(broken)
   const { account, activeNetwork } = latch.getState()
-  if (!activeNetwork) throw new Error(REGISTER_MESSAGES.networkNotFound)
+  if (!activeNetwork) throw new Error(namesText(latch, REGISTER_MESSAGES.networkNotFound))
   const address = account.status === 'connected' ? account.address : undefined
   const namespace = accountNamespaceOf(latch)
   const client = namespace ? latch._internal.clients.get(namespace) : undefined
   // Spec §5: names are registered by the auth connector's account (the embedded wallet), not an external wallet's.
-  if (!address || !client || !accountIsEmbedded(latch)) throw new Error(REGISTER_MESSAGES.addressNotFound)
-  if (namespace !== 'eip155') throw new Error(REGISTER_MESSAGES.namespace)
+  if (!address || !client || !accountIsEmbedded(latch)) throw new Error(namesText(latch, REGISTER_MESSAGES.addressNotFound))
+  if (namespace !== 'eip155') throw new Error(namesText(latch, REGISTER_MESSAGES.namespace))
   const coinType = coinTypeOf(activeNetwork.id)
 
   const wanted = label.trim().toLowerCase()
@@ -49,7 +53,7 @@ export async function registerName(latch: Latch, label: string): Promise<NameRec
     // The wanted name's full form (label.zone) comes with whether it is free.
     const [suggestion] = await api.suggestions(wanted)
     const name = suggestion?.name ?? wanted
-    if (suggestion?.registered) throw (taken = new Error(REGISTER_MESSAGES.taken(name)))
+    if (suggestion?.registered) throw (taken = new Error(namesText(latch, REGISTER_MESSAGES.taken, { name })))
     // latchd accepts a timestamp within 10 s of its clock (api-shapes §3.6).
     const message = JSON.stringify({ name, attributes: {}, timestamp: Math.floor(Date.now() / 1000) })
     const signature = await client.signMessage({ message, address })
