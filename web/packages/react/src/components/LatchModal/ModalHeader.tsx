@@ -16,7 +16,8 @@ export function ModalHeader({ titleId, title, canGoBack, canClose, onBack, onClo
     <header className="latch-header">
       {canGoBack ? (
         <button type="button" className="latch-icon-button" data-testid="latch-modal-back" aria-label={t('button.back')} onClick={onBack}>
-          <svg width="14" height="14" viewBox="0 0 14 14" aria-hidden="true">
+          {/* points to where the visitor came from: mirrored in a right-to-left locale */}
+          <svg className="latch-icon-directional" width="14" height="14" viewBox="0 0 14 14" aria-hidden="true">
             <path d="M9 2 4 7l5 5" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
           </svg>
         </button>

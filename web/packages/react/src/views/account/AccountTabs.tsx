@@ -1,6 +1,7 @@
 import { lazy, Suspense, useId, useState, type KeyboardEvent } from 'react'
 import { getEmbeddedState } from '@latchkit/core'
 import { useLatchInstance } from '../../context'
+import { useLatchSelector } from '../../hooks/useLatchSelector'
 import { useT } from '../../hooks/useT'
 import { NftsTab } from './NftsTab'
 import { TokensTab } from './TokensTab'
@@ -19,6 +20,7 @@ type Tab = 'tokens' | 'nfts' | 'activity'
 export function AccountTabs({ activity }: { activity: boolean }) {
   const t = useT()
   const latch = useLatchInstance()
+  const rtl = useLatchSelector((s) => s.dir === 'rtl')
   const tabsId = useId()
   const [tab, setTab] = useState<Tab>('tokens')
   const tabs: { id: Tab; label: string }[] = [
@@ -27,11 +29,12 @@ export function AccountTabs({ activity }: { activity: boolean }) {
     ...(activity ? [{ id: 'activity' as const, label: t('account.tabActivity') }] : []),
   ]
   const current = tabs.some((x) => x.id === tab) ? tab : 'tokens'
-  // Arrow keys move between tabs (WAI-ARIA tabs pattern).
+  // Arrow keys move between tabs (WAI-ARIA tabs pattern); in a right-to-left locale the next tab is on the left.
   const onTabKey = (event: KeyboardEvent<HTMLButtonElement>) => {
     if (event.key !== 'ArrowRight' && event.key !== 'ArrowLeft') return
     const index = tabs.findIndex((x) => x.id === current)
-    const next = tabs[(index + (event.key === 'ArrowRight' ? 1 : tabs.length - 1)) % tabs.length]!
+    const forward = (event.key === 'ArrowRight') !== rtl
+    const next = tabs[(index + (forward ? 1 : tabs.length - 1)) % tabs.length]!
     setTab(next.id)
     document.getElementById(`${tabsId}-${next.id}`)?.focus()
   }

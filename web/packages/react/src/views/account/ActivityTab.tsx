@@ -36,7 +36,9 @@ function ActivityRow({ item }: { item: ActivityItem }) {
             {d}
           </span>
         ))}
-        {counterpart ? <span className="latch-subtitle latch-activity-counterpart">{truncateAddress(counterpart)}</span> : null}
+        {counterpart ? <span className="latch-subtitle latch-activity-counterpart" dir="ltr">
+            {truncateAddress(counterpart)}
+          </span> : null}
       </span>
       <span className="latch-activity-when">
         <time dateTime={item.minedAt.toISOString()} data-testid="latch-activity-date">

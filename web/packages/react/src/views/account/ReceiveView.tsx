@@ -48,7 +48,7 @@ export function ReceiveView() {
   return (
     <div className="latch-view latch-receive" data-testid="latch-view-WalletReceive">
       <AddressQr value={address} label={t('receive.qrLabel')} />
-      <code className="latch-receive-address" data-testid="latch-receive-address">
+      <code className="latch-receive-address" data-testid="latch-receive-address" dir="ltr">
         {address}
       </code>
       <button type="button" className="latch-secondary-button" data-testid="latch-receive-copy" onClick={() => void copy()}>

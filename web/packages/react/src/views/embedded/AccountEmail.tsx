@@ -19,7 +19,11 @@ export default function AccountEmail() {
   return (
     <>
       <div className="latch-account-row" data-testid="latch-account-email">
-        {email ? <span className="latch-subtitle">{email}</span> : null}
+        {email ? (
+          <span className="latch-subtitle" dir="ltr">
+            {email}
+          </span>
+        ) : null}
         <button type="button" className="latch-secondary-button" data-testid="latch-account-update-email" onClick={() => latch.push('UpdateEmail')}>
           {et('email.update')}
         </button>

@@ -2,6 +2,7 @@ import { useEffect, useMemo, useState } from 'react'
 import { withActions } from './withActions'
 import { formatUnits, numberToHex } from 'viem'
 import { useLatchInstance } from '../../context'
+import { useLocaleNumbers } from '../../hooks/useLocaleNumbers'
 import { useEmbeddedT } from './strings'
 import { truncateAddress } from '../../utils'
 import { decodeApproval } from './decodeApproval'
@@ -15,6 +16,7 @@ import { useEmbeddedState } from './useEmbeddedState'
 export default function ApproveTransactionView() {
   const latch = useLatchInstance()
   const et = useEmbeddedT()
+  const { decimal } = useLocaleNumbers()
   const state = useEmbeddedState()
   const request = state?.approval
   const chainId = request ? Number(String(request.chainId).replace(/^eip155:/, '')) : undefined
@@ -57,18 +59,26 @@ export default function ApproveTransactionView() {
         {decoded.kind === 'transaction' ? (
           <>
             <dt>{et('approve.recipient')}</dt>
-            <dd data-testid="latch-approve-recipient" title={decoded.to}>
+            <dd data-testid="latch-approve-recipient" title={decoded.to} dir="ltr">
               {decoded.to ? truncateAddress(decoded.to) : '—'}
             </dd>
             <dt>{et('approve.amount')}</dt>
-            <dd data-testid="latch-approve-amount">{decoded.amount}</dd>
+            <dd data-testid="latch-approve-amount" dir="ltr">
+              {decimal(decoded.amount)}
+            </dd>
             <dt>{et('approve.token')}</dt>
-            <dd data-testid="latch-approve-token" title={decoded.token}>
+            <dd data-testid="latch-approve-token" title={decoded.token} dir="ltr">
               {decoded.baseUnits ? truncateAddress(decoded.token) : decoded.token}
             </dd>
             <dt>{et('approve.fee')}</dt>
             <dd data-testid="latch-approve-fee">
-              {decoded.sponsored ? et('approve.feeSponsored') : fee === undefined ? et('approve.feeByWallet') : `${formatUnits(fee, chain?.nativeCurrency.decimals ?? 18)} ${symbol}`}
+              {decoded.sponsored ? (
+                et('approve.feeSponsored')
+              ) : fee === undefined ? (
+                et('approve.feeByWallet')
+              ) : (
+                <span dir="ltr">{`${decimal(formatUnits(fee, chain?.nativeCurrency.decimals ?? 18))} ${symbol}`}</span>
+              )}
             </dd>
           </>
         ) : null}

@@ -29,6 +29,7 @@ export default function EmailLogin() {
         <input
           className="latch-input"
           type="email"
+          dir="ltr"
           inputMode="email"
           autoComplete="email"
           placeholder={t('connect.emailPlaceholder')}

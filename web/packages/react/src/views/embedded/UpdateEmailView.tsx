@@ -33,6 +33,7 @@ export default function UpdateEmailView() {
             <input
               className="latch-input"
               type="email"
+              dir="ltr"
               autoComplete="email"
               placeholder={et('email.newAddress')}
               aria-label={et('email.newAddress')}

@@ -45,6 +45,8 @@ export function SwapView() {
   const models = useAccountModels()
   const { balances } = useLatchBalances()
   const network = useLatchSelector((s) => s.activeNetwork)
+  // The route reads in the text's direction, so its arrow points the way the text runs.
+  const arrow = useLatchSelector((s) => (s.dir === 'rtl' ? ' ← ' : ' → '))
   const ids = { from: useId(), to: useId(), amount: useId(), error: useId() }
   const [mod, setMod] = useState<SwapModule>()
   const [tokens, setTokens] = useState<SwapToken[]>()
@@ -278,7 +280,7 @@ export function SwapView() {
             })}
           </span>
           <span className="latch-subtitle" data-testid="latch-swap-route">
-            {t('swap.route', { route: quote.path.map((a) => tokens.find((tk) => plain(tk.address) === plain(a) && !mod?.isNativeSwapToken(tk))?.symbol ?? a).join(' → ') })}
+            {t('swap.route', { route: quote.path.map((a) => tokens.find((tk) => plain(tk.address) === plain(a) && !mod?.isNativeSwapToken(tk))?.symbol ?? a).join(arrow) })}
           </span>
           <span className="latch-subtitle" data-testid="latch-swap-impact">
             {t('swap.impact', { impact: dec(impact.toFixed(2)) })}

@@ -84,7 +84,7 @@ export function WalletConnectQrCode({ uri, imageUrl, name }: WalletConnectQrCode
   let hole = showLogo ? Math.ceil(qr.size * logoShare) : 0
   if (hole > 0 && (qr.size - hole) % 2 !== 0) hole++ // keep the hole centred on whole modules
   return (
-    <div className="latch-wc-qr" data-testid="latch-wc-qr">
+    <div className="latch-wc-qr" data-testid="latch-wc-qr" dir="ltr">
       <div className="latch-wc-qr-code">
         <svg
           role="img"
