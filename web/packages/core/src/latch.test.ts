@@ -85,4 +85,12 @@ describe('createLatch', () => {
     expect(latch.getState().connectError).toEqual({ kind: 'unknown', message: 'Nowhere Wallet is not installed' })
     latch.destroy()
   })
+
+  it('the connect failure is in the active locale; its kind is not', async () => {
+    const latch = createLatch({ projectId: 'a'.repeat(32), networks: [dev], apiUrl: 'http://127.0.0.1:1', walletConnect: false })
+    await latch.setLocale('de')
+    await latch.connectWallet({ id: 'x', name: 'Nowhere Wallet', kind: 'recommended', installed: false })
+    expect(latch.getState().connectError).toEqual({ kind: 'unknown', message: 'Nowhere Wallet ist nicht installiert' })
+    latch.destroy()
+  })
 })

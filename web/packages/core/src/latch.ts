@@ -109,6 +109,7 @@ export function createLatch(options: LatchOptions, extensions: LatchExtensions =
     connect: (connectorId, id = network.store.getState().activeNetwork.id) => connection.connect(connectorId, id > 0 ? { chainId: id } : {}),
     onSuccess: (wallet) => walletConnected(latch, wallet, isMobile ? 'mobile' : 'qrcode'),
     onFailure: (failure) => events.sendEvent({ type: 'track', event: 'CONNECT_ERROR', properties: { message: failure.message } }),
+    t: (key) => latch.t(key),
   })
   const parts: StateInputs = {
     ...createLatchRuntime(),

@@ -5,7 +5,7 @@
 // holds — the one @latchkit/react's createLatch adds, or the app's own.
 import type { Config, Connector } from '@wagmi/core'
 import { messageOf, toConnectError } from '../connection/errors.js'
-import { t } from '../messages'
+import { t, type MessageKey } from '../messages'
 import type { ModalController } from '../modal/controller'
 import type { RouterController, View } from '../modal/router'
 import type { SliceFactory, Store } from '../store'
@@ -40,6 +40,8 @@ export interface WalletConnectControllerOptions {
   onSuccess(wallet: ListedWallet | undefined): void
   /** An attempt failed (shown in the view; for events). */
   onFailure?(failure: WalletConnectFailure): void
+  /** Core's catalogue in the active locale (latch.t); default English. */
+  readonly t?: (key: MessageKey) => string
   readonly timers?: Timers
   now?(): number
   /** Where the pairing flow's state lives: a slice of the instance's root store (default: a store of its own). */
@@ -103,7 +105,7 @@ export function createWalletConnectController(options: WalletConnectControllerOp
     toFailure(error) {
       const failure = toConnectError(error)
       return failure.kind === 'user_rejected'
-        ? { kind: 'user_rejected', message: t('connecting.declined') }
+        ? { kind: 'user_rejected', message: (options.t ?? t)('connecting.declined') }
         : { kind: 'unknown', message: messageOf(failure) }
     },
     onSuccess() {

@@ -1,7 +1,6 @@
 import { activeClient } from '../../adapters/active'
 import type { Latch } from '../../latch-types'
 import { formatBalance } from '../../connection/format'
-import { t } from '../../messages'
 
 /**
  * loadNativeBalance reads the connected account's native balance into the
@@ -27,6 +26,6 @@ export async function loadNativeBalance(latch: Latch): Promise<void> {
     if (seq !== pending.balanceSeq) return
     // Spec §8's exact text for a failed read.
     slice.setState({ balance: { formatted: '0.00', symbol: 'ETH' } })
-    toasts.showError(t('account.balanceUnavailable'))
+    toasts.showError(latch.t('account.balanceUnavailable'))
   }
 }

@@ -1,6 +1,5 @@
 import { adapterOfNetwork } from '../../adapters/registry'
 import type { Latch, LatchWallet } from '../../latch-types'
-import { t } from '../../messages'
 import { fromLatchWallet } from '../latchWallet'
 import { walletConnected } from './walletConnected'
 
@@ -25,7 +24,7 @@ export async function connectWallet(latch: Latch, wallet: LatchWallet): Promise<
   events.sendEvent({ type: 'track', event: 'SELECT_WALLET', properties: { name: wallet.name, platform: 'browser' } })
   if (!wallet.connectorId) {
     // Registry-only wallets need WalletConnect or an install.
-    slice.setState({ connectError: { kind: 'unknown', message: t('connecting.notInstalled', { name: wallet.name }) } })
+    slice.setState({ connectError: { kind: 'unknown', message: latch.t('connecting.notInstalled', { name: wallet.name }) } })
     return
   }
   try {
@@ -36,7 +35,7 @@ export async function connectWallet(latch: Latch, wallet: LatchWallet): Promise<
     walletConnected(latch, wallet, 'browser')
   } catch (error) {
     const kind = (error as { kind?: string }).kind === 'user_rejected' ? 'user_rejected' : 'unknown'
-    const message = kind === 'user_rejected' ? t('connecting.declined') : error instanceof Error ? error.message : String(error)
+    const message = kind === 'user_rejected' ? latch.t('connecting.declined') : error instanceof Error ? error.message : String(error)
     slice.setState({ connectError: { kind, message } })
     events.sendEvent({ type: 'track', event: 'CONNECT_ERROR', properties: { message } })
   }

@@ -2,7 +2,6 @@ import { loadNativeBalance } from '../../account/actions/loadNativeBalance'
 import { adapterOfNetwork, networkCaipId } from '../../adapters/registry'
 import { LatchSwitchNetworkError, toSwitchNetworkError } from '../../connection/errors'
 import type { Latch } from '../../latch-types'
-import { t } from '../../messages'
 import { leaveNetworkViews } from './leaveNetworkViews'
 
 /**
@@ -17,7 +16,7 @@ export async function switchNetwork(latch: Latch, chainId: number): Promise<void
   const target = network.find(chainId)
   if (!target) {
     alerts.show('SWITCH_NETWORK_NOT_FOUND')
-    throw new LatchSwitchNetworkError('chain_not_configured', t('network.notFound'))
+    throw new LatchSwitchNetworkError('chain_not_configured', latch.t('network.notFound'))
   }
   events.sendEvent({ type: 'track', event: 'SWITCH_NETWORK', properties: { network: networkCaipId(target) } })
   // The target's own namespace is asked: switching between an EVM and a Solana network moves between their accounts.
@@ -31,7 +30,7 @@ export async function switchNetwork(latch: Latch, chainId: number): Promise<void
       // Spec §4: a failed switch goes back one view (only from the views that start a switch).
       const view = router.store.getState().view
       if (modal.store.getState().open && (view === 'Networks' || view === 'UnsupportedChain')) router.goBack()
-      toasts.showError(failure.kind === 'user_rejected' ? t('network.switchDeclined') : failure.message)
+      toasts.showError(failure.kind === 'user_rejected' ? latch.t('network.switchDeclined') : failure.message)
       throw failure
     }
   }
