@@ -1,7 +1,7 @@
 // The e-mail views' own strings (English). They live in the views' lazy
 // chunk rather than in core's catalogue, which is part of every page's first
 // load; a translation replaces this object like core's catalogue.
-import { useStrings } from '../../hooks/useT'
+import { useStrings, type StringKey } from '../../hooks/useT'
 
 /** The e-mail views' strings; `{name}` placeholders are filled from params. */
 export const embeddedStrings = {
@@ -10,6 +10,9 @@ export const embeddedStrings = {
   'email.codeLabel': 'Digit {n} of the code',
   'email.codeExpiry': 'The code expires in 10 minutes',
   'email.resend': 'Resend code',
+  // The resend cooldown, by the seconds left (`count`).
+  'email.cooldown_one': 'Please try again after {count} second',
+  'email.cooldown_other': 'Please try again after {count} seconds',
   'email.didNotGetIt': "Didn't receive it?",
   'email.deviceTitle': 'Register this device to continue',
   'email.deviceApprove': 'Approve the login link we sent to {email}',
@@ -44,8 +47,8 @@ export const embeddedStrings = {
   'account.toEoa': 'Switch to EOA',
 } as const
 
-/** A key of the e-mail views' strings. */
-export type EmbeddedStringKey = keyof typeof embeddedStrings
+/** A key of the e-mail views' strings (a plural group by its base). */
+export type EmbeddedStringKey = StringKey<keyof typeof embeddedStrings>
 
 /** useEmbeddedT returns the e-mail views' string lookup, filling `{name}` placeholders. */
 export function useEmbeddedT(): (key: EmbeddedStringKey, params?: Record<string, string | number>) => string {
