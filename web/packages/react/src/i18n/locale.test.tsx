@@ -1,0 +1,61 @@
+// Issue 24: the widget in another locale. A fake latch switched to German
+// (its real catalogue chunk and Intl formats) shows the Connect view and the
+// account button in German; back in English it is the English output again.
+// The catalogues are still being translated, so the expected text is read from
+// the loaded catalogue (English where it lacks a key), never written here.
+import { describe, expect, it } from 'vitest'
+import { act, screen } from '@testing-library/react'
+import { messages, type MessageKey } from '@latchkit/core'
+import { AccountButton } from '../components/AccountButton/AccountButton'
+import { ConnectButton } from '../components/ConnectButton/ConnectButton'
+import { createConnectedFakeLatch, createFakeLatch, type FakeLatch } from '../test/createFakeLatch'
+import { renderWithLatch } from '../test/render'
+
+/** What a core key reads in the latch's active catalogue: the locale's text, or English where it has none yet. */
+function expected(latch: FakeLatch, key: MessageKey): string {
+  return latch.getState().catalogue?.[key] ?? messages.en[key]
+}
+
+async function german(latch: FakeLatch): Promise<void> {
+  await act(() => latch.setLocale('de'))
+  expect(latch.getState().locale).toBe('de')
+  expect(latch.getState().catalogue, 'the German catalogue is loaded').toBeDefined()
+}
+
+describe('a locale other than English', () => {
+  it('the Connect view and the connect button read the active catalogue', async () => {
+    const latch = createFakeLatch({ connect: 'pending' })
+    await german(latch)
+    // At least the button is translated, so the test cannot pass on English alone.
+    expect(latch.getState().catalogue?.['button.connect']).toBeTruthy()
+    expect(expected(latch, 'button.connect')).not.toBe(messages.en['button.connect'])
+
+    const { user } = renderWithLatch(<ConnectButton />, { latch })
+    expect(screen.getByTestId('latch-connect-button').textContent).toBe(expected(latch, 'button.connect'))
+    await user.click(screen.getByTestId('latch-connect-button'))
+    await screen.findByTestId('latch-view-Connect')
+    expect(screen.getByRole('dialog').querySelector('.latch-header-title')?.textContent).toBe(expected(latch, 'view.Connect'))
+    expect(screen.getByTestId('latch-all-wallets').querySelector('.latch-list-item-name')?.textContent).toBe(expected(latch, 'connect.allWallets'))
+    expect(screen.getByTestId('latch-what-is-a-wallet').textContent).toBe(expected(latch, 'connect.haveNoWallet'))
+  })
+
+  it('the account button writes the balance with German digits, the address left-to-right', async () => {
+    const latch = createConnectedFakeLatch()
+    act(() => latch.setState({ account: { ...latch.getState().account, balance: { formatted: '9999.979', symbol: 'ETH' } } }))
+    renderWithLatch(<AccountButton />, { latch })
+    expect(screen.getByTestId('latch-account-button-balance').textContent).toBe('9999.979 ETH')
+    const shortAddress = screen.getByTestId('latch-account-button-address').textContent
+
+    await german(latch)
+    const balance = screen.getByTestId('latch-account-button-balance')
+    expect(balance.textContent).toBe('9.999,979 ETH')
+    expect(balance.getAttribute('dir')).toBe('ltr')
+    const address = screen.getByTestId('latch-account-button-address')
+    expect(address.textContent).toBe(shortAddress)
+    expect(address.getAttribute('dir')).toBe('ltr')
+
+    // Back to English: the English output, unchanged.
+    await act(() => latch.setLocale('en'))
+    expect(screen.getByTestId('latch-account-button-balance').textContent).toBe('9999.979 ETH')
+  })
+})
