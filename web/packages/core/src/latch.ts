@@ -29,7 +29,7 @@ import { destroy } from './lifecycle/destroy'
 import { init } from './lifecycle/init'
 import { wire } from './lifecycle/wire'
 import { createLocaleController } from './i18n/locale'
-import { t as translate, type MessageKey } from './messages'
+import { lookup, t as translate, type MessageKey } from './messages'
 import { goBackTo } from './modal/actions/goBackTo'
 import { modalContext } from './modal/context'
 import { createModalController } from './modal/controller'
@@ -70,7 +70,7 @@ export function createLatch(options: LatchOptions, extensions: LatchExtensions =
   const accountData = createAccountData({
     // The client and its response schemas are an on-demand chunk: a page pays for them once someone connects.
     client: async () => (await loadAccountModule()).createAccountClient({ ...sdk, projectId: opts.projectId }),
-    showError: (message) => toasts.showError(message),
+    showError: () => toasts.showError(latch.t('account.balanceUnavailable')),
     slice: slot(root, 'accountData'),
   })
   const recent = createRecentWallets(storage)
@@ -154,6 +154,10 @@ export function createLatch(options: LatchOptions, extensions: LatchExtensions =
       return translate(key as MessageKey, params, l.catalogue, l.locale)
     },
     setLocale: (next) => locale.setLocale(next),
+    translate(english, key, params) {
+      const l = locale.store.getState()
+      return lookup(english, key, params, l.catalogue, l.locale)
+    },
     getWagmiConfig: () => connection.getWagmiConfig(),
     accountData,
     getProvider: () => getProvider(latch),

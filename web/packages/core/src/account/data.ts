@@ -68,7 +68,7 @@ export interface SentTransaction {
 export interface AccountDataParameters {
   /** latchd's client, or a function that loads it (the client and its schemas are an on-demand chunk). */
   readonly client: AccountClient | (() => Promise<AccountClient>)
-  /** Shows the 'Token Balance Unavailable' error toast. */
+  /** Shows the 'Token Balance Unavailable' error toast; `message` is its English text (an instance shows account.balanceUnavailable in its locale). */
   readonly showError: (message: string) => void
   readonly now?: () => number
   /** Where the state lives: a slice of the instance's root store (default: a store of its own). */

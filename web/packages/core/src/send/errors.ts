@@ -132,6 +132,9 @@ export const SEND_MESSAGES = {
   unknownCommitment: (value: string) => `preflightCommitment must be one of processed, confirmed, finalized, recent, single, singleGossip, root or max, not "${value}"`,
   notWholeNumber: (option: string, value: unknown) => `${option} must be a whole number of 0 or more, not ${JSON.stringify(value)}`,
   solanaTransactionFailed: (reason: string) => message('send.solanaTransactionFailed', { reason }),
+  wrongChain: (walletChain: number, chainId: number) => message('send.wrongChain', { walletChain, chainId }),
+  wrongSolanaAccount: (account: string, from: string) => message('send.wrongSolanaAccount', { account, from }),
+  solanaCannotSign: (wallet: string) => message('send.solanaCannotSign', { wallet }),
   alreadyRunning: message('send.alreadyRunning'),
   failed: message('send.failed'),
 } as const

@@ -5,6 +5,7 @@
 import type { Latch } from '../latch-types'
 import { LATCH_VERSION } from '../apiBase'
 import { InvalidDecimalError, parseDecimal } from '../send/decimal'
+import { LatchSendError, localizeSendError } from '../send/errors'
 import { lookup } from '../messages'
 import { createSwapClient, type SwapClient, type SwapQuote, type SwapToken } from './client'
 import { swapFlowStrings, type SwapFlowStringKey } from './strings'
@@ -141,7 +142,11 @@ export async function executeSwap(
   const driver = await chain.sendDriver()
   const amount = swapAmount(params.from, params.amount, latch)
   const send = (tx: { to: string; data: string; value: bigint }) =>
-    chain.sendTransaction({ chainId: ctx.chainId, from: ctx.address, transaction: { to: tx.to, data: tx.data, value: tx.value } })
+    chain.sendTransaction({ chainId: ctx.chainId, from: ctx.address, transaction: { to: tx.to, data: tx.data, value: tx.value } }).catch((error: unknown) => {
+      // The send path's own messages (the wallet on another chain, …) in the visitor's language.
+      const { catalogue, locale } = latch.getState()
+      throw error instanceof LatchSendError ? localizeSendError(error, catalogue, locale) : error
+    })
   const mined = (hash: string) => driver.waitForReceipt(ctx.chainId, hash, { timeoutMs: 180_000, firstDelayMs: 200 })
 
   let approveHash: string | undefined

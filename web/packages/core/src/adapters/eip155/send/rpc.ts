@@ -7,7 +7,7 @@
 // the node's and wallet's own codes and messages.
 import { getConnection, type Config } from '@wagmi/core'
 import { encodeFunctionData, hexToBigInt, numberToHex, type Address, type Hex } from 'viem'
-import { LatchSendError } from '../../../send/errors'
+import { LatchSendError, SEND_MESSAGES } from '../../../send/errors'
 
 /** Spec §9 "Default gas fee multiplier 1.2", on the base fee (EIP-1559) or the gas price (legacy). */
 export const FEE_MULTIPLIER_PERCENT = 120n
@@ -126,7 +126,7 @@ export async function sendTransaction(
   if (status !== 'connected' || !connector) throw new LatchSendError('unknown', 'No ActiveCaipAddress found')
   const provider = (await connector.getProvider()) as { request(args: { method: string; params?: unknown[] }): Promise<unknown> }
   const walletChain = Number(await provider.request({ method: 'eth_chainId' }))
-  if (walletChain !== chainId) throw new LatchSendError('unknown', `The wallet is on chain ${walletChain}, not ${chainId}; switch networks and try again`)
+  if (walletChain !== chainId) throw new LatchSendError('unknown', SEND_MESSAGES.wrongChain(walletChain, chainId))
   const fees =
     'gasPrice' in tx.fees
       ? { gasPrice: numberToHex(tx.fees.gasPrice) }

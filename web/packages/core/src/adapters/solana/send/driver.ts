@@ -187,7 +187,7 @@ function feeEstimate(send: SendContext, fee: bigint, rent: bigint, balances: rea
  */
 async function signAndSend(ctx: SolanaDriverContext, rpc: Rpc, network: SolanaNetwork, from: string, instructions: Instruction[], options: SolanaSendOptions): Promise<string> {
   const { wallet, account } = ctx.signer()
-  if (account.address !== from) throw new LatchSendError('unknown', `The connected Solana account is ${account.address}, not ${from}`)
+  if (account.address !== from) throw new LatchSendError('unknown', SEND_MESSAGES.wrongSolanaAccount(account.address, from))
   const { value } = await rpc<{ value: { blockhash: string } }>('getLatestBlockhash', [{ commitment: options.preflightCommitment ?? 'confirmed' }])
   const tx = compile(from, value.blockhash, instructions)
   const bytes = new Uint8Array(getTransactionEncoder().encode(tx))
@@ -200,7 +200,7 @@ async function signAndSend(ctx: SolanaDriverContext, rpc: Rpc, network: SolanaNe
     return base58.encode(out.signature)
   }
   const sign = features['solana:signTransaction']
-  if (!sign) throw new LatchSendError('unknown', `${wallet.name} can neither sign nor send Solana transactions`)
+  if (!sign) throw new LatchSendError('unknown', SEND_MESSAGES.solanaCannotSign(wallet.name))
   const [signed] = await sign.signTransaction({ account, transaction: bytes, chain })
   if (!signed) throw new Error(`${wallet.name} returned no signed transaction`)
   return rpc<string>('sendTransaction', [base64.decode(signed.signedTransaction), { encoding: 'base64', ...options }])
