@@ -5,9 +5,11 @@ import (
 	"crypto/hmac"
 	"crypto/subtle"
 	"database/sql"
+	"net/url"
 	"time"
 
 	"github.com/latchkit/latch/internal/apperr"
+	"github.com/latchkit/latch/internal/i18n"
 	"github.com/latchkit/latch/internal/mail"
 	"github.com/latchkit/latch/internal/project"
 	"github.com/latchkit/latch/internal/store"
@@ -51,11 +53,13 @@ func (s *Service) cooldown(ctx context.Context, projectID, email, kind string) e
 // mails it to `to`. It returns the challenge id. Within ResendCooldown of the
 // previous challenge nothing changes and the cooldown error is returned (the
 // replacement is one conditional upsert, so two concurrent starts send one
-// mail). If the mail cannot be sent the challenge is withdrawn.
+// mail). If the mail cannot be sent the challenge is withdrawn. The mail is in
+// ctx's locale (i18n.NewContext: the request's), and so is the approval page
+// its link opens.
 func (s *Service) issue(ctx context.Context, p *project.Project, email, to string, c challenge) (string, error) {
 	id := newID()
 	var secret []byte
-	var data mail.Data
+	data := mail.Data{Locale: i18n.FromContext(ctx)}
 	var mailKind string
 	ttl := CodeTTL
 	switch c.kind {
@@ -63,7 +67,7 @@ func (s *Service) issue(ctx context.Context, p *project.Project, email, to strin
 		token := newToken()
 		secret = hashToken(token)
 		ttl = DeviceLinkTTL
-		data.Link = s.cfg.LinkBase() + ApprovePath + "?token=" + token
+		data.Link = s.cfg.LinkBase() + ApprovePath + "?token=" + token + "&locale=" + url.QueryEscape(data.Locale)
 		mailKind = mail.KindDevice
 	default:
 		code := newCode()

@@ -1,6 +1,7 @@
 package auth
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"strconv"
@@ -8,6 +9,7 @@ import (
 	"time"
 
 	"github.com/latchkit/latch/internal/httpx"
+	"github.com/latchkit/latch/internal/i18n"
 	"github.com/latchkit/latch/internal/project"
 )
 
@@ -51,6 +53,13 @@ func bearer(r *http.Request) string {
 	return strings.TrimSpace(tok)
 }
 
+// mailContext is the context of a request that may send an e-mail: it
+// carries the mail's locale, the body's locale field (the widget's; matched,
+// so anything else is English) or else the request's Accept-Language.
+func mailContext(r *http.Request, locale string) context.Context {
+	return i18n.NewContext(r.Context(), i18n.FromRequest(r, locale))
+}
+
 // authed runs next with the request's session, or answers 401.
 func (h *Handler) authed(next func(http.ResponseWriter, *http.Request, *project.Project, *Auth)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
@@ -70,12 +79,13 @@ func (h *Handler) Start(w http.ResponseWriter, r *http.Request) {
 	var body struct {
 		Email    string `json:"email"`
 		DeviceID string `json:"deviceId"`
+		Locale   string `json:"locale"`
 	}
 	if err := httpx.DecodeJSON(w, r, maxBody, &body); err != nil {
 		writeError(w, r, err)
 		return
 	}
-	res, err := h.svc.Start(r.Context(), StartRequest{Project: project.FromContext(r.Context()), Email: body.Email, DeviceID: body.DeviceID, AccessToken: bearer(r), IP: h.clientIP(r)})
+	res, err := h.svc.Start(mailContext(r, body.Locale), StartRequest{Project: project.FromContext(r.Context()), Email: body.Email, DeviceID: body.DeviceID, AccessToken: bearer(r), IP: h.clientIP(r)})
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -209,12 +219,13 @@ func (h *Handler) ChangeEmail(w http.ResponseWriter, r *http.Request) {
 	h.authed(func(w http.ResponseWriter, r *http.Request, p *project.Project, a *Auth) {
 		var body struct {
 			NewEmail string `json:"newEmail"`
+			Locale   string `json:"locale"`
 		}
 		if err := httpx.DecodeJSON(w, r, maxBody, &body); err != nil {
 			writeError(w, r, err)
 			return
 		}
-		action, err := h.svc.ChangeEmail(r.Context(), p, a, body.NewEmail, h.clientIP(r))
+		action, err := h.svc.ChangeEmail(mailContext(r, body.Locale), p, a, body.NewEmail, h.clientIP(r))
 		if err != nil {
 			writeError(w, r, err)
 			return
@@ -227,13 +238,14 @@ func (h *Handler) ChangeEmail(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) ChangeEmailPrimary(w http.ResponseWriter, r *http.Request) {
 	h.authed(func(w http.ResponseWriter, r *http.Request, p *project.Project, a *Auth) {
 		var body struct {
-			OTP string `json:"otp"`
+			OTP    string `json:"otp"`
+			Locale string `json:"locale"`
 		}
 		if err := httpx.DecodeJSON(w, r, maxBody, &body); err != nil {
 			writeError(w, r, err)
 			return
 		}
-		action, err := h.svc.ChangeEmailPrimary(r.Context(), p, a, body.OTP, h.clientIP(r))
+		action, err := h.svc.ChangeEmailPrimary(mailContext(r, body.Locale), p, a, body.OTP, h.clientIP(r))
 		if err != nil {
 			writeError(w, r, err)
 			return

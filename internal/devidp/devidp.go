@@ -248,7 +248,7 @@ func (s *Server) authorizePage(w http.ResponseWriter, r *http.Request) {
 	if bad != "" {
 		w.WriteHeader(http.StatusBadRequest)
 	}
-	authorizePage.Execute(w, map[string]any{"Title": d.Title, "Error": bad, "Users": TestUsers, "Query": r.URL.Query(), "Action": PathPrefix + d.Name + "/authorize", "Req": a})
+	authorizePage.Execute(w, map[string]any{"T": pageText(r), "Title": d.Title, "Error": bad, "Users": TestUsers, "Query": r.URL.Query(), "Action": PathPrefix + d.Name + "/authorize", "Req": a})
 }
 
 func (s *Server) authorize(w http.ResponseWriter, r *http.Request) {
@@ -288,7 +288,7 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request) {
 		// As Apple does when asked for name and e-mail: the browser posts the
 		// answer to the callback.
 		nonce := pageHeaders(w, "")
-		formPostPage.Execute(w, map[string]any{"Action": cb.Scheme + "://" + cb.Host + cb.Path, "Fields": q, "Nonce": nonce})
+		formPostPage.Execute(w, map[string]any{"T": pageText(r), "Action": cb.Scheme + "://" + cb.Host + cb.Path, "Fields": q, "Nonce": nonce})
 		return
 	}
 	cb.RawQuery = q.Encode()

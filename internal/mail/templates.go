@@ -9,8 +9,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	texttemplate "text/template"
+
+	"github.com/latchkit/latch/internal/i18n"
 )
 
 //go:embed templates/*.tmpl
@@ -27,17 +30,36 @@ type Data struct {
 	Link     string // the approval link (device)
 	NewEmail string // the new address (email-change)
 	Minutes  int    // how long the code or link is valid
+	// Locale is the visitor's locale (one of i18n.Locales; Render matches
+	// anything else): the widget's, sent with the request that caused the mail.
+	Locale string
 }
 
-// Templates renders messages: a plain-text and an HTML template per kind.
-// The text template defines "subject".
+// T is the server catalogue's string key (internal/i18n) in the message's
+// locale, its placeholders {project}, {code}, {link}, {email} and {minutes}
+// filled from d. The built-in templates are written with it; an operator's
+// template may use it too: {{.T "mail.code.intro"}}.
+func (d Data) T(key string) string {
+	return i18n.T(d.Locale, i18n.Key(key), "project", d.Project, "code", d.Code, "link", d.Link, "email", d.NewEmail, "minutes", strconv.Itoa(d.Minutes))
+}
+
+// Dir is the writing direction of the message's locale, "ltr" or "rtl"
+// (for the HTML's dir attribute).
+func (d Data) Dir() string { return i18n.Dir(d.Locale) }
+
+// Templates renders messages: a plain-text and an HTML template per kind,
+// and per kind and locale where the operator wrote one. The text template
+// defines "subject".
 type Templates struct {
-	text map[string]*texttemplate.Template
+	text map[string]*texttemplate.Template // by kind, or kind.locale
 	html map[string]*htmltemplate.Template
 }
 
 // LoadTemplates parses the built-in templates, replacing each with the file
-// of the same name in dir when dir (--mail-templates) has one. A file that
+// of the same name in dir when dir (--mail-templates) has one. dir may also
+// hold a kind's templates in one locale, <kind>.<locale>.txt.tmpl and
+// <kind>.<locale>.html.tmpl (locale as in i18n.Locales, e.g.
+// code.de.txt.tmpl): a message in that locale uses them instead. A file that
 // does not parse, or a text template without a "subject", is an error.
 func LoadTemplates(dir string) (*Templates, error) {
 	t := &Templates{text: map[string]*texttemplate.Template{}, html: map[string]*htmltemplate.Template{}}
@@ -59,35 +81,70 @@ func LoadTemplates(dir string) (*Templates, error) {
 		b, err := defaultTemplates.ReadFile("templates/" + name)
 		return string(b), err
 	}
+	parse := func(name, src string) error {
+		if strings.HasSuffix(name, ".txt.tmpl") {
+			tt, err := texttemplate.New(name).Option("missingkey=error").Parse(src)
+			if err != nil {
+				return fmt.Errorf("mail template %s: %w", name, err)
+			}
+			if tt.Lookup("subject") == nil {
+				return fmt.Errorf("mail template %s: no {{define \"subject\"}}", name)
+			}
+			t.text[strings.TrimSuffix(name, ".txt.tmpl")] = tt
+			return nil
+		}
+		ht, err := htmltemplate.New(name).Option("missingkey=error").Parse(src)
+		if err != nil {
+			return fmt.Errorf("mail template %s: %w", name, err)
+		}
+		t.html[strings.TrimSuffix(name, ".html.tmpl")] = ht
+		return nil
+	}
 	for _, kind := range Kinds {
-		src, err := read(kind + ".txt.tmpl")
-		if err != nil {
-			return nil, err
+		for _, ext := range []string{".txt.tmpl", ".html.tmpl"} {
+			src, err := read(kind + ext)
+			if err != nil {
+				return nil, err
+			}
+			if err := parse(kind+ext, src); err != nil {
+				return nil, err
+			}
+			if dir == "" {
+				continue
+			}
+			for _, locale := range i18n.Locales {
+				name := kind + "." + locale + ext
+				b, err := os.ReadFile(filepath.Join(dir, name))
+				if errors.Is(err, fs.ErrNotExist) {
+					continue
+				}
+				if err != nil {
+					return nil, err
+				}
+				if err := parse(name, string(b)); err != nil {
+					return nil, err
+				}
+			}
 		}
-		tt, err := texttemplate.New(kind).Option("missingkey=error").Parse(src)
-		if err != nil {
-			return nil, fmt.Errorf("mail template %s.txt.tmpl: %w", kind, err)
-		}
-		if tt.Lookup("subject") == nil {
-			return nil, fmt.Errorf("mail template %s.txt.tmpl: no {{define \"subject\"}}", kind)
-		}
-		if src, err = read(kind + ".html.tmpl"); err != nil {
-			return nil, err
-		}
-		ht, err := htmltemplate.New(kind).Option("missingkey=error").Parse(src)
-		if err != nil {
-			return nil, fmt.Errorf("mail template %s.html.tmpl: %w", kind, err)
-		}
-		t.text[kind], t.html[kind] = tt, ht
 	}
 	return t, nil
 }
 
-// Render makes the message of kind for the address to.
+// Render makes the message of kind for the address to, in d.Locale (matched
+// by i18n.Match: English when it is none Latch ships): the operator's
+// templates of that locale when there are, else the kind's templates.
 func (t *Templates) Render(kind, to string, d Data) (Message, error) {
+	d.Locale = i18n.Match(d.Locale)
 	tt, ok := t.text[kind]
 	if !ok {
 		return Message{}, fmt.Errorf("mail: no templates for %q", kind)
+	}
+	ht := t.html[kind]
+	if lt, ok := t.text[kind+"."+d.Locale]; ok {
+		tt = lt
+	}
+	if lh, ok := t.html[kind+"."+d.Locale]; ok {
+		ht = lh
 	}
 	var subject, text, html bytes.Buffer
 	if err := tt.ExecuteTemplate(&subject, "subject", d); err != nil {
@@ -96,7 +153,7 @@ func (t *Templates) Render(kind, to string, d Data) (Message, error) {
 	if err := tt.Execute(&text, d); err != nil {
 		return Message{}, err
 	}
-	if err := t.html[kind].Execute(&html, d); err != nil {
+	if err := ht.Execute(&html, d); err != nil {
 		return Message{}, err
 	}
 	return Message{

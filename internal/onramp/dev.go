@@ -7,11 +7,13 @@ import (
 	"log/slog"
 	"math/big"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/latchkit/latch/internal/apperr"
+	"github.com/latchkit/latch/internal/i18n"
 )
 
 // DevAsset is an asset the dev provider sells on a dev network.
@@ -172,32 +174,62 @@ func (d *Dev) OrderStatus(ctx context.Context, o *Order) (OrderUpdate, error) {
 
 // devPage is the dev checkout page: no script, posts only to itself.
 var devPage = template.Must(template.New("checkout").Parse(`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<html lang="{{.Locale}}" dir="{{.Dir}}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>{{.Title}}</title>
 <style>body{font-family:system-ui,sans-serif;max-width:28rem;margin:3rem auto;padding:0 1rem;color:#111}label{display:block;margin:1rem 0 .3rem}input{font-size:1rem;padding:.5rem;width:100%;box-sizing:border-box}button{margin-top:1rem;font-size:1rem;padding:.6rem 1.2rem;border-radius:.4rem;border:0;background:#111;color:#fff;cursor:pointer}.error{color:#b00020}.small{color:#555;font-size:.9rem;word-break:break-all}</style>
 </head><body>
 <h1>{{.Title}}</h1>
-{{with .Order}}<p data-testid="latch-dev-checkout-summary">Buy {{.PurchaseAmount}} {{.PurchaseCurrency}} for {{.PaymentAmount}} {{.PaymentCurrency}} ({{$.Method}})</p>
-<p class="small">To {{.Address}} on {{$.Network}}</p>{{end}}
+{{if .Order}}<p data-testid="latch-dev-checkout-summary">{{.Summary}}</p>
+<p class="small">{{.To}}</p>{{end}}
 {{if .Error}}<p class="error" role="alert" data-testid="latch-dev-checkout-error">{{.Error}}</p>{{end}}
 {{if .Message}}<p data-testid="latch-dev-checkout-message">{{.Message}}</p>{{end}}
-{{if .TxHash}}<p class="small" data-testid="latch-dev-checkout-tx">Transaction {{.TxHash}}</p>{{end}}
+{{if .TxHash}}<p class="small" data-testid="latch-dev-checkout-tx">{{.Tx}}</p>{{end}}
 {{if .Form}}<form method="post" action="{{.Action}}">
-<label for="card">Card number (test card 4242 4242 4242 4242; 4000 0000 0000 0002 is declined)</label>
+<label for="card">{{.CardLabel}}</label>
 <input id="card" name="card" inputmode="numeric" autocomplete="off" required data-testid="latch-dev-checkout-card">
-<button type="submit" data-testid="latch-dev-checkout-pay">Pay {{.Order.PaymentAmount}} {{.Order.PaymentCurrency}}</button>
+<button type="submit" data-testid="latch-dev-checkout-pay">{{.Pay}}</button>
 </form>{{end}}
-<p class="small">latchd dev's test on-ramp: no money moves; the dev chain's faucet sends the asset.</p>
+<p class="small">{{.Footer}}</p>
 </body></html>
 `))
 
 type devPageView struct {
-	Title, Method, Network, Error, Message, TxHash, Action string
-	Order                                                  *Order
-	Form                                                   bool
+	Title, Error, Message, TxHash, Action string
+	Order                                 *Order
+	Form                                  bool
+	// Set by writeDevPage from the order and the locale.
+	Locale, Dir, Summary, To, Tx, CardLabel, Pay, Footer string
+	// Network is the order's network's name.
+	Network string
 }
 
-func writeDevPage(w http.ResponseWriter, status int, v devPageView) {
+// pageText is the checkout page's text in the request's locale: the locale
+// parameter (the widget adds it to the checkout URL it opens; the form
+// posts back to the same URL), else the browser's languages.
+func pageText(r *http.Request) i18n.Printer {
+	return i18n.For(i18n.FromRequest(r, ""))
+}
+
+// devMethodLabel names a payment method on the page.
+func devMethodLabel(p i18n.Printer, id string) string {
+	switch id {
+	case MethodCard:
+		return p.T(i18n.CheckoutMethodCard)
+	case MethodACH:
+		return p.T(i18n.CheckoutMethodACH)
+	}
+	return id
+}
+
+func writeDevPage(w http.ResponseWriter, p i18n.Printer, status int, v devPageView) {
+	v.Locale, v.Dir = p.Locale(), p.Dir()
+	v.CardLabel, v.Footer = p.T(i18n.CheckoutCardLabel), p.T(i18n.CheckoutFooter)
+	if o := v.Order; o != nil {
+		v.Summary = p.T(i18n.CheckoutSummary, "amount", o.PurchaseAmount, "asset", o.PurchaseCurrency, "price", o.PaymentAmount, "currency", o.PaymentCurrency, "method", devMethodLabel(p, o.PaymentMethod))
+		v.To = p.T(i18n.CheckoutTo, "address", o.Address, "network", v.Network)
+		v.Pay = p.T(i18n.CheckoutPay, "price", o.PaymentAmount, "currency", o.PaymentCurrency)
+	}
+	v.Tx = p.T(i18n.CheckoutTx, "hash", v.TxHash)
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	h.Set("Cache-Control", "no-store")
@@ -223,8 +255,8 @@ func DevCheckoutURL(base, id string) string {
 }
 
 // view describes order o as the page shows it.
-func (d *Dev) view(o *Order) devPageView {
-	v := devPageView{Order: o, Method: methodLabel(o.PaymentMethod), Network: o.Network, Action: devCheckoutPath(o.ID), TxHash: o.TxHash}
+func (d *Dev) view(p i18n.Printer, o *Order) devPageView {
+	v := devPageView{Order: o, Network: o.Network, Action: devCheckoutPath(o.ID) + "?locale=" + url.QueryEscape(p.Locale()), TxHash: o.TxHash}
 	for _, n := range d.cfg.Networks {
 		if n.CAIPNetworkID == o.Network {
 			v.Network = n.Name
@@ -232,19 +264,23 @@ func (d *Dev) view(o *Order) devPageView {
 	}
 	switch o.Status {
 	case StatusPending:
-		v.Title, v.Form = "Pay with a test card", true
+		v.Title, v.Form = p.T(i18n.CheckoutPayTitle), true
 	case StatusProcessing:
-		v.Title, v.Message = "Payment in progress", "The dev chain is sending the asset."
+		v.Title, v.Message = p.T(i18n.CheckoutProcessingTitle), p.T(i18n.CheckoutProcessing)
 	case StatusCompleted:
-		v.Title, v.Message = "Payment complete", fmt.Sprintf("%s %s were sent to your address. You can close this window.", o.PurchaseAmount, o.PurchaseCurrency)
+		v.Title, v.Message = p.T(i18n.CheckoutCompleteTitle), p.T(i18n.CheckoutComplete, "amount", o.PurchaseAmount, "asset", o.PurchaseCurrency)
 	case StatusFailed:
-		v.Title, v.Error = "Payment failed", o.Error
+		v.Title, v.Error = p.T(i18n.CheckoutFailedTitle), o.Error
+		if o.Error == devDeclined {
+			// The order keeps the English reason (the widget shows its own); the page shows the visitor's.
+			v.Error = p.T(i18n.CheckoutDeclined)
+		}
 	}
 	return v
 }
 
 // order reads the page's order; an unknown id gets a 404 page.
-func (d *Dev) order(w http.ResponseWriter, r *http.Request) *Order {
+func (d *Dev) order(w http.ResponseWriter, r *http.Request, p i18n.Printer) *Order {
 	id := r.PathValue("id")
 	var o *Order
 	var err error
@@ -256,21 +292,22 @@ func (d *Dev) order(w http.ResponseWriter, r *http.Request) *Order {
 	}
 	if err != nil && apperr.Code(err) != apperr.NotFound {
 		d.cfg.Logger.ErrorContext(r.Context(), "onramp: dev checkout", "err", err)
-		writeDevPage(w, http.StatusInternalServerError, devPageView{Title: "Something went wrong", Error: "Try again in a moment."})
+		writeDevPage(w, p, http.StatusInternalServerError, devPageView{Title: p.T(i18n.ErrorTitle), Error: p.T(i18n.CheckoutRetry)})
 		return nil
 	}
 	status := http.StatusNotFound
 	if !validOrderID(id) {
 		status = http.StatusBadRequest // not a link this server made
 	}
-	writeDevPage(w, status, devPageView{Title: "No such order", Error: "This checkout link is not valid. Start the purchase again from the widget."})
+	writeDevPage(w, p, status, devPageView{Title: p.T(i18n.CheckoutNoOrderTitle), Error: p.T(i18n.CheckoutNoOrder)})
 	return nil
 }
 
 // ServeCheckout serves GET DevCheckoutPath: the order and the card form.
 func (d *Dev) ServeCheckout(w http.ResponseWriter, r *http.Request) {
-	if o := d.order(w, r); o != nil {
-		writeDevPage(w, http.StatusOK, d.view(o))
+	p := pageText(r)
+	if o := d.order(w, r, p); o != nil {
+		writeDevPage(w, p, http.StatusOK, d.view(p, o))
 	}
 }
 
@@ -278,29 +315,30 @@ func (d *Dev) ServeCheckout(w http.ResponseWriter, r *http.Request) {
 // and the asset is credited; the decline card fails the order; any other
 // number is refused and the form shown again. An order is paid once.
 func (d *Dev) Pay(w http.ResponseWriter, r *http.Request) {
-	o := d.order(w, r)
+	p := pageText(r)
+	o := d.order(w, r, p)
 	if o == nil {
 		return
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, 4<<10)
 	card := strings.NewReplacer(" ", "", "-", "").Replace(r.PostFormValue("card"))
 	if o.Status != StatusPending {
-		writeDevPage(w, http.StatusConflict, d.view(o))
+		writeDevPage(w, p, http.StatusConflict, d.view(p, o))
 		return
 	}
 	ctx := r.Context()
 	switch card {
 	case devCardOK:
 	case devCardDeclined:
-		if err := d.cfg.Store.Update(ctx, o.ID, OrderUpdate{Status: StatusFailed, Error: "Your card was declined"}, d.cfg.Now()); err != nil {
+		if err := d.cfg.Store.Update(ctx, o.ID, OrderUpdate{Status: StatusFailed, Error: devDeclined}, d.cfg.Now()); err != nil {
 			d.cfg.Logger.ErrorContext(ctx, "onramp: dev checkout decline", "err", err)
 		}
-		d.rerender(w, r, o.ID, http.StatusPaymentRequired)
+		d.rerender(w, r, p, o.ID, http.StatusPaymentRequired)
 		return
 	default:
-		v := d.view(o)
-		v.Error = "Use the test card 4242 4242 4242 4242"
-		writeDevPage(w, http.StatusBadRequest, v)
+		v := d.view(p, o)
+		v.Error = p.T(i18n.CheckoutUseTestCard)
+		writeDevPage(w, p, http.StatusBadRequest, v)
 		return
 	}
 	won, err := d.cfg.Store.claim(ctx, o.ID, d.cfg.Now())
@@ -308,7 +346,7 @@ func (d *Dev) Pay(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			d.cfg.Logger.ErrorContext(ctx, "onramp: dev checkout claim", "err", err)
 		}
-		d.rerender(w, r, o.ID, http.StatusConflict)
+		d.rerender(w, r, p, o.ID, http.StatusConflict)
 		return
 	}
 	// The visitor leaving the page must not leave the order half done.
@@ -328,15 +366,18 @@ func (d *Dev) Pay(w http.ResponseWriter, r *http.Request) {
 	if err := d.cfg.Store.Update(fundCtx, o.ID, up, d.cfg.Now()); err != nil {
 		d.cfg.Logger.ErrorContext(ctx, "onramp: dev checkout record", "order", o.ID, "err", err)
 	}
-	d.rerender(w, r, o.ID, status)
+	d.rerender(w, r, p, o.ID, status)
 }
 
-func (d *Dev) rerender(w http.ResponseWriter, r *http.Request, id string, status int) {
+func (d *Dev) rerender(w http.ResponseWriter, r *http.Request, p i18n.Printer, id string, status int) {
 	o, err := d.cfg.Store.byID(r.Context(), id)
 	if err != nil {
 		d.cfg.Logger.ErrorContext(r.Context(), "onramp: dev checkout", "err", err)
-		writeDevPage(w, http.StatusInternalServerError, devPageView{Title: "Something went wrong", Error: "Try again in a moment."})
+		writeDevPage(w, p, http.StatusInternalServerError, devPageView{Title: p.T(i18n.ErrorTitle), Error: p.T(i18n.CheckoutRetry)})
 		return
 	}
-	writeDevPage(w, status, d.view(o))
+	writeDevPage(w, p, status, d.view(p, o))
 }
+
+// devDeclined is the reason a declined test card's order records.
+const devDeclined = "Your card was declined"

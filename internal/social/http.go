@@ -11,6 +11,7 @@ import (
 
 	"github.com/latchkit/latch/internal/apperr"
 	"github.com/latchkit/latch/internal/auth"
+	"github.com/latchkit/latch/internal/i18n"
 	"github.com/latchkit/latch/internal/httpx"
 	"github.com/latchkit/latch/internal/project"
 )
@@ -113,11 +114,11 @@ func pageHeaders(w http.ResponseWriter) string {
 }
 
 var callbackPage = template.Must(template.New("callback").Parse(`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
-<title>{{if .Error}}Login failed{{else}}Logging in…{{end}}</title>
+<html lang="{{.T.Locale}}" dir="{{.T.Dir}}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
+<title>{{if .Error}}{{.T.T "social.failed"}}{{else}}{{.T.T "social.loggingIn"}}{{end}}</title>
 <style>body{font-family:system-ui,sans-serif;margin:3rem auto;max-width:28rem;color:#111;text-align:center}</style></head>
-<body>{{if .Error}}<h1>Login failed</h1><p id="latch-social-error">{{.Error}}</p><p>You can close this window.</p>
-{{else}}<p>Logging in…</p>
+<body>{{if .Error}}<h1>{{.T.T "social.failed"}}</h1><p id="latch-social-error">{{.Error}}</p><p>{{.T.T "social.close"}}</p>
+{{else}}<p>{{.T.T "social.loggingIn"}}</p>
 <script nonce="{{.Nonce}}">
 (function () {
   var target = {{.ParentOrigin}};
@@ -126,27 +127,47 @@ var callbackPage = template.Must(template.New("callback").Parse(`<!doctype html>
     window.opener.postMessage({ resultUri: resultUri }, target);
     setTimeout(function () { window.close(); }, 50);
   } else {
-    document.body.textContent = 'The window that opened this login is gone: please start again.';
+    document.body.textContent = {{.T.T "social.openerGone"}};
   }
 })();
 </script>{{end}}
 </body></html>
 `))
 
+// callbackView is what the callback page shows: an error, or the result it posts.
+type callbackView struct {
+	T                                     text
+	Error, Nonce, ParentOrigin, ResultURI string
+}
+
+// text is i18n.Printer with a T that takes the key as templates write it.
+type text struct{ i18n.Printer }
+
+// T is key's string in the printer's locale.
+func (t text) T(key string) string { return t.Printer.T(i18n.Key(key)) }
+
+// pageText is a popup page's text in the request's locale: the locale
+// parameter (the widget adds it to the popup's first URL), else the
+// browser's languages (the provider's redirect to the callback carries none).
+func pageText(r *http.Request) text {
+	return text{i18n.For(i18n.FromRequest(r, ""))}
+}
+
 // Callback serves GET and POST (Apple's form_post) /auth/v1/social/callback
 // on the frame origin: the provider's redirect. The result goes by
 // postMessage to the page that started the login, and only to its origin.
 func (h *Handler) Callback(w http.ResponseWriter, r *http.Request) {
 	nonce := pageHeaders(w)
+	t := pageText(r)
 	r.Body = http.MaxBytesReader(w, r.Body, maxBody)
 	if err := r.ParseForm(); err != nil {
 		w.WriteHeader(http.StatusBadRequest)
-		callbackPage.Execute(w, map[string]string{"Error": "The provider's answer could not be read."})
+		callbackPage.Execute(w, callbackView{T: t, Error: t.T(string(i18n.SocialUnreadable))})
 		return
 	}
 	res, err := h.svc.Callback(r.Context(), r.Form)
 	if err != nil {
-		msg := "Something went wrong: please start again."
+		msg := t.T(string(i18n.SocialError))
 		if e := apperr.As(err); e != nil && e.Code != apperr.Internal {
 			msg = e.Message
 			w.WriteHeader(http.StatusBadRequest)
@@ -154,7 +175,7 @@ func (h *Handler) Callback(w http.ResponseWriter, r *http.Request) {
 			h.svc.cfg.Logger.ErrorContext(r.Context(), "social: callback", "err", err)
 			w.WriteHeader(http.StatusInternalServerError)
 		}
-		callbackPage.Execute(w, map[string]string{"Error": msg})
+		callbackPage.Execute(w, callbackView{T: t, Error: msg})
 		return
 	}
 	if res.RedirectURL != "" {
@@ -162,18 +183,18 @@ func (h *Handler) Callback(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, res.RedirectURL, http.StatusSeeOther)
 		return
 	}
-	callbackPage.Execute(w, map[string]string{"Nonce": nonce, "ParentOrigin": res.ParentOrigin, "ResultURI": res.ResultURI})
+	callbackPage.Execute(w, callbackView{T: t, Nonce: nonce, ParentOrigin: res.ParentOrigin, ResultURI: res.ResultURI})
 }
 
 var loadingPage = template.Must(template.New("loading").Parse(`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>Loading…</title>
+<html lang="{{.Locale}}" dir="{{.Dir}}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>{{.T "social.loading"}}</title>
 <style>body{font-family:system-ui,sans-serif;margin:3rem auto;max-width:28rem;color:#111;text-align:center}</style></head>
-<body><p>Loading…</p></body></html>
+<body><p>{{.T "social.loading"}}</p></body></html>
 `))
 
 // Loading serves GET /auth/v1/social/loading on the frame origin: the
 // popup's first page, opened at the click before the provider's URL is known.
 func (h *Handler) Loading(w http.ResponseWriter, r *http.Request) {
 	pageHeaders(w)
-	loadingPage.Execute(w, nil)
+	loadingPage.Execute(w, pageText(r))
 }
