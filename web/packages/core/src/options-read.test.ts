@@ -53,6 +53,7 @@ const reads: Record<string, RegExp> = {
   enableEmbedded: /opts\.enableEmbedded/,
   debug: /opts\.debug/,
   enableReconnect: /opts\.enableReconnect/,
+  locale: /opts\.locale/,
   termsConditionsUrl: /opts\.termsConditionsUrl/,
   privacyPolicyUrl: /opts\.privacyPolicyUrl/,
   siwx: /opts\.siwx/,
