@@ -4,6 +4,7 @@ import { useLatchInstance } from '../context'
 import { useAccountModels } from './useAccountModels'
 import { useAccountQueryClient } from './useAccountQueryClient'
 import { useLatchSelector } from './useLatchSelector'
+import { useLatchFormats } from './useT'
 
 export type UseLatchActivityReturnType = {
   /** Months of activity, newest first (spec §9), on the connected chain only, spam-only NFT transactions hidden. */
@@ -36,7 +37,14 @@ export function useLatchActivity(): UseLatchActivityReturnType {
   const history = useSyncExternalStore(pages.subscribe, pages.getSnapshot, pages.getSnapshot)
   const models = useAccountModels()
   const caipNetworkId = networkCaipId(network)
-  const groups = useMemo(() => (models ? models.groupActivity([...history.transactions], { caipNetworkId }) : []), [models, history, caipNetworkId])
+  // Titles ("Sent"), transfer quantities and month names in the active locale (English without one).
+  const locale = useLatchSelector((s) => s.locale)
+  const catalogue = useLatchSelector((s) => s.catalogue)
+  const formats = useLatchFormats()
+  const groups = useMemo(
+    () => (models ? models.groupActivity([...history.transactions], { caipNetworkId, locale: { locale, catalogue, formats } }) : []),
+    [models, history, caipNetworkId, locale, catalogue, formats],
+  )
   const { enabled, isError, next, isFetchingNextPage } = history
   const isLoading = enabled && (history.pages[0]?.data === undefined || !models) && !isError
   return {
