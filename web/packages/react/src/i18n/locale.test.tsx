@@ -4,11 +4,13 @@
 // The catalogues are still being translated, so the expected text is read from
 // the loaded catalogue (English where it lacks a key), never written here.
 import { describe, expect, it } from 'vitest'
-import { act, screen } from '@testing-library/react'
-import { messages, type MessageKey } from '@latchkit/core'
+import { act, screen, within } from '@testing-library/react'
+import { messages, type MessageKey, type TokenBalance, type Transaction } from '@latchkit/core'
 import { AccountButton } from '../components/AccountButton/AccountButton'
 import { ConnectButton } from '../components/ConnectButton/ConnectButton'
-import { createConnectedFakeLatch, createFakeLatch, type FakeLatch } from '../test/createFakeLatch'
+import { connectedAddress, createConnectedFakeLatch, createFakeLatch, type FakeLatch } from '../test/createFakeLatch'
+import { createFakeAccountData } from '../test/fakeAccountData'
+import { MAINNET_ID } from '../test/ids'
 import { renderWithLatch } from '../test/render'
 
 /** What a core key reads in the latch's active catalogue: the locale's text, or English where it has none yet. */
@@ -57,5 +59,34 @@ describe('a locale other than English', () => {
     // Back to English: the English output, unchanged.
     await act(() => latch.setLocale('en'))
     expect(screen.getByTestId('latch-account-button-balance').textContent).toBe('9999.979 ETH')
+  })
+
+  it('the account tabs: quantities, fiat, history dates and month titles in German', async () => {
+    const balances: TokenBalance[] = [
+      { name: 'Ether', symbol: 'ETH', chainId: MAINNET_ID, value: 3702.6, price: 3000, quantity: { decimals: '18', numeric: '1.2342' }, iconUrl: '' },
+    ]
+    const minedAt = new Date(new Date().getFullYear() - 1, 2, 9, 12)
+    const received: Transaction = {
+      id: 'aa',
+      metadata: { operationType: 'receive', hash: '0xaa', chain: MAINNET_ID, minedAt: minedAt.toISOString(), sentFrom: connectedAddress, sentTo: connectedAddress, status: 'confirmed', nonce: 1 },
+      transfers: [{ fungible_info: { name: 'USD Coin', symbol: 'USDC' }, direction: 'in', quantity: { numeric: '1234.5' } }],
+    }
+    const latch = createConnectedFakeLatch({ accountData: createFakeAccountData({ balances, history: { '': { data: [received], next: null } } }, () => {}) })
+    await german(latch)
+    const formats = latch.getState().formats!
+    const { user } = renderWithLatch(<AccountButton />, { latch })
+    await user.click(screen.getByTestId('latch-account-button'))
+
+    expect((await screen.findByTestId('latch-tokens-total')).textContent).toMatch(/^3\.702,60\s\$$/)
+    expect(screen.getByTestId('latch-token-quantity').textContent).toBe('1,234 ETH')
+    expect(screen.getByTestId('latch-token-value').textContent).toMatch(/^3\.702,60\s\$$/)
+
+    await user.click(screen.getAllByRole('tab')[2]!)
+    const group = await screen.findByTestId('latch-activity-group')
+    expect(within(group).getByTestId('latch-activity-group-title').textContent).toBe(formats.monthTitle(minedAt.getFullYear(), 2))
+    expect(within(group).getByTestId('latch-activity-group-title').textContent).toBe(`März ${minedAt.getFullYear()}`)
+    expect(within(group).getByTestId('latch-activity-description').textContent).toBe('+1.234,500 USDC')
+    expect(within(group).getByTestId('latch-activity-date').textContent).toBe(formats.activityDate(minedAt))
+    expect(within(group).getByTestId('latch-activity-relative').textContent).toMatch(/^vor /)
   })
 })
