@@ -133,11 +133,7 @@ export { lookup, messages, t, type MessageKey, type MessageParams } from './mess
 export {
   SUPPORTED_LOCALES,
   LocaleError,
-  detectLocale,
   loadLocale,
-  localeDirection,
-  localeSnapshot,
-  matchLocale,
   type LatchLocale,
   type LocaleCatalogue,
   type LocaleState,

@@ -201,6 +201,11 @@ export interface Latch {
    * for a locale Latch does not ship (SUPPORTED_LOCALES).
    */
   setLocale(locale: LatchLocale): Promise<void>
+  /**
+   * A lookup of any catalogue (a view's `strings.ts`): the active locale's string for key, else `english[key]`, with
+   * `{name}` placeholders filled and plurals by a numeric `count`.
+   */
+  translate(english: Readonly<Record<string, string>>, key: string, params?: Record<string, string | number>): string
   getWagmiConfig(): WagmiConfig
   /**
    * latchd's account data for this project: balances (with the spec's loading

@@ -158,6 +158,10 @@ export function createLatch(options: LatchOptions, extensions: LatchExtensions =
       const l = locale.store.getState()
       return lookup(english, key, params, l.catalogue, l.locale)
     },
+    translate(english, key, params) {
+      const l = locale.store.getState()
+      return lookup(english, key, params, l.catalogue, l.locale)
+    },
     getWagmiConfig: () => connection.getWagmiConfig(),
     accountData,
     getProvider: () => getProvider(latch),

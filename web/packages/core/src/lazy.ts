@@ -21,6 +21,5 @@ export const embeddedProvider = () => import('./embedded/provider')
 export const embeddedActions = () => import('./embedded/actions/all')
 export const walletConnectSdk = () => import('./walletconnect/connector/sdk')
 export const walletConnectSession = () => import('./walletconnect/connector/session')
-// Languages (issue 24): the loader of each locale's catalogue chunk, and the Intl formats every non-English locale uses.
-export const catalogues = () => import('./i18n/catalogues')
-export const intl = () => import('./i18n/intl')
+// Languages (issue 24): matching the visitor's languages, and loading a locale's catalogue chunk with the Intl formats.
+export const localeSwitch = () => import('./i18n/switch')

@@ -10,7 +10,6 @@ import type { LatchAccountState, LatchState, LatchWallet } from './latch-types'
 import { modalContext } from './modal/context'
 import { canCloseModal } from './modal/router'
 import { buildWalletList } from './wallets'
-import { localeDirection } from './i18n/locale'
 
 /** What deriving reads: the instance without its derived store. */
 export type StateInputs = Omit<LatchInternal, 'store'>
@@ -89,7 +88,7 @@ export function createStateDeriver(internal: StateInputs): (prev: LatchState | u
       themeMode: th.themeMode,
       themeVars,
       locale: lo.locale,
-      dir: localeDirection(lo.locale),
+      dir: lo.dir,
       catalogue: lo.catalogue,
       formats: lo.formats,
       alert: alert.open && alert.code ? { code: alert.code, variant: alert.variant, message: alertMessage(alert.code, alert.params, lo.catalogue, lo.locale) } : null,

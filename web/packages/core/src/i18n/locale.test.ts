@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest'
 import { relativeTimeLabel } from '../account/activity'
 import { lookup } from '../messages'
 import { createLocaleFormats } from './intl'
-import { SUPPORTED_LOCALES, assertLocale, createLocaleController, detectLocale, localeDirection, matchLocale } from './locale'
+import { SUPPORTED_LOCALES, assertLocale, createLocaleController } from './locale'
+import { detectLocale, localeDirection, matchLocale } from './switch'
 
 describe('locales', () => {
   it('ships the issue’s 23 locales', () => {
@@ -41,7 +42,7 @@ describe('locales', () => {
 describe('the locale controller', () => {
   it('starts in English and switches once the catalogue has loaded; the newest call wins', async () => {
     const controller = createLocaleController()
-    expect(controller.store.getState()).toMatchObject({ locale: 'en', catalogue: undefined, formats: undefined })
+    expect(controller.store.getState()).toMatchObject({ locale: 'en', dir: 'ltr', catalogue: undefined, formats: undefined })
     const first = controller.setLocale('ja')
     const second = controller.setLocale('de')
     await Promise.all([first, second])
@@ -57,6 +58,18 @@ describe('the locale controller', () => {
     await createLocaleController().setLocale('fr')
     expect(createLocaleController('fr').store.getState().locale).toBe('fr')
     expect(createLocaleController('hi').store.getState().locale).toBe('en')
+  })
+
+  it('starts in the app’s locale, else the visitor’s first shipped language; English costs no chunk', async () => {
+    const app = createLocaleController()
+    await app.start('he', ['de'])
+    expect(app.store.getState()).toMatchObject({ locale: 'he', dir: 'rtl' })
+    const visitor = createLocaleController()
+    await visitor.start(undefined, ['sw', 'pt-PT'])
+    expect(visitor.store.getState().locale).toBe('pt-BR')
+    const english = createLocaleController()
+    await english.start(undefined, ['en-GB', 'de'])
+    expect(english.store.getState().locale).toBe('en')
   })
 })
 

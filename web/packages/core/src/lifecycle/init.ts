@@ -2,7 +2,6 @@ import { loadConnectWallets } from '../connection/actions/loadConnectWallets'
 import { fetchAnalyticsEnabled, initProjectConfig } from '../features'
 import type { Latch } from '../latch-types'
 import { loadSiwxModule } from '../siwx/load'
-import { detectLocale } from '../i18n/locale'
 import { systemThemeMode } from '../theme'
 
 /**
@@ -18,8 +17,9 @@ export function init(latch: Latch): Promise<void> {
     if (!opts.themeMode) theme.setThemeMode(systemThemeMode())
     // The language: the app's, else the visitor's first that Latch ships. Loaded after mount (hydration matched
     // English) and before the modal first opens (open() waits for it).
-    const wanted = opts.locale ?? detectLocale(typeof navigator === 'undefined' ? undefined : navigator.languages)
-    if (wanted !== internal.locale.store.getState().locale) pending.locale = internal.locale.setLocale(wanted).catch((error) => console.warn('[latch] locale failed to load', error))
+    pending.locale = internal.locale
+      .start(opts.locale, typeof navigator === 'undefined' ? undefined : navigator.languages)
+      .catch((error) => console.warn('[latch] locale failed to load', error))
     events.sendEvent({ type: 'track', event: 'INITIALIZE', properties: { projectId: opts.projectId ?? '' } })
     const config = initProjectConfig({ api, projectId: opts.projectId, localFeatures: opts.localFeatures, alerts }).then((remote) => {
       slice.setState({

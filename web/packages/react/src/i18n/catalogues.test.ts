@@ -1,3 +1,4 @@
+/// <reference types="vite/client" />
 // Issue 24's catalogue check: every locale has exactly the English keys (plural
 // forms by its own Intl.PluralRules categories), keeps every `{placeholder}`,
 // and fits the length budgets of buttons and titles.

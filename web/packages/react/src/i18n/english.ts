@@ -1,3 +1,4 @@
+/// <reference types="vite/client" />
 // Test support: every English string of the widget in one catalogue — core's
 // messages.ts and each `strings.ts` of core and react (a view's strings live in
 // its lazy chunk). A key must be unique across them: a locale's catalogue is

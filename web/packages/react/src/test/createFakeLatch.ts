@@ -1,5 +1,5 @@
 // An in-memory Latch for tests: a real store with the contract's behaviour, no network.
-import { createLatch, loadLocale, loadPayModule, localeDirection, localeSnapshot, networkCaipId, t, type AccountData, type MessageKey } from '@latchkit/core'
+import { createLatch, loadLocale, loadPayModule, lookup, networkCaipId, t, type AccountData, type MessageKey } from '@latchkit/core'
 import { createFakeAccountData } from './fakeAccountData'
 import { createConfig, http } from '@wagmi/core'
 import { mainnet, sepolia, base } from 'viem/chains'
@@ -249,9 +249,7 @@ export function createFakeLatch(options: FakeLatchOptions = {}): FakeLatch {
       return { count: registry.length, wallets: registry.slice((page - 1) * 40, page * 40) }
     },
     async setLocale(locale) {
-      await loadLocale(locale)
-      const { catalogue, formats } = localeSnapshot(locale)
-      setState({ locale, dir: localeDirection(locale), catalogue, formats })
+      setState(await loadLocale(locale))
     },
     setThemeMode(mode) {
       setState({ themeMode: mode })
@@ -276,6 +274,7 @@ export function createFakeLatch(options: FakeLatchOptions = {}): FakeLatch {
     },
     // The real catalogue, so tests see the strings users see.
     t: (key, params) => t(key as MessageKey, params, state.catalogue, state.locale),
+    translate: (english, key, params) => lookup(english, key, params, state.catalogue, state.locale),
     getWagmiConfig() {
       wagmiConfig ??= createConfig({
         chains: [mainnet, base, sepolia],
