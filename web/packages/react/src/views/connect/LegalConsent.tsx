@@ -23,7 +23,6 @@ export default function LegalConsent({ checkbox, agreed, onAgree }: LegalConsent
   const privacy = privacyPolicyUrl ? <LegalLink href={privacyPolicyUrl} label={s('legal.privacy')} testId="latch-legal-privacy" /> : null
   const links = terms && privacy ? place(s('legal.both'), { terms, privacy }) : (terms ?? privacy)
   const text = <span id={textId}>{place(s(checkbox ? 'legal.iAgree' : 'legal.byConnecting'), { links })}</span>
-
   if (!checkbox) {
     return (
       <p className="latch-legal" data-testid="latch-legal">
