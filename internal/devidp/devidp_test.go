@@ -247,3 +247,34 @@ func TestServer_Refusals(t *testing.T) {
 		t.Fatalf("wrong secret: %d", res.StatusCode)
 	}
 }
+
+// The stand-in's pages are in the browser's languages (the provider's
+// authorization URL carries no locale); test hooks stay as they are.
+func TestServer_PageLocale(t *testing.T) {
+	e := newEnv(t)
+	_, challenge := pkce()
+	uri, err := e.svc.Start(context.Background(), social.StartRequest{Project: e.p, Provider: "google", DeviceID: device, CodeChallenge: challenge, ParentOrigin: "http://localhost:5173", IP: "127.0.0.1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	get := func(accept string) string {
+		req, _ := http.NewRequest("GET", uri, nil)
+		req.Header.Set("Accept-Language", accept)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		return string(b)
+	}
+	page := get("ar")
+	for _, want := range []string{`<html lang="ar" dir="rtl">`, "مزوّد هوية للتطوير — لمستخدمي الاختبار فقط.", `data-testid="devidp-custom"`, `data-testid="devidp-deny"`, `data-testid="devidp-banner"`} {
+		if !strings.Contains(page, want) {
+			t.Fatalf("no %q in %s", want, page)
+		}
+	}
+	if page := get("xx, de;q=0.5"); !strings.Contains(page, `lang="de"`) || !strings.Contains(page, "Bei Google als Testbenutzer anmelden") {
+		t.Fatalf("de: %.600s", page)
+	}
+}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/emersion/go-smtp"
 
+	"github.com/latchkit/latch/internal/i18n"
 	"github.com/latchkit/latch/internal/mail"
 	"github.com/latchkit/latch/internal/mail/smtptest"
 	"github.com/latchkit/latch/internal/poll"
@@ -234,4 +235,73 @@ func TestOutbox(t *testing.T) {
 	if a := o.List("a@x.io"); len(a) != 1 || a[0].ID != "3" {
 		t.Fatalf("%+v", a)
 	}
+}
+
+func TestTemplates_Locale(t *testing.T) {
+	tpl, err := mail.LoadTemplates("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Run("German", func(t *testing.T) {
+		msg, err := tpl.Render(mail.KindCode, "a@example.com", mail.Data{Project: "Demo", Code: "123456", Minutes: 10, Locale: "de"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if msg.Subject != "Ihr Anmeldecode für Demo: 123456" {
+			t.Errorf("subject %q", msg.Subject)
+		}
+		if !strings.Contains(msg.Text, "Ihr Anmeldecode für Demo lautet:") || !strings.Contains(msg.Text, "Er läuft in 10 Minuten ab") || strings.Contains(msg.Text, "expires") {
+			t.Errorf("text %q", msg.Text)
+		}
+		if !strings.Contains(msg.HTML, `<html lang="de" dir="ltr">`) || !strings.Contains(msg.HTML, "Ohne den Code kann sich niemand anmelden.") {
+			t.Errorf("html %q", msg.HTML)
+		}
+	})
+	t.Run("RightToLeft", func(t *testing.T) {
+		msg, _ := tpl.Render(mail.KindDevice, "a@example.com", mail.Data{Project: "<Demo>", Link: "https://frame.example/x?token=a&locale=ar", Minutes: 10, Locale: "ar"})
+		if !strings.Contains(msg.HTML, `<html lang="ar" dir="rtl">`) || !strings.Contains(msg.HTML, "الموافقة على هذا الجهاز") || !strings.Contains(msg.HTML, "&lt;Demo&gt;") {
+			t.Errorf("html %q", msg.HTML)
+		}
+	})
+	t.Run("EveryLocale", func(t *testing.T) {
+		for _, l := range i18n.Locales {
+			for _, kind := range mail.Kinds {
+				msg, err := tpl.Render(kind, "a@example.com", mail.Data{Project: "P", Code: "000001", NewEmail: "b@example.com", Link: "https://x", Minutes: 10, Locale: l})
+				if err != nil || strings.Contains(msg.Text, "{") || !strings.Contains(msg.HTML, `lang="`+l+`" dir="`+i18n.Dir(l)+`"`) {
+					t.Errorf("%s %s: %v %q", l, kind, err, msg.Text)
+				}
+			}
+		}
+	})
+	t.Run("BadLocaleIsEnglish", func(t *testing.T) {
+		for _, l := range []string{"", "xx", "<script>"} {
+			msg, err := tpl.Render(mail.KindCode, "a@example.com", mail.Data{Project: "P", Code: "000001", Minutes: 10, Locale: l})
+			if err != nil || msg.Subject != "Your P login code: 000001" || !strings.Contains(msg.HTML, `lang="en"`) {
+				t.Errorf("%q: %v %q", l, err, msg.Subject)
+			}
+		}
+	})
+	t.Run("OperatorLocaleFile", func(t *testing.T) {
+		dir := t.TempDir()
+		os.WriteFile(filepath.Join(dir, "code.txt.tmpl"), []byte(`{{define "subject"}}Code {{.Code}}{{end}}Your code is {{.Code}}.`), 0o600)
+		os.WriteFile(filepath.Join(dir, "code.fr.txt.tmpl"), []byte(`{{define "subject"}}Code {{.Code}}{{end}}Votre code est {{.Code}}.`), 0o600)
+		os.WriteFile(filepath.Join(dir, "code.fr.html.tmpl"), []byte(`<p>Code {{.Code}} ({{.T "mail.code.intro"}})</p>`), 0o600)
+		tpl, err := mail.LoadTemplates(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fr, _ := tpl.Render(mail.KindCode, "a@example.com", mail.Data{Project: "P", Code: "1", Minutes: 10, Locale: "fr-CA"})
+		if fr.Text != "Votre code est 1." || fr.HTML != "<p>Code 1 (Votre code de connexion pour P est :)</p>" {
+			t.Errorf("fr %+v", fr)
+		}
+		// German has no file of its own: the operator's single text file, the built-in HTML in German.
+		de, _ := tpl.Render(mail.KindCode, "a@example.com", mail.Data{Project: "P", Code: "1", Minutes: 10, Locale: "de"})
+		if de.Text != "Your code is 1." || !strings.Contains(de.HTML, `lang="de"`) {
+			t.Errorf("de %+v", de)
+		}
+		os.WriteFile(filepath.Join(dir, "code.de.txt.tmpl"), []byte(`no subject`), 0o600)
+		if _, err := mail.LoadTemplates(dir); err == nil || !strings.Contains(err.Error(), "code.de.txt.tmpl") {
+			t.Errorf("a bad locale file: %v", err)
+		}
+	})
 }

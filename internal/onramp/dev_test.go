@@ -168,3 +168,43 @@ func TestDev_FundFails(t *testing.T) {
 		t.Fatalf("order %+v", got)
 	}
 }
+
+// The checkout page is in its locale parameter (the widget adds it), else the
+// browser's languages; the form posts back with it.
+func TestDev_CheckoutLocale(t *testing.T) {
+	svc, _, pid, _, _ := newTestDev(t, nil)
+	o, link, err := svc.Checkout(context.Background(), pid, CheckoutInput{QuoteInput: QuoteInput{Amount: "20", Address: "0x" + strings.Repeat("12", 20)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.Get(link + "?locale=de")
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	for _, want := range []string{`<html lang="de" dir="ltr">`, "19.800000 USDC für 20.00 USD kaufen (Karte)", "Mit einer Testkarte bezahlen", `action="/dev/onramp/checkout/` + o.ID + `?locale=de"`, `data-testid="latch-dev-checkout-pay">20.00 USD bezahlen<`} {
+		if !strings.Contains(string(page), want) {
+			t.Fatalf("no %q in %s", want, page)
+		}
+	}
+	req, _ := http.NewRequest("GET", link, nil)
+	req.Header.Set("Accept-Language", "fa-IR")
+	if resp, err = http.DefaultClient.Do(req); err != nil {
+		t.Fatal(err)
+	}
+	page, _ = io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !strings.Contains(string(page), `<html lang="fa" dir="rtl">`) {
+		t.Fatalf("Accept-Language: %s", page)
+	}
+	if status, body := postCard(t, link+"?locale=ar", "1111"); status != 400 || !strings.Contains(body, `dir="rtl"`) || !strings.Contains(body, "استخدم بطاقة الاختبار 4242 4242 4242 4242") {
+		t.Fatalf("other card: %d %s", status, body)
+	}
+	if status, body := postCard(t, link+"?locale=fr", devCardDeclined); status != http.StatusPaymentRequired || !strings.Contains(body, "Votre carte a été refusée") {
+		t.Fatalf("declined: %d %s", status, body)
+	}
+	if status, body := postCard(t, link+"?locale=nope", devCardOK); status != http.StatusConflict || !strings.Contains(body, `lang="en"`) || !strings.Contains(body, "Payment failed") {
+		t.Fatalf("a bad locale: %d %s", status, body)
+	}
+}
