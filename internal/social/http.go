@@ -11,8 +11,8 @@ import (
 
 	"github.com/latchkit/latch/internal/apperr"
 	"github.com/latchkit/latch/internal/auth"
-	"github.com/latchkit/latch/internal/i18n"
 	"github.com/latchkit/latch/internal/httpx"
+	"github.com/latchkit/latch/internal/i18n"
 	"github.com/latchkit/latch/internal/project"
 )
 
