@@ -1,6 +1,6 @@
 import { mainnet, optimism, sepolia } from 'viem/chains'
 import { describe, expect, it } from 'vitest'
-import { DEFAULT_API_URL, LatchOptionsError, resolveOptions, type LatchOptions } from './options'
+import { DEFAULT_API_URL, FIXED_OPTIONS, LatchOptionsError, resolveFeaturesUpdate, resolveOptions, resolveOptionsUpdate, type LatchOptions } from './options'
 
 const base: LatchOptions = { projectId: 'a'.repeat(32), networks: [mainnet, optimism] }
 
@@ -65,5 +65,52 @@ describe('resolveOptions', () => {
   ])('rejects %s', (_, options, message) => {
     expect(() => resolveOptions(options)).toThrow(LatchOptionsError)
     expect(() => resolveOptions(options)).toThrow(message)
+  })
+})
+
+describe('tokens', () => {
+  const usdc = '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48'
+
+  it('keeps valid entries (EVM contract, Solana mint) and defaults to none', () => {
+    expect(resolveOptions({ networks: [mainnet] }).tokens).toEqual({})
+    const tokens = { 'eip155:1': { address: usdc }, 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp': { address: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v' } }
+    expect(resolveOptions({ networks: [mainnet], tokens }).tokens).toEqual(tokens)
+  })
+
+  it.each<[string, LatchOptions['tokens'], string]>([
+    ['a key that is no CAIP-2 id', { '1': { address: usdc } }, '`tokens` key "1" is not a CAIP-2 network id'],
+    ['a short EVM address', { 'eip155:1': { address: '0x1234' } }, '`tokens["eip155:1"].address` must be a 0x-prefixed 20-byte address'],
+    ['an EVM address on Solana', { 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp': { address: usdc } }, 'must be a base58 mint address'],
+    ['a list', [] as never, '`tokens` must be an object keyed by CAIP-2 network id'],
+  ])('refuses %s', (_, tokens, message) => {
+    expect(() => resolveOptions({ networks: [mainnet], tokens })).toThrow(message)
+  })
+})
+
+describe('resolveOptionsUpdate / resolveFeaturesUpdate', () => {
+  const current: LatchOptions = { networks: [mainnet], projectId: 'p', themeMode: 'dark', features: { send: true, email: false } }
+
+  it('merges the update over the options in force and resolves the whole', () => {
+    const { options, opts } = resolveOptionsUpdate(current, { themeMode: 'light', excludeWalletIds: ['a'] })
+    expect(options).toMatchObject({ projectId: 'p', themeMode: 'light', excludeWalletIds: ['a'] })
+    expect(opts.themeMode).toBe('light')
+    expect(opts.excludeWalletIds).toEqual(['a'])
+    expect(resolveFeaturesUpdate(current, { send: false }).opts.features).toMatchObject({ send: false, email: false })
+  })
+
+  it.each(FIXED_OPTIONS)('refuses %s', (name) => {
+    expect(() => resolveOptionsUpdate(current, { [name]: undefined })).toThrow(`\`${name}\` cannot be changed after createLatch`)
+  })
+
+  it('points networks at addNetwork/removeNetwork', () => {
+    expect(() => resolveOptionsUpdate(current, { networks: [mainnet] })).toThrow('use addNetwork/removeNetwork')
+  })
+
+  it('validates as createLatch does and refuses a change of a remote-managed feature', () => {
+    expect(() => resolveOptionsUpdate(current, { themeMode: 'blue' as 'dark' })).toThrow(LatchOptionsError)
+    expect(() => resolveFeaturesUpdate(current, { connectorTypeOrder: ['qr' as 'recent'] })).toThrow('`features.connectorTypeOrder` holds "qr"')
+    expect(() => resolveFeaturesUpdate(current, { email: true })).toThrow("`features.email` is decided by latchd's project config")
+    // The value in force again is no change.
+    expect(resolveFeaturesUpdate(current, { email: false }).opts.features.email).toBe(false)
   })
 })

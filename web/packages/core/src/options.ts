@@ -110,6 +110,11 @@ export interface CustomWallet {
   readonly play_store?: string
 }
 
+/** A token shown instead of the native balance (appkit-public-api `tokens`): its contract (EVM) or mint (Solana) address. */
+export interface TokenOption {
+  readonly address: string
+}
+
 /** What an app passes to createLatch. */
 export interface LatchOptions {
   /** The project id on latchd; missing → PROJECT_ID_NOT_CONFIGURED alert (spec §5). */
@@ -166,6 +171,11 @@ export interface LatchOptions {
    * `smartAccount` (default) or `eoa`; solana is always `eoa`.
    */
   readonly defaultAccountTypes?: { readonly eip155?: 'eoa' | 'smartAccount'; readonly solana?: 'eoa' }
+  /**
+   * Per network (CAIP-2 id, e.g. `eip155:1`), a token whose balance the account button shows there instead of the
+   * native one (`{ 'eip155:1': { address: '0x…' } }`).
+   */
+  readonly tokens?: Readonly<Record<string, TokenOption>>
 }
 
 /** Options after validation, with every default filled in. */
@@ -198,6 +208,69 @@ export interface ResolvedOptions {
   readonly siwx: SIWXConfig | undefined
   /** The frame origin's URL without a trailing slash, when given. */
   readonly frameUrl: string | undefined
+  /** The account button's token per CAIP-2 network id (empty: native balances everywhere). */
+  readonly tokens: Readonly<Record<string, TokenOption>>
+}
+
+/**
+ * Options fixed at createLatch: updateOptions refuses them. They build the parts (the latchd client, wagmi's
+ * config, the WalletConnect connector with the metadata it sends wallets, the e-mail wallet's frame, the sign-in
+ * flow, the restore on load); networks change through addNetwork/removeNetwork.
+ */
+export const FIXED_OPTIONS = [
+  'projectId',
+  'apiUrl',
+  'networks',
+  'defaultNetwork',
+  'metadata',
+  'wagmiConfig',
+  'walletConnect',
+  'frameUrl',
+  'siwx',
+  'enableReconnect',
+  'defaultAccountTypes',
+] as const satisfies readonly (keyof LatchOptions)[]
+
+/**
+ * resolveOptionsUpdate validates a runtime update (updateOptions) exactly as createLatch would, against the options
+ * in force: a fixed option is refused, and nothing is returned unless the whole result is valid.
+ */
+export function resolveOptionsUpdate(current: LatchOptions, update: Partial<LatchOptions>): { options: LatchOptions; opts: ResolvedOptions } {
+  if (typeof update !== 'object' || update === null) fail('updateOptions takes an object of options')
+  for (const name of FIXED_OPTIONS) {
+    if (name in update) fail(`\`${name}\` cannot be changed after createLatch${name === 'networks' ? '; use addNetwork/removeNetwork' : ''}`)
+  }
+  // The remote-managed features: latchd's project config decides them, and what it said at start-up is not asked again.
+  for (const name of REMOTE_MANAGED_FEATURES) {
+    if (update.features && name in update.features && update.features[name] !== current.features?.[name]) {
+      fail(`\`features.${name}\` is decided by latchd's project config and cannot be changed after createLatch`)
+    }
+  }
+  const options = { ...current, ...update }
+  return { options, opts: resolveOptions(options) }
+}
+
+/** resolveFeaturesUpdate validates a runtime update of `features` (updateFeatures) as resolveOptionsUpdate does. */
+export function resolveFeaturesUpdate(current: LatchOptions, update: Partial<Features>): { options: LatchOptions; opts: ResolvedOptions } {
+  if (typeof update !== 'object' || update === null) fail('updateFeatures takes an object of features')
+  return resolveOptionsUpdate(current, { features: { ...current.features, ...update } })
+}
+
+/** CAIP-2 ids the tokens option accepts, with the address form of their namespace. */
+const TOKEN_NETWORK = /^(eip155:[1-9]\d{0,15}|solana:[1-9A-HJ-NP-Za-km-z]{32})$/
+const TOKEN_ADDRESS = { eip155: /^0x[0-9a-fA-F]{40}$/, solana: /^[1-9A-HJ-NP-Za-km-z]{32,44}$/ }
+
+function tokenList(value: LatchOptions['tokens']): Readonly<Record<string, TokenOption>> {
+  if (value === undefined) return {}
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) fail('`tokens` must be an object keyed by CAIP-2 network id')
+  for (const [network, token] of Object.entries(value)) {
+    if (!TOKEN_NETWORK.test(network)) fail(`\`tokens\` key "${network}" is not a CAIP-2 network id (eip155:<chain id> or solana:<genesis hash>)`)
+    const pattern = TOKEN_ADDRESS[network.startsWith('solana:') ? 'solana' : 'eip155']
+    if (typeof token !== 'object' || token === null || typeof token.address !== 'string' || !pattern.test(token.address)) {
+      fail(`\`tokens["${network}"].address\` must be a ${network.startsWith('solana:') ? 'base58 mint' : '0x-prefixed 20-byte'} address`)
+    }
+  }
+  return value
 }
 
 /** Thrown for invalid options; the message names the option. */
@@ -363,6 +436,7 @@ export function resolveOptions(options: LatchOptions): ResolvedOptions {
     privacyPolicyUrl: options.privacyPolicyUrl,
     siwx: options.siwx,
     frameUrl: options.frameUrl === undefined ? undefined : httpUrl('frameUrl', options.frameUrl).replace(/\/+$/, ''),
+    tokens: tokenList(options.tokens),
   }
 }
 
