@@ -35,7 +35,7 @@ describe('a locale other than English', () => {
     const { user } = renderWithLatch(<ConnectButton />, { latch })
     expect(screen.getByTestId('latch-connect-button').textContent).toBe(expected(latch, 'button.connect'))
     await user.click(screen.getByTestId('latch-connect-button'))
-    await screen.findByTestId('latch-view-Connect')
+    await screen.findByTestId('latch-view-Connect', {}, { timeout: 5000 })
     expect(screen.getByRole('dialog').querySelector('.latch-header-title')?.textContent).toBe(expected(latch, 'view.Connect'))
     expect(screen.getByTestId('latch-all-wallets').querySelector('.latch-list-item-name')?.textContent).toBe(expected(latch, 'connect.allWallets'))
     expect(screen.getByTestId('latch-what-is-a-wallet').textContent).toBe(expected(latch, 'connect.haveNoWallet'))
@@ -77,12 +77,13 @@ describe('a locale other than English', () => {
     const { user } = renderWithLatch(<AccountButton />, { latch })
     await user.click(screen.getByTestId('latch-account-button'))
 
-    expect((await screen.findByTestId('latch-tokens-total')).textContent).toMatch(/^3\.702,60\s\$$/)
+    // The tabs, the account module and the history come in lazy chunks: up to 5 s on a busy machine.
+    expect((await screen.findByTestId('latch-tokens-total', {}, { timeout: 5000 })).textContent).toMatch(/^3\.702,60\s\$$/)
     expect(screen.getByTestId('latch-token-quantity').textContent).toBe('1,234 ETH')
     expect(screen.getByTestId('latch-token-value').textContent).toMatch(/^3\.702,60\s\$$/)
 
     await user.click(screen.getAllByRole('tab')[2]!)
-    const group = await screen.findByTestId('latch-activity-group')
+    const group = await screen.findByTestId('latch-activity-group', {}, { timeout: 5000 })
     expect(within(group).getByTestId('latch-activity-group-title').textContent).toBe(formats.monthTitle(minedAt.getFullYear(), 2))
     expect(within(group).getByTestId('latch-activity-group-title').textContent).toBe(`März ${minedAt.getFullYear()}`)
     expect(within(group).getByTestId('latch-activity-description').textContent).toBe('+1.234,500 USDC')
