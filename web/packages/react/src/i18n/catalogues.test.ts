@@ -27,8 +27,8 @@ function expectedKeys(locale: string): string[] {
 }
 
 describe('the English catalogue', () => {
-  it('has no key twice and every key is namespaced (area.name)', () => {
-    for (const key of Object.keys(english)) expect(key, key).toMatch(/^[a-zA-Z]+(\.[a-zA-Z0-9]+)+(_(zero|one|two|few|many|other))?$/)
+  it('has no key twice and every key is namespaced (area.name; an id from latchd may keep its underscores)', () => {
+    for (const key of Object.keys(english)) expect(key, key).toMatch(/^[a-zA-Z]+(\.[a-zA-Z0-9_]+)+$/)
   })
 
   it('fits its own budgets', () => {
