@@ -72,12 +72,13 @@ export function createAuthApi(target: ApiTarget) {
 
   return {
     origins: () => call('GET', '/auth/v1/origins', z.object({ allowedOrigins: z.array(z.string()), localOrigins: z.boolean() })),
-    emailStart: (email: string, deviceId: string, token?: string) =>
+    /** emailStart starts an e-mail login; locale (the page's) is the mail's language. */
+    emailStart: (email: string, deviceId: string, token?: string, locale?: string) =>
       call(
         'POST',
         '/auth/v1/email/start',
         z.object({ action: z.enum(['CONNECT', 'VERIFY_OTP', 'VERIFY_DEVICE']), requestId: z.optional(z.string()) }),
-        { email, deviceId },
+        { email, deviceId, ...(locale ? { locale } : {}) },
         token,
       ),
     deviceStatus: (requestId: string, deviceId: string) =>
@@ -92,10 +93,10 @@ export function createAuthApi(target: ApiTarget) {
       call('PUT', '/auth/v1/shares', z.object({ stored: z.boolean() }), body, token),
     fetchShares: (token: string, deviceId: string, includeRecovery: boolean) =>
       call('POST', '/auth/v1/shares/fetch', sharesSchema, { deviceId, includeRecovery }, token),
-    changeEmail: (token: string, newEmail: string) =>
-      call('POST', '/auth/v1/email/change', z.object({ action: z.literal('VERIFY_PRIMARY_OTP') }), { newEmail }, token),
-    changeEmailPrimary: (token: string, otp: string) =>
-      call('POST', '/auth/v1/email/change/primary', z.object({ action: z.literal('VERIFY_SECONDARY_OTP') }), { otp }, token),
+    changeEmail: (token: string, newEmail: string, locale?: string) =>
+      call('POST', '/auth/v1/email/change', z.object({ action: z.literal('VERIFY_PRIMARY_OTP') }), { newEmail, ...(locale ? { locale } : {}) }, token),
+    changeEmailPrimary: (token: string, otp: string, locale?: string) =>
+      call('POST', '/auth/v1/email/change/primary', z.object({ action: z.literal('VERIFY_SECONDARY_OTP') }), { otp, ...(locale ? { locale } : {}) }, token),
     changeEmailSecondary: (token: string, otp: string, deviceId: string) =>
       call('POST', '/auth/v1/email/change/secondary', z.object({ newEmail: z.string(), session: sessionSchema }), { otp, deviceId }, token),
     /** socialStart records a social login and returns the provider's URL for the popup (docs/social.md). */

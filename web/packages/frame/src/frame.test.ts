@@ -2,6 +2,7 @@ import { IDBFactory } from 'fake-indexeddb'
 import { recoverMessageAddress, type Hex } from 'viem'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { parseFrameEvent } from '../../core/src/embedded/protocol'
+import { createAuthApi } from './authApi'
 import { openDeviceStore } from './deviceStore'
 import { createFrame, type FrameDeps } from './frame'
 import { fakeLatchd } from './testing/fakeLatchd'
@@ -233,6 +234,42 @@ describe('createFrame', () => {
     const primary = await f.ask('UPDATE_EMAIL_PRIMARY_OTP', { otp: '123456' })
     expect(primary).toEqual({ id: expect.any(String), type: '@latch-frame/UPDATE_EMAIL_PRIMARY_OTP_SUCCESS', payload: undefined })
     expect((await f.ask('UPDATE_EMAIL_SECONDARY_OTP', { otp: '000000' })).payload).toEqual({ message: 'Invalid or expired code' })
+  })
+
+  it("sends the page's locale with the requests that mail (CONNECT_EMAIL, UPDATE_EMAIL, UPDATE_EMAIL_PRIMARY_OTP); a malformed one is ignored", async () => {
+    const server = fakeLatchd()
+    const emailStart = vi.spyOn(server.api, 'emailStart')
+    const changeEmail = vi.spyOn(server.api, 'changeEmail')
+    const changeEmailPrimary = vi.spyOn(server.api, 'changeEmailPrimary')
+    const f = await embed(server)
+    // Like any malformed event, one with a locale that is not a language tag is ignored.
+    const bad = f.send('CONNECT_EMAIL', { email: 'a@b.co', locale: 'x<script>' })
+    await new Promise((r) => setTimeout(r, 20))
+    expect(f.answerOf(bad)).toBeUndefined()
+    expect(emailStart).not.toHaveBeenCalled()
+    await f.ask('CONNECT_EMAIL', { email: 'a@b.co', locale: 'de' })
+    expect(emailStart).toHaveBeenLastCalledWith('a@b.co', expect.any(String), undefined, 'de')
+    await f.ask('CONNECT_DEVICE')
+    await f.ask('CONNECT_OTP', { otp: '123456' })
+    await f.ask('UPDATE_EMAIL', { email: 'new@example.com', locale: 'pt-BR' })
+    expect(changeEmail).toHaveBeenLastCalledWith(expect.any(String), 'new@example.com', 'pt-BR')
+    await f.ask('UPDATE_EMAIL_PRIMARY_OTP', { otp: '123456', locale: 'zh-TW' })
+    expect(changeEmailPrimary).toHaveBeenLastCalledWith(expect.any(String), '123456', 'zh-TW')
+  }, 20_000)
+
+  it('puts the locale in the body of the e-mail requests only when the page sent one', async () => {
+    const bodies: unknown[] = []
+    const api = createAuthApi({
+      apiUrl: 'https://latchd.test',
+      projectId: 'p'.repeat(32),
+      fetch: async (_url, init) => {
+        bodies.push(JSON.parse(String(init?.body)))
+        return new Response(JSON.stringify({ action: 'VERIFY_OTP' }), { status: 200 })
+      },
+    })
+    await api.emailStart('a@b.co', 'd', undefined, 'ar')
+    await api.emailStart('a@b.co', 'd')
+    expect(bodies).toEqual([{ email: 'a@b.co', deviceId: 'd', locale: 'ar' }, { email: 'a@b.co', deviceId: 'd' }])
   })
 
   it('answers a wrong code with latchd message', async () => {

@@ -97,7 +97,7 @@ export async function createFrame(deps: FrameDeps): Promise<Frame> {
     switch (event.type) {
       case '@latch-app/CONNECT_EMAIL':
         devicePoll?.abort()
-        return wallet.connectEmail(event.payload.email)
+        return wallet.connectEmail(event.payload.email, event.payload.locale)
       case '@latch-app/CONNECT_DEVICE': {
         devicePoll?.abort()
         const ctl = (devicePoll = new AbortController())
@@ -156,10 +156,10 @@ export async function createFrame(deps: FrameDeps): Promise<Frame> {
         abortApprovals()
         return undefined
       case '@latch-app/UPDATE_EMAIL':
-        return wallet.updateEmail(event.payload.email)
+        return wallet.updateEmail(event.payload.email, event.payload.locale)
       case '@latch-app/UPDATE_EMAIL_PRIMARY_OTP':
         // Its SUCCESS carries no payload (the page knows the secondary code comes next).
-        await wallet.updateEmailPrimary(event.payload.otp)
+        await wallet.updateEmailPrimary(event.payload.otp, event.payload.locale)
         return undefined
       case '@latch-app/UPDATE_EMAIL_SECONDARY_OTP':
         return wallet.updateEmailSecondary(event.payload.otp)

@@ -230,10 +230,10 @@ export function createWallet(deps: WalletDeps) {
   }
 
   return {
-    /** connectEmail starts an e-mail login (spec §4 action values). */
-    async connectEmail(email: string): Promise<{ action: 'VERIFY_DEVICE' | 'VERIFY_OTP' | 'CONNECT' }> {
+    /** connectEmail starts an e-mail login (spec §4 action values); the mail is in the page's locale. */
+    async connectEmail(email: string, locale?: string): Promise<{ action: 'VERIFY_DEVICE' | 'VERIFY_OTP' | 'CONNECT' }> {
       const token = await accessToken().catch(() => undefined)
-      const r = await api.emailStart(email, await deviceId(), token)
+      const r = await api.emailStart(email, await deviceId(), token, locale)
       pending = { email, ...(r.requestId ? { requestId: r.requestId } : {}) }
       return { action: r.action }
     },
@@ -372,11 +372,11 @@ export function createWallet(deps: WalletDeps) {
       return (await wallet()).addresses
     },
 
-    async updateEmail(email: string) {
-      return api.changeEmail((await requireToken()).token, email)
+    async updateEmail(email: string, locale?: string) {
+      return api.changeEmail((await requireToken()).token, email, locale)
     },
-    async updateEmailPrimary(otp: string): Promise<void> {
-      await api.changeEmailPrimary((await requireToken()).token, otp)
+    async updateEmailPrimary(otp: string, locale?: string): Promise<void> {
+      await api.changeEmailPrimary((await requireToken()).token, otp, locale)
     },
     async updateEmailSecondary(otp: string): Promise<{ newEmail: string }> {
       const r = await api.changeEmailSecondary((await requireToken()).token, otp, await deviceId())

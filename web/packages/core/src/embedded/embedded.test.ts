@@ -180,7 +180,8 @@ describe('embedded wallet', () => {
     expect(document.querySelector('iframe')).toBeNull()
 
     await withFrame(frame, startEmailLogin(latch, ' visitor@example.com '))
-    expect(frame.sent[0]).toMatchObject({ type: '@latch-app/CONNECT_EMAIL', payload: { email: 'visitor@example.com' } })
+    // The widget's locale goes along: latchd writes the mail in it.
+    expect(frame.sent[0]).toMatchObject({ type: '@latch-app/CONNECT_EMAIL', payload: { email: 'visitor@example.com', locale: 'en' } })
     expect(embedded().step).toBe('otp')
     expect(latch.getState().view).toBe('EmailVerifyOtp')
     expect(localStorage.getItem(EMBEDDED_STORAGE_KEYS.email)).toBe('visitor@example.com')
@@ -319,6 +320,8 @@ describe('embedded wallet', () => {
     expect(latch._internal.embedded!.store.getState()).toMatchObject({ email: 'new@example.com', update: { step: 'done' } })
     expect(localStorage.getItem(EMBEDDED_STORAGE_KEYS.email)).toBe('new@example.com')
     expect(frame.names().slice(-3)).toEqual(['UPDATE_EMAIL', 'UPDATE_EMAIL_PRIMARY_OTP', 'UPDATE_EMAIL_SECONDARY_OTP'])
+    // The two that make latchd mail a code carry the widget's locale.
+    expect(frame.sent.slice(-3).map((m) => (m.payload as { locale?: string }).locale)).toEqual(['en', 'en', undefined])
   })
 
   it('reconnects after a reload without a code when the frame still has the session', async () => {

@@ -103,8 +103,11 @@ export interface FrameClient {
   approve(requestId: string, approved: boolean): Promise<void>
   /** abort rejects every open request except safe RPC requests, and tells the frame to drop its open approvals. */
   abort(): void
-  /** connectEmail starts an e-mail login, refused for 30 s after the last one (spec §5). */
-  connectEmail(email: string): Promise<FrameResult<'CONNECT_EMAIL'>>
+  /**
+   * connectEmail starts an e-mail login, refused for 30 s after the last one
+   * (spec §5); the mail is in `locale` (the widget's) when latchd ships it.
+   */
+  connectEmail(email: string, locale?: string): Promise<FrameResult<'CONNECT_EMAIL'>>
   /**
    * waitForDeviceApproval resolves once the visitor opened the approval link
    * mailed for this new device. Not under the 30 s connect timeout: it waits
@@ -363,11 +366,11 @@ export function createFrameClient(options: FrameClientOptions): FrameClient {
       abortOpen()
       if (status === 'ready' || status === 'initialised') void request('RPC_ABORT').catch(() => undefined)
     },
-    async connectEmail(email) {
+    async connectEmail(email, locale) {
       const last = Number(storage.getItem(EMBEDDED_STORAGE_KEYS.lastEmailLoginTime) ?? 0)
       const left = last + EMAIL_LOGIN_COOLDOWN_MS - now()
       if (last > 0 && left > 0) throw new FrameRequestError(`Please try again after ${Math.ceil(left / 1000)} seconds`)
-      const result = await request('CONNECT_EMAIL', { email })
+      const result = await request('CONNECT_EMAIL', locale ? { email, locale } : { email })
       storage.setItem(EMBEDDED_STORAGE_KEYS.lastEmailLoginTime, String(now()))
       storage.setItem(EMBEDDED_STORAGE_KEYS.email, email)
       return result

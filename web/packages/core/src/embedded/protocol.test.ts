@@ -23,6 +23,9 @@ describe('parseAppEvent', () => {
       { id: 'a7', type: '@latch-app/SWITCH_NETWORK', payload: { chainId: 31337 } },
       { id: 'a8', type: '@latch-app/SIGN_OUT' },
       { id: 'a9', type: '@latch-app/SYNC_THEME', payload: { themeMode: 'dark', themeVariables: { '--latch-accent': '#f00' } } },
+      { id: 'b1', type: '@latch-app/CONNECT_EMAIL', payload: { email: 'visitor@example.com', locale: 'zh-TW' } },
+      { id: 'b2', type: '@latch-app/UPDATE_EMAIL', payload: { email: 'visitor@example.com', locale: 'de' } },
+      { id: 'b3', type: '@latch-app/UPDATE_EMAIL_PRIMARY_OTP', payload: { otp: '012345', locale: 'pt-BR' } },
     ]
     for (const e of ok) expect(parseAppEvent(e), JSON.stringify(e)).toBeDefined()
   })
@@ -35,6 +38,9 @@ describe('parseAppEvent', () => {
       { id: 'a', type: '@latch-frame/CONNECT_EMAIL_SUCCESS', payload: { action: 'CONNECT' } },
       { id: 'a', type: '@latch-app/CONNECT_EMAIL', payload: { email: 'not an e-mail' } },
       { id: 'a', type: '@latch-app/CONNECT_EMAIL' },
+      { id: 'a', type: '@latch-app/CONNECT_EMAIL', payload: { email: 'visitor@example.com', locale: 'de"><script>' } },
+      { id: 'a', type: '@latch-app/UPDATE_EMAIL', payload: { email: 'visitor@example.com', locale: 'x'.repeat(36) } },
+      { id: 'a', type: '@latch-app/UPDATE_EMAIL_PRIMARY_OTP', payload: { otp: '012345', locale: 7 } },
       { id: 'a', type: '@latch-app/CONNECT_OTP', payload: { otp: '12345' } },
       { id: 'a', type: '@latch-app/CONNECT_OTP', payload: { otp: '12345a' } },
       { id: 'a', type: '@latch-app/RPC_REQUEST', payload: { method: 'eth_chainId', chainNamespace: 'bip122', chainId: 1 } },

@@ -116,6 +116,13 @@ export function isUnsafeRpcMethod(method: string): method is UnsafeRpcMethod {
 // carry a payload of its own.
 const idSchema = z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/))
 const emailSchema = z.string().check(z.maxLength(254), z.email())
+/**
+ * The page's locale, sent with the events that make latchd send an e-mail so
+ * that the mail (and the approval page its link opens) is in the widget's
+ * language. The frame checks only that it is a BCP 47-shaped tag; latchd maps
+ * it to a locale it ships (anything else: English).
+ */
+const localeSchema = z.optional(z.string().check(z.maxLength(35), z.regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/)))
 const otpSchema = z.string().check(z.regex(/^\d{6}$/))
 /** A chain id as the page gives it: a CAIP-2 reference or number (spec §3 "chainId (string or number)"). */
 const chainIdSchema = z.union([z.string().check(z.minLength(1), z.maxLength(64)), z.int().check(z.positive())])
@@ -132,7 +139,7 @@ const socialProviderSchema = z.enum(OAUTH_SOCIAL_PROVIDERS)
 // Every app event: name → payload schema.
 const appPayloads = {
   SWITCH_NETWORK: z.object({ chainId: chainIdSchema }),
-  CONNECT_EMAIL: z.object({ email: emailSchema }),
+  CONNECT_EMAIL: z.object({ email: emailSchema, locale: localeSchema }),
   CONNECT_DEVICE: none,
   CONNECT_OTP: z.object({ otp: otpSchema }),
   GET_USER: z.optional(
@@ -181,8 +188,8 @@ const appPayloads = {
   INIT_SMART_ACCOUNT: none,
   /** Makes `type` the account the wallet uses (addresses, signatures, transactions). */
   SET_PREFERRED_ACCOUNT: z.object({ type: accountTypeSchema }),
-  UPDATE_EMAIL: z.object({ email: emailSchema }),
-  UPDATE_EMAIL_PRIMARY_OTP: z.object({ otp: otpSchema }),
+  UPDATE_EMAIL: z.object({ email: emailSchema, locale: localeSchema }),
+  UPDATE_EMAIL_PRIMARY_OTP: z.object({ otp: otpSchema, locale: localeSchema }),
   UPDATE_EMAIL_SECONDARY_OTP: z.object({ otp: otpSchema }),
   SIGN_OUT: none,
   SYNC_THEME: z.object({

@@ -13,7 +13,7 @@ export async function resendCode(latch: Latch): Promise<void> {
   if (!email) return
   wallet.store.setState({ error: undefined })
   try {
-    await (await wallet.frame()).connectEmail(email)
+    await (await wallet.frame()).connectEmail(email, latch.getState().locale)
     wallet.store.setState({ resendAt: Date.now() + EMAIL_LOGIN_COOLDOWN_MS })
   } catch (error) {
     wallet.store.setState({ error: errorMessage(error) })

@@ -22,7 +22,7 @@ export async function startEmailLogin(latch: Latch, value: string): Promise<void
   }
   wallet.store.setState({ step: 'sending', email, error: undefined })
   try {
-    const { action } = await (await wallet.frame()).connectEmail(email)
+    const { action } = await (await wallet.frame()).connectEmail(email, latch.getState().locale)
     wallet.store.setState({ resendAt: Date.now() + EMAIL_LOGIN_COOLDOWN_MS })
     if (action === 'CONNECT') return finishEmailLogin(latch)
     if (action === 'VERIFY_OTP') {

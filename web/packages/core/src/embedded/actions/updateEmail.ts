@@ -15,7 +15,7 @@ export async function updateEmail(latch: Latch, value: string): Promise<void> {
   }
   wallet.store.setState({ update: { step: 'sending', newEmail, error: undefined } })
   try {
-    const { action } = await (await wallet.frame()).request('UPDATE_EMAIL', { email: newEmail })
+    const { action } = await (await wallet.frame()).request('UPDATE_EMAIL', { email: newEmail, locale: latch.getState().locale })
     wallet.store.setState({ update: { step: action === 'VERIFY_PRIMARY_OTP' ? 'primaryOtp' : 'secondaryOtp', newEmail, error: undefined } })
   } catch (error) {
     wallet.store.setState({ update: { step: 'idle', newEmail, error: errorMessage(error) } })
@@ -33,7 +33,7 @@ export async function submitUpdateEmailOtp(latch: Latch, otp: string): Promise<v
   const code = otp.replace(/\s+/g, '')
   try {
     if (update.step === 'primaryOtp') {
-      await (await wallet.frame()).request('UPDATE_EMAIL_PRIMARY_OTP', { otp: code })
+      await (await wallet.frame()).request('UPDATE_EMAIL_PRIMARY_OTP', { otp: code, locale: latch.getState().locale })
       wallet.store.setState({ update: { ...update, step: 'secondaryOtp', error: undefined } })
     } else if (update.step === 'secondaryOtp') {
       const { newEmail } = await (await wallet.frame()).request('UPDATE_EMAIL_SECONDARY_OTP', { otp: code })

@@ -68,6 +68,7 @@ export async function startOnrampCheckout(latch: Latch, options: StartCheckoutOp
     } catch (error) {
       return fail(error instanceof Error ? error.message : String(error))
     }
+    started = { ...started, url: withDevCheckoutLocale(started.url, latch.getState().locale) }
     if (popup && !popup.closed) popup.location.href = started.url
     else if (typeof window !== 'undefined') window.open(started.url, 'latch-onramp', 'popup,width=480,height=720')
     set({ status: 'pending', orderId: started.orderId, url: started.url })
@@ -107,4 +108,24 @@ function completed(latch: Latch, order: OnrampOrder): void {
     accountData.notifyTransaction({ hash: order.txHash, chainId, tokens: token ? [`eip155:${chainId}:${token}`] : [] })
   }
   toasts.showSuccess(`${order.purchaseAmount} ${order.purchaseCurrency} bought`)
+}
+
+/** latchd dev's test checkout page (internal/onramp's DevCheckoutPath): it shows itself in its locale parameter. */
+const DEV_CHECKOUT_PATH = /\/dev\/onramp\/checkout\/[^/]+$/
+
+/**
+ * withDevCheckoutLocale adds the widget's locale to the URL of latchd dev's
+ * checkout page. A real provider's URL is left as latchd gave it: its
+ * parameters are the provider's.
+ */
+export function withDevCheckoutLocale(url: string, locale: string): string {
+  let parsed: URL
+  try {
+    parsed = new URL(url)
+  } catch {
+    return url
+  }
+  if (!DEV_CHECKOUT_PATH.test(parsed.pathname)) return url
+  parsed.searchParams.set('locale', locale)
+  return parsed.toString()
 }
