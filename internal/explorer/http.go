@@ -14,7 +14,7 @@ import (
 const (
 	walletsCacheControl  = "public, max-age=300"                 // the registry changes with a deploy, not per request
 	storedCacheControl   = "public, max-age=31536000, immutable" // a stored logo is fixed for its id
-	monogramCacheControl = "public, max-age=86400"               // short, so a logo stored later takes over
+	monogramCacheControl = "public, max-age=86400"               // monograms and embedded icons: short, so a logo stored later (or a new release's icon) takes over
 )
 
 // Handler serves the explorer routes.

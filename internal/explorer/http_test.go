@@ -1,6 +1,7 @@
 package explorer
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -13,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/latchkit/latch/data"
+	"github.com/latchkit/latch/data/icons"
 	"github.com/latchkit/latch/internal/httpx"
 )
 
@@ -161,9 +163,10 @@ func TestHandler_GetWallets(t *testing.T) {
 func TestHandler_Image(t *testing.T) {
 	s, srv, seen := mustServer(t)
 	mm := idOf("metamask")
+	w3 := idOf("wallet3") // in the registry, without an embedded icon
 
 	t.Run("Monogram", func(t *testing.T) {
-		resp, body := get(t, srv.URL+"/getWalletImage/"+mm+"?projectId=p")
+		resp, body := get(t, srv.URL+"/getWalletImage/"+w3+"?projectId=p")
 		if resp.StatusCode != http.StatusOK {
 			t.Fatalf("status %d", resp.StatusCode)
 		}
@@ -174,8 +177,41 @@ func TestHandler_Image(t *testing.T) {
 		if etag := h.Get("ETag"); !strings.HasPrefix(etag, `"`) || strings.HasPrefix(etag, "W/") {
 			t.Errorf("ETag %q is not strong", etag)
 		}
-		if parseSVG(t, body).Text != "MM" {
+		if parseSVG(t, body).Text != "W" {
 			t.Errorf("body %s", body)
+		}
+	})
+
+	t.Run("Icon", func(t *testing.T) {
+		for _, tt := range []struct {
+			path string
+			svg  func() ([]byte, bool)
+		}{
+			{"/getWalletImage/" + mm, func() ([]byte, bool) { return icons.Wallet("metamask") }},
+			{"/public/getAssetImage/eip155:8453", func() ([]byte, bool) { return icons.Network("eip155:8453") }},
+			{"/public/getAssetImage/eip155%3A1", func() ([]byte, bool) { return icons.Network("eip155:1") }},
+			{"/public/getTokenImage/USDT", func() ([]byte, bool) { return icons.Token("USDT") }},
+		} {
+			want, ok := tt.svg()
+			if !ok {
+				t.Fatalf("%s: data/icons has no icon", tt.path)
+			}
+			resp, body := get(t, srv.URL+tt.path)
+			if resp.StatusCode != http.StatusOK || !bytes.Equal(body, want) {
+				t.Errorf("%s: %d %.80s", tt.path, resp.StatusCode, body)
+				continue
+			}
+			h := resp.Header
+			// An embedded icon changes with a deploy and an operator's
+			// logo may replace it: cached for a day, not as immutable.
+			if h.Get("Content-Type") != "image/svg+xml" || h.Get("Cache-Control") != "public, max-age=86400" ||
+				h.Get("X-Content-Type-Options") != "nosniff" || !strings.Contains(h.Get("Content-Security-Policy"), "default-src 'none'") ||
+				!strings.Contains(h.Get("Content-Security-Policy"), "sandbox") {
+				t.Errorf("%s: headers %v", tt.path, h)
+			}
+			if resp, _ := get(t, srv.URL+tt.path, "If-None-Match", h.Get("ETag")); resp.StatusCode != http.StatusNotModified {
+				t.Errorf("%s: revalidation status %d", tt.path, resp.StatusCode)
+			}
 		}
 	})
 
@@ -197,7 +233,8 @@ func TestHandler_Image(t *testing.T) {
 		for _, tt := range []struct{ path, text string }{
 			{"/public/getAssetImage/eip155-1", "E"},
 			{"/public/getCurrencyImage/USD", "US"},
-			{"/public/getTokenImage/WETH", "WE"},
+			{"/public/getTokenImage/USDB", "US"},
+			{"/public/getAssetImage/eip155:424242", "EI"},
 		} {
 			resp, body := get(t, srv.URL+tt.path)
 			if resp.StatusCode != http.StatusOK || parseSVG(t, body).Text != tt.text {

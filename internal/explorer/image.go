@@ -16,6 +16,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/latchkit/latch/data/icons"
 	"github.com/latchkit/latch/internal/apperr"
 	"github.com/latchkit/latch/internal/store"
 )
@@ -49,9 +50,11 @@ type Image struct {
 	Data        []byte
 	ETag        string // strong validator, quoted: a hash of Data
 	// Stored is true for an image from the images table, which is served as
-	// immutable; a generated monogram is false and is cached for a day only,
-	// so that a logo stored later replaces it.
+	// immutable; an embedded icon or a generated monogram is false and is
+	// cached for a day only, so that a logo stored later replaces it.
 	Stored bool
+	// Icon is true for one of the icons embedded from data/icons.
+	Icon bool
 }
 
 // ValidKind reports whether kind is one of the image kinds.
@@ -165,7 +168,9 @@ func checkSVG(data []byte) error {
 }
 
 // Image returns the image for kind and id: the stored one if there is one,
-// else a generated monogram. The monogram's initials come from the wallet's
+// else the embedded icon of the network (asset images by CAIP-2 id), token
+// (by symbol) or wallet (by the registry wallet's slug), else a generated
+// monogram. The monogram's initials come from the wallet's
 // name (wallet images), names (asset images) or the id itself (token symbols,
 // currency codes, and unknown ids). Errors: invalid for a bad kind or id.
 func (s *Service) Image(ctx context.Context, kind, id string, names Names) (Image, error) {
@@ -180,6 +185,9 @@ func (s *Service) Image(ctx context.Context, kind, id string, names Names) (Imag
 		return Image{ContentType: ct, Data: data, ETag: etag(data), Stored: true}, nil
 	case !store.IsNoRows(err):
 		return Image{}, fmt.Errorf("read image %s/%s: %w", kind, id, err)
+	}
+	if svg, ok := s.icon(kind, id); ok {
+		return Image{ContentType: "image/svg+xml", Data: svg, ETag: etag(svg), Icon: true}, nil
 	}
 	var initials string
 	switch kind {
@@ -199,6 +207,22 @@ func (s *Service) Image(ctx context.Context, kind, id string, names Names) (Imag
 	}
 	svg := Monogram(id, initials)
 	return Image{ContentType: "image/svg+xml", Data: svg, ETag: etag(svg)}, nil
+}
+
+// icon returns the embedded icon for kind and id, if data/icons has one.
+// Currency images (fiat codes) have none.
+func (s *Service) icon(kind, id string) ([]byte, bool) {
+	switch kind {
+	case KindAsset:
+		return icons.Network(id)
+	case KindToken:
+		return icons.Token(id)
+	case KindWallet:
+		if w, ok := s.Wallet(id); ok {
+			return icons.Wallet(w.Slug)
+		}
+	}
+	return nil, false
 }
 
 func etag(data []byte) string {

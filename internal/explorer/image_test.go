@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/latchkit/latch/data/icons"
 	"github.com/latchkit/latch/internal/apperr"
 	"github.com/latchkit/latch/internal/store"
 	"github.com/latchkit/latch/internal/store/storetest"
@@ -140,11 +141,12 @@ func TestService_Image(t *testing.T) {
 		text := func(img Image) string { return parseSVG(t, img.Data).Text }
 
 		t.Run("WalletMonogram", func(t *testing.T) {
-			img, err := s.Image(ctx, KindWallet, idOf("metamask"), names)
+			// Wallet3 is in the registry but has no embedded icon.
+			img, err := s.Image(ctx, KindWallet, idOf("wallet3"), names)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if img.Stored || img.ContentType != "image/svg+xml" || text(img) != "MM" || img.ETag == "" {
+			if img.Stored || img.Icon || img.ContentType != "image/svg+xml" || text(img) != "W" || img.ETag == "" {
 				t.Errorf("image = %+v", img)
 			}
 		})
@@ -152,23 +154,63 @@ func TestService_Image(t *testing.T) {
 			for _, tt := range []struct{ kind, id, want string }{
 				{KindAsset, "eip155-1", "E"},
 				{KindAsset, "unknown-asset", "UN"},
-				{KindToken, "usdc", "US"},
+				{KindAsset, "eip155:999999", "EI"},
+				{KindToken, "xdai", "XD"},
+				{KindToken, "unknowncoin", "UN"},
 				{KindCurrency, "EUR", "EU"},
+				{KindCurrency, "ETH", "ET"}, // currency images are fiat codes: no token icon
 				{KindWallet, "0000", "00"},
+				{KindWallet, "metamask", "ME"}, // a slug is not a wallet id
 			} {
 				img, err := s.Image(ctx, tt.kind, tt.id, names)
 				if err != nil {
 					t.Fatal(err)
 				}
-				if got := text(img); got != tt.want {
-					t.Errorf("%s/%s: text %q, want %q", tt.kind, tt.id, got, tt.want)
+				if got := text(img); got != tt.want || img.Icon {
+					t.Errorf("%s/%s: text %q, want %q (icon %v)", tt.kind, tt.id, got, tt.want, img.Icon)
 				}
 			}
 			if img, err := s.Image(ctx, KindAsset, "eip155-1", nil); err != nil || text(img) != "EI" {
 				t.Errorf("nil names: %q, %v", text(img), err)
 			}
 		})
-		t.Run("StoredBeatsMonogram", func(t *testing.T) {
+		t.Run("Icons", func(t *testing.T) {
+			want := func(get func(string) ([]byte, bool), id string) []byte {
+				b, ok := get(id)
+				if !ok {
+					t.Fatalf("data/icons has no icon for %s", id)
+				}
+				return b
+			}
+			for _, tt := range []struct {
+				kind, id string
+				svg      []byte
+			}{
+				{KindAsset, "eip155:1", want(icons.Network, "eip155:1")},
+				{KindAsset, "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp", want(icons.Network, "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp")},
+				{KindToken, "USDC", want(icons.Token, "USDC")},
+				{KindToken, "usdc", want(icons.Token, "USDC")},
+				{KindToken, "WETH", want(icons.Token, "ETH")},
+				{KindWallet, idOf("metamask"), want(icons.Wallet, "metamask")},
+				{KindWallet, idOf("ledger-live"), want(icons.Wallet, "ledger-live")},
+			} {
+				img, err := s.Image(ctx, tt.kind, tt.id, names)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !img.Icon || img.Stored || img.ContentType != "image/svg+xml" || !bytes.Equal(img.Data, tt.svg) || img.ETag != etag(tt.svg) {
+					t.Errorf("%s/%s: icon %v stored %v, %.60q", tt.kind, tt.id, img.Icon, img.Stored, img.Data)
+				}
+				// What latchd accepts from an operator, it would accept here too.
+				if err := checkSVG(img.Data); err != nil {
+					t.Errorf("%s/%s: %v", tt.kind, tt.id, err)
+				}
+			}
+			if eth, usdc := want(icons.Network, "eip155:1"), want(icons.Token, "USDC"); bytes.Equal(eth, usdc) {
+				t.Error("network and token icons are the same file")
+			}
+		})
+		t.Run("StoredBeatsIcon", func(t *testing.T) {
 			logo := pngBytes(t)
 			if err := s.PutImage(ctx, KindWallet, idOf("metamask"), "image/png", logo); err != nil {
 				t.Fatal(err)
@@ -177,7 +219,7 @@ func TestService_Image(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !img.Stored || img.ContentType != "image/png" || !bytes.Equal(img.Data, logo) {
+			if !img.Stored || img.Icon || img.ContentType != "image/png" || !bytes.Equal(img.Data, logo) {
 				t.Errorf("image = %+v", img)
 			}
 			// Other kinds with the same id still get their own image.

@@ -155,8 +155,9 @@ func TestNotices(t *testing.T) {
 	}}
 	frame := []npmPackage{{name: "f", version: "1.0.0", licence: "ISC", files: []licenceFile{{name: "LICENSE", text: []byte("F's text")}}}}
 	widget := []npmPackage{{name: "w", version: "2.0.0", licence: "MIT"}}
-	got := string(notices(prod, frame, widget))
-	for _, want := range []string{"example.com/a v1.2.3", "A's MIT text", "A's notice", "Go licence text", "f@1.0.0", "F's text", "w@2.0.0", "declares the licence MIT"} {
+	assets := []asset{{name: "icons", version: "3.0.0", licence: "MIT", dir: "data/icons", file: licenceFile{name: "LICENSE", text: []byte("Icons' text")}}}
+	got := string(notices(prod, frame, assets, widget))
+	for _, want := range []string{"example.com/a v1.2.3", "A's MIT text", "A's notice", "Go licence text", "f@1.0.0", "F's text", "w@2.0.0", "declares the licence MIT", "icons@3.0.0 (data/icons)", "icons@3.0.0 (data/icons): LICENSE", "Icons' text"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("notices lack %q", want)
 		}
@@ -184,5 +185,26 @@ func TestPublishedLicenceProblems(t *testing.T) {
 	got := strings.Join(problems, "\n")
 	if err != nil || len(problems) != 2 || !strings.Contains(got, "nofile (web/packages/nofile): LICENSE is missing") || !strings.Contains(got, `notlisted (web/packages/notlisted): package.json "files" does not name LICENSE`) {
 		t.Fatalf("problems = %q, %v", got, err)
+	}
+}
+
+// TestIconAssets reads the real data/icons: an allowed licence whose text is
+// in the folder; and a declared licence that the file does not hold fails.
+func TestIconAssets(t *testing.T) {
+	assets, err := iconAssets("../..")
+	if err != nil || len(assets) != 1 {
+		t.Fatalf("assets = %v, %v", assets, err)
+	}
+	if p := assets[0].problems(); len(p) != 0 {
+		t.Errorf("data/icons: %v", p)
+	}
+	a := assets[0]
+	a.licence = "GPL-3.0"
+	if p := a.problems(); len(p) != 1 || !strings.Contains(p[0], "not on the allowlist") {
+		t.Errorf("GPL: %v", p)
+	}
+	a.licence, a.file.ids = "Apache-2.0", []string{"MIT"}
+	if p := a.problems(); len(p) != 1 || !strings.Contains(p[0], "is not the Apache-2.0 licence") {
+		t.Errorf("mismatch: %v", p)
 	}
 }

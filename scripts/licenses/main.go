@@ -10,6 +10,8 @@
 //     frame's bundle) and those @latchkit/core, @latchkit/react and
 //     @latchkit/appkit-compat bring into an app's bundle, with their licence
 //     texts from web/node_modules;
+//   - the third-party artwork latchd embeds (the icons in data/icons), with
+//     its licence text;
 //   - every published npm package ships the root LICENSE.
 //
 // Usage, from the repository (make notices, make test):
@@ -78,7 +80,15 @@ func run(write bool) error {
 		return err
 	}
 
+	assets, err := iconAssets(root)
+	if err != nil {
+		return err
+	}
+
 	var problems []string
+	for _, a := range assets {
+		problems = append(problems, a.problems()...)
+	}
 	for _, m := range append(append([]module(nil), prod.modules...), dev.modules...) {
 		problems = append(problems, m.problems()...)
 	}
@@ -102,7 +112,7 @@ func run(write bool) error {
 	fmt.Printf("licences: %d Go modules in the production build, %d in the dev build, %d npm packages in the frame and %d in the widget's bundle: all allowed; no GPL file linked\n",
 		len(prod.modules), len(dev.modules), len(frame), len(widget))
 
-	text := notices(prod, frame, widget)
+	text := notices(prod, frame, assets, widget)
 	path := filepath.Join(root, noticesFile)
 	if write {
 		if err := os.WriteFile(path, text, 0o644); err != nil {
