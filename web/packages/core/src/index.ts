@@ -37,6 +37,11 @@ export { connectWallet } from './connection/actions/connectWallet'
 export { disconnect } from './connection/actions/disconnect'
 export { fetchWallets } from './connection/actions/fetchWallets'
 export { getProvider } from './connection/actions/getProvider'
+// Multi-wallet: several wallets connected per namespace, one active.
+export { activeNamespace, connectionsOf } from './connection/actions/connections'
+export { switchConnection } from './connection/actions/switchConnection'
+export { disconnectConnection } from './connection/actions/disconnectConnection'
+export { allAccounts, listConnections } from './connection/connections'
 export { switchNetwork } from './network/actions/switchNetwork'
 export { goBackTo } from './modal/actions/goBackTo'
 export { init } from './lifecycle/init'
@@ -78,7 +83,7 @@ export {
 // Errors a call may reject with.
 export { LatchConnectError, LatchDisconnectError, LatchSwitchNetworkError } from './connection/errors'
 export type { ConnectErrorKind, SwitchNetworkErrorKind } from './connection/errors'
-export type { ConnectedWalletInfo } from './connection/types'
+export type { ConnectedWalletInfo, WalletConnection } from './connection/types'
 
 // Account names (a lazy chunk; loadNamesModule brings its client and actions).
 export { loadNamesModule, type NamesModule } from './names/load'

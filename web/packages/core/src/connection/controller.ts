@@ -8,11 +8,14 @@ import {
   getConnection,
   reconnect as wagmiReconnect,
   switchChain as wagmiSwitchChain,
+  switchConnection as wagmiSwitchConnection,
   watchConnection,
+  watchConnections,
   watchConnectors,
 } from '@wagmi/core'
 import type { Address, Chain } from 'viem'
 
+import { connectionsFromWagmi } from './connections.js'
 import { addAnnouncedConnectors, findConnector, listConnectors, toWalletInfo, waitForConnector } from './connectors.js'
 import {
   LatchConnectError,
@@ -84,12 +87,13 @@ export function createConnectionController(params: ConnectionControllerParameter
   let destroyed = false
   let initPromise: Promise<void> | undefined
 
-  /** Mirrors wagmi's current connection into the eip155 state and storage. */
+  /** Mirrors wagmi's current connection (and the list of all its connections) into the eip155 state and storage. */
   function syncFromWagmi() {
     if (restoring || destroyed) return
     const previous = state.get().namespaces.eip155
     const next = namespaceFromWagmi(config)
     state.setNamespace('eip155', next)
+    state.setConnections('eip155', connectionsFromWagmi(config))
     persist(previous, next)
   }
 
@@ -106,6 +110,12 @@ export function createConnectionController(params: ConnectionControllerParameter
     }
   }
 
+  /** The eip155 namespace with nothing connected: no account, no connection listed. */
+  function clearNamespace() {
+    state.setNamespace('eip155', disconnectedNamespace)
+    state.setConnections('eip155', [])
+  }
+
   function refreshConnectors() {
     if (destroyed) return
     state.setConnectors(listConnectors(config))
@@ -115,6 +125,8 @@ export function createConnectionController(params: ConnectionControllerParameter
 
   const unsubscribers: Array<() => void> = [
     watchConnection(config, { onChange: syncFromWagmi }),
+    // A connection other than the current one changes too (its wallet switches account or chain, or disconnects).
+    watchConnections(config, { onChange: syncFromWagmi }),
     watchConnectors(config, { onChange: refreshConnectors }),
   ]
   const mipd = config._internal.mipd
@@ -170,13 +182,18 @@ export function createConnectionController(params: ConnectionControllerParameter
     }
     if (destroyed) return
     if (getConnection(config).status === 'connected') {
+      // wagmi makes the first wallet it restores current; the stored active one is current again once it is back.
+      const active = [...config.state.connections.values()].find((c) => c.connector.id === connectorId)
+      if (active && active.connector.uid !== config.state.current) {
+        await wagmiSwitchConnection(config, { connector: active.connector }).catch(() => undefined)
+      }
       syncFromWagmi()
       return
     }
     // Wallet gone, locked or no longer authorising the site: forget the connection.
     stored.markDisconnected('eip155')
     dropStaleConnections(config)
-    state.setNamespace('eip155', disconnectedNamespace)
+    clearNamespace()
   }
 
   async function settleWithoutRestore() {
@@ -188,6 +205,8 @@ export function createConnectionController(params: ConnectionControllerParameter
 
   async function reconnectStored(connectorId: string) {
     await hydrateWagmi(config)
+    // The other wallets connected beside the active one: wagmi's storage keeps every connection's connector id.
+    const others = [...new Set([...config.state.connections.values()].map((c) => c.connector.id))].filter((id) => id !== connectorId)
     addAnnouncedConnectors(config)
     refreshConnectors()
     // The app's own wagmi setup may already have restored (or be restoring) it.
@@ -196,9 +215,14 @@ export function createConnectionController(params: ConnectionControllerParameter
 
     const connector = await waitForConnector(config, connectorId, announcementTimeoutMs)
     if (!connector || destroyed) return
+    // Each wallet announces itself on its own; they are waited for together, so the wait stays one timeout long.
+    const extra = await Promise.all(others.map((id) => waitForConnector(config, id, announcementTimeoutMs)))
+    if (destroyed) return
     // wagmi reconnects with `isReconnecting: true`: injected wallets are asked
     // for `eth_accounts` only, never `eth_requestAccounts`, so nothing prompts.
-    await wagmiReconnect(config, { connectors: [connector] }).catch(() => [])
+    // A wallet that no longer authorises the site is skipped; the others stay.
+    const connectors = [connector, ...extra.filter((c) => c !== undefined)]
+    await wagmiReconnect(config, { connectors }).catch(() => [])
     await waitForWagmiSettled(config, reconnectTimeoutMs)
   }
 
@@ -216,6 +240,11 @@ export function createConnectionController(params: ConnectionControllerParameter
     if (current.status === 'connected' && current.connector.uid === connector.uid) {
       return state.get().namespaces.eip155
     }
+    // Connecting a wallet that is already connected beside the active one makes it active, without a prompt.
+    if (config.state.connections.has(connector.uid)) {
+      await switchConnection(connectorId)
+      return state.get().namespaces.eip155
+    }
     prefetchBalance()
     try {
       await wagmiConnect(config, { connector, chainId: options.chainId })
@@ -229,8 +258,8 @@ export function createConnectionController(params: ConnectionControllerParameter
     return state.get().namespaces.eip155
   }
 
-  async function disconnectEip155(): Promise<unknown> {
-    const connection = config.state.connections.get(config.state.current ?? '')
+  /** Disconnects one wagmi connection (default: the current one); the failure, if the wallet failed, is returned. */
+  async function disconnectEip155(connection = config.state.connections.get(config.state.current ?? '')): Promise<unknown> {
     let failure: unknown
     if (connection) {
       try {
@@ -241,7 +270,8 @@ export function createConnectionController(params: ConnectionControllerParameter
         config.setState((x) => {
           const connections = new Map(x.connections)
           connections.delete(connection.connector.uid)
-          const next = connections.values().next().value
+          // The current one stays current unless it is the one removed.
+          const next = (x.current ? connections.get(x.current) : undefined) ?? connections.values().next().value
           return next
             ? { ...x, connections, current: next.connector.uid }
             : { ...x, connections, current: null, status: 'disconnected' }
@@ -253,7 +283,7 @@ export function createConnectionController(params: ConnectionControllerParameter
       syncFromWagmi()
     } else {
       stored.markDisconnected('eip155')
-      state.setNamespace('eip155', disconnectedNamespace)
+      clearNamespace()
     }
     return failure
   }
@@ -280,6 +310,30 @@ export function createConnectionController(params: ConnectionControllerParameter
     }
     const [first] = failures
     if (first !== undefined) throw new LatchDisconnectError(messageOf(first), { cause: first })
+  }
+
+  /** The wagmi connection of the connector `connectorId` (its id, or its uid), if it is connected. */
+  function findConnection(connectorId: string) {
+    return [...config.state.connections.values()].find((c) => c.connector.id === connectorId || c.connector.uid === connectorId)
+  }
+
+  async function switchConnection(connectorId: string): Promise<void> {
+    await waitForInit()
+    const connection = findConnection(connectorId)
+    if (!connection || getConnection(config).status !== 'connected') {
+      throw new LatchConnectError('unknown', `Connector not connected: ${connectorId}`)
+    }
+    // wagmi's switchConnection also stores the connector as the most recent one, which its reconnect restores first.
+    await wagmiSwitchConnection(config, { connector: connection.connector })
+    syncFromWagmi()
+  }
+
+  async function disconnectConnection(connectorId: string): Promise<void> {
+    await waitForInit()
+    const connection = findConnection(connectorId)
+    if (!connection) return
+    const failure = await disconnectEip155(connection)
+    if (failure !== undefined) throw new LatchDisconnectError(messageOf(failure), { cause: failure })
   }
 
   async function switchChain(chain: Chain): Promise<void> {
@@ -317,12 +371,14 @@ export function createConnectionController(params: ConnectionControllerParameter
         // startup never leaves the namespace stuck in 'reconnecting'.
         restoring = false
         stored.markDisconnected('eip155')
-        state.setNamespace('eip155', disconnectedNamespace)
+        clearNamespace()
       })
       return initPromise
     },
     connect,
     disconnect,
+    switchConnection,
+    disconnectConnection,
     switchChain,
     // viem's getBalance brings its eth_call path (multicall3), so the read is an on-demand chunk.
     getNativeBalance: async (balanceParams) => (await loadBalance()).getNativeBalance(config, balanceParams),

@@ -1,0 +1,27 @@
+import { listConnections } from '../connections'
+import type { Latch } from '../../latch-types'
+import type { ChainNamespace, WalletConnection } from '../types'
+
+/**
+ * connectionsOf lists the wallets connected in `namespace` (default: the
+ * active account's namespace), the active one first.
+ */
+export function connectionsOf(latch: Latch, namespace?: string): readonly WalletConnection[] {
+  const state = latch._internal.connection.getState()
+  return listConnections(state, (namespace ?? activeNamespace(latch)) as ChainNamespace)
+}
+
+/** The namespace of the account the widget shows (the active network's, else the one connected). */
+export function activeNamespace(latch: Latch): string {
+  return latch.getState().account.caipAddress?.split(':')[0] ?? latch._internal.clients.keys().next().value ?? 'eip155'
+}
+
+/** The connection of `connectorId` in any namespace, if it is connected. */
+export function findConnection(latch: Latch, connectorId: string): WalletConnection | undefined {
+  const state = latch._internal.connection.getState()
+  for (const namespace of latch._internal.clients.keys()) {
+    const found = listConnections(state, namespace as ChainNamespace).find((c) => c.connectorId === connectorId)
+    if (found) return found
+  }
+  return undefined
+}

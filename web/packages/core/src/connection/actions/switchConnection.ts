@@ -1,0 +1,17 @@
+import type { Latch } from '../../latch-types'
+import { LatchConnectError } from '../errors'
+import { findConnection } from './connections'
+
+/**
+ * switchConnection makes the wallet connected through `connectorId` the
+ * active one of its namespace (multi-wallet): the account, balance and every
+ * request follow it, with no prompt. Rejects with a LatchConnectError when
+ * that wallet is not connected.
+ */
+export async function switchConnection(latch: Latch, connectorId: string): Promise<void> {
+  const connection = findConnection(latch, connectorId)
+  if (!connection) throw new LatchConnectError('unknown', `Connector not connected: ${connectorId}`)
+  if (connection.isActive) return
+  // Only eip155 keeps several connections; another namespace's single connection is always the active one.
+  await latch._internal.connection.switchConnection(connectorId)
+}

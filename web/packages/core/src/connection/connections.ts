@@ -1,0 +1,64 @@
+// The wallets connected per namespace (multi-wallet): wagmi keeps one
+// connection per connector (`config.state.connections`) and marks one
+// `current`; this lists them as the connection snapshot shows them.
+import type { Config } from '@wagmi/core'
+
+import { toWalletInfo } from './connectors.js'
+import type { ChainNamespace, ConnectionState, WalletConnection } from './types.js'
+
+/**
+ * The eip155 connections wagmi holds, the active one first, then the others in
+ * the order they connected. Empty unless wagmi is connected: while it is
+ * disconnected its map may still hold connections restored from storage that
+ * have no live connector behind them.
+ */
+export function connectionsFromWagmi(config: Config): WalletConnection[] {
+  const { connections, current, status } = config.state
+  if (status !== 'connected' || !current) return []
+  const list: WalletConnection[] = []
+  for (const [uid, { accounts, chainId, connector }] of connections) {
+    const { name, icon, rdns } = toWalletInfo(config, connector)
+    const entry: WalletConnection = {
+      namespace: 'eip155',
+      connectorId: connector.id,
+      name,
+      icon,
+      rdns,
+      accounts: [...accounts],
+      chainId,
+      isActive: uid === current,
+    }
+    if (entry.isActive) list.unshift(entry)
+    else list.push(entry)
+  }
+  return list
+}
+
+/**
+ * The connections of `namespace` in a snapshot. A namespace that keeps one
+ * connection only (the Solana adapter writes just its account) lists that
+ * one, so callers need not know which namespaces hold several.
+ */
+export function listConnections(state: ConnectionState, namespace: ChainNamespace): readonly WalletConnection[] {
+  const listed = state.connections?.[namespace]
+  if (listed) return listed
+  const single = namespace === 'eip155' || namespace === 'solana' ? state.namespaces[namespace] : undefined
+  if (!single || single.status !== 'connected' || !single.connectorId || !single.address) return []
+  return [
+    {
+      namespace,
+      connectorId: single.connectorId,
+      name: single.wallet?.name ?? single.connectorId,
+      icon: single.wallet?.icon,
+      rdns: single.wallet?.rdns,
+      accounts: [single.address],
+      chainId: single.chainId,
+      isActive: true,
+    },
+  ]
+}
+
+/** Every address of every connection of `namespace`, the active connection's first, without repeats. */
+export function allAccounts(state: ConnectionState, namespace: ChainNamespace): string[] {
+  return [...new Set(listConnections(state, namespace).flatMap((c) => c.accounts))]
+}
