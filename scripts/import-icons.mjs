@@ -108,8 +108,11 @@ const WALLETS = {
   'atomic-wallet': 'atomic',
 }
 
-// Variants by preference: the brand's own colours first.
-const VARIANTS = ['branded', 'background', 'mono']
+// Variants by preference. "background" draws the brand's mark on its own
+// coloured square, like an app icon: it reads on the light and the dark theme
+// alike (many "branded" marks are white or black on nothing) and matches the
+// monogram's rounded square.
+const VARIANTS = ['background', 'branded', 'mono']
 
 function unpack() {
   const i = process.argv.indexOf('--from')
