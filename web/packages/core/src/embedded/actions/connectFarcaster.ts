@@ -1,6 +1,6 @@
 import type { Latch } from '../../latch-types'
 import { RECOVERY_PASSWORD_REQUIRED } from '../protocol'
-import { errorMessage, requireEmbedded } from '../required'
+import { errorMessage, requireEmbedded, shownError } from '../required'
 
 /**
  * connectFarcaster signs in with Farcaster (spec §2's Farcaster view): the
@@ -52,7 +52,7 @@ export async function connectFarcaster(latch: Latch): Promise<void> {
     }
     connected = true
   } catch (error) {
-    if (!left.signal.aborted) set('error', { error: errorMessage(error) })
+    if (!left.signal.aborted) set('error', { error: shownError(latch, error) })
     return
   } finally {
     unsubscribe()

@@ -1,6 +1,6 @@
 import type { Latch } from '../../latch-types'
 import { OAUTH_SOCIAL_PROVIDERS, RECOVERY_PASSWORD_REQUIRED, SOCIAL_PROVIDER_MESSAGE } from '../protocol'
-import { errorMessage, requireEmbedded } from '../required'
+import { errorMessage, requireEmbedded, shownError, shownMessage } from '../required'
 import { SOCIAL_POPUP_BLOCKED, waitForSocialResult, type SocialWaitOptions } from '../socialPopup'
 import type { SocialProviderName } from '../state'
 
@@ -28,7 +28,7 @@ export async function connectSocial(
   }
   if (!(OAUTH_SOCIAL_PROVIDERS as readonly string[]).includes(provider)) return fail(SOCIAL_PROVIDER_MESSAGE)
   const name = provider as SocialProviderName
-  if (!popup) return fail(SOCIAL_POPUP_BLOCKED)
+  if (!popup) return fail(shownMessage(latch, SOCIAL_POPUP_BLOCKED))
   wallet.store.setState({ social: { provider: name, step: 'popup', error: undefined }, error: undefined })
   let resultUri: string
   try {
@@ -37,7 +37,7 @@ export async function connectSocial(
     resultUri = await waitForSocialResult(popup, { ...options, frameOrigin: frame.origin })
     popup.close()
   } catch (error) {
-    return fail(errorMessage(error))
+    return fail(shownError(latch, error))
   }
   await finishSocialLogin(latch, name, resultUri)
 }
@@ -66,7 +66,7 @@ export async function finishSocialLogin(latch: Latch, name: SocialProviderName, 
       return
     }
   } catch (error) {
-    wallet.store.setState({ social: { provider: name, step: 'error', error: errorMessage(error) } })
+    wallet.store.setState({ social: { provider: name, step: 'error', error: shownError(latch, error) } })
     return
   }
   wallet.store.setState({ social: { provider: name, step: 'done', error: undefined } })

@@ -1,6 +1,6 @@
 import type { Latch } from '../../latch-types'
 import { RECOVERY_PASSWORD_REQUIRED } from '../protocol'
-import { errorMessage, requireEmbedded } from '../required'
+import { errorMessage, requireEmbedded, shownMessage } from '../required'
 
 /**
  * finishEmailLogin connects the signed-in embedded wallet through wagmi (its
@@ -19,7 +19,7 @@ export async function finishEmailLogin(latch: Latch): Promise<void> {
   } catch (error) {
     const message = errorMessage(error)
     if (message === RECOVERY_PASSWORD_REQUIRED) wallet.store.setState({ step: 'recoveryPassword', error: undefined })
-    else wallet.store.setState({ step: 'otp', error: message })
+    else wallet.store.setState({ step: 'otp', error: shownMessage(latch, message) })
     return
   }
   wallet.connected()

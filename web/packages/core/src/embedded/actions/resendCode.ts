@@ -1,6 +1,6 @@
 import type { Latch } from '../../latch-types'
 import { EMAIL_LOGIN_COOLDOWN_MS } from '../timings'
-import { errorMessage, requireEmbedded } from '../required'
+import { requireEmbedded, shownError } from '../required'
 
 /**
  * resendCode asks for a new code to the same address. Within 30 s of the
@@ -16,6 +16,6 @@ export async function resendCode(latch: Latch): Promise<void> {
     await (await wallet.frame()).connectEmail(email, latch.getState().locale)
     wallet.store.setState({ resendAt: Date.now() + EMAIL_LOGIN_COOLDOWN_MS })
   } catch (error) {
-    wallet.store.setState({ error: errorMessage(error) })
+    wallet.store.setState({ error: shownError(latch, error) })
   }
 }

@@ -6,7 +6,7 @@
 import type { Latch } from '../../latch-types'
 import { globalTimers, type Timers } from '../../timers'
 import { OAUTH_SOCIAL_PROVIDERS, SOCIAL_PROVIDER_MESSAGE } from '../protocol'
-import { errorMessage, requireEmbedded } from '../required'
+import { requireEmbedded, shownError } from '../required'
 import type { SocialProviderName } from '../state'
 import { finishSocialLogin } from './connectSocial'
 
@@ -64,7 +64,7 @@ export async function startSocialRedirect(latch: Latch, provider: string, win: R
     win.localStorage.setItem(TELEGRAM_SOCIAL_PROVIDER_KEY, name)
     win.location.href = uri
   } catch (error) {
-    fail(errorMessage(error))
+    fail(shownError(latch, error))
   }
 }
 

@@ -1,6 +1,6 @@
 import type { Latch } from '../../latch-types'
 import { EMAIL_LOGIN_COOLDOWN_MS } from '../timings'
-import { errorMessage, INVALID_EMAIL_MESSAGE, requireEmbedded, validEmail } from '../required'
+import { INVALID_EMAIL_MESSAGE, requireEmbedded, shownError, shownMessage, validEmail } from '../required'
 import { finishEmailLogin } from './finishEmailLogin'
 import { waitForDeviceApproval } from './waitForDeviceApproval'
 
@@ -17,7 +17,7 @@ export async function startEmailLogin(latch: Latch, value: string): Promise<void
   const { router } = latch._internal
   const email = validEmail(value)
   if (!email) {
-    wallet.store.setState({ error: INVALID_EMAIL_MESSAGE })
+    wallet.store.setState({ error: shownMessage(latch, INVALID_EMAIL_MESSAGE) })
     return
   }
   wallet.store.setState({ step: 'sending', email, error: undefined })
@@ -34,6 +34,6 @@ export async function startEmailLogin(latch: Latch, value: string): Promise<void
     router.push('EmailVerifyDevice')
     await waitForDeviceApproval(latch)
   } catch (error) {
-    wallet.store.setState({ step: 'idle', error: errorMessage(error) })
+    wallet.store.setState({ step: 'idle', error: shownError(latch, error) })
   }
 }

@@ -1,5 +1,5 @@
 import type { Latch } from '../../latch-types'
-import { errorMessage, requireEmbedded } from '../required'
+import { requireEmbedded, shownError } from '../required'
 import { finishEmailLogin } from './finishEmailLogin'
 
 /** Shown when the code is not six digits (nothing is sent). */
@@ -21,7 +21,7 @@ export async function submitOtp(latch: Latch, otp: string): Promise<void> {
   try {
     await (await wallet.frame()).connectOtp(code)
   } catch (error) {
-    wallet.store.setState({ step: 'otp', error: errorMessage(error) })
+    wallet.store.setState({ step: 'otp', error: shownError(latch, error) })
     return
   }
   await finishEmailLogin(latch)

@@ -1,5 +1,5 @@
 import type { Latch } from '../../latch-types'
-import { errorMessage, requireEmbedded } from '../required'
+import { requireEmbedded, shownError } from '../required'
 import { finishEmailLogin } from './finishEmailLogin'
 
 /** The recovery password's length limits (the frame's schema: 8 to 1024 characters). */
@@ -28,7 +28,7 @@ export async function submitRecoveryPassword(latch: Latch, password: string): Pr
     const chainId = latch._internal.network.store.getState().activeNetwork.id
     await (await wallet.frame()).request('GET_USER', { chainId: `eip155:${chainId}`, recoveryPassword: password })
   } catch (error) {
-    wallet.store.setState({ step: 'recoveryPassword', error: errorMessage(error) })
+    wallet.store.setState({ step: 'recoveryPassword', error: shownError(latch, error) })
     return
   }
   await finishEmailLogin(latch)

@@ -1,5 +1,5 @@
 import type { Latch } from '../../latch-types'
-import { errorMessage, INVALID_EMAIL_MESSAGE, requireEmbedded, validEmail } from '../required'
+import { INVALID_EMAIL_MESSAGE, requireEmbedded, shownError, shownMessage, validEmail } from '../required'
 
 /**
  * updateEmail starts an e-mail change of the signed-in wallet (spec §4): a
@@ -10,7 +10,7 @@ export async function updateEmail(latch: Latch, value: string): Promise<void> {
   const wallet = requireEmbedded(latch)
   const newEmail = validEmail(value)
   if (!newEmail) {
-    wallet.store.setState((s) => ({ update: { ...s.update, error: INVALID_EMAIL_MESSAGE } }))
+    wallet.store.setState((s) => ({ update: { ...s.update, error: shownMessage(latch, INVALID_EMAIL_MESSAGE) } }))
     return
   }
   wallet.store.setState({ update: { step: 'sending', newEmail, error: undefined } })
@@ -18,7 +18,7 @@ export async function updateEmail(latch: Latch, value: string): Promise<void> {
     const { action } = await (await wallet.frame()).request('UPDATE_EMAIL', { email: newEmail, locale: latch.getState().locale })
     wallet.store.setState({ update: { step: action === 'VERIFY_PRIMARY_OTP' ? 'primaryOtp' : 'secondaryOtp', newEmail, error: undefined } })
   } catch (error) {
-    wallet.store.setState({ update: { step: 'idle', newEmail, error: errorMessage(error) } })
+    wallet.store.setState({ update: { step: 'idle', newEmail, error: shownError(latch, error) } })
   }
 }
 
@@ -41,6 +41,6 @@ export async function submitUpdateEmailOtp(latch: Latch, otp: string): Promise<v
       wallet.store.setState((s) => ({ email: newEmail, user: s.user && { ...s.user, email: newEmail }, update: { step: 'done', newEmail, error: undefined } }))
     }
   } catch (error) {
-    wallet.store.setState({ update: { ...update, error: errorMessage(error) } })
+    wallet.store.setState({ update: { ...update, error: shownError(latch, error) } })
   }
 }

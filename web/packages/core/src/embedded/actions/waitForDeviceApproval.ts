@@ -1,5 +1,5 @@
 import type { Latch } from '../../latch-types'
-import { errorMessage, requireEmbedded } from '../required'
+import { requireEmbedded, shownError } from '../required'
 
 /**
  * waitForDeviceApproval waits (through the frame) until the visitor opened
@@ -24,7 +24,7 @@ export async function waitForDeviceApproval(latch: Latch): Promise<void> {
   try {
     await (await wallet.frame()).waitForDeviceApproval(left.signal)
   } catch (error) {
-    if (!left.signal.aborted && wallet.store.getState().step === 'device') wallet.store.setState({ error: errorMessage(error) })
+    if (!left.signal.aborted && wallet.store.getState().step === 'device') wallet.store.setState({ error: shownError(latch, error) })
     return
   } finally {
     unsubscribe()
