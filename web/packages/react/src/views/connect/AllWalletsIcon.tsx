@@ -1,0 +1,48 @@
+import { useEffect, useState, type CSSProperties } from 'react'
+import { useLatchInstance } from '../../context'
+
+// Inline styles: the icon is in the modal's chunk, so it adds nothing to the stylesheet a page loads first.
+const grid: CSSProperties = {
+  display: 'grid',
+  gridTemplateColumns: '1fr 1fr',
+  gap: '8%',
+  padding: '14%',
+  boxSizing: 'border-box',
+}
+// Each cell clips its image (the shared .latch-wallet-image img rule fills the nearest positioned box).
+const cell: CSSProperties = { position: 'relative', overflow: 'hidden', borderRadius: '28%', background: 'var(--latch-color-border)' }
+
+/**
+ * The "All wallets" row's icon, as AppKit draws it: a 2×2 grid of the registry's first wallets' icons (the page
+ * ConnectView counts, which core caches). A cell whose image is missing or fails stays a plain rounded square, so
+ * without latchd the icon is a drawn grid.
+ */
+export function AllWalletsIcon() {
+  const latch = useLatchInstance()
+  const [images, setImages] = useState<readonly string[]>([])
+  const [failed, setFailed] = useState<ReadonlySet<string>>(new Set())
+  useEffect(() => {
+    let current = true
+    latch.fetchWallets({ page: 1 }).then(
+      (page) => current && setImages(page.wallets.flatMap((w) => (w.imageUrl ? [w.imageUrl] : [])).slice(0, 4)),
+      () => {},
+    )
+    return () => {
+      current = false
+    }
+  }, [latch])
+  return (
+    <span className="latch-wallet-image latch-all-wallets-icon" style={grid} aria-hidden="true" data-testid="latch-all-wallets-icon">
+      {[0, 1, 2, 3].map((i) => {
+        const src = images[i]
+        return (
+          <span key={i} style={cell} data-testid="latch-all-wallets-icon-cell">
+            {src && !failed.has(src) ? (
+              <img src={src} alt="" loading="lazy" decoding="async" onError={() => setFailed((f) => new Set(f).add(src))} />
+            ) : null}
+          </span>
+        )
+      })}
+    </span>
+  )
+}
