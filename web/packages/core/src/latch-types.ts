@@ -9,6 +9,7 @@ import type { PayRequest, PayResult } from './pay/types'
 import type { LatchLocale, LocaleCatalogue } from './i18n/locale'
 import type { LocaleFormats } from './i18n/intl'
 import type { ThemeMode } from './theme'
+import type { Features, LatchOptions } from './options'
 
 /** Views of the modal (spec §2, plus Networks and WhatIsAWallet). */
 export type LatchView = View
@@ -16,6 +17,8 @@ export type LatchView = View
 /** Data a view was opened with, e.g. the wallet ConnectingExternal connects. */
 export interface LatchViewData {
   wallet?: LatchWallet
+  /** What the app opened the view with (`open({ view, arguments })`). */
+  arguments?: Readonly<Record<string, unknown>>
 }
 
 export type ConnectionStatus = 'connecting' | 'connected' | 'disconnected' | 'reconnecting'
@@ -153,14 +156,24 @@ export interface LatchEvent {
   data: { event: string; properties?: Record<string, unknown> }
 }
 
+/** What open() takes (AppKit's `open({ view, namespace, arguments })`). */
 export interface OpenOptions {
   view?: LatchView
+  /** Open on this CAIP-2 namespace's network and account (`eip155`, `solana`); it must be among the configured networks. */
+  namespace?: string
+  /**
+   * The view's arguments, kept as its data (`viewData.arguments`). WalletSend takes `amount` (whole tokens), `to`
+   * and `token` (an address, CAIP-10 id or symbol among the balances) and starts with them filled in; WalletSwap
+   * takes `fromToken`, `toToken` and `amount`.
+   */
+  arguments?: Readonly<Record<string, unknown>>
 }
 
 /** A Latch instance, created by createLatch. */
 export interface Latch {
   getState(): LatchState
   subscribe(listener: (state: LatchState, prev: LatchState) => void): () => void
+  /** Opens the modal; an unknown view or namespace throws a LatchOpenError. */
   open(options?: OpenOptions): void
   close(): void
   /** Push a view; `goBack` pops (closing the modal at one view). */
@@ -185,6 +198,25 @@ export interface Latch {
    * switchNetwork or from the wallet. Send form state is cleared on it (spec §4).
    */
   onNetworkSwitched(listener: (event: LatchNetworkSwitchedEvent) => void): () => void
+  /**
+   * Configures one more EVM network (last in `networks`): the Networks view lists it and switching to it works, its
+   * RPC through latchd's proxy like the others. A malformed chain, one already configured or a non-EVM network
+   * throws LatchOptionsError.
+   */
+  addNetwork(chain: Chain): void
+  /**
+   * Stops offering a network. The active one moves to the first remaining network; a wallet still on the removed
+   * chain is then on an unsupported chain. An unknown id or the last network throws LatchOptionsError.
+   */
+  removeNetwork(chainId: number): void
+  /**
+   * Changes options at runtime, validated as createLatch validates them and applied only when all are valid (else
+   * LatchOptionsError). Options that build the instance (FIXED_OPTIONS: projectId, apiUrl, networks, metadata,
+   * wagmiConfig, frameUrl, …) are refused.
+   */
+  updateOptions(update: Partial<LatchOptions>): void
+  /** Changes `features` at runtime (merged over those in force), as updateOptions; remote-managed ones are refused. */
+  updateFeatures(update: Partial<Features>): void
   /** latchd's image URL for a network, by CAIP-2 id (`eip155:1`); latchd answers a monogram when it has no logo. */
   assetImageUrl(caipNetworkId: string): string
   /** AllWallets: one page of the registry (40), or a search (100 results). */

@@ -11,6 +11,7 @@ import { loadAccountModule } from './account/load'
 import { createNamespaceClients } from './adapters/registry'
 import type { LatchNetwork } from './adapters/types'
 import { createAlertController } from './alerts'
+import { createOptionsStore, updateFeatures, updateOptions } from './config/updateOptions'
 import { createLazyApiClient } from './lazyApi'
 import { connectWallet } from './connection/actions/connectWallet'
 import { disconnect } from './connection/actions/disconnect'
@@ -31,15 +32,18 @@ import { wire } from './lifecycle/wire'
 import { createLocaleController } from './i18n/locale'
 import { lookup, t as translate, type MessageKey } from './messages'
 import { goBackTo } from './modal/actions/goBackTo'
+import { checkOpenOptions, openModal } from './modal/actions/openModal'
 import { modalContext } from './modal/context'
 import { createModalController } from './modal/controller'
 import { createRouterController } from './modal/router'
+import { addNetwork } from './network/actions/addNetwork'
+import { removeNetwork } from './network/actions/removeNetwork'
 import { switchNetwork } from './network/actions/switchNetwork'
 import { createNetworkController } from './network/controller'
 import { loadPayModule } from './pay/load'
 import { resolveOptions, type LatchOptions } from './options'
 import { isMobileUserAgent } from './platform'
-import { createStateDeriver, type StateInputs } from './state'
+import { createStateDeriver, stateSources, type StateInputs } from './state'
 import { browserStorage } from './storage'
 import { derivedStore } from './store'
 import { createTelemetry } from './telemetry'
@@ -65,7 +69,9 @@ export function createLatch(options: LatchOptions, extensions: LatchExtensions =
   const sdk = { apiUrl: opts.apiUrl, projectId: opts.projectId ?? '', sdkVersion: `react-${LATCH_VERSION}` }
   const api = createLazyApiClient(sdk)
   const root = createRootStore()
-  const alerts = createAlertController({ debug: opts.debug, slice: slot(root, 'alerts') })
+  // The options in force: updateOptions replaces them, and every part reads them through `_internal.opts`.
+  const config = createOptionsStore(options, opts)
+  const alerts = createAlertController({ get debug() { return config.getState().opts.debug }, slice: slot(root, 'alerts') })
   const toasts = createToastController(undefined, slot(root, 'toasts'))
   const accountData = createAccountData({
     // The client and its response schemas are an on-demand chunk: a page pays for them once someone connects.
@@ -113,19 +119,34 @@ export function createLatch(options: LatchOptions, extensions: LatchExtensions =
   })
   const parts: StateInputs = {
     ...createLatchRuntime(),
-    ...{ options, opts, networks, isMobile, storage, api, alerts, toasts, theme, locale, events, telemetry, recent, accountData },
+    // Read live: runtime updates change the options (updateOptions) and the networks (addNetwork/removeNetwork).
+    get options() {
+      return config.getState().options
+    },
+    get opts() {
+      return config.getState().opts
+    },
+    get networks() {
+      return network.store.getState().networks
+    },
+    ...{ isMobile, storage, api, alerts, toasts, theme, locale, events, telemetry, recent, accountData },
     ...{ root, connection, network, router, modal, walletConnect, clients, slice, embedded: embedded.wallet },
     seenRegistry: new Map(),
     pending: { balanceSeq: 0 },
     cleanups: embedded.wallet ? [embedded.wallet.destroy] : [],
   }
   const derive = createStateDeriver(parts)
-  const internal: LatchInternal = { ...parts, store: derivedStore(root, derive) }
+  // parts itself (its getters kept), so what the deriver reads is what actions change.
+  const internal: LatchInternal = Object.assign(parts, { store: derivedStore(stateSources(root, config), derive) })
 
   const latch: Latch = {
     getState: () => internal.store.getState(),
     subscribe: (listener) => internal.store.subscribe(listener),
-    open: (o) => void modal.open(o?.view ? { view: o.view } : undefined),
+    open(o) {
+      // A view or namespace Latch does not have throws here, before anything moves.
+      checkOpenOptions(latch, o)
+      void openModal(latch, o).catch((error) => console.error('[latch] open failed', error))
+    },
     close: () => void modal.close(),
     push: (view, data) => router.push(view, data?.wallet ? { wallet: fromLatchWallet(data.wallet) } : undefined),
     goBack: () => router.goBack(),
@@ -133,6 +154,10 @@ export function createLatch(options: LatchOptions, extensions: LatchExtensions =
     connectWallet: (wallet) => connectWallet(latch, wallet),
     disconnect: () => disconnect(latch),
     switchNetwork: (chainId) => switchNetwork(latch, chainId),
+    addNetwork: (chain) => addNetwork(latch, chain),
+    removeNetwork: (chainId) => removeNetwork(latch, chainId),
+    updateOptions: (update) => updateOptions(latch, config, update),
+    updateFeatures: (update) => updateFeatures(latch, config, update),
     onNetworkSwitched: (listener) => network.onNetworkSwitched(listener),
     assetImageUrl: (caipNetworkId) => api.assetImageUrl(caipNetworkId),
     fetchWallets: (params) => fetchWallets(latch, params),
@@ -154,10 +179,6 @@ export function createLatch(options: LatchOptions, extensions: LatchExtensions =
       return translate(key as MessageKey, params, l.catalogue, l.locale)
     },
     setLocale: (next) => locale.setLocale(next),
-    translate(english, key, params) {
-      const l = locale.store.getState()
-      return lookup(english, key, params, l.catalogue, l.locale)
-    },
     translate(english, key, params) {
       const l = locale.store.getState()
       return lookup(english, key, params, l.catalogue, l.locale)

@@ -7,6 +7,9 @@ import type { ConnectionState } from './connection/types'
 import { toLatchWallet } from './connection/latchWallet'
 import type { LatchInternal, LatchSlice } from './instance'
 import type { LatchAccountState, LatchState, LatchWallet } from './latch-types'
+import type { OptionsState, OptionsStore } from './config/updateOptions'
+import type { LatchRootState } from './instance'
+import type { ReadableStore, Store } from './store'
 import { modalContext } from './modal/context'
 import { canCloseModal } from './modal/router'
 import { buildWalletList } from './wallets'
@@ -24,6 +27,8 @@ export function createStateDeriver(internal: StateInputs): (prev: LatchState | u
     wallets: LatchWallet[]
     themeVariables?: unknown
     routeWallet?: unknown
+    routeArguments?: unknown
+    opts?: unknown
     viewData: LatchState['viewData']
   } = { account: { status: 'disconnected' }, wallets: [], viewData: {} }
 
@@ -62,6 +67,11 @@ export function createStateDeriver(internal: StateInputs): (prev: LatchState | u
       memo.conn = conn
       memo.slice = slice
     }
+    // A runtime update of the options (wallet ids, order, custom wallets) rebuilds the list too.
+    if (internal.opts !== memo.opts) {
+      memo.wallets = walletList(conn, slice)
+      memo.opts = internal.opts
+    }
     const route = internal.router.store.getState()
     const m = internal.modal.store.getState()
     const alert = internal.alerts.store.getState()
@@ -73,9 +83,14 @@ export function createStateDeriver(internal: StateInputs): (prev: LatchState | u
       prev && prev.themeMode === th.themeMode && memo.themeVariables === th.themeVariables ? prev.themeVars : internal.theme.cssVars()
     memo.themeVariables = th.themeVariables
     const routeWallet = route.data?.wallet
-    if (routeWallet !== memo.routeWallet) {
+    const routeArguments = route.data?.arguments
+    if (routeWallet !== memo.routeWallet || routeArguments !== memo.routeArguments) {
       memo.routeWallet = routeWallet
-      memo.viewData = routeWallet ? { wallet: toLatchWallet(internal.api, routeWallet) } : {}
+      memo.routeArguments = routeArguments
+      memo.viewData = {
+        ...(routeWallet ? { wallet: toLatchWallet(internal.api, routeWallet) } : {}),
+        ...(routeArguments ? { arguments: routeArguments } : {}),
+      }
     }
     return {
       open: m.open,
@@ -95,7 +110,7 @@ export function createStateDeriver(internal: StateInputs): (prev: LatchState | u
       toast: toast.open ? { message: toast.message, variant: toast.variant, open: true, ...(toast.link ? { link: toast.link } : {}) } : null,
       account: memo.account,
       activeNetwork: net.activeNetwork,
-      networks: internal.networks,
+      networks: net.networks,
       // Always present: the store merges snapshots, so an absent key would keep a stale id.
       unsupportedChainId: net.unsupportedChainId,
       wallets: memo.wallets,
@@ -104,5 +119,36 @@ export function createStateDeriver(internal: StateInputs): (prev: LatchState | u
       walletConnect: internal.walletConnect.available() ? internal.walletConnect.store.getState() : null,
       enableNetworkSwitch: internal.opts.enableNetworkSwitch,
     }
+  }
+}
+
+/**
+ * stateSources is what the LatchState derives from: the root store and the options in force, read as one (a
+ * runtime update of the options changes no slice of the root, yet changes what is derived).
+ */
+export function stateSources(root: Store<LatchRootState>, config: OptionsStore): ReadableStore<readonly [LatchRootState, OptionsState]> {
+  type Sources = readonly [LatchRootState, OptionsState]
+  let last: Sources = [root.getState(), config.getState()]
+  const read = (): Sources => {
+    const r = root.getState()
+    const c = config.getState()
+    if (r !== last[0] || c !== last[1]) last = [r, c]
+    return last
+  }
+  return {
+    getState: read,
+    subscribe(listener) {
+      let prev = read()
+      const tell = () => {
+        const next = read()
+        if (next === prev) return
+        const before = prev
+        prev = next
+        listener(next, before)
+      }
+      const stopRoot = root.subscribe(tell)
+      const stopConfig = config.subscribe(tell)
+      return () => (stopRoot(), stopConfig())
+    },
   }
 }

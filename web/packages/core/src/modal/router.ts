@@ -15,6 +15,7 @@ export const VIEWS = [
   'ConnectSocials',
   'AllWallets',
   'Account',
+  'ProfileWallets',
   'Networks',
   'WhatIsAWallet',
   'WhatIsANetwork',
@@ -50,6 +51,8 @@ export interface RouteData {
   readonly caipNetworkId?: string
   /** The name being registered (RegisterAccountName*). */
   readonly accountName?: string
+  /** What the app opened the view with (`open({ view, arguments })`), e.g. WalletSend's amount, `to` and token. */
+  readonly arguments?: Readonly<Record<string, unknown>>
 }
 
 /** One entry of the view stack. */

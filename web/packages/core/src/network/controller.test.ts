@@ -45,15 +45,15 @@ describe('createNetworkController', () => {
     const storage = createMemoryStorage()
     const network = createNetworkController({ networks, defaultNetwork: mainnet, storage })
     network.followWalletChain(sepolia.id)
-    expect(network.store.getState()).toEqual({ activeNetwork: sepolia, unsupportedChainId: undefined })
+    expect(network.store.getState()).toEqual({ networks, activeNetwork: sepolia, unsupportedChainId: undefined })
     expect(storage.getItem(key)).toBe('eip155:11155111')
 
     network.followWalletChain(1337)
-    expect(network.store.getState()).toEqual({ activeNetwork: sepolia, unsupportedChainId: 1337 })
+    expect(network.store.getState()).toEqual({ networks, activeNetwork: sepolia, unsupportedChainId: 1337 })
     expect(storage.getItem(key)).toBe('eip155:11155111')
 
     network.followWalletChain(undefined) // disconnected: nothing unsupported any more, the network stays
-    expect(network.store.getState()).toEqual({ activeNetwork: sepolia, unsupportedChainId: undefined })
+    expect(network.store.getState()).toEqual({ networks, activeNetwork: sepolia, unsupportedChainId: undefined })
   })
 
   it('a failing listener does not stop the others', () => {
@@ -70,5 +70,23 @@ describe('createNetworkController', () => {
     network.setActiveNetwork(mainnet)
     expect(second).toHaveBeenCalledTimes(1)
     error.mockRestore()
+  })
+})
+
+describe('addNetwork / removeNetwork', () => {
+  it('lists an added network; removing the active one activates the first remaining; the last stays', () => {
+    const network = createNetworkController({ networks: [mainnet, base], defaultNetwork: base, storage: createMemoryStorage() })
+    network.addNetwork(sepolia)
+    expect(network.store.getState().networks).toEqual([mainnet, base, sepolia])
+    expect(network.find(sepolia.id)).toBe(sepolia)
+    expect(() => network.addNetwork(sepolia)).toThrow('already configured')
+    const switched = vi.fn()
+    network.onNetworkSwitched(switched)
+    network.removeNetwork(base.id)
+    expect(network.store.getState()).toMatchObject({ networks: [mainnet, sepolia], activeNetwork: mainnet })
+    expect(switched).toHaveBeenCalledWith({ network: mainnet, previous: base })
+    network.removeNetwork(sepolia.id)
+    expect(() => network.removeNetwork(mainnet.id)).toThrow('The last network cannot be removed')
+    expect(() => network.removeNetwork(base.id)).toThrow('is not configured')
   })
 })
