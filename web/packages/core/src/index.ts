@@ -37,6 +37,11 @@ export { connectWallet } from './connection/actions/connectWallet'
 export { disconnect } from './connection/actions/disconnect'
 export { fetchWallets } from './connection/actions/fetchWallets'
 export { getProvider } from './connection/actions/getProvider'
+// Connecting without the modal: an app's own connect UI (headless) and wallet buttons.
+export { connectHeadless, resetWalletConnect } from './connection/actions/connectHeadless'
+export { connectWalletById, LatchUnknownWalletError } from './connection/actions/connectWalletById'
+export { findWallet } from './connection/actions/findWallet'
+export { loadConnectWallets } from './connection/actions/loadConnectWallets'
 // Multi-wallet: several wallets connected per namespace, one active.
 export { activeNamespace, connectionsOf } from './connection/actions/connections'
 export { switchConnection } from './connection/actions/switchConnection'

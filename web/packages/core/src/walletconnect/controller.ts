@@ -1,10 +1,12 @@
 // WalletConnect inside a Latch instance: which picks go through WalletConnect,
 // the pairing flow the ConnectingWalletConnect views show, and when it is
-// abandoned (the visitor left those views or closed the modal). The
+// abandoned (the visitor left those views or closed the modal). A headless
+// pairing (the app shows the URI itself, the modal never opens) is not tied
+// to the views: it runs until it connects, fails or the app stops it. The
 // connector is whatever wagmi connector of type 'walletConnect' the config
 // holds — the one @latchkit/react's createLatch adds, or the app's own.
 import type { Config, Connector } from '@wagmi/core'
-import { messageOf, toConnectError } from '../connection/errors.js'
+import { LatchConnectError, messageOf, toConnectError } from '../connection/errors.js'
 import { t, type MessageKey } from '../messages'
 import type { ModalController } from '../modal/controller'
 import type { RouterController, View } from '../modal/router'
@@ -64,6 +66,19 @@ export interface WalletConnectController {
   handles(wallet: Pick<ListedWallet, 'id' | 'connectorId'>): boolean
   /** Shows ConnectingWalletConnect for `wallet` and starts a pairing. */
   connectWallet(wallet: ListedWallet): void
+  /**
+   * Starts a headless pairing for `wallet` (undefined: any WalletConnect
+   * wallet): no view is shown and the modal's state does not end it, so an
+   * app can show the URI (store.uri) as its own QR code or deep link. Resolves
+   * once the wallet connected; rejects with a LatchConnectError when an
+   * attempt fails for good (a decline is retried with a fresh pairing, spec
+   * §9) or when the pairing is stopped or replaced.
+   */
+  pair(wallet: ListedWallet | undefined): Promise<void>
+  /** Whether the pairing in flight is a headless one. */
+  isHeadless(): boolean
+  /** Abandons the pairing in flight and clears the URI and error (the app's reset). */
+  stop(): void
   /** Keeps a pairing on offer (spec §9 renewal); the views call it when they show. */
   ensurePairing(): void
   /** A new pairing now (Try again). */
@@ -83,6 +98,14 @@ export interface WalletConnectController {
 export function createWalletConnectController(options: WalletConnectControllerOptions): WalletConnectController {
   const { config, router, modal } = options
   const connector = (): Connector | undefined => config.connectors.find((c) => c.type === connectorType)
+  /** The headless pairing in flight: its wallet and how its caller hears the outcome; undefined for the views' pairings. */
+  let headless: { wallet: ListedWallet | undefined; resolve(): void; reject(failure: WalletConnectFailure): void } | undefined
+  /** Ends the headless pairing's promise (a views' pairing or a stop replaced it). */
+  const dropHeadless = (): void => {
+    const previous = headless
+    headless = undefined
+    previous?.reject({ kind: 'unknown', message: 'The WalletConnect pairing was stopped' })
+  }
 
   const flow = createWalletConnectFlow({
     ...(options.slice ? { slice: options.slice } : {}),
@@ -110,10 +133,23 @@ export function createWalletConnectController(options: WalletConnectControllerOp
     },
     onSuccess() {
       const route = router.store.getState()
-      const wallet = isWalletConnectView(route.view) ? route.data?.wallet : undefined
+      const done = headless
+      headless = undefined
+      const wallet = done ? done.wallet : isWalletConnectView(route.view) ? route.data?.wallet : undefined
       options.onSuccess(wallet && wallet.id !== WALLET_CONNECT_ID ? wallet : undefined)
+      done?.resolve()
     },
-    onFailure: (failure) => options.onFailure?.(failure),
+    onFailure(failure) {
+      options.onFailure?.(failure)
+      // A decline is followed by a fresh pairing (the flow retries it): only a failure that stops the flow ends the promise.
+      queueMicrotask(() => {
+        const s = flow.store.getState()
+        if (!headless || s.pending || s.error !== failure) return
+        const done = headless
+        headless = undefined
+        done.reject(failure)
+      })
+    },
     ...(options.timers ? { timers: options.timers } : {}),
     ...(options.now ? { now: options.now } : {}),
   })
@@ -122,6 +158,7 @@ export function createWalletConnectController(options: WalletConnectControllerOp
   // otherwise stay 'connecting' for minutes and a late scan of a QR code no
   // longer on screen could still connect.
   const leaveIfGone = (): void => {
+    if (headless) return
     const s = flow.store.getState()
     if (!s.pending && !s.error) return
     if (!modal.store.getState().open || !isWalletConnectView(router.store.getState().view)) flow.stop()
@@ -140,11 +177,27 @@ export function createWalletConnectController(options: WalletConnectControllerOp
       return wallet.id === WALLET_CONNECT_ID || !wallet.connectorId
     },
     connectWallet(wallet) {
+      dropHeadless()
       const data = { wallet }
       // Retrying from the view replaces it rather than stacking a second one.
       if (isWalletConnectView(router.store.getState().view)) router.replace('ConnectingWalletConnect', data)
       else router.push('ConnectingWalletConnect', data)
       flow.retry()
+    },
+    pair(wallet) {
+      dropHeadless()
+      const outcome = new Promise<void>((resolve, reject) => {
+        headless = { wallet, resolve, reject: (failure) => reject(new LatchConnectError(failure.kind, failure.message)) }
+      })
+      // The caller may ignore the outcome (the state has it too): a rejection nobody awaits is not an unhandled one.
+      outcome.catch(() => {})
+      flow.retry()
+      return outcome
+    },
+    isHeadless: () => headless !== undefined,
+    stop() {
+      dropHeadless()
+      flow.stop()
     },
     ensurePairing: () => flow.ensurePairing(),
     retry: () => flow.retry(),
@@ -154,6 +207,7 @@ export function createWalletConnectController(options: WalletConnectControllerOp
       return id !== undefined && connectedConnectorId === id && !hasAdapters()
     },
     destroy() {
+      dropHeadless()
       for (const unsubscribe of unsubscribers) unsubscribe()
       flow.destroy()
     },

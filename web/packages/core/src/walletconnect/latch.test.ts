@@ -12,6 +12,7 @@ import { WALLET_CONNECT_ID } from '../wallets'
 import type { WalletConnectParameters } from './options'
 import { PAIRING_LIFETIME_MS, PAIRING_RENEW_MARGIN_MS } from './pairing'
 import { WALLET_CONNECT_CONNECTOR_ID } from './connector/connector'
+import { injectedStandIn, scriptedWalletConnect } from './test/scripted'
 
 const networks = [mainnet, sepolia] as const
 const rpc = custom({
@@ -20,69 +21,6 @@ const rpc = custom({
     throw new Error(`unexpected ${method}`)
   },
 })
-
-/** A WalletConnect connector whose wallet the test plays: each connect() shows a new URI and waits. */
-function scriptedWalletConnect() {
-  const script = {
-    connects: 0,
-    cancels: 0,
-    disconnects: 0,
-    approve: undefined as (() => void) | undefined,
-    decline: undefined as ((error: Error) => void) | undefined,
-    endFromWallet: undefined as (() => void) | undefined,
-  }
-  const connectorFn = createConnector<unknown, { cancelPairing(): void }>((config) => {
-    let reject: ((error: Error) => void) | undefined
-    let connected = false
-    return {
-      id: 'walletConnect',
-      name: 'WalletConnect',
-      type: 'walletConnect',
-      async connect() {
-        script.connects++
-        const n = script.connects
-        queueMicrotask(() => config.emitter.emit('message', { type: 'display_uri', data: `wc:pairing${n}@2?relay-protocol=irn&symKey=${n}` }))
-        await new Promise<void>((resolve, rejectConnect) => {
-          reject = rejectConnect
-          script.approve = resolve
-          script.decline = rejectConnect
-        })
-        connected = true
-        script.endFromWallet = () => {
-          connected = false
-          config.emitter.emit('disconnect')
-        }
-        return { accounts: [alice] as never, chainId: mainnet.id }
-      },
-      cancelPairing() {
-        script.cancels++
-        reject?.(new Error('Connection request reset. Please try again.'))
-      },
-      async disconnect() {
-        script.disconnects++
-        connected = false
-      },
-      async getAccounts() {
-        return connected ? [alice] : []
-      },
-      async getChainId() {
-        return mainnet.id
-      },
-      async getProvider() {
-        return {}
-      },
-      async isAuthorized() {
-        return connected
-      },
-      onAccountsChanged() {},
-      onChainChanged() {},
-      onDisconnect() {
-        config.emitter.emit('disconnect')
-      },
-    }
-  })
-  return { connectorFn, script }
-}
 
 beforeEach(() => {
   vi.stubGlobal('localStorage', createMemoryStorage())
@@ -109,24 +47,6 @@ function setup(options: { onlyWalletConnect?: boolean } = {}) {
   const events: LatchEvent[] = []
   latch.subscribeEvents((e) => events.push(e))
   return { latch, script, events }
-}
-
-/** A second, non-WalletConnect connector: the page has an "adapter" besides WalletConnect. */
-function injectedStandIn() {
-  return {
-    id: 'injected',
-    name: 'Injected',
-    type: 'injected',
-    connect: async () => ({ accounts: [alice] as never, chainId: 1 }),
-    disconnect: async () => {},
-    getAccounts: async () => [],
-    getChainId: async () => 1,
-    getProvider: async () => ({}),
-    isAuthorized: async () => false,
-    onAccountsChanged() {},
-    onChainChanged() {},
-    onDisconnect() {},
-  }
 }
 
 async function openModal(latch: Latch, view?: Parameters<Latch['open']>[0]) {

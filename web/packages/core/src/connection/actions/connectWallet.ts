@@ -1,7 +1,7 @@
-import { adapterOfNetwork } from '../../adapters/registry'
 import type { Latch, LatchWallet } from '../../latch-types'
+import type { LatchConnectError } from '../errors'
 import { fromLatchWallet } from '../latchWallet'
-import { walletConnected } from './walletConnected'
+import { connectInjected } from './connectInjected'
 
 /**
  * connectWallet connects a wallet the visitor picked: through WalletConnect
@@ -28,15 +28,9 @@ export async function connectWallet(latch: Latch, wallet: LatchWallet): Promise<
     return
   }
   try {
-    // A wallet of another namespace (a Solana wallet's connector id is `solana:<name>`) connects through its adapter.
-    const namespace = wallet.connectorId.startsWith('solana:') ? 'solana' : 'eip155'
-    const active = internal.network.store.getState().activeNetwork
-    await internal.clients.get(namespace)!.connect(wallet.connectorId, adapterOfNetwork(active).namespace === namespace ? { chainId: active.id } : {})
-    walletConnected(latch, wallet, 'browser')
+    await connectInjected(latch, { ...wallet, connectorId: wallet.connectorId })
   } catch (error) {
-    const kind = (error as { kind?: string }).kind === 'user_rejected' ? 'user_rejected' : 'unknown'
-    const message = kind === 'user_rejected' ? latch.t('connecting.declined') : error instanceof Error ? error.message : String(error)
+    const { kind, message } = error as LatchConnectError
     slice.setState({ connectError: { kind, message } })
-    events.sendEvent({ type: 'track', event: 'CONNECT_ERROR', properties: { message } })
   }
 }

@@ -3,15 +3,25 @@ import type { Latch, WalletPage } from '../../latch-types'
 import { filterWalletsForPlatform, SEARCH_ENTRIES, WALLETS_PER_PAGE } from '../../wallets'
 import { toLatchWallet } from '../latchWallet'
 
-/** fetchWallets reads one page of the registry (40) for AllWallets, or a search (100 results), marking installed ones. */
-export async function fetchWallets(latch: Latch, { page, search }: { page: number; search?: string | undefined }): Promise<WalletPage> {
+/**
+ * fetchWallets reads one page of the registry (40) for AllWallets, or a
+ * search (100 results), or the wallets of registry `ids` (a wallet button's
+ * wallet; still within includeWalletIds when the app set it), marking
+ * installed ones.
+ */
+export async function fetchWallets(
+  latch: Latch,
+  { page, search, ids }: { page: number; search?: string | undefined; ids?: readonly string[] | undefined },
+): Promise<WalletPage> {
   const { api, opts, networks, seenRegistry, connection, isMobile } = latch._internal
   const query = search?.trim()
+  const include = ids ? ids.filter((id) => !opts.includeWalletIds.length || opts.includeWalletIds.includes(id)) : opts.includeWalletIds
+  if (ids && !include.length) return { count: 0, wallets: [] }
   const res = await api.getWallets({
-    page: query ? 1 : page,
-    entries: query ? SEARCH_ENTRIES : WALLETS_PER_PAGE,
+    page: query || ids ? 1 : page,
+    entries: ids ? include.length : query ? SEARCH_ENTRIES : WALLETS_PER_PAGE,
     ...(query ? { search: query } : {}),
-    ...(opts.includeWalletIds.length ? { include: opts.includeWalletIds } : {}),
+    ...(include.length ? { include } : {}),
     ...(opts.excludeWalletIds.length ? { exclude: opts.excludeWalletIds } : {}),
     chains: networks.map(networkCaipId),
   })
