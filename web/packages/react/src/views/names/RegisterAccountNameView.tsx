@@ -30,7 +30,7 @@ export default function RegisterAccountNameView() {
   const [suggestions, setSuggestions] = useState<{ for: string; list: readonly NameSuggestion[] }>()
   const [error, setError] = useState<string>()
   const label = value.trim().toLowerCase()
-  const ruleError = names && label !== '' ? names.accountNameError(label) : undefined
+  const ruleError = names && label !== '' ? names.accountNameError(label, latch) : undefined
 
   useEffect(() => {
     if (!names || label === '' || ruleError) return

@@ -94,7 +94,7 @@ export function SwapView() {
     setQuote(undefined)
     if (!mod || !fromToken || !toToken || amount.trim() === '' || step !== 'idle') return
     try {
-      mod.swapAmount(fromToken, amount)
+      mod.swapAmount(fromToken, amount, latch)
     } catch (e) {
       setError((e as Error).message)
       return
@@ -157,13 +157,13 @@ export function SwapView() {
   const blocked = impact > (mod?.PRICE_IMPACT_BLOCK ?? 15)
   let amountBase: bigint | undefined
   try {
-    amountBase = fromToken && mod && amount.trim() !== '' ? mod.swapAmount(fromToken, amount) : undefined
+    amountBase = fromToken && mod && amount.trim() !== '' ? mod.swapAmount(fromToken, amount, latch) : undefined
   } catch {
     amountBase = undefined
   }
   let heldBase: bigint | undefined
   try {
-    heldBase = held && fromToken && mod ? mod.swapAmount(fromToken, held.quantity.numeric) : undefined
+    heldBase = held && fromToken && mod ? mod.swapAmount(fromToken, held.quantity.numeric, latch) : undefined
   } catch {
     heldBase = held ? 0n : undefined // a zero (or unreadable) balance
   }
