@@ -57,6 +57,12 @@ export { useLatchBalances, type UseLatchBalancesReturnType } from './hooks/useLa
 export { useLatchActivity, type UseLatchActivityReturnType } from './hooks/useLatchActivity'
 export { useLatchSend, type UseLatchSendReturnType } from './hooks/useLatchSend'
 export { useLatchSession, type UseLatchSessionReturnType } from './hooks/useLatchSession'
+export {
+  useLatchConnections,
+  type LatchConnection,
+  type UseLatchConnectionsReturnType,
+} from './hooks/useLatchConnections'
+export { useLatchConnection, type UseLatchConnectionReturnType } from './hooks/useLatchConnection'
 export { usePay, type UsePayReturnType } from './views/onramp/usePay'
 export { getPayResult, type PayRequest, type PayResult } from '@latchkit/core'
 // Core's setNameResolver under the name apps already use.

@@ -8,15 +8,17 @@ import type { ChainNamespace, ConnectionState, WalletConnection } from './types.
 
 /**
  * The eip155 connections wagmi holds, the active one first, then the others in
- * the order they connected. Empty unless wagmi is connected: while it is
- * disconnected its map may still hold connections restored from storage that
- * have no live connector behind them.
+ * the order they connected. Empty unless wagmi is connected; connections
+ * restored from storage that nothing reconnected (a connector without
+ * methods behind them) are left out.
  */
 export function connectionsFromWagmi(config: Config): WalletConnection[] {
   const { connections, current, status } = config.state
   if (status !== 'connected' || !current) return []
   const list: WalletConnection[] = []
   for (const [uid, { accounts, chainId, connector }] of connections) {
+    // A connection wagmi restored from storage and nothing reconnected holds a connector without methods: not live.
+    if (typeof connector.getProvider !== 'function') continue
     const { name, icon, rdns } = toWalletInfo(config, connector)
     const entry: WalletConnection = {
       namespace: 'eip155',

@@ -125,6 +125,16 @@ describe('several connections in eip155', () => {
     expect(listConnections(controller.getState(), 'eip155').find((c) => c.connectorId === first)?.accounts).toEqual([carol])
     expect(controller.getState().namespaces.eip155.address).toBe(bob)
   })
+
+  it('a connection wagmi restored from storage but nothing reconnected is not listed', async () => {
+    const { controller } = await connectBoth()
+    const config = controller.getWagmiConfig()
+    // What wagmi's storage hydrates: the connector's id, name, type and uid only.
+    const stale = { id: 'com.example.gone', name: 'Gone', type: 'injected', uid: 'stale' } as unknown as ReturnType<typeof config.connectors.at> & object
+    config.setState((x) => ({ ...x, connections: new Map(x.connections).set('stale', { accounts: [carol], chainId: 1, connector: stale }) }))
+
+    expect(ids(controller)).toEqual([[second, true], [first, false]])
+  })
 })
 
 describe('after a reload', () => {

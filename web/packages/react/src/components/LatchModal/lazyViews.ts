@@ -41,6 +41,8 @@ const loaders: Partial<Record<LatchView, () => Promise<{ default: ComponentType 
   ConnectingFarcaster: () => import('../../views/social/ConnectingFarcasterView'),
   // Sign-in (options.siwx): opens after connect when the account has no session.
   SIWXSignMessage: () => import('../../views/siwx/SIWXSignMessageView'),
+  // The connected wallets (multi-wallet), opened from Account.
+  ProfileWallets: () => import('../../views/profile/ProfileWalletsView').then((m) => ({ default: m.ProfileWalletsView })),
 }
 
 /** loadView loads the component of a lazy view; undefined when the view is not one. */

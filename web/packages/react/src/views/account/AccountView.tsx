@@ -3,9 +3,11 @@ import { loadAccountModule, type LatchView, type MessageKey, type WalletFeature 
 import { Avatar } from '../../components/Avatar/Avatar'
 import { loadLazyViews } from '../../components/LatchModal/loadLazyViews'
 import { useLatchInstance } from '../../context'
+import { useLatchConnections } from '../../hooks/useLatchConnections'
 import { useLatchSelector } from '../../hooks/useLatchSelector'
 import { useLatchFormats, useStrings, useT } from '../../hooks/useT'
 import { truncateAddress } from '../../utils'
+import { profileStrings } from '../profile/strings'
 import { accountStrings } from './strings'
 
 // The tabs and their data layer are a chunk of their own: a page pays for them only once someone connects.
@@ -34,6 +36,8 @@ export function AccountView() {
   const t = useT()
   const s = useStrings(accountStrings)
   const formats = useLatchFormats()
+  const profile = useStrings(profileStrings)
+  const { connections } = useLatchConnections()
   const { address, balance, network, features, switchEnabled } = useLatchSelector((state) => ({
     address: state.account.address,
     balance: state.account.balance,
@@ -109,6 +113,13 @@ export function AccountView() {
       <Suspense fallback={<span className="latch-spinner latch-list-spinner" aria-hidden="true" />}>
         <AccountTabs activity={features.activity} />
       </Suspense>
+      {/* The connected wallets (multi-wallet): switch, disconnect one, add another. */}
+      <button type="button" className="latch-list-item" data-testid="latch-account-wallets" onClick={() => latch.push('ProfileWallets')}>
+        <span className="latch-list-item-name">{profile('profile.openWallets', { count: Math.max(connections.length, 1) })}</span>
+        <svg width="14" height="14" viewBox="0 0 14 14" aria-hidden="true">
+          <path d="M5 3l4 4-4 4" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" strokeLinejoin="round" />
+        </svg>
+      </button>
       <button
         type="button"
         className="latch-list-item latch-disconnect"
