@@ -266,6 +266,17 @@ const catalogue: Readonly<Record<string, string>> = {
   'swap.success': 'تمت مبادلة {from} {fromSymbol} مقابل {to} {toSymbol}',
   'swap.noTokens': 'لا توجد رموز للمبادلة على هذه الشبكة',
   'swap.insufficient': 'رصيد {symbol} غير كافٍ',
+  'embedded.invalidEmail': 'عنوان بريد إلكتروني غير صالح',
+  'embedded.errorFallback': 'حدث خطأ',
+  'embedded.popupClosed': 'أُغلقت نافذة تسجيل الدخول قبل انتهائه',
+  'embedded.popupBlocked': 'حُظرت نافذة تسجيل الدخول: اسمح بالنوافذ المنبثقة لهذا الموقع وحاول مجددًا',
+  'embedded.popupTimeout': 'استغرق تسجيل الدخول وقتًا طويلًا: يُرجى البدء من جديد',
+  'embedded.deviceApprovalExpired': 'انتهت صلاحية الموافقة على الجهاز: يُرجى البدء من جديد',
+  'embedded.farcasterExpired': 'انتهت صلاحية تسجيل الدخول عبر Farcaster: يُرجى البدء من جديد',
+  'embedded.frameLoadFailed': 'تعذّر تحميل تسجيل الدخول بالبريد الإلكتروني',
+  'embedded.requestAborted': 'أُلغي الطلب',
+  'embedded.recoveryPasswordWrong': 'كلمة مرور الاسترداد غير صحيحة',
+  'embedded.signatureDeclined': 'رُفض التوقيع',
 }
 
 export default catalogue

@@ -266,6 +266,17 @@ const catalogue: Readonly<Record<string, string>> = {
   'swap.success': '{from} {fromSymbol} gegen {to} {toSymbol} getauscht',
   'swap.noTokens': 'Keine Tokens zum Tauschen in diesem Netzwerk',
   'swap.insufficient': 'Unzureichendes {symbol}-Guthaben',
+  'embedded.invalidEmail': 'Ungültige E-Mail-Adresse',
+  'embedded.errorFallback': 'Ein Fehler ist aufgetreten',
+  'embedded.popupClosed': 'Das Anmeldefenster wurde geschlossen, bevor die Anmeldung abgeschlossen war',
+  'embedded.popupBlocked': 'Das Anmeldefenster wurde blockiert: Erlauben Sie Pop-ups für diese Website und versuchen Sie es erneut',
+  'embedded.popupTimeout': 'Die Anmeldung hat zu lange gedauert: Bitte beginnen Sie erneut',
+  'embedded.deviceApprovalExpired': 'Die Gerätebestätigung ist abgelaufen: Bitte beginnen Sie erneut',
+  'embedded.farcasterExpired': 'Diese Farcaster-Anmeldung ist abgelaufen: Bitte beginnen Sie erneut',
+  'embedded.frameLoadFailed': 'Die E-Mail-Anmeldung konnte nicht geladen werden',
+  'embedded.requestAborted': 'Die Anfrage wurde abgebrochen',
+  'embedded.recoveryPasswordWrong': 'Falsches Wiederherstellungspasswort',
+  'embedded.signatureDeclined': 'Signatur abgelehnt',
 }
 
 export default catalogue

@@ -266,6 +266,17 @@ const catalogue: Readonly<Record<string, string>> = {
   'swap.success': 'Intercambiaste {from} {fromSymbol} por {to} {toSymbol}',
   'swap.noTokens': 'No hay tokens para intercambiar en esta red',
   'swap.insufficient': 'Saldo de {symbol} insuficiente',
+  'embedded.invalidEmail': 'Dirección de correo no válida',
+  'embedded.errorFallback': 'Se produjo un error',
+  'embedded.popupClosed': 'La ventana de inicio de sesión se cerró antes de terminar',
+  'embedded.popupBlocked': 'La ventana de inicio de sesión fue bloqueada: permite las ventanas emergentes en este sitio y vuelve a intentarlo',
+  'embedded.popupTimeout': 'El inicio de sesión tardó demasiado: vuelve a empezar',
+  'embedded.deviceApprovalExpired': 'La aprobación del dispositivo caducó: vuelve a empezar',
+  'embedded.farcasterExpired': 'Este inicio de sesión con Farcaster caducó: vuelve a empezar',
+  'embedded.frameLoadFailed': 'No se pudo cargar el inicio de sesión por correo',
+  'embedded.requestAborted': 'Se canceló la solicitud',
+  'embedded.recoveryPasswordWrong': 'Contraseña de recuperación incorrecta',
+  'embedded.signatureDeclined': 'Firma rechazada',
 }
 
 export default catalogue

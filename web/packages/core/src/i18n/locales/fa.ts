@@ -266,6 +266,17 @@ const catalogue: Readonly<Record<string, string>> = {
   'swap.success': '{from} {fromSymbol} با {to} {toSymbol} سواپ شد',
   'swap.noTokens': 'توکنی برای سواپ در این شبکه ندارید',
   'swap.insufficient': 'موجودی {symbol} کافی نیست',
+  'embedded.invalidEmail': 'نشانی ایمیل نامعتبر است',
+  'embedded.errorFallback': 'خطایی رخ داد',
+  'embedded.popupClosed': 'پنجره ورود پیش از پایان ورود بسته شد',
+  'embedded.popupBlocked': 'پنجره ورود مسدود شد: پنجره‌های بازشو را برای این سایت مجاز کنید و دوباره تلاش کنید',
+  'embedded.popupTimeout': 'ورود بیش از حد طول کشید: لطفاً دوباره شروع کنید',
+  'embedded.deviceApprovalExpired': 'تأیید دستگاه منقضی شد: لطفاً دوباره شروع کنید',
+  'embedded.farcasterExpired': 'این ورود با Farcaster منقضی شد: لطفاً دوباره شروع کنید',
+  'embedded.frameLoadFailed': 'ورود با ایمیل بارگذاری نشد',
+  'embedded.requestAborted': 'درخواست لغو شد',
+  'embedded.recoveryPasswordWrong': 'گذرواژه بازیابی نادرست است',
+  'embedded.signatureDeclined': 'امضا رد شد',
 }
 
 export default catalogue

@@ -266,6 +266,17 @@ const catalogue: Readonly<Record<string, string>> = {
   'swap.success': '{from} {fromSymbol} échangés contre {to} {toSymbol}',
   'swap.noTokens': 'Aucun jeton à échanger sur ce réseau',
   'swap.insufficient': 'Solde de {symbol} insuffisant',
+  'embedded.invalidEmail': 'Adresse e-mail non valide',
+  'embedded.errorFallback': 'Une erreur est survenue',
+  'embedded.popupClosed': 'La fenêtre de connexion a été fermée avant la fin de la connexion',
+  'embedded.popupBlocked': 'La fenêtre de connexion a été bloquée : autorisez les pop-ups pour ce site et réessayez',
+  'embedded.popupTimeout': 'La connexion a pris trop de temps : veuillez recommencer',
+  'embedded.deviceApprovalExpired': 'L\'approbation de l\'appareil a expiré : veuillez recommencer',
+  'embedded.farcasterExpired': 'Cette connexion Farcaster a expiré : veuillez recommencer',
+  'embedded.frameLoadFailed': 'Impossible de charger la connexion par e-mail',
+  'embedded.requestAborted': 'La demande a été annulée',
+  'embedded.recoveryPasswordWrong': 'Mot de passe de récupération incorrect',
+  'embedded.signatureDeclined': 'Signature refusée',
 }
 
 export default catalogue

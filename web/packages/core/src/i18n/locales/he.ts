@@ -266,6 +266,17 @@ const catalogue: Readonly<Record<string, string>> = {
   'swap.success': 'הוחלפו {from} {fromSymbol} ב־{to} {toSymbol}',
   'swap.noTokens': 'אין טוקנים להחלפה ברשת הזו',
   'swap.insufficient': 'אין מספיק {symbol}',
+  'embedded.invalidEmail': 'כתובת מייל לא תקינה',
+  'embedded.errorFallback': 'אירעה שגיאה',
+  'embedded.popupClosed': 'חלון הכניסה נסגר לפני שהכניסה הסתיימה',
+  'embedded.popupBlocked': 'חלון הכניסה נחסם: אפשר חלונות קופצים לאתר הזה ונסה שוב',
+  'embedded.popupTimeout': 'הכניסה נמשכה יותר מדי זמן: נא להתחיל מחדש',
+  'embedded.deviceApprovalExpired': 'תוקף אישור המכשיר פג: נא להתחיל מחדש',
+  'embedded.farcasterExpired': 'תוקף הכניסה עם Farcaster פג: נא להתחיל מחדש',
+  'embedded.frameLoadFailed': 'לא ניתן לטעון את הכניסה במייל',
+  'embedded.requestAborted': 'הבקשה בוטלה',
+  'embedded.recoveryPasswordWrong': 'סיסמת השחזור שגויה',
+  'embedded.signatureDeclined': 'החתימה נדחתה',
 }
 
 export default catalogue

@@ -266,6 +266,17 @@ const catalogue: Readonly<Record<string, string>> = {
   'swap.success': '{from} {fromSymbol} को {to} {toSymbol} में स्वैप किया गया',
   'swap.noTokens': 'इस नेटवर्क पर स्वैप करने के लिए कोई टोकन नहीं',
   'swap.insufficient': '{symbol} बैलेंस पर्याप्त नहीं है',
+  'embedded.invalidEmail': 'ई-मेल पता मान्य नहीं है',
+  'embedded.errorFallback': 'एक गड़बड़ी हुई',
+  'embedded.popupClosed': 'लॉगिन पूरा होने से पहले लॉगिन विंडो बंद हो गई',
+  'embedded.popupBlocked': 'लॉगिन विंडो ब्लॉक हो गई: इस साइट के लिए पॉप-अप की अनुमति दें और फिर से कोशिश करें',
+  'embedded.popupTimeout': 'लॉगिन में बहुत देर लगी: कृपया फिर से शुरू करें',
+  'embedded.deviceApprovalExpired': 'डिवाइस मंज़ूरी की अवधि खत्म हो गई: कृपया फिर से शुरू करें',
+  'embedded.farcasterExpired': 'इस Farcaster साइन-इन की अवधि खत्म हो गई: कृपया फिर से शुरू करें',
+  'embedded.frameLoadFailed': 'ई-मेल लॉगिन लोड नहीं हो सका',
+  'embedded.requestAborted': 'अनुरोध रद्द कर दिया गया',
+  'embedded.recoveryPasswordWrong': 'रिकवरी पासवर्ड गलत है',
+  'embedded.signatureDeclined': 'हस्ताक्षर अस्वीकार किया गया',
 }
 
 export default catalogue

@@ -266,6 +266,17 @@ const catalogue: Readonly<Record<string, string>> = {
   'swap.success': 'Berhasil swap {from} {fromSymbol} ke {to} {toSymbol}',
   'swap.noTokens': 'Tidak ada token untuk di-swap di jaringan ini',
   'swap.insufficient': 'Saldo {symbol} tidak cukup',
+  'embedded.invalidEmail': 'Alamat email tidak valid',
+  'embedded.errorFallback': 'Terjadi kesalahan',
+  'embedded.popupClosed': 'Jendela masuk ditutup sebelum proses masuk selesai',
+  'embedded.popupBlocked': 'Jendela masuk diblokir: izinkan pop-up untuk situs ini lalu coba lagi',
+  'embedded.popupTimeout': 'Proses masuk terlalu lama: silakan mulai lagi',
+  'embedded.deviceApprovalExpired': 'Persetujuan perangkat kedaluwarsa: silakan mulai lagi',
+  'embedded.farcasterExpired': 'Proses masuk Farcaster ini kedaluwarsa: silakan mulai lagi',
+  'embedded.frameLoadFailed': 'Login email tidak dapat dimuat',
+  'embedded.requestAborted': 'Permintaan dibatalkan',
+  'embedded.recoveryPasswordWrong': 'Kata sandi pemulihan salah',
+  'embedded.signatureDeclined': 'Tanda tangan ditolak',
 }
 
 export default catalogue

@@ -266,6 +266,17 @@ const catalogue: Readonly<Record<string, string>> = {
   'swap.success': 'Hai scambiato {from} {fromSymbol} con {to} {toSymbol}',
   'swap.noTokens': 'Nessun token da scambiare su questa rete',
   'swap.insufficient': 'Saldo {symbol} insufficiente',
+  'embedded.invalidEmail': 'Indirizzo e-mail non valido',
+  'embedded.errorFallback': 'Si è verificato un errore',
+  'embedded.popupClosed': 'La finestra di accesso è stata chiusa prima della fine dell\'accesso',
+  'embedded.popupBlocked': 'La finestra di accesso è stata bloccata: consenti i pop-up per questo sito e riprova',
+  'embedded.popupTimeout': 'L\'accesso ha richiesto troppo tempo: ricomincia',
+  'embedded.deviceApprovalExpired': 'L\'approvazione del dispositivo è scaduta: ricomincia',
+  'embedded.farcasterExpired': 'Questo accesso Farcaster è scaduto: ricomincia',
+  'embedded.frameLoadFailed': 'Impossibile caricare l\'accesso via e-mail',
+  'embedded.requestAborted': 'La richiesta è stata annullata',
+  'embedded.recoveryPasswordWrong': 'Password di recupero errata',
+  'embedded.signatureDeclined': 'Firma rifiutata',
 }
 
 export default catalogue

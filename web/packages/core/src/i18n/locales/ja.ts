@@ -266,6 +266,17 @@ const catalogue: Readonly<Record<string, string>> = {
   'swap.success': '{from} {fromSymbol}を{to} {toSymbol}にスワップしました',
   'swap.noTokens': 'このネットワークでスワップできるトークンがありません',
   'swap.insufficient': '{symbol}の残高が不足しています',
+  'embedded.invalidEmail': 'メールアドレスが正しくありません',
+  'embedded.errorFallback': 'エラーが発生しました',
+  'embedded.popupClosed': 'ログインが終わる前にログインウィンドウが閉じられました',
+  'embedded.popupBlocked': 'ログインウィンドウがブロックされました。このサイトのポップアップを許可して、もう一度お試しください',
+  'embedded.popupTimeout': 'ログインに時間がかかりすぎました。もう一度やり直してください',
+  'embedded.deviceApprovalExpired': 'デバイスの承認の有効期限が切れました。もう一度やり直してください',
+  'embedded.farcasterExpired': 'この Farcaster サインインは期限切れです。もう一度やり直してください',
+  'embedded.frameLoadFailed': 'メールログインを読み込めませんでした',
+  'embedded.requestAborted': 'リクエストは中止されました',
+  'embedded.recoveryPasswordWrong': '復元パスワードが違います',
+  'embedded.signatureDeclined': '署名が拒否されました',
 }
 
 export default catalogue

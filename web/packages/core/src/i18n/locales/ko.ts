@@ -266,6 +266,17 @@ const catalogue: Readonly<Record<string, string>> = {
   'swap.success': '{from} {fromSymbol}을(를) {to} {toSymbol}(으)로 스왑했습니다',
   'swap.noTokens': '이 네트워크에서 스왑할 수 있는 토큰이 없습니다',
   'swap.insufficient': '{symbol} 잔액이 부족합니다',
+  'embedded.invalidEmail': '유효하지 않은 이메일 주소',
+  'embedded.errorFallback': '오류가 발생했습니다',
+  'embedded.popupClosed': '로그인이 끝나기 전에 로그인 창이 닫혔습니다',
+  'embedded.popupBlocked': '로그인 창이 차단되었습니다. 이 사이트의 팝업을 허용하고 다시 시도하세요',
+  'embedded.popupTimeout': '로그인이 너무 오래 걸렸습니다. 다시 시작하세요',
+  'embedded.deviceApprovalExpired': '기기 승인이 만료되었습니다. 다시 시작하세요',
+  'embedded.farcasterExpired': '이 Farcaster 로그인이 만료되었습니다. 다시 시작하세요',
+  'embedded.frameLoadFailed': '이메일 로그인을 불러올 수 없습니다',
+  'embedded.requestAborted': '요청이 중단되었습니다',
+  'embedded.recoveryPasswordWrong': '복구 비밀번호가 틀렸습니다',
+  'embedded.signatureDeclined': '서명이 거부되었습니다',
 }
 
 export default catalogue

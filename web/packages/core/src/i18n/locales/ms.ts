@@ -266,6 +266,17 @@ const catalogue: Readonly<Record<string, string>> = {
   'swap.success': '{from} {fromSymbol} ditukar kepada {to} {toSymbol}',
   'swap.noTokens': 'Tiada token untuk ditukar pada rangkaian ini',
   'swap.insufficient': 'Baki {symbol} tidak mencukupi',
+  'embedded.invalidEmail': 'Alamat e-mel tidak sah',
+  'embedded.errorFallback': 'Ralat berlaku',
+  'embedded.popupClosed': 'Tetingkap log masuk ditutup sebelum log masuk selesai',
+  'embedded.popupBlocked': 'Tetingkap log masuk disekat: benarkan tetingkap timbul untuk laman ini dan cuba lagi',
+  'embedded.popupTimeout': 'Log masuk mengambil masa terlalu lama: sila mulakan semula',
+  'embedded.deviceApprovalExpired': 'Kelulusan peranti telah tamat tempoh: sila mulakan semula',
+  'embedded.farcasterExpired': 'Log masuk Farcaster ini telah tamat tempoh: sila mulakan semula',
+  'embedded.frameLoadFailed': 'Log masuk e-mel tidak dapat dimuatkan',
+  'embedded.requestAborted': 'Permintaan dibatalkan',
+  'embedded.recoveryPasswordWrong': 'Kata laluan pemulihan salah',
+  'embedded.signatureDeclined': 'Tandatangan ditolak',
 }
 
 export default catalogue

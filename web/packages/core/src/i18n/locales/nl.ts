@@ -266,6 +266,17 @@ const catalogue: Readonly<Record<string, string>> = {
   'swap.success': '{from} {fromSymbol} geswapt voor {to} {toSymbol}',
   'swap.noTokens': 'Geen tokens om te swappen op dit netwerk',
   'swap.insufficient': 'Onvoldoende {symbol}-saldo',
+  'embedded.invalidEmail': 'Ongeldig e-mailadres',
+  'embedded.errorFallback': 'Er is een fout opgetreden',
+  'embedded.popupClosed': 'Het inlogvenster is gesloten voordat het inloggen klaar was',
+  'embedded.popupBlocked': 'Het inlogvenster is geblokkeerd: sta pop-ups toe voor deze site en probeer het opnieuw',
+  'embedded.popupTimeout': 'Het inloggen duurde te lang: begin opnieuw',
+  'embedded.deviceApprovalExpired': 'De apparaatgoedkeuring is verlopen: begin opnieuw',
+  'embedded.farcasterExpired': 'Deze Farcaster-aanmelding is verlopen: begin opnieuw',
+  'embedded.frameLoadFailed': 'Inloggen met e-mail kon niet worden geladen',
+  'embedded.requestAborted': 'Het verzoek is afgebroken',
+  'embedded.recoveryPasswordWrong': 'Onjuist herstelwachtwoord',
+  'embedded.signatureDeclined': 'Handtekening geweigerd',
 }
 
 export default catalogue

@@ -266,6 +266,17 @@ const catalogue: Readonly<Record<string, string>> = {
   'swap.success': 'Wymieniono {from} {fromSymbol} na {to} {toSymbol}',
   'swap.noTokens': 'Brak tokenów do wymiany w tej sieci',
   'swap.insufficient': 'Niewystarczające saldo {symbol}',
+  'embedded.invalidEmail': 'Nieprawidłowy adres e-mail',
+  'embedded.errorFallback': 'Wystąpił błąd',
+  'embedded.popupClosed': 'Okno logowania zostało zamknięte przed zakończeniem logowania',
+  'embedded.popupBlocked': 'Okno logowania zostało zablokowane: zezwól na wyskakujące okna dla tej strony i spróbuj ponownie',
+  'embedded.popupTimeout': 'Logowanie trwało zbyt długo: zacznij od nowa',
+  'embedded.deviceApprovalExpired': 'Zatwierdzenie urządzenia wygasło: zacznij od nowa',
+  'embedded.farcasterExpired': 'To logowanie przez Farcaster wygasło: zacznij od nowa',
+  'embedded.frameLoadFailed': 'Nie udało się wczytać logowania e-mailem',
+  'embedded.requestAborted': 'Żądanie zostało przerwane',
+  'embedded.recoveryPasswordWrong': 'Nieprawidłowe hasło odzyskiwania',
+  'embedded.signatureDeclined': 'Podpis odrzucony',
 }
 
 export default catalogue

@@ -266,6 +266,17 @@ const catalogue: Readonly<Record<string, string>> = {
   'swap.success': '{from} {fromSymbol} trocados por {to} {toSymbol}',
   'swap.noTokens': 'Nenhum token para trocar nesta rede',
   'swap.insufficient': 'Saldo de {symbol} insuficiente',
+  'embedded.invalidEmail': 'Endereço de e-mail inválido',
+  'embedded.errorFallback': 'Ocorreu um erro',
+  'embedded.popupClosed': 'A janela de login foi fechada antes de o login terminar',
+  'embedded.popupBlocked': 'A janela de login foi bloqueada: permita pop-ups neste site e tente de novo',
+  'embedded.popupTimeout': 'O login demorou demais: comece de novo',
+  'embedded.deviceApprovalExpired': 'A aprovação do dispositivo expirou: comece de novo',
+  'embedded.farcasterExpired': 'Este login com Farcaster expirou: comece de novo',
+  'embedded.frameLoadFailed': 'Não foi possível carregar o login por e-mail',
+  'embedded.requestAborted': 'A solicitação foi cancelada',
+  'embedded.recoveryPasswordWrong': 'Senha de recuperação incorreta',
+  'embedded.signatureDeclined': 'Assinatura recusada',
 }
 
 export default catalogue

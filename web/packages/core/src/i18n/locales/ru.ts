@@ -266,6 +266,17 @@ const catalogue: Readonly<Record<string, string>> = {
   'swap.success': 'Обменяно {from} {fromSymbol} на {to} {toSymbol}',
   'swap.noTokens': 'В этой сети нет токенов для обмена',
   'swap.insufficient': 'Недостаточно {symbol} на балансе',
+  'embedded.invalidEmail': 'Неверный адрес почты',
+  'embedded.errorFallback': 'Произошла ошибка',
+  'embedded.popupClosed': 'Окно входа закрыто до завершения входа',
+  'embedded.popupBlocked': 'Окно входа заблокировано: разрешите всплывающие окна для этого сайта и попробуйте снова',
+  'embedded.popupTimeout': 'Вход занял слишком много времени: начните заново',
+  'embedded.deviceApprovalExpired': 'Срок подтверждения устройства истёк: начните заново',
+  'embedded.farcasterExpired': 'Срок входа через Farcaster истёк: начните заново',
+  'embedded.frameLoadFailed': 'Не удалось загрузить вход по почте',
+  'embedded.requestAborted': 'Запрос прерван',
+  'embedded.recoveryPasswordWrong': 'Неверный пароль восстановления',
+  'embedded.signatureDeclined': 'Подпись отклонена',
 }
 
 export default catalogue

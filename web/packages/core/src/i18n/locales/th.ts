@@ -266,6 +266,17 @@ const catalogue: Readonly<Record<string, string>> = {
   'swap.success': 'สวอป {from} {fromSymbol} เป็น {to} {toSymbol} แล้ว',
   'swap.noTokens': 'ไม่มีโทเค็นให้สวอปบนเครือข่ายนี้',
   'swap.insufficient': 'ยอด {symbol} ไม่เพียงพอ',
+  'embedded.invalidEmail': 'อีเมลไม่ถูกต้อง',
+  'embedded.errorFallback': 'เกิดข้อผิดพลาด',
+  'embedded.popupClosed': 'หน้าต่างเข้าสู่ระบบถูกปิดก่อนเข้าสู่ระบบเสร็จ',
+  'embedded.popupBlocked': 'หน้าต่างเข้าสู่ระบบถูกบล็อก อนุญาตป๊อปอัปสำหรับเว็บไซต์นี้แล้วลองอีกครั้ง',
+  'embedded.popupTimeout': 'การเข้าสู่ระบบใช้เวลานานเกินไป โปรดเริ่มใหม่',
+  'embedded.deviceApprovalExpired': 'การอนุมัติอุปกรณ์หมดอายุ โปรดเริ่มใหม่',
+  'embedded.farcasterExpired': 'การลงชื่อเข้าใช้ Farcaster นี้หมดอายุ โปรดเริ่มใหม่',
+  'embedded.frameLoadFailed': 'โหลดการเข้าสู่ระบบด้วยอีเมลไม่ได้',
+  'embedded.requestAborted': 'คำขอถูกยกเลิก',
+  'embedded.recoveryPasswordWrong': 'รหัสผ่านกู้คืนไม่ถูกต้อง',
+  'embedded.signatureDeclined': 'ปฏิเสธการลงนามแล้ว',
 }
 
 export default catalogue

@@ -266,6 +266,17 @@ const catalogue: Readonly<Record<string, string>> = {
   'swap.success': '{from} {fromSymbol}, {to} {toSymbol} karşılığında takas edildi',
   'swap.noTokens': 'Bu ağda takas edilecek token yok',
   'swap.insufficient': 'Yetersiz {symbol} bakiyesi',
+  'embedded.invalidEmail': 'Geçersiz e-posta adresi',
+  'embedded.errorFallback': 'Bir hata oluştu',
+  'embedded.popupClosed': 'Giriş penceresi giriş bitmeden kapatıldı',
+  'embedded.popupBlocked': 'Giriş penceresi engellendi: bu site için açılır pencerelere izin verip yeniden deneyin',
+  'embedded.popupTimeout': 'Giriş çok uzun sürdü: lütfen yeniden başlayın',
+  'embedded.deviceApprovalExpired': 'Cihaz onayının süresi doldu: lütfen yeniden başlayın',
+  'embedded.farcasterExpired': 'Bu Farcaster girişinin süresi doldu: lütfen yeniden başlayın',
+  'embedded.frameLoadFailed': 'E-posta girişi yüklenemedi',
+  'embedded.requestAborted': 'İstek iptal edildi',
+  'embedded.recoveryPasswordWrong': 'Kurtarma parolası yanlış',
+  'embedded.signatureDeclined': 'İmza reddedildi',
 }
 
 export default catalogue

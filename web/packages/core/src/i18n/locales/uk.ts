@@ -266,6 +266,17 @@ const catalogue: Readonly<Record<string, string>> = {
   'swap.success': 'Обміняно {from} {fromSymbol} на {to} {toSymbol}',
   'swap.noTokens': 'У цій мережі немає токенів для обміну',
   'swap.insufficient': 'Недостатньо {symbol} на балансі',
+  'embedded.invalidEmail': 'Неправильна адреса пошти',
+  'embedded.errorFallback': 'Сталася помилка',
+  'embedded.popupClosed': 'Вікно входу закрито до завершення входу',
+  'embedded.popupBlocked': 'Вікно входу заблоковано: дозвольте спливні вікна для цього сайту й спробуйте ще раз',
+  'embedded.popupTimeout': 'Вхід тривав надто довго: почніть знову',
+  'embedded.deviceApprovalExpired': 'Термін підтвердження пристрою минув: почніть знову',
+  'embedded.farcasterExpired': 'Термін входу через Farcaster минув: почніть знову',
+  'embedded.frameLoadFailed': 'Не вдалося завантажити вхід через пошту',
+  'embedded.requestAborted': 'Запит перервано',
+  'embedded.recoveryPasswordWrong': 'Неправильний пароль відновлення',
+  'embedded.signatureDeclined': 'Підпис відхилено',
 }
 
 export default catalogue

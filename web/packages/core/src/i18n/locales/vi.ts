@@ -266,6 +266,17 @@ const catalogue: Readonly<Record<string, string>> = {
   'swap.success': 'Đã hoán đổi {from} {fromSymbol} lấy {to} {toSymbol}',
   'swap.noTokens': 'Không có token nào để hoán đổi trên mạng này',
   'swap.insufficient': 'Không đủ số dư {symbol}',
+  'embedded.invalidEmail': 'Địa chỉ email không hợp lệ',
+  'embedded.errorFallback': 'Đã xảy ra lỗi',
+  'embedded.popupClosed': 'Cửa sổ đăng nhập đã bị đóng trước khi đăng nhập xong',
+  'embedded.popupBlocked': 'Cửa sổ đăng nhập bị chặn: hãy cho phép cửa sổ bật lên cho trang này rồi thử lại',
+  'embedded.popupTimeout': 'Đăng nhập mất quá nhiều thời gian: vui lòng bắt đầu lại',
+  'embedded.deviceApprovalExpired': 'Phê duyệt thiết bị đã hết hạn: vui lòng bắt đầu lại',
+  'embedded.farcasterExpired': 'Phiên đăng nhập Farcaster này đã hết hạn: vui lòng bắt đầu lại',
+  'embedded.frameLoadFailed': 'Không tải được đăng nhập bằng email',
+  'embedded.requestAborted': 'Yêu cầu đã bị hủy',
+  'embedded.recoveryPasswordWrong': 'Mật khẩu khôi phục không đúng',
+  'embedded.signatureDeclined': 'Đã từ chối chữ ký',
 }
 
 export default catalogue

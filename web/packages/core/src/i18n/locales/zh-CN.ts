@@ -266,6 +266,17 @@ const catalogue: Readonly<Record<string, string>> = {
   'swap.success': '已将 {from} {fromSymbol} 兑换为 {to} {toSymbol}',
   'swap.noTokens': '此网络上没有可兑换的代币',
   'swap.insufficient': '{symbol} 余额不足',
+  'embedded.invalidEmail': '邮箱地址无效',
+  'embedded.errorFallback': '发生错误',
+  'embedded.popupClosed': '登录窗口在登录完成前被关闭',
+  'embedded.popupBlocked': '登录窗口被拦截：请允许此网站弹出窗口后重试',
+  'embedded.popupTimeout': '登录耗时过长：请重新开始',
+  'embedded.deviceApprovalExpired': '设备批准已过期：请重新开始',
+  'embedded.farcasterExpired': '此 Farcaster 登录已过期：请重新开始',
+  'embedded.frameLoadFailed': '无法加载邮箱登录',
+  'embedded.requestAborted': '请求已中止',
+  'embedded.recoveryPasswordWrong': '恢复密码错误',
+  'embedded.signatureDeclined': '签名已拒绝',
 }
 
 export default catalogue

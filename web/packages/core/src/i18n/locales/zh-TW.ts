@@ -266,6 +266,17 @@ const catalogue: Readonly<Record<string, string>> = {
   'swap.success': '已將 {from} {fromSymbol} 兌換為 {to} {toSymbol}',
   'swap.noTokens': '此網路上沒有可兌換的代幣',
   'swap.insufficient': '{symbol} 餘額不足',
+  'embedded.invalidEmail': '電子郵件地址無效',
+  'embedded.errorFallback': '發生錯誤',
+  'embedded.popupClosed': '登入視窗在登入完成前被關閉',
+  'embedded.popupBlocked': '登入視窗遭到封鎖：請允許此網站的彈出式視窗後再試一次',
+  'embedded.popupTimeout': '登入花費太久：請重新開始',
+  'embedded.deviceApprovalExpired': '裝置核准已失效：請重新開始',
+  'embedded.farcasterExpired': '這次 Farcaster 登入已失效：請重新開始',
+  'embedded.frameLoadFailed': '無法載入電子郵件登入',
+  'embedded.requestAborted': '要求已中止',
+  'embedded.recoveryPasswordWrong': '復原密碼錯誤',
+  'embedded.signatureDeclined': '簽署已拒絕',
 }
 
 export default catalogue
