@@ -188,7 +188,7 @@ describe('over a Latch', () => {
     const success = vi.spyOn(latch._internal.toasts, 'showSuccess')
     const done = await startOnrampCheckout(latch, { popup, pollMs: 1 })
     expect(done.status).toBe('completed')
-    expect(popup.location.href).toBe('http://latchd.test/dev/onramp/checkout/o1')
+    expect(popup.location.href).toBe('http://latchd.test/dev/onramp/checkout/o1?locale=en')
     expect(popup.close).toHaveBeenCalled()
     expect(checkoutBody).toMatchObject({ destinationWallets: [{ address: alice, assets: ['USDC'] }], defaultNetwork: 'eip155:137', presetFiatAmount: '50', defaultExperience: 'buy' })
     expect(notified).toHaveBeenCalledWith({ hash: '0xfeed', chainId: 137, tokens: ['eip155:137:0x00000000000000000000000000000000000000c2'] })

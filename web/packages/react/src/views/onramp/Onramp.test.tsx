@@ -74,7 +74,7 @@ describe('Buy panel', () => {
 
     await user.click(screen.getByTestId('latch-onramp-buy'))
     await waitFor(() => expect(screen.getByTestId('latch-onramp-status').textContent).toBe('49.5 USDC bought'), { timeout: 5000 })
-    expect(popup.location.href).toBe('http://latchd.test/dev/onramp/checkout/o1')
+    expect(popup.location.href).toBe('http://latchd.test/dev/onramp/checkout/o1?locale=en')
     expect(popup.close).toHaveBeenCalled()
   }, 15_000)
 })
