@@ -41,6 +41,7 @@ export {
   type NetworkButtonRendererProps,
 } from './components/NetworkButton/NetworkButtonRenderer'
 export { Avatar, type AvatarProps } from './components/Avatar/Avatar'
+export { WalletButton, type WalletButtonProps } from './components/WalletButton/WalletButton'
 
 export { useLatch, type UseLatchReturnType } from './hooks/useLatch'
 export { useLatchState, type UseLatchStateReturnType } from './hooks/useLatchState'
@@ -57,6 +58,10 @@ export { useLatchBalances, type UseLatchBalancesReturnType } from './hooks/useLa
 export { useLatchActivity, type UseLatchActivityReturnType } from './hooks/useLatchActivity'
 export { useLatchSend, type UseLatchSendReturnType } from './hooks/useLatchSend'
 export { useLatchSession, type UseLatchSessionReturnType } from './hooks/useLatchSession'
+// Connecting without the modal (an app's own connect UI) and one named wallet (a wallet button).
+export { useLatchWallets, type UseLatchWalletsReturnType } from './hooks/useLatchWallets'
+export { useLatchWallet, type UseLatchWalletParameters, type UseLatchWalletReturnType } from './hooks/useLatchWallet'
+export { LatchUnknownWalletError } from '@latchkit/core'
 export {
   useLatchConnections,
   type LatchConnection,
