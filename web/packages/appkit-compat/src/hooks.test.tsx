@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { act, render, renderHook, screen, waitFor } from '@testing-library/react'
 import { defineChain } from 'viem'
 import { createAppKit, resetAppKitForTests, type AppKit } from './appkit'
@@ -16,6 +16,7 @@ import {
   useWalletInfo,
 } from './hooks'
 import { AppKitCompatError } from './options'
+import { createFakeWallet } from '../../core/src/connection/test/fakeWallet'
 
 const chainA = defineChain({ id: 31337, name: 'Dev A', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: ['http://127.0.0.1:1'] } } })
 const chainB = defineChain({ id: 31338, name: 'Dev B', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: ['http://127.0.0.1:1'] } } })
@@ -90,8 +91,7 @@ describe('over a Latch instance', () => {
     expect(() => result.current.deleteConnection()).toThrow('deleteConnection is not supported by Latch yet')
   })
 
-  it('useAppKitWallet, disconnect({ id }) and fetchBalance while disconnected say what is missing', async () => {
-    expect(() => renderHook(() => useAppKitWallet())).toThrow('useAppKitWallet is not supported by Latch yet')
+  it('disconnect({ id }) and fetchBalance while disconnected say what is missing', async () => {
     const { result } = renderHook(() => ({ disconnect: useDisconnect(), balance: useAppKitBalance(), wallet: useWalletInfo() }))
     await expect(result.current.disconnect.disconnect({ id: 'x' })).rejects.toThrow(AppKitCompatError)
     await expect(result.current.balance.fetchBalance()).resolves.toEqual({ data: undefined, error: 'No account connected', isSuccess: false, isError: true })
@@ -113,6 +113,26 @@ describe('over a Latch instance', () => {
     expect(bar.querySelector('[data-appkit="AppKitNetworkButton"] [data-testid="latch-network-button"]')?.textContent).toContain('Dev A')
     // Disconnected: the account button renders nothing.
     expect(bar.querySelector('[data-appkit="AppKitAccountButton"]')?.childElementCount).toBe(0)
+  })
+
+  it('useAppKitWallet connects a named installed wallet (Latch\'s useLatchWallet), and says when a wallet is unknown', async () => {
+    // latchd's registry answers empty: the installed wallet is found by its name among the announced ones.
+    const fetchSpy = vi.spyOn(globalThis, 'fetch').mockImplementation(async (input) => {
+      if (new URL(String(input instanceof Request ? input.url : input)).pathname !== '/getWallets') throw new TypeError('fetch failed')
+      return new Response(JSON.stringify({ count: 0, data: [] }), { headers: { 'Content-Type': 'application/json' } })
+    })
+    createFakeWallet({ rdns: 'io.latch.testwallet', name: 'Test Wallet' }).announce()
+    const onSuccess = vi.fn()
+    const { result } = renderHook(() => useAppKitWallet({ onSuccess }))
+    expect(result.current).toMatchObject({ isReady: true, isPending: false, isSuccess: false })
+    await act(() => result.current.connect('nosuchwallet'))
+    expect(result.current).toMatchObject({ isError: true, error: expect.objectContaining({ name: 'LatchUnknownWalletError' }) })
+    await act(() => result.current.connect('test'))
+    expect(result.current).toMatchObject({ isSuccess: true, isError: false, data: { chainNamespace: 'eip155', address: expect.stringMatching(/^0x/i) } })
+    expect(onSuccess).toHaveBeenCalledWith(result.current.data)
+    expect(appKit.latch.getState().open).toBe(false)
+    await act(() => appKit.latch.disconnect())
+    fetchSpy.mockRestore()
   })
 
   it('a prop Latch cannot honour throws in development', () => {

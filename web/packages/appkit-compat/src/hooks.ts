@@ -5,6 +5,7 @@ import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore
 import { formatUnits } from 'viem'
 import { getBalance } from 'viem/actions'
 import { getEmbeddedState, networkCaipId, watchEmbeddedState, type LatchState, type ThemeMode } from '@latchkit/core'
+import { useLatchWallet } from '@latchkit/react'
 import { getAppKit, namespaceOf, type AppKitEvent, type AppKitOpenOptions, type AppKitState, type CaipNetwork } from './appkit'
 import { AppKitCompatError, type AppKitThemeVariables } from './options'
 
@@ -337,10 +338,51 @@ export function useAppKitConnections(namespace?: string): {
   }, [appKit, account, network, namespace])
 }
 
+/** The connected account as AppKit's wallet button reports it (a parsed CAIP-10 address). */
+export type ParsedCaipAddress = { chainNamespace: string; chainId: string; address: string }
+
+export type UseAppKitWalletReturn = {
+  /** Connects one named wallet (`metamask`, `trust`, a registry id, `walletConnect`); Latch's useLatchWallet. */
+  connect: (walletId: string) => Promise<void>
+  isReady: boolean
+  isPending: boolean
+  isSuccess: boolean
+  isError: boolean
+  error: Error | undefined
+  data: ParsedCaipAddress | undefined
+}
+
+const parseCaipAddress = (caip: string | undefined): ParsedCaipAddress | undefined => {
+  const [chainNamespace, chainId, address] = caip?.split(':') ?? []
+  return chainNamespace && chainId && address ? { chainNamespace, chainId, address } : undefined
+}
+
 /**
- * AppKit's wallet button hook (connect one named wallet). Latch has no wallet-button API yet: calling it throws,
- * so an app relying on it learns at once.
+ * AppKit's wallet button hook over Latch's useLatchWallet: an installed wallet connects directly, any other through
+ * WalletConnect with the modal on that wallet. Latch's wallet buttons take wallets, not e-mail or social logins: those
+ * ids fail as unknown wallets (LatchUnknownWalletError in `error`). `namespace` is accepted for the signature and not used
+ * (the wallet's connector decides).
  */
-export function useAppKitWallet(_options?: { namespace?: string; onSuccess?: () => void; onError?: (error: Error) => void }): never {
-  throw new AppKitCompatError('useAppKitWallet is not supported by Latch yet: open the Connect view with useAppKit().open()')
+export function useAppKitWallet(options: { namespace?: string; onSuccess?: (data: ParsedCaipAddress | undefined) => void; onError?: (error: Error) => void } = {}): UseAppKitWalletReturn {
+  const appKit = getAppKit('"useAppKitWallet" hook')
+  const caipAddress = useSelector('useAppKitWallet', (s) => s.account.caipAddress)
+  const latest = useRef(options)
+  latest.current = options
+  const wallet = useLatchWallet({
+    latch: appKit.latch,
+    onSuccess: () => latest.current.onSuccess?.(parseCaipAddress(appKit.latch.getState().account.caipAddress)),
+    onError: (error) => latest.current.onError?.(error),
+  })
+  return useMemo(
+    () => ({
+      connect: wallet.connect,
+      isReady: true,
+      isPending: wallet.isPending,
+      isSuccess: wallet.isSuccess,
+      isError: wallet.isError,
+      error: wallet.error,
+      data: wallet.isSuccess ? parseCaipAddress(caipAddress) : undefined,
+    }),
+    [wallet, caipAddress],
+  )
 }

@@ -36,6 +36,8 @@ export {
   type UseAppKitProviderReturn,
   type UseAppKitReturn,
   type UseAppKitThemeReturn,
+  type UseAppKitWalletReturn,
+  type ParsedCaipAddress,
   type UseDisconnectReturn,
   type UseWalletInfoReturn,
   type WalletProviderType,

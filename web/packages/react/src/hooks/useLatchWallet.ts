@@ -1,6 +1,6 @@
-import { useCallback, useMemo, useRef, useState } from 'react'
-import { connectWalletById, type LatchWallet } from '@latchkit/core'
-import { useLatchInstance } from '../context'
+import { useCallback, useContext, useMemo, useRef, useState } from 'react'
+import { connectWalletById, type Latch, type LatchWallet } from '@latchkit/core'
+import { LatchContext } from '../context'
 
 /** What useLatchWallet calls back. */
 export type UseLatchWalletParameters = {
@@ -8,6 +8,8 @@ export type UseLatchWalletParameters = {
   onSuccess?: (wallet: LatchWallet) => void
   /** Called when connecting failed (an unknown wallet id, a decline, the modal closed first). */
   onError?: (error: Error) => void
+  /** The instance, for a caller outside <LatchProvider> (AppKit's provider-less hooks); default: the provider's. */
+  latch?: Latch
 }
 
 export type UseLatchWalletReturnType = {
@@ -31,7 +33,9 @@ type Status = { state: 'idle' | 'pending' | 'success' | 'error'; data?: LatchWal
 
 /** Connects one named wallet (AppKit's useAppKitWallet); `<WalletButton>` is a button over it. */
 export function useLatchWallet(parameters: UseLatchWalletParameters = {}): UseLatchWalletReturnType {
-  const latch = useLatchInstance()
+  const provided = useContext(LatchContext)
+  const latch = parameters.latch ?? provided
+  if (!latch) throw new Error('Latch hooks and components must be used inside <LatchProvider>')
   const [status, setStatus] = useState<Status>({ state: 'idle' })
   // The latest callbacks, without making connect change identity on every render.
   const callbacks = useRef(parameters)
