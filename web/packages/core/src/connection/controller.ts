@@ -209,19 +209,24 @@ export function createConnectionController(params: ConnectionControllerParameter
     const others = [...new Set([...config.state.connections.values()].map((c) => c.connector.id))].filter((id) => id !== connectorId)
     addAnnouncedConnectors(config)
     refreshConnectors()
-    // The app's own wagmi setup may already have restored (or be restoring) it.
+    // The app's own wagmi setup may already have restored (or be restoring) it, and an injected wallet's EIP-1193
+    // 'connect' event makes wagmi connect that one wallet by itself.
     await waitForWagmiSettled(config, reconnectTimeoutMs)
-    if (getConnection(config).status === 'connected') return
+    const wanted = [connectorId, ...others]
+    if (getConnection(config).status === 'connected') {
+      const live = new Set(connectionsFromWagmi(config).map((c) => c.connectorId))
+      if (wanted.every((id) => live.has(id))) return
+    }
 
-    const connector = await waitForConnector(config, connectorId, announcementTimeoutMs)
-    if (!connector || destroyed) return
     // Each wallet announces itself on its own; they are waited for together, so the wait stays one timeout long.
-    const extra = await Promise.all(others.map((id) => waitForConnector(config, id, announcementTimeoutMs)))
-    if (destroyed) return
+    const found = await Promise.all(wanted.map((id) => waitForConnector(config, id, announcementTimeoutMs)))
+    const connectors = found.filter((c) => c !== undefined)
+    if (!found[0] || destroyed) return
     // wagmi reconnects with `isReconnecting: true`: injected wallets are asked
     // for `eth_accounts` only, never `eth_requestAccounts`, so nothing prompts.
     // A wallet that no longer authorises the site is skipped; the others stay.
-    const connectors = [connector, ...extra.filter((c) => c !== undefined)]
+    // wagmi rebuilds its list of connections from those it reconnects, so one
+    // already connected is passed again rather than dropped.
     await wagmiReconnect(config, { connectors }).catch(() => [])
     await waitForWagmiSettled(config, reconnectTimeoutMs)
   }

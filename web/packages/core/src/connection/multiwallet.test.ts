@@ -153,6 +153,25 @@ describe('after a reload', () => {
     expect([...a.calls, ...b.calls]).not.toContain('eth_requestAccounts')
   })
 
+  it("also when a wallet's EIP-1193 'connect' event has made wagmi connect it alone first", async () => {
+    const { controller, storage } = await connectBoth()
+    await controller.switchConnection(first)
+    controller.destroy()
+
+    const a = createFakeWallet({ authorized: true })
+    const b = createFakeWallet({ rdns: second, name: 'Other', accounts: [bob, carol], chainId: sepolia.id, authorized: true })
+    const reloaded = load(storage, { a, b })
+    // An extension announces it can serve requests once the page has loaded; wagmi connects that wallet on it.
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    a.emit('connect' as 'disconnect', { chainId: '0x1' })
+    await new Promise((resolve) => setTimeout(resolve, 10))
+    expect(reloaded.controller.getWagmiConfig().state.status).toBe('connected')
+    await reloaded.controller.init()
+
+    expect(reloaded.controller.getState().namespaces.eip155).toMatchObject({ status: 'connected', address: alice, connectorId: first })
+    expect(ids(reloaded.controller)).toEqual([[first, true], [second, false]])
+  })
+
   it('a wallet that no longer authorises the site is left out; the others are restored', async () => {
     const { controller, storage } = await connectBoth()
     controller.destroy()
