@@ -1,8 +1,13 @@
+import { lazy, Suspense } from 'react'
 import { ConnectButton, NetworkButton, useLatch, useLatchAccount, useLatchTheme } from '@latchkit/react'
 import { HeadlessSend } from './HeadlessSend'
 import { Pay } from './Pay'
 import { Session } from './Session'
 import { SignMessage } from './SignMessage'
+
+// ?headless=1 adds the page's own connect UI (useLatchWallets) and wallet buttons, loaded only then.
+const Headless = lazy(() => import('./Headless'))
+const headless = new URLSearchParams(location.search).get('headless') === '1'
 
 export function App() {
   const { open } = useLatch()
@@ -28,6 +33,11 @@ export function App() {
       <pre data-testid="demo-account" style={{ marginTop: 24 }}>
         {JSON.stringify({ status: account.status, address: account.address ?? null }, null, 2)}
       </pre>
+      {headless ? (
+        <Suspense fallback={null}>
+          <Headless />
+        </Suspense>
+      ) : null}
       <Session />
       <SignMessage />
       <HeadlessSend />
