@@ -37,6 +37,26 @@ export function connectionsFromWagmi(config: Config): WalletConnection[] {
 }
 
 /**
+ * The connector ids of the connections wagmi restored from its storage, kept
+ * from the moment its store hydrates: a WagmiProvider without
+ * reconnectOnMount (the React layer's) empties wagmi's list when it mounts,
+ * which can be before the controller's init() reads it.
+ */
+export function rememberStoredConnectorIds(config: Config): () => string[] {
+  const read = () => [...config.state.connections.values()].map((c) => c.connector.id)
+  let ids: string[] = []
+  const persist = (config._internal.store as unknown as { persist?: { hasHydrated(): boolean; onFinishHydration(listener: () => void): () => void } }).persist
+  if (!persist || persist.hasHydrated()) ids = read()
+  else {
+    const unsubscribe = persist.onFinishHydration(() => {
+      unsubscribe()
+      ids = read()
+    })
+  }
+  return () => [...new Set([...ids, ...read()])]
+}
+
+/**
  * The connections of `namespace` in a snapshot. A namespace that keeps one
  * connection only (the Solana adapter writes just its account) lists that
  * one, so callers need not know which namespaces hold several.

@@ -15,7 +15,7 @@ import {
 } from '@wagmi/core'
 import type { Address, Chain } from 'viem'
 
-import { connectionsFromWagmi } from './connections.js'
+import { connectionsFromWagmi, rememberStoredConnectorIds } from './connections.js'
 import { addAnnouncedConnectors, findConnector, listConnectors, toWalletInfo, waitForConnector } from './connectors.js'
 import {
   LatchConnectError,
@@ -74,6 +74,9 @@ export function createConnectionController(params: ConnectionControllerParameter
   const stored: ConnectionStorage = createConnectionStorage(storage)
   const enableReconnect = params.enableReconnect ?? true
   const announcementTimeoutMs = params.announcementTimeoutMs ?? defaultAnnouncementTimeoutMs
+
+  // The wallets of the connections wagmi restored from its storage (a reload restores them all, not only the active one).
+  const storedConnectorIds = rememberStoredConnectorIds(config)
 
   const state = createStateContainer({
     namespaces: { eip155: disconnectedNamespace },
@@ -206,7 +209,7 @@ export function createConnectionController(params: ConnectionControllerParameter
   async function reconnectStored(connectorId: string) {
     await hydrateWagmi(config)
     // The other wallets connected beside the active one: wagmi's storage keeps every connection's connector id.
-    const others = [...new Set([...config.state.connections.values()].map((c) => c.connector.id))].filter((id) => id !== connectorId)
+    const others = storedConnectorIds().filter((id) => id !== connectorId)
     addAnnouncedConnectors(config)
     refreshConnectors()
     // The app's own wagmi setup may already have restored (or be restoring) it, and an injected wallet's EIP-1193

@@ -172,6 +172,23 @@ describe('after a reload', () => {
     expect(ids(reloaded.controller)).toEqual([[first, true], [second, false]])
   })
 
+  it("also when a WagmiProvider without reconnectOnMount emptied wagmi's restored connections before init", async () => {
+    const { controller, storage } = await connectBoth()
+    controller.destroy()
+
+    const reloaded = load(storage, {
+      a: createFakeWallet({ authorized: true }),
+      b: createFakeWallet({ rdns: second, name: 'Other', accounts: [bob, carol], chainId: sepolia.id, authorized: true }),
+    })
+    // What wagmi's hydrate().onMount does, once its store has hydrated, when it is not to reconnect.
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    expect(reloaded.controller.getWagmiConfig().state.connections.size).toBe(2)
+    reloaded.controller.getWagmiConfig().setState((x) => ({ ...x, connections: new Map() }))
+    await reloaded.controller.init()
+
+    expect(ids(reloaded.controller)).toEqual([[second, true], [first, false]])
+  })
+
   it('a wallet that no longer authorises the site is left out; the others are restored', async () => {
     const { controller, storage } = await connectBoth()
     controller.destroy()
