@@ -1,110 +1,38 @@
-// Every user-visible string of the widget, in one typed catalogue. Views and
-// controllers refer to strings by key, so a translation is one more object of
-// the same shape. Strings quoted by the spec (§5, §6, §8) are kept verbatim.
+// Core's English catalogue: the strings core itself shows (alerts, errors and
+// toasts) and the connect button's. It is part of every page's first load, so
+// it holds nothing else: the dialog's strings are in its lazy chunk
+// (react/src/components/LatchModal/strings.ts), each area's in its own
+// strings.ts, and every other language is a chunk of its own (i18n/). Strings
+// quoted by the spec (§5, §6, §8) are kept verbatim.
 
 const en = {
-  // Buttons and modal chrome
+  // The connect button
   'button.connect': 'Connect Wallet',
   'button.connecting': 'Connecting...',
-  'button.close': 'Close',
-  'button.back': 'Back',
-  'button.tryAgain': 'Try again',
-  'button.cancel': 'Cancel',
-  'button.copyAddress': 'Copy address',
-  'button.copyLink': 'Copy link',
-  'button.disconnect': 'Disconnect',
-  'button.getWallet': 'Get a wallet',
   'button.switchNetwork': 'Switch network',
 
-  // View titles (router views, spec §2)
-  'view.Connect': 'Connect Wallet',
-  'view.ConnectingExternal': 'Connecting',
-  'view.ConnectingWalletConnect': 'Connecting',
-  'view.ConnectingWalletConnectBasic': 'WalletConnect',
-  'view.ConnectingFarcaster': 'Farcaster',
-  'view.ConnectSocials': 'All socials',
-  'view.AllWallets': 'All wallets',
-  'view.Account': 'Account',
-  'view.Networks': 'Choose network',
-  'view.WhatIsAWallet': 'What is a wallet?',
-  'view.WhatIsANetwork': 'What is a network?',
-  'view.RegisterAccountName': 'Choose name',
-  'view.RegisterAccountNameSuccess': 'Name registered',
-  'view.UnsupportedChain': 'Switch network',
-  'view.SIWXSignMessage': 'Sign in',
-  'view.ApproveTransaction': 'Approve transaction',
-  'view.EmailVerifyOtp': 'Confirm Email',
-  'view.EmailVerifyDevice': 'Register Device',
-  'view.UpdateEmail': 'Edit Email',
-
   // Connect view and wallet lists
-  'connect.allWallets': 'All wallets',
   'connect.allWalletsCount': 'All wallets ({count})',
-  'connect.searchWallet': 'Search wallet',
-  'connect.noWalletsFound': 'No wallet found',
-  'connect.walletsError': 'Could not load wallets',
-  'connect.loadMore': 'Load more',
-  'connect.recent': 'Recent',
-  'connect.installed': 'Installed',
   'connect.walletConnect': 'WalletConnect',
-  'connect.qrCode': 'QR code',
-  'connect.orConnectWith': 'or',
-  'connect.email': 'Email',
-  'connect.emailPlaceholder': 'Email',
   'connect.continueWith': 'Continue with {provider}',
-  'connect.haveNoWallet': "Haven't got a wallet?",
   'connect.legalCheckbox': 'I agree to the Terms of Service and Privacy Policy',
 
   // Connecting states
-  'connecting.continueIn': 'Continue in {name}',
-  'connecting.acceptRequest': 'Accept connection request in the wallet',
   'connecting.declined': 'Connection declined',
-  'connecting.declinedDescription': 'Connection can be declined if a previous request is still active',
-  'connecting.scanQr': 'Scan this QR code with your phone',
-  'connecting.linkCopied': 'Link copied',
   'connecting.notInstalled': '{name} is not installed',
-  'connecting.failed': 'Connection failed',
 
-  // WalletConnect (ConnectingWalletConnect, ConnectingWalletConnectBasic)
-  'walletConnect.qrLabel': 'QR code to connect with WalletConnect',
-  'walletConnect.preparing': 'Preparing a connection link…',
-  'walletConnect.copyFailed': 'Could not copy the link',
-  'walletConnect.open': 'Open',
-  'walletConnect.openWebApp': 'Open the web app',
-  'walletConnect.openDesktop': 'Open {name} on this computer',
-  'walletConnect.platformQrcode': 'QR code',
-  'walletConnect.platformMobile': 'Mobile',
-  'walletConnect.platformDesktop': 'Desktop',
-  'walletConnect.platformWeb': 'Web app',
-  'walletConnect.platforms': 'Ways to connect',
-  'walletConnect.declinedRetrying': 'Connection declined. Scan the new code to try again.',
-
-  // Account view
-  'account.tabTokens': 'Tokens',
-  'account.tabNfts': 'NFTs',
-  'account.tabActivity': 'Activity',
+  // Toasts
   'account.addressCopied': 'Address copied',
   'account.balanceUnavailable': 'Token Balance Unavailable',
-  'account.noActivity': 'No activity yet',
-  'account.failedToFetchTransactions': 'Failed to fetch transactions',
 
   // Networks
-  'network.unsupported': 'This app doesn’t support your current network. Switch to an available option to continue.',
   'network.switchDeclined': 'Switch declined',
-  'network.switching': 'Switching network…',
-  'network.active': 'Active',
-  'network.testnet': 'Testnet',
-  'modal.viewUnavailable': 'This view is not available yet.',
   'network.notFound': 'Network Not Found',
-
-  // Sign-in (SIWX); the sign-in flow's own strings are in its chunk (siwx/strings.ts, react views/siwx/strings.ts)
-  'siwx.authenticating': 'Authenticating...',
 
   // Errors shown in the UI
   'error.userRejected': 'User rejected the request',
   'error.actionNotAllowed': 'Action not allowed',
   'error.rpcNotAllowed': 'Requested RPC call is not allowed',
-  'error.smartAccountsUnsupported': 'This application might not support Smart Accounts',
   'error.generic': 'Something went wrong',
   'error.requestTimeout': 'The request took too long to respond.',
   'error.httpStatus': 'HTTP status code: {status}',
@@ -148,46 +76,6 @@ const en = {
   'send.tokenRequired': 'A token is required',
 
   // Account tabs, Send and Receive (spec §2, §5, §8, §9)
-  'view.WalletSend': 'Send',
-  'view.WalletSwap': 'Swap',
-  'view.OnRampProviders': 'Buy crypto',
-  'view.WalletSendPreview': 'Review send',
-  'view.WalletReceive': 'Receive',
-  'account.tabs': 'Account',
-  'account.send': 'Send',
-  'account.receive': 'Receive',
-  'account.totalBalance': 'Total balance',
-  'account.noTokens': 'No tokens yet',
-  'account.noTokensDescription': 'Tokens you receive on this network appear here.',
-  'account.noNfts': 'No NFTs yet',
-  'account.noNftsDescription': 'NFT holdings are not listed yet; NFT transfers show under Activity.',
-  'account.activityDescription': 'Your next transactions will appear here',
-  'account.loadingActivity': 'Loading activity',
-  'account.loadingBalances': 'Loading balances',
-  'account.retry': 'Try again',
-  'account.statusFailed': 'Failed',
-  'account.statusPending': 'Pending',
-  'send.selectToken': 'Select token',
-  'send.token': 'Token',
-  'send.amount': 'Amount',
-  'send.max': 'Max',
-  'send.balance': 'Balance: {amount} {symbol}',
-  'send.to': 'To',
-  'send.receiverPlaceholder': 'Address or name',
-  'send.resolving': 'Resolving name…',
-  'send.review': 'Review send',
-  'send.estimating': 'Estimating fee…',
-  'send.youSend': 'You send',
-  'send.networkFee': 'Network fee',
-  'send.network': 'Network',
-  'send.confirm': 'Send',
-  'send.edit': 'Edit',
-  'send.sending': 'Confirm in your wallet…',
-  'send.noBalances': 'No tokens to send on this network',
-  'receive.description': 'Send assets to this address only on the networks below.',
-  'receive.networks': 'Networks',
-  'receive.qrLabel': 'QR code of your address',
-  'receive.copy': 'Copy address',
 
   // Names (spec §8)
   'names.resolveError': 'Error resolving name',

@@ -11,11 +11,13 @@ import { ConnectButton } from '../components/ConnectButton/ConnectButton'
 import { connectedAddress, createConnectedFakeLatch, createFakeLatch, type FakeLatch } from '../test/createFakeLatch'
 import { createFakeAccountData } from '../test/fakeAccountData'
 import { MAINNET_ID } from '../test/ids'
+import { modalStrings, type ModalStringKey } from '../components/LatchModal/strings'
 import { renderWithLatch } from '../test/render'
 
 /** What a core key reads in the latch's active catalogue: the locale's text, or English where it has none yet. */
-function expected(latch: FakeLatch, key: MessageKey): string {
-  return latch.getState().catalogue?.[key] ?? messages.en[key]
+function expected(latch: FakeLatch, key: MessageKey | ModalStringKey): string {
+  const english: Record<string, string> = { ...messages.en, ...modalStrings }
+  return latch.getState().catalogue?.[key] ?? english[key]!
 }
 
 async function german(latch: FakeLatch): Promise<void> {

@@ -2,8 +2,7 @@ import { useEffect, useId, useRef, type CSSProperties, type MouseEvent } from 'r
 import type { LatchState } from '@latchkit/core'
 import { useLatchInstance } from '../../context'
 import { useLatchSnapshot } from '../../hooks/useLatchSelector'
-import { useT } from '../../hooks/useT'
-import { messages, type MessageKey } from '@latchkit/core'
+import { modalStrings, useModalT, type ModalStringKey } from './strings'
 import { AlertBanner } from './AlertBanner'
 import { ModalHeader } from './ModalHeader'
 import { Toast } from './Toast'
@@ -23,7 +22,7 @@ function canCloseFrom(state: LatchState): boolean {
 export function ModalDialog() {
   const latch = useLatchInstance()
   const state = useLatchSnapshot()
-  const t = useT()
+  const t = useModalT()
   const titleId = useId()
   const dialog = useRef<HTMLDivElement>(null)
   const content = useRef<HTMLDivElement>(null)
@@ -95,9 +94,9 @@ export function ModalDialog() {
 }
 
 /** The header title: the wallet's name while connecting, else the view's catalogue title. */
-function viewTitle(state: LatchState, t: ReturnType<typeof useT>): string {
+function viewTitle(state: LatchState, t: ReturnType<typeof useModalT>): string {
   const connecting = state.view === 'ConnectingExternal' || state.view === 'ConnectingWalletConnect'
   if (connecting && state.viewData.wallet) return state.viewData.wallet.name
   const key = `view.${state.view}`
-  return key in messages.en ? t(key as MessageKey) : state.view.replace(/([a-z])([A-Z])/g, '$1 $2')
+  return key in modalStrings ? t(key as ModalStringKey) : state.view.replace(/([a-z])([A-Z])/g, '$1 $2')
 }

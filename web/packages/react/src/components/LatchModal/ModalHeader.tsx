@@ -1,4 +1,4 @@
-import { useT } from '../../hooks/useT'
+import { useModalT } from './strings'
 
 export type ModalHeaderProps = {
   titleId: string
@@ -11,7 +11,7 @@ export type ModalHeaderProps = {
 
 /** Back button (when there is a view to go back to), the view title (labels the dialog), close button. */
 export function ModalHeader({ titleId, title, canGoBack, canClose, onBack, onClose }: ModalHeaderProps) {
-  const t = useT()
+  const t = useModalT()
   return (
     <header className="latch-header">
       {canGoBack ? (

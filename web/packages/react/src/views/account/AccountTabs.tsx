@@ -2,7 +2,7 @@ import { lazy, Suspense, useId, useState, type KeyboardEvent } from 'react'
 import { getEmbeddedState } from '@latchkit/core'
 import { useLatchInstance } from '../../context'
 import { useLatchSelector } from '../../hooks/useLatchSelector'
-import { useT } from '../../hooks/useT'
+import { useModalT } from '../../components/LatchModal/strings'
 import { NftsTab } from './NftsTab'
 import { TokensTab } from './TokensTab'
 
@@ -18,7 +18,7 @@ type Tab = 'tokens' | 'nfts' | 'activity'
 
 /** The Account view's tabs (spec §2): Tokens, NFTs and, when the activity feature is on, Activity. */
 export function AccountTabs({ activity }: { activity: boolean }) {
-  const t = useT()
+  const t = useModalT()
   const latch = useLatchInstance()
   const rtl = useLatchSelector((s) => s.dir === 'rtl')
   const tabsId = useId()

@@ -5,7 +5,8 @@ import { loadLazyViews } from '../../components/LatchModal/loadLazyViews'
 import { useLatchInstance } from '../../context'
 import { useLatchConnections } from '../../hooks/useLatchConnections'
 import { useLatchSelector } from '../../hooks/useLatchSelector'
-import { useLatchFormats, useStrings, useT } from '../../hooks/useT'
+import { useLatchFormats, useStrings } from '../../hooks/useT'
+import { useModalT, type ModalStringKey } from '../../components/LatchModal/strings'
 import { truncateAddress } from '../../utils'
 import { profileStrings } from '../profile/strings'
 import { accountStrings } from './strings'
@@ -23,7 +24,7 @@ const AccountTabs = lazy(() => {
 const AccountName = lazy(() => accountTabs().then((m) => ({ default: m.AccountName })))
 
 /** Each action's view, test id, label (core's message key or the view's own) and icon path. */
-const ACTIONS: Record<WalletFeature, readonly [LatchView, string, MessageKey | keyof typeof accountStrings, string?]> = {
+const ACTIONS: Record<WalletFeature, readonly [LatchView, string, MessageKey | ModalStringKey | keyof typeof accountStrings, string?]> = {
   onramp: ['OnRampProviders', 'buy', 'account.buy'],
   swaps: ['WalletSwap', 'swap', 'account.swap'],
   receive: ['WalletReceive', 'receive', 'account.receive', 'M7 2v10M3 8l4 4 4-4'],
@@ -33,7 +34,7 @@ const ACTIONS: Record<WalletFeature, readonly [LatchView, string, MessageKey | k
 /** The Account view: avatar, address, balance, network, Send and Receive, the Tokens/NFTs/Activity tabs (spec §2), disconnect. */
 export function AccountView() {
   const latch = useLatchInstance()
-  const t = useT()
+  const t = useModalT()
   const s = useStrings(accountStrings)
   const formats = useLatchFormats()
   const profile = useStrings(profileStrings)
@@ -104,7 +105,7 @@ export function AccountView() {
                     <path d={icon} fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" strokeLinejoin="round" />
                   </svg>
                 ) : null}
-                {label in accountStrings ? s(label as keyof typeof accountStrings) : t(label as MessageKey)}
+                {label in accountStrings ? s(label as keyof typeof accountStrings) : t(label as ModalStringKey)}
               </button>
             )
           })}

@@ -1,7 +1,8 @@
 import { useEffect, useRef } from 'react'
 import type { ActivityItem } from '@latchkit/core'
 import { useLatchActivity } from '../../hooks/useLatchActivity'
-import { useLatchFormats, useT } from '../../hooks/useT'
+import { useLatchFormats } from '../../hooks/useT'
+import { useModalT } from '../../components/LatchModal/strings'
 import { truncateAddress } from '../../utils'
 import { WalletImage } from '../connect/WalletImage'
 
@@ -18,7 +19,7 @@ function DirectionIcon({ direction }: { direction: ActivityItem['direction'] }) 
 }
 
 function ActivityRow({ item }: { item: ActivityItem }) {
-  const t = useT()
+  const t = useModalT()
   // The item's date and relative time are English (spec §9); another locale formats them from minedAt.
   const formats = useLatchFormats()
   const counterpart = item.counterpart
@@ -58,7 +59,7 @@ function ActivityRow({ item }: { item: ActivityItem }) {
  * failed ('Failed to fetch transactions') states.
  */
 export function ActivityTab() {
-  const t = useT()
+  const t = useModalT()
   const formats = useLatchFormats()
   const activity = useLatchActivity()
   const sentinel = useRef<HTMLDivElement>(null)

@@ -3,7 +3,7 @@ import { encode } from 'uqr'
 import { networkCaipId, networksForAccount } from '@latchkit/core'
 import { useLatchInstance } from '../../context'
 import { useLatchSelector } from '../../hooks/useLatchSelector'
-import { useT } from '../../hooks/useT'
+import { useModalT } from '../../components/LatchModal/strings'
 import { WalletImage } from '../connect/WalletImage'
 
 /** The address as a QR code: one SVG path of the dark modules, drawn in the theme's foreground colour. */
@@ -29,7 +29,7 @@ function AddressQr({ value, label }: { value: string; label: string }) {
 /** The Receive view (WalletReceive): the address as a QR code and as text, a copy button, and the networks it is valid on. */
 export function ReceiveView() {
   const latch = useLatchInstance()
-  const t = useT()
+  const t = useModalT()
   const { address, caipAddress, networks } = useLatchSelector((s) => ({
     address: s.account.address,
     caipAddress: s.account.caipAddress,

@@ -3,7 +3,7 @@ import { useLatchInstance } from '../../context'
 import { useAccountModels } from '../../hooks/useAccountModels'
 import { useLatchBalances } from '../../hooks/useLatchBalances'
 import { useLatchSelector } from '../../hooks/useLatchSelector'
-import { useT } from '../../hooks/useT'
+import { useModalT } from '../../components/LatchModal/strings'
 import { WalletImage } from '../connect/WalletImage'
 
 /** One balance: icon, name, quantity with 3 decimals and its USD value with 2 (spec §9). */
@@ -39,7 +39,7 @@ function TokenRow({ balance, models, onSelect }: { balance: TokenBalance; models
 /** The Tokens tab: the total in USD, then each balance; a click on one starts a send of it. */
 export function TokensTab() {
   const latch = useLatchInstance()
-  const t = useT()
+  const t = useModalT()
   const sendEnabled = useLatchSelector((s) => s.features.send)
   // Buy and Swap are the Account view's actions (features.walletFeaturesOrder).
   const { balances, totalValue, isLoading, balanceLoading, error, refetch } = useLatchBalances()

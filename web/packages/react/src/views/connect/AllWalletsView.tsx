@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react'
 import type { LatchWallet } from '@latchkit/core'
 import { walletSearchDebounceMs } from '../../constants'
 import { useLatchInstance } from '../../context'
-import { useT } from '../../hooks/useT'
+import { useModalT } from '../../components/LatchModal/strings'
 import { setAgreed, useConsent } from './consent'
 import LegalConsent from './LegalConsent'
 import { WalletListItem } from './WalletListItem'
@@ -33,7 +33,7 @@ function useDebouncedValue<T>(value: T, delayMs: number): T {
 export default function AllWalletsView() {
   const latch = useLatchInstance()
   const consent = useConsent(latch)
-  const t = useT()
+  const t = useModalT()
   const [query, setQuery] = useState('')
   const search = useDebouncedValue(query.trim(), walletSearchDebounceMs)
   const [list, setList] = useState<ListState>(initialList)

@@ -2,7 +2,8 @@ import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react'
 import { EMBEDDED_CONNECTOR_ID, getEmbeddedState, isMobileUserAgent, type LatchWallet } from '@latchkit/core'
 import { useLatchInstance } from '../../context'
 import { useLatchSelector } from '../../hooks/useLatchSelector'
-import { useStrings, useT } from '../../hooks/useT'
+import { useStrings } from '../../hooks/useT'
+import { useModalT } from '../../components/LatchModal/strings'
 import { setAgreed, useConsent } from './consent'
 import { connectStrings } from './strings'
 import { WalletListItem } from './WalletListItem'
@@ -26,7 +27,7 @@ function displayCount(count: number): string {
  */
 export function ConnectView() {
   const latch = useLatchInstance()
-  const t = useT()
+  const t = useModalT()
   const s = useStrings(connectStrings)
   const opts = latch._internal.opts
   const { legal, required, agreed, blocked } = useConsent(latch)
@@ -129,7 +130,7 @@ export function ConnectView() {
 
 /** The WalletConnect entry: any WalletConnect wallet, by QR code (core shows it on computers only). */
 function WalletConnectRow({ wallet, onSelect, disabled }: { wallet: LatchWallet; onSelect: (wallet: LatchWallet) => void; disabled: boolean }) {
-  const t = useT()
+  const t = useModalT()
   return (
     <li>
       <button type="button" className="latch-list-item" data-testid={`latch-wallet-${wallet.id}`} aria-disabled={disabled || undefined} onClick={() => onSelect(wallet)}>

@@ -1,12 +1,12 @@
 import { useLatchInstance } from '../../context'
 import { useLatchSelector } from '../../hooks/useLatchSelector'
-import { useT } from '../../hooks/useT'
+import { useModalT } from '../../components/LatchModal/strings'
 import { WalletImage } from './WalletImage'
 
 /** Waiting for the wallet to approve; on failure the reason and a Retry button. Success is core's (it opens Account). */
 export function ConnectingExternalView() {
   const latch = useLatchInstance()
-  const t = useT()
+  const t = useModalT()
   const { wallet, connectError } = useLatchSelector((state) => ({ wallet: state.viewData.wallet, connectError: state.connectError }))
   if (!wallet) return null
   const retry = () => {

@@ -1,12 +1,12 @@
 import type { LatchWallet } from '@latchkit/core'
-import { useT } from '../../hooks/useT'
+import { useModalT } from '../../components/LatchModal/strings'
 import { WalletImage } from './WalletImage'
 
 export type WalletListItemProps = { wallet: LatchWallet; onSelect: (wallet: LatchWallet) => void; disabled?: boolean }
 
 /** One wallet row: icon, name, and an "installed" or "recent" tag. */
 export function WalletListItem({ wallet, onSelect, disabled }: WalletListItemProps) {
-  const t = useT()
+  const t = useModalT()
   const tag = wallet.kind === 'recent' ? t('connect.recent') : wallet.installed ? t('connect.installed') : null
   return (
     <li>

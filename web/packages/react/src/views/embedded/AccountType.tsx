@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react'
 import { useLatchInstance } from '../../context'
-import { useT } from '../../hooks/useT'
+import { useModalT } from '../../components/LatchModal/strings'
 import { useEmbeddedT } from './strings'
 import { useEmbeddedState } from './useEmbeddedState'
 import { withActions } from './withActions'
@@ -15,7 +15,7 @@ import { withActions } from './withActions'
  */
 export default function AccountType() {
   const latch = useLatchInstance()
-  const t = useT()
+  const t = useModalT()
   const et = useEmbeddedT()
   const user = useEmbeddedState()?.user
   const [busy, setBusy] = useState(false)

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react'
 import { withActions } from './withActions'
 import { useLatchInstance } from '../../context'
-import { useT } from '../../hooks/useT'
+import { useModalT } from '../../components/LatchModal/strings'
 import { useEmbeddedT } from './strings'
 import { useEmbeddedState } from './useEmbeddedState'
 
@@ -12,7 +12,7 @@ import { useEmbeddedState } from './useEmbeddedState'
  */
 export default function EmailLogin() {
   const latch = useLatchInstance()
-  const t = useT()
+  const t = useModalT()
   const et = useEmbeddedT()
   const state = useEmbeddedState()
   const [email, setEmail] = useState(state?.email ?? '')

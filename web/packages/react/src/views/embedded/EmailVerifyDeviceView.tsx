@@ -1,6 +1,6 @@
 import { withActions } from './withActions'
 import { useLatchInstance } from '../../context'
-import { useT } from '../../hooks/useT'
+import { useModalT } from '../../components/LatchModal/strings'
 import { useEmbeddedT } from './strings'
 import { useEmbeddedState } from './useEmbeddedState'
 
@@ -10,7 +10,7 @@ import { useEmbeddedState } from './useEmbeddedState'
  */
 export default function EmailVerifyDeviceView() {
   const latch = useLatchInstance()
-  const t = useT()
+  const t = useModalT()
   const et = useEmbeddedT()
   const state = useEmbeddedState()
   if (!state) return null

@@ -1,7 +1,7 @@
 import { useState } from 'react'
 import { withActions } from './withActions'
 import { useLatchInstance } from '../../context'
-import { useT } from '../../hooks/useT'
+import { useModalT } from '../../components/LatchModal/strings'
 import { useEmbeddedT } from './strings'
 import { OtpInput } from './OtpInput'
 import { RecoveryPassword } from './RecoveryPassword'
@@ -11,7 +11,7 @@ import { useEmbeddedState } from './useEmbeddedState'
 /** EmailVerifyOtp: the 6-digit code mailed to the visitor; a full code is sent at once; 'Authenticating...' while the wallet loads. */
 export default function EmailVerifyOtpView() {
   const latch = useLatchInstance()
-  const t = useT()
+  const t = useModalT()
   const et = useEmbeddedT()
   const state = useEmbeddedState()
   const [code, setCode] = useState('')

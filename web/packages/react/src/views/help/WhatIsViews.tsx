@@ -1,5 +1,6 @@
 import { useLatchInstance } from '../../context'
-import { useStrings, useT } from '../../hooks/useT'
+import { useStrings } from '../../hooks/useT'
+import { useModalT } from '../../components/LatchModal/strings'
 import { helpStrings } from './strings'
 
 // Short explanations for visitors new to wallets and networks, opened from the Connect view
@@ -41,7 +42,7 @@ function Points({ points }: { points: readonly Point[] }) {
 /** What is a wallet? Three short points, and the way to the full list of wallets. */
 export function WhatIsAWalletView() {
   const latch = useLatchInstance()
-  const t = useT()
+  const t = useModalT()
   return (
     <div className="latch-view" data-testid="latch-view-WhatIsAWallet">
       <Points points={walletPoints} />

@@ -1,7 +1,7 @@
 import { useEffect } from 'react'
 import { useLatchInstance } from '../../context'
 import { useLatchSelector } from '../../hooks/useLatchSelector'
-import { useT } from '../../hooks/useT'
+import { useModalT } from '../../components/LatchModal/strings'
 import { useNamesModule, useNamesState } from './useNames'
 
 /**
@@ -11,7 +11,7 @@ import { useNamesModule, useNamesState } from './useNames'
  */
 export default function AccountName() {
   const latch = useLatchInstance()
-  const t = useT()
+  const t = useModalT()
   const names = useNamesModule()
   const state = useNamesState(names)
   const { address, caipAddress } = useLatchSelector((s) => ({ address: s.account.address, caipAddress: s.account.caipAddress }))

@@ -1,13 +1,13 @@
 import { useLatchInstance } from '../../context'
 import { useLatchSelector } from '../../hooks/useLatchSelector'
-import { useT } from '../../hooks/useT'
+import { useModalT } from '../../components/LatchModal/strings'
 import { useNamesT } from './strings'
 import { useNamesModule, useNamesState } from './useNames'
 
 /** RegisterAccountNameSuccess: the account's new name (spec §4), and back to Account. */
 export default function RegisterAccountNameSuccessView() {
   const latch = useLatchInstance()
-  const t = useT()
+  const t = useModalT()
   const nt = useNamesT()
   const address = useLatchSelector((state) => state.account.address)
   const state = useNamesState(useNamesModule())

@@ -1,7 +1,7 @@
 import { useEffect, useId, useState, type FormEvent } from 'react'
 import type { NameSuggestion } from '@latchkit/core'
 import { useLatchInstance } from '../../context'
-import { useT } from '../../hooks/useT'
+import { useModalT } from '../../components/LatchModal/strings'
 import { useNamesT } from './strings'
 import { useNamesModule, useNamesState } from './useNames'
 
@@ -21,7 +21,7 @@ export { default as RegisterAccountNameSuccessView } from './RegisterAccountName
 
 export default function RegisterAccountNameView() {
   const latch = useLatchInstance()
-  const t = useT()
+  const t = useModalT()
   const nt = useNamesT()
   const names = useNamesModule()
   const state = useNamesState(names)

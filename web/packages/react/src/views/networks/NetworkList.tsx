@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react'
 import { networkCaipId } from '@latchkit/core'
 import { useLatchInstance } from '../../context'
 import { useLatchSelector } from '../../hooks/useLatchSelector'
-import { useT } from '../../hooks/useT'
+import { useModalT } from '../../components/LatchModal/strings'
 import { WalletImage } from '../connect/WalletImage'
 
 export type NetworkListProps = {
@@ -20,7 +20,7 @@ export type NetworkListProps = {
  */
 export function NetworkList({ label, markActive = true }: NetworkListProps) {
   const latch = useLatchInstance()
-  const t = useT()
+  const t = useModalT()
   const { networks, activeId } = useLatchSelector((state) => ({ networks: state.networks, activeId: state.activeNetwork.id }))
   const [pendingId, setPendingId] = useState<number | undefined>(undefined)
   const mounted = useRef(true)

@@ -1,10 +1,10 @@
 import { useLatchInstance } from '../../context'
-import { useT } from '../../hooks/useT'
+import { useModalT } from '../../components/LatchModal/strings'
 import { NetworkList } from './NetworkList'
 
 /** The configured networks; picking one switches to it (spec §4). */
 export function NetworksView() {
-  const t = useT()
+  const t = useModalT()
   const latch = useLatchInstance()
   return (
     <div className="latch-view" data-testid="latch-view-Networks">

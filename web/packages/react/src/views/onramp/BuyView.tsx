@@ -2,7 +2,7 @@ import { useEffect, useId } from 'react'
 import { useLatchInstance } from '../../context'
 import { useLatchSelector } from '../../hooks/useLatchSelector'
 import { useLocaleNumbers } from '../../hooks/useLocaleNumbers'
-import { useT } from '../../hooks/useT'
+import { useModalT } from '../../components/LatchModal/strings'
 import { useOnrampT } from './strings'
 import { openCheckoutWindow, useOnrampModule, useOnrampState } from './useOnramp'
 
@@ -19,7 +19,7 @@ const QUOTE_DEBOUNCE_MS = 300
 export function BuyView() {
   const latch = useLatchInstance()
   const t = useOnrampT()
-  const tc = useT()
+  const tc = useModalT()
   const { decimal } = useLocaleNumbers()
   const onramp = useOnrampModule()
   const s = useOnrampState(onramp)

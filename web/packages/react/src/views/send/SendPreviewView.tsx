@@ -5,7 +5,7 @@ import { useAccountModels } from '../../hooks/useAccountModels'
 import { useLatchSelector } from '../../hooks/useLatchSelector'
 import { useLatchSend } from '../../hooks/useLatchSend'
 import { useLocaleNumbers } from '../../hooks/useLocaleNumbers'
-import { useT } from '../../hooks/useT'
+import { useModalT } from '../../components/LatchModal/strings'
 import { truncateAddress } from '../../utils'
 
 /**
@@ -29,7 +29,7 @@ function formatFee(value: string, formatQuantity: (numeric: string) => string, d
  */
 export function SendPreviewView() {
   const latch = useLatchInstance()
-  const t = useT()
+  const t = useModalT()
   const { decimal } = useLocaleNumbers()
   const send = useLatchSend()
   const models = useAccountModels()

@@ -3,7 +3,7 @@ import { Avatar } from '../../components/Avatar/Avatar'
 import { useLatchInstance } from '../../context'
 import { useAccountModels } from '../../hooks/useAccountModels'
 import { useLatchSend } from '../../hooks/useLatchSend'
-import { useT } from '../../hooks/useT'
+import { useModalT } from '../../components/LatchModal/strings'
 import { truncateAddress } from '../../utils'
 
 /** Delay between the last keystroke in the receiver field and resolving it (spec §9's search delay). */
@@ -17,7 +17,7 @@ const RECEIVER_DEBOUNCE_MS = 300
  */
 export function SendView() {
   const latch = useLatchInstance()
-  const t = useT()
+  const t = useModalT()
   const send = useLatchSend()
   const models = useAccountModels()
   const ids = { token: useId(), amount: useId(), receiver: useId(), error: useId() }

@@ -2,7 +2,8 @@ import { useState } from 'react'
 import { loadSiwxModule } from '@latchkit/core'
 import { useLatchInstance } from '../../context'
 import { useLatchSession } from '../../hooks/useLatchSession'
-import { useStrings, useT } from '../../hooks/useT'
+import { useStrings } from '../../hooks/useT'
+import { useModalT } from '../../components/LatchModal/strings'
 import { siwxStrings } from './strings'
 
 /**
@@ -13,7 +14,7 @@ import { siwxStrings } from './strings'
  */
 export default function SIWXSignMessageView() {
   const latch = useLatchInstance()
-  const t = useT()
+  const t = useModalT()
   const s = useStrings(siwxStrings)
   const session = useLatchSession()
   const [cancelling, setCancelling] = useState(false)

@@ -5,7 +5,7 @@ import { useAccountModels } from '../../hooks/useAccountModels'
 import { useLatchBalances } from '../../hooks/useLatchBalances'
 import { useLatchSelector } from '../../hooks/useLatchSelector'
 import { useLocaleNumbers } from '../../hooks/useLocaleNumbers'
-import { useT } from '../../hooks/useT'
+import { useModalT } from '../../components/LatchModal/strings'
 import { useSwapT } from './strings'
 
 type SwapToken = Awaited<ReturnType<SwapModule['getSwapTokens']>>[number]
@@ -39,7 +39,7 @@ function formatUnits(value: bigint, decimals: number, places = 6): string {
 export function SwapView() {
   const latch = useLatchInstance()
   const t = useSwapT()
-  const tc = useT()
+  const tc = useModalT()
   // Amounts, rates and percentages in the active locale.
   const { decimal: dec, number: num } = useLocaleNumbers()
   const models = useAccountModels()

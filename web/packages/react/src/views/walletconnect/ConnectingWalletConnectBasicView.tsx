@@ -2,7 +2,7 @@ import type { LatchWallet } from '@latchkit/core'
 import { isMobileUserAgent } from '@latchkit/core'
 import { useLatchInstance } from '../../context'
 import { useLatchSelector } from '../../hooks/useLatchSelector'
-import { useT } from '../../hooks/useT'
+import { useModalT } from '../../components/LatchModal/strings'
 import { CopyLinkButton, PairingError, RetryAfterDecline, useWalletConnectPairing, WalletConnectQrCode } from './ConnectingWalletConnectParts'
 import { setAgreed, useConsent } from '../connect/consent'
 import LegalConsent from '../connect/LegalConsent'
@@ -17,7 +17,7 @@ import { WalletListItem } from '../connect/WalletListItem'
  */
 export default function ConnectingWalletConnectBasicView() {
   const latch = useLatchInstance()
-  const t = useT()
+  const t = useModalT()
   const mobile = isMobileUserAgent()
   const opts = latch._internal.opts
   // As in Connect: with features.legalCheckbox and a legal URL, nothing connects until the terms are agreed to.

@@ -6,7 +6,7 @@ import { encode } from 'uqr'
 import type { LatchWalletConnectState } from '@latchkit/core'
 import { useLatchInstance } from '../../context'
 import { useLatchSelector } from '../../hooks/useLatchSelector'
-import { useT } from '../../hooks/useT'
+import { useModalT } from '../../components/LatchModal/strings'
 import { WalletImage } from '../connect/WalletImage'
 
 /**
@@ -71,7 +71,7 @@ export type WalletConnectQrCodeProps = {
  * while the pairing is being created.
  */
 export function WalletConnectQrCode({ uri, imageUrl, name }: WalletConnectQrCodeProps) {
-  const t = useT()
+  const t = useModalT()
   const showLogo = Boolean(name)
   const qr = useMemo(() => (uri ? encode(uri, { ecc: qrErrorCorrection(showLogo), border: 0 }) : undefined), [uri, showLogo])
   if (!qr || !uri) {
@@ -108,7 +108,7 @@ export function WalletConnectQrCode({ uri, imageUrl, name }: WalletConnectQrCode
 /** Copies the pairing URI, for wallets on this device or pasted elsewhere. */
 export function CopyLinkButton({ uri }: { uri: string | undefined }) {
   const latch = useLatchInstance()
-  const t = useT()
+  const t = useModalT()
   const copy = () => {
     if (!uri) return
     navigator.clipboard.writeText(uri).then(
@@ -134,7 +134,7 @@ export function CopyLinkButton({ uri }: { uri: string | undefined }) {
  */
 export function PairingError({ pairing }: { pairing: LatchWalletConnectState }) {
   const latch = useLatchInstance()
-  const t = useT()
+  const t = useModalT()
   const { error } = pairing
   if (!error) return null
   if (error.kind === 'user_rejected') {
@@ -160,7 +160,7 @@ export function PairingError({ pairing }: { pairing: LatchWalletConnectState }) 
 /** A decline while no pairing is on offer (within 1 s of the last attempt) also needs a way back in. */
 export function RetryAfterDecline({ pairing }: { pairing: LatchWalletConnectState }) {
   const latch = useLatchInstance()
-  const t = useT()
+  const t = useModalT()
   if (pairing.error?.kind !== 'user_rejected' || pairing.pending) return null
   return (
     <button type="button" className="latch-secondary-button" data-testid="latch-wc-retry" onClick={() => latch.retryWalletConnect()}>

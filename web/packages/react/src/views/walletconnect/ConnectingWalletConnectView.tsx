@@ -10,7 +10,7 @@ import {
   type WalletConnectPlatform,
 } from '@latchkit/core'
 import { useLatchSelector } from '../../hooks/useLatchSelector'
-import { useT } from '../../hooks/useT'
+import { useModalT, type ModalStringKey } from '../../components/LatchModal/strings'
 import {
   CopyLinkButton,
   PairingError,
@@ -20,7 +20,7 @@ import {
 } from './ConnectingWalletConnectParts'
 import { WalletImage } from '../connect/WalletImage'
 
-const platformLabel: Record<WalletConnectPlatform, MessageKey> = {
+const platformLabel: Record<WalletConnectPlatform, ModalStringKey> = {
   qrcode: 'walletConnect.platformQrcode',
   mobile: 'walletConnect.platformMobile',
   desktop: 'walletConnect.platformDesktop',
@@ -44,7 +44,7 @@ function inFrame(): boolean {
  * WalletConnect entry) the QR code alone. Loaded as its own chunk.
  */
 export default function ConnectingWalletConnectView() {
-  const t = useT()
+  const t = useModalT()
   const picked = useLatchSelector((state) => state.viewData.wallet)
   const wallet = picked && picked.id !== WALLET_CONNECT_ID ? picked : undefined
   const pairing = useWalletConnectPairing()
@@ -90,7 +90,7 @@ export default function ConnectingWalletConnectView() {
 
 /** A wallet app (phone, computer or web) opened with the pairing in its link. */
 function WalletLinkPanel({ wallet, platform, uri }: { wallet: LatchWallet; platform: WalletConnectPlatform; uri: string | undefined }) {
-  const t = useT()
+  const t = useModalT()
   const link = uri ? walletConnectLink(wallet, platform, uri) : undefined
   const target = link ? linkTarget(platform, link.redirect, inFrame()) : undefined
   const label =
