@@ -173,7 +173,7 @@ export interface OpenOptions {
 export interface Latch {
   getState(): LatchState
   subscribe(listener: (state: LatchState, prev: LatchState) => void): () => void
-  /** Opens the modal; an unknown view or namespace throws a LatchOpenError. */
+  /** Opens the modal. An unknown view, or a namespace no configured network is in, throws a LatchOpenError. */
   open(options?: OpenOptions): void
   close(): void
   /** Push a view; `goBack` pops (closing the modal at one view). */
@@ -201,22 +201,23 @@ export interface Latch {
   /**
    * Configures one more EVM network (last in `networks`): the Networks view lists it and switching to it works, its
    * RPC through latchd's proxy like the others. A malformed chain, one already configured or a non-EVM network
-   * throws LatchOptionsError.
+   * rejects with LatchOptionsError. (The code is an on-demand chunk, hence the promise.)
    */
-  addNetwork(chain: Chain): void
+  addNetwork(chain: Chain): Promise<void>
   /**
    * Stops offering a network. The active one moves to the first remaining network; a wallet still on the removed
-   * chain is then on an unsupported chain. An unknown id or the last network throws LatchOptionsError.
+   * chain is then on an unsupported chain. An unknown id or the last network rejects with LatchOptionsError.
    */
-  removeNetwork(chainId: number): void
+  removeNetwork(chainId: number): Promise<void>
   /**
    * Changes options at runtime, validated as createLatch validates them and applied only when all are valid (else
-   * LatchOptionsError). Options that build the instance (FIXED_OPTIONS: projectId, apiUrl, networks, metadata,
-   * wagmiConfig, frameUrl, …) are refused.
+   * it rejects with LatchOptionsError and nothing changes). Options that build the instance (projectId, apiUrl,
+   * networks, defaultNetwork, metadata, wagmiConfig, walletConnect, frameUrl, siwx, enableReconnect,
+   * defaultAccountTypes) are refused. Resolves once applied.
    */
-  updateOptions(update: Partial<LatchOptions>): void
+  updateOptions(update: Partial<LatchOptions>): Promise<void>
   /** Changes `features` at runtime (merged over those in force), as updateOptions; remote-managed ones are refused. */
-  updateFeatures(update: Partial<Features>): void
+  updateFeatures(update: Partial<Features>): Promise<void>
   /** latchd's image URL for a network, by CAIP-2 id (`eip155:1`); latchd answers a monogram when it has no logo. */
   assetImageUrl(caipNetworkId: string): string
   /** AllWallets: one page of the registry (40), or a search (100 results). */

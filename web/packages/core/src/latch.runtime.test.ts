@@ -46,11 +46,11 @@ function setup(own = true) {
 }
 
 describe('Latch.updateOptions / updateFeatures', () => {
-  it('applies a valid update: theme, state, the options read live', () => {
+  it('applies a valid update: theme, state, the options read live', async () => {
     const { latch } = setup()
     const seen = vi.fn()
     latch.subscribe(seen)
-    latch.updateOptions({ themeMode: 'light', themeVariables: { accent: '#ff0000' }, enableNetworkSwitch: false, termsConditionsUrl: 'https://example.com/terms' })
+    await latch.updateOptions({ themeMode: 'light', themeVariables: { accent: '#ff0000' }, enableNetworkSwitch: false, termsConditionsUrl: 'https://example.com/terms' })
     const state = latch.getState()
     expect(state.themeMode).toBe('light')
     expect(state.themeVars['--latch-accent']).toBe('#ff0000')
@@ -58,31 +58,31 @@ describe('Latch.updateOptions / updateFeatures', () => {
     expect(seen).toHaveBeenCalled()
     expect(latch._internal.opts.termsConditionsUrl).toBe('https://example.com/terms')
     // An update is merged over the options in force.
-    latch.updateOptions({ privacyPolicyUrl: 'https://example.com/privacy' })
+    await latch.updateOptions({ privacyPolicyUrl: 'https://example.com/privacy' })
     expect(latch._internal.opts).toMatchObject({ termsConditionsUrl: 'https://example.com/terms', privacyPolicyUrl: 'https://example.com/privacy', enableNetworkSwitch: false })
     latch.destroy()
   })
 
-  it('refuses an invalid update whole: nothing is half-applied', () => {
+  it('refuses an invalid update whole: nothing is half-applied', async () => {
     const { latch } = setup()
     const before = latch.getState()
-    expect(() => latch.updateOptions({ themeMode: 'light', featuredWalletIds: [''] })).toThrow('`featuredWalletIds` must be a list of non-empty wallet ids')
+    await expect(latch.updateOptions({ themeMode: 'light', featuredWalletIds: [''] })).rejects.toThrow('`featuredWalletIds` must be a list of non-empty wallet ids')
     expect(latch.getState()).toBe(before)
     expect(latch._internal.opts.themeMode).toBe('dark')
-    expect(() => latch.updateOptions({ projectId: 'b'.repeat(32) })).toThrow(expect.objectContaining({ name: 'LatchOptionsError', message: '`projectId` cannot be changed after createLatch' }))
-    expect(() => latch.updateOptions({ networks: [mainnet] })).toThrow('use addNetwork/removeNetwork')
+    await expect(latch.updateOptions({ projectId: 'b'.repeat(32) })).rejects.toMatchObject({ name: 'LatchOptionsError', message: '`projectId` cannot be changed after createLatch' })
+    await expect(latch.updateOptions({ networks: [mainnet] })).rejects.toThrow('use addNetwork/removeNetwork')
     latch.destroy()
   })
 
-  it('updateFeatures merges over the features in force; the account panels and the wallet list follow', () => {
+  it('updateFeatures merges over the features in force; the account panels and the wallet list follow', async () => {
     const { latch } = setup()
-    latch.updateFeatures({ send: false, legalCheckbox: true })
+    await latch.updateFeatures({ send: false, legalCheckbox: true })
     expect(latch.getState().features.send).toBe(false)
     expect(latch._internal.opts.features).toMatchObject({ send: false, legalCheckbox: true, receive: true })
-    latch.updateFeatures({ connectorTypeOrder: ['recent'] })
+    await latch.updateFeatures({ connectorTypeOrder: ['recent'] })
     expect(latch._internal.opts.features.legalCheckbox).toBe(true)
     expect(latch.getState().wallets.filter((w) => w.kind === 'injected')).toEqual([])
-    expect(() => latch.updateFeatures({ swaps: false })).toThrow("`features.swaps` is decided by latchd's project config")
+    await expect(latch.updateFeatures({ swaps: false })).rejects.toThrow("`features.swaps` is decided by latchd's project config")
     latch.destroy()
   })
 })
@@ -90,15 +90,15 @@ describe('Latch.updateOptions / updateFeatures', () => {
 describe('Latch.addNetwork / removeNetwork', () => {
   it('adds a chain: listed, in wagmi with a transport through latchd, and switchable', async () => {
     const { latch, wagmiConfig } = setup(false)
-    latch.addNetwork(base)
+    await latch.addNetwork(base)
     expect(latch.getState().networks.map((n) => n.id)).toEqual([mainnet.id, sepolia.id, base.id])
     expect(wagmiConfig.chains.map((c) => c.id)).toContain(base.id)
     const transport = wagmiConfig._internal.transports[base.id as never] as unknown as (p: { chain: typeof base }) => { value?: { url?: string } }
     expect(transport({ chain: base }).value?.url).toBe(`http://127.0.0.1:1/v1?chainId=eip155:8453&projectId=${'a'.repeat(32)}`)
     await latch.switchNetwork(base.id)
     expect(latch.getState().activeNetwork.id).toBe(base.id)
-    expect(() => latch.addNetwork(base)).toThrow('chain 8453 is already configured')
-    expect(() => latch.addNetwork({ id: 'x' } as never)).toThrow('addNetwork takes a viem Chain object')
+    await expect(latch.addNetwork(base)).rejects.toThrow('chain 8453 is already configured')
+    await expect(latch.addNetwork({ id: 'x' } as never)).rejects.toThrow('addNetwork takes a viem Chain object')
     latch.destroy()
   })
 
@@ -107,14 +107,14 @@ describe('Latch.addNetwork / removeNetwork', () => {
     await latch.switchNetwork(sepolia.id)
     const switched = vi.fn()
     latch.onNetworkSwitched(switched)
-    latch.removeNetwork(sepolia.id)
+    await latch.removeNetwork(sepolia.id)
     expect(latch.getState().networks.map((n) => n.id)).toEqual([mainnet.id])
     expect(latch.getState().activeNetwork.id).toBe(mainnet.id)
     expect(switched).toHaveBeenCalledWith({ network: mainnet, previous: sepolia })
     expect(wagmiConfig.chains.map((c) => c.id)).toEqual([mainnet.id])
     await expect(latch.switchNetwork(sepolia.id)).rejects.toMatchObject({ kind: 'chain_not_configured' })
-    expect(() => latch.removeNetwork(mainnet.id)).toThrow('the last network cannot be removed')
-    expect(() => latch.removeNetwork(optimism.id)).toThrow('chain 10 is not configured')
+    await expect(latch.removeNetwork(mainnet.id)).rejects.toThrow('the last network cannot be removed')
+    await expect(latch.removeNetwork(optimism.id)).rejects.toThrow('chain 10 is not configured')
     latch.destroy()
   })
 
@@ -122,7 +122,7 @@ describe('Latch.addNetwork / removeNetwork', () => {
     const { latch } = setup()
     await latch.connectWallet(mockWallet)
     await latch.switchNetwork(sepolia.id)
-    latch.removeNetwork(sepolia.id)
+    await latch.removeNetwork(sepolia.id)
     expect(latch.getState().unsupportedChainId).toBe(sepolia.id)
     await vi.waitFor(() => expect(latch.getState()).toMatchObject({ open: true, view: 'UnsupportedChain' }))
     latch.destroy()

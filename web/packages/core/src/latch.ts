@@ -11,7 +11,8 @@ import { loadAccountModule } from './account/load'
 import { createNamespaceClients } from './adapters/registry'
 import type { LatchNetwork } from './adapters/types'
 import { createAlertController } from './alerts'
-import { createOptionsStore, updateFeatures, updateOptions } from './config/updateOptions'
+import { loadRuntimeModule } from './config/load'
+import { createOptionsStore } from './config/store'
 import { createLazyApiClient } from './lazyApi'
 import { connectWallet } from './connection/actions/connectWallet'
 import { disconnect } from './connection/actions/disconnect'
@@ -32,12 +33,10 @@ import { wire } from './lifecycle/wire'
 import { createLocaleController } from './i18n/locale'
 import { lookup, t as translate, type MessageKey } from './messages'
 import { goBackTo } from './modal/actions/goBackTo'
-import { checkOpenOptions, openModal } from './modal/actions/openModal'
 import { modalContext } from './modal/context'
 import { createModalController } from './modal/controller'
+import { checkOpenOptions } from './modal/openOptions'
 import { createRouterController } from './modal/router'
-import { addNetwork } from './network/actions/addNetwork'
-import { removeNetwork } from './network/actions/removeNetwork'
 import { switchNetwork } from './network/actions/switchNetwork'
 import { createNetworkController } from './network/controller'
 import { loadPayModule } from './pay/load'
@@ -145,7 +144,9 @@ export function createLatch(options: LatchOptions, extensions: LatchExtensions =
     open(o) {
       // A view or namespace Latch does not have throws here, before anything moves.
       checkOpenOptions(latch, o)
-      void openModal(latch, o).catch((error) => console.error('[latch] open failed', error))
+      // A namespace or arguments: the runtime chunk moves to the namespace's network and fills the view in.
+      if (o?.namespace === undefined && o?.arguments === undefined) void modal.open(o?.view ? { view: o.view } : undefined)
+      else void loadRuntimeModule().then((m) => m.openModal(latch, o)).catch((error) => console.error('[latch] open failed', error))
     },
     close: () => void modal.close(),
     push: (view, data) => router.push(view, data?.wallet ? { wallet: fromLatchWallet(data.wallet) } : undefined),
@@ -154,10 +155,10 @@ export function createLatch(options: LatchOptions, extensions: LatchExtensions =
     connectWallet: (wallet) => connectWallet(latch, wallet),
     disconnect: () => disconnect(latch),
     switchNetwork: (chainId) => switchNetwork(latch, chainId),
-    addNetwork: (chain) => addNetwork(latch, chain),
-    removeNetwork: (chainId) => removeNetwork(latch, chainId),
-    updateOptions: (update) => updateOptions(latch, config, update),
-    updateFeatures: (update) => updateFeatures(latch, config, update),
+    addNetwork: (chain) => loadRuntimeModule().then((m) => m.addNetwork(latch, chain)),
+    removeNetwork: (chainId) => loadRuntimeModule().then((m) => m.removeNetwork(latch, chainId)),
+    updateOptions: (update) => loadRuntimeModule().then((m) => m.updateOptions(latch, config, update)),
+    updateFeatures: (update) => loadRuntimeModule().then((m) => m.updateFeatures(latch, config, update)),
     onNetworkSwitched: (listener) => network.onNetworkSwitched(listener),
     assetImageUrl: (caipNetworkId) => api.assetImageUrl(caipNetworkId),
     fetchWallets: (params) => fetchWallets(latch, params),

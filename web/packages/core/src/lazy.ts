@@ -23,3 +23,5 @@ export const walletConnectSdk = () => import('./walletconnect/connector/sdk')
 export const walletConnectSession = () => import('./walletconnect/connector/session')
 // Languages (issue 24): matching the visitor's languages, and loading a locale's catalogue chunk with the Intl formats.
 export const localeSwitch = () => import('./i18n/switch')
+// Runtime updates (updateOptions, updateFeatures, addNetwork, removeNetwork, open() with a namespace or arguments).
+export const runtime = () => import('./config/runtime')

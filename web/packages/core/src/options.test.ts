@@ -1,6 +1,6 @@
 import { mainnet, optimism, sepolia } from 'viem/chains'
 import { describe, expect, it } from 'vitest'
-import { DEFAULT_API_URL, FIXED_OPTIONS, LatchOptionsError, resolveFeaturesUpdate, resolveOptions, resolveOptionsUpdate, type LatchOptions } from './options'
+import { DEFAULT_API_URL, LatchOptionsError, resolveOptions, type LatchOptions } from './options'
 
 const base: LatchOptions = { projectId: 'a'.repeat(32), networks: [mainnet, optimism] }
 
@@ -84,33 +84,5 @@ describe('tokens', () => {
     ['a list', [] as never, '`tokens` must be an object keyed by CAIP-2 network id'],
   ])('refuses %s', (_, tokens, message) => {
     expect(() => resolveOptions({ networks: [mainnet], tokens })).toThrow(message)
-  })
-})
-
-describe('resolveOptionsUpdate / resolveFeaturesUpdate', () => {
-  const current: LatchOptions = { networks: [mainnet], projectId: 'p', themeMode: 'dark', features: { send: true, email: false } }
-
-  it('merges the update over the options in force and resolves the whole', () => {
-    const { options, opts } = resolveOptionsUpdate(current, { themeMode: 'light', excludeWalletIds: ['a'] })
-    expect(options).toMatchObject({ projectId: 'p', themeMode: 'light', excludeWalletIds: ['a'] })
-    expect(opts.themeMode).toBe('light')
-    expect(opts.excludeWalletIds).toEqual(['a'])
-    expect(resolveFeaturesUpdate(current, { send: false }).opts.features).toMatchObject({ send: false, email: false })
-  })
-
-  it.each(FIXED_OPTIONS)('refuses %s', (name) => {
-    expect(() => resolveOptionsUpdate(current, { [name]: undefined })).toThrow(`\`${name}\` cannot be changed after createLatch`)
-  })
-
-  it('points networks at addNetwork/removeNetwork', () => {
-    expect(() => resolveOptionsUpdate(current, { networks: [mainnet] })).toThrow('use addNetwork/removeNetwork')
-  })
-
-  it('validates as createLatch does and refuses a change of a remote-managed feature', () => {
-    expect(() => resolveOptionsUpdate(current, { themeMode: 'blue' as 'dark' })).toThrow(LatchOptionsError)
-    expect(() => resolveFeaturesUpdate(current, { connectorTypeOrder: ['qr' as 'recent'] })).toThrow('`features.connectorTypeOrder` holds "qr"')
-    expect(() => resolveFeaturesUpdate(current, { email: true })).toThrow("`features.email` is decided by latchd's project config")
-    // The value in force again is no change.
-    expect(resolveFeaturesUpdate(current, { email: false }).opts.features.email).toBe(false)
   })
 })

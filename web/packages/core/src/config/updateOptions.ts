@@ -7,22 +7,9 @@
 // wallets) are pushed to it here.
 import { loadConnectWallets } from '../connection/actions/loadConnectWallets'
 import type { Latch } from '../latch-types'
-import { resolveFeaturesUpdate, resolveOptionsUpdate, type Features, type LatchOptions, type ResolvedOptions } from '../options'
-import { createStore, type Store } from '../store'
-
-/** The options in force: as the app gave them (merged with its updates) and resolved. */
-export interface OptionsState {
-  readonly options: LatchOptions
-  readonly opts: ResolvedOptions
-}
-
-/** Where an instance keeps its options in force; createLatch makes it, updateOptions replaces its state. */
-export type OptionsStore = Store<OptionsState>
-
-/** createOptionsStore holds the options createLatch resolved. */
-export function createOptionsStore(options: LatchOptions, opts: ResolvedOptions): OptionsStore {
-  return createStore({ options, opts })
-}
+import type { Features, LatchOptions } from '../options'
+import type { OptionsState, OptionsStore } from './store'
+import { resolveFeaturesUpdate, resolveOptionsUpdate } from './validate'
 
 /** updateOptions applies a runtime update of the options; it throws LatchOptionsError and then changes nothing. */
 export function updateOptions(latch: Latch, store: OptionsStore, update: Partial<LatchOptions>): void {

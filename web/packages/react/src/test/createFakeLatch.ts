@@ -135,7 +135,7 @@ export function createFakeLatch(options: FakeLatchOptions = {}): FakeLatch {
     },
     open(openOptions) {
       const view = openOptions?.view ?? (state.account.status === 'connected' ? 'Account' : 'Connect')
-      stack = [{ view, data: {} }]
+      stack = [{ view, data: openOptions?.arguments ? { arguments: openOptions.arguments } : {} }]
       syncStack({ open: true })
       emit({ event: 'MODAL_OPEN' })
     },
@@ -204,6 +204,16 @@ export function createFakeLatch(options: FakeLatchOptions = {}): FakeLatch {
       setState({ account: { status: 'disconnected' }, open: false })
       emit({ event: 'DISCONNECT_SUCCESS' })
     },
+    // Runtime updates: the networks on the fake's state; options on the real instance behind _internal.
+    async addNetwork(chain) {
+      setState({ networks: [...state.networks, chain] })
+    },
+    async removeNetwork(chainId) {
+      const networks = state.networks.filter((n) => n.id !== chainId)
+      setState({ networks, ...(state.activeNetwork.id === chainId ? { activeNetwork: networks[0]! } : {}) })
+    },
+    updateOptions: (update) => fake._internal && backing!.updateOptions(update),
+    updateFeatures: (update) => fake._internal && backing!.updateFeatures(update),
     // Mirrors core: unknown chain → alert + reject; failure → back one view + toast; success → the
     // network becomes active and the Networks/UnsupportedChain view is left.
     async switchNetwork(chainId) {
