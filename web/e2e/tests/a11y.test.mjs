@@ -1,6 +1,6 @@
 // Accessibility: axe-core (WCAG 2.0/2.1 A and AA rules) on every view of the open dialog a visitor reaches in
 // the demo — Connect, WhatIsAWallet, All Wallets, the WalletConnect QR code, the legal checkbox, Account,
-// Networks, WhatIsANetwork, Send, Receive — in the light and the dark theme. Any serious or critical violation
+// Networks, WhatIsANetwork, Send, Receive, ProfileWallets — in the light and the dark theme. Any serious or critical violation
 // fails the test. Build the web packages first (scripts/test-e2e.sh does).
 import { strict as assert } from 'node:assert';
 import { existsSync, readFileSync } from 'node:fs';
@@ -91,7 +91,7 @@ for (const theme of ['light', 'dark']) {
     await audit(page, 'Connect with the legal checkbox ticked');
   });
 
-  test(`axe (${theme}): Account, Networks, WhatIsANetwork, Send, Receive`, async () => {
+  test(`axe (${theme}): Account, Networks, WhatIsANetwork, Send, Receive, ProfileWallets`, async () => {
     const { page } = await openDemo(theme);
     await page.getByTestId('latch-connect-button').click();
     await page.getByTestId('latch-view-Connect').getByRole('button', { name: /Latch Test Wallet/ }).click();
@@ -118,12 +118,17 @@ for (const theme of ['light', 'dark']) {
     await page.getByTestId('latch-account-receive').click();
     await page.getByTestId('latch-view-WalletReceive').waitFor();
     await audit(page, 'WalletReceive');
+
+    await page.getByTestId('latch-modal-back').click();
+    await page.getByTestId('latch-account-wallets').click();
+    await page.getByTestId('latch-view-ProfileWallets').getByTestId('latch-profile-wallet-active').waitFor();
+    await audit(page, 'ProfileWallets');
   });
 }
 
 test('axe ran on every view in both themes', () => {
   for (const theme of ['light', 'dark']) {
-    for (const view of ['Connect', 'WhatIsAWallet', 'AllWallets', 'ConnectingWalletConnect', 'Connect with the legal checkbox', 'Account', 'Networks', 'WhatIsANetwork', 'WalletSend', 'WalletReceive']) {
+    for (const view of ['Connect', 'WhatIsAWallet', 'AllWallets', 'ConnectingWalletConnect', 'Connect with the legal checkbox', 'Account', 'Networks', 'WhatIsANetwork', 'WalletSend', 'WalletReceive', 'ProfileWallets']) {
       assert.ok(audited.includes(`${view} (${theme})`), `${view} (${theme}) was not audited: ${audited.join(', ')}`);
     }
   }
