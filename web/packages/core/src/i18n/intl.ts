@@ -40,8 +40,9 @@ export function createLocaleFormats(locale: LatchLocale): LocaleFormats {
   const month = new Intl.DateTimeFormat(locale, { month: 'long' })
   const monthYear = new Intl.DateTimeFormat(locale, { month: 'long', year: 'numeric' })
   // Intl.NumberFormat formats a decimal string exactly (no float on the way); 'trunc' keeps spec §9's truncation.
+  // Input is a plain decimal string or one of core's en-US displays ('9,999.979'): its grouping commas are dropped.
   const exact = (value: string, options: Intl.NumberFormatOptions): string => {
-    const text = value.trim()
+    const text = value.trim().replace(/,/g, '')
     // ES2023 Intl takes the decimal string itself; TypeScript's lib here types only numbers.
     return numberFormat(options).format((/^-?\d+(\.\d+)?$/.test(text) ? text : '0') as unknown as number)
   }

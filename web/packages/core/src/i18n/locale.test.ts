@@ -102,6 +102,9 @@ describe('Intl formats', () => {
     expect(createLocaleFormats('hi').balance('1234567.5')).toBe('12,34,567.500')
     expect(createLocaleFormats('fr').balance('1234.5', 2)).toBe('1\u202f234,50')
     expect(de.balance('not a number')).toBe('0,000')
+    // core's en-US display of a balance (what the account state holds) regroups exactly
+    expect(de.decimal('9,999.979')).toBe('9.999,979')
+    expect(createLocaleFormats('ar').decimal('10,000.5')).toBe(new Intl.NumberFormat('ar', { maximumFractionDigits: 20 }).format(10000.5))
   })
 
   it('format fiat with 2 decimals and dates in the locale', () => {
