@@ -61,6 +61,7 @@ const reads: Record<string, RegExp> = {
   walletConnect: /options\.walletConnect/,
   frameUrl: /opts\.frameUrl/,
   defaultAccountTypes: /options\.defaultAccountTypes/,
+  tokens: /opts\.tokens/,
   // features
   'features.receive': /features\.receive/,
   'features.send': /features\.send/,

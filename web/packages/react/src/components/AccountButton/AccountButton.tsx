@@ -1,43 +1,71 @@
+import { lazy, Suspense } from 'react'
+import { networkCaipId } from '@latchkit/core'
+import { useLatchInstance } from '../../context'
+import { useLatchSelector } from '../../hooks/useLatchSelector'
 import { useThemeScope } from '../../hooks/useThemeScope'
+import { truncateAddress } from '../../utils'
 import { Avatar } from '../Avatar/Avatar'
 import { AccountButtonRenderer } from './AccountButtonRenderer'
 
+// Only a page whose app sets `tokens` for the active network loads the token balance (and the balance list's query).
+const TokenBalance = lazy(() => import('./TokenBalance'))
+
 export type AccountButtonProps = {
-  /** Show the native balance beside the address (default 'show'). */
+  /** Show the balance beside the address (default 'show'): the native one, or the `tokens` option's token on its network. */
   balance?: 'show' | 'hide'
   disabled?: boolean
+  /** Characters of the address kept before the ellipsis (default 4: `0x12…`). */
+  charsStart?: number
+  /** Characters of the address kept after the ellipsis (default 6: `…345678`). */
+  charsEnd?: number
+  /** The button's height: 'md' (default) or 'sm'. */
+  size?: 'md' | 'sm'
 }
 
-/** Avatar, native balance and truncated address of the connected account; opens the Account view. Renders nothing when disconnected. */
-export function AccountButton({ balance = 'show', disabled = false }: AccountButtonProps) {
+/** Avatar, balance and truncated address of the connected account; opens the Account view. Renders nothing when disconnected. */
+export function AccountButton({ balance = 'show', disabled = false, charsStart, charsEnd, size = 'md' }: AccountButtonProps) {
   const scope = useThemeScope()
+  const latch = useLatchInstance()
+  // The app's token for the active network (options.tokens, keyed by CAIP-2 id), if any.
+  const token = useLatchSelector((s) => latch._internal.opts.tokens[networkCaipId(s.activeNetwork)]?.address)
   return (
     <AccountButtonRenderer>
-      {({ account, openAccountModal }) =>
-        account ? (
+      {({ account, openAccountModal }) => {
+        if (!account) return null
+        const native = account.displayBalance ? (
+          <span className="latch-account-button-balance" data-testid="latch-account-button-balance" dir="ltr">
+            {account.displayBalance}
+          </span>
+        ) : null
+        return (
           <span {...scope} className="latch-inline">
             <button
               type="button"
               className="latch-account-button"
               data-testid="latch-account-button"
+              data-size={size === 'sm' ? 'sm' : undefined}
               disabled={disabled}
               onClick={openAccountModal}
             >
-              {balance === 'show' && account.displayBalance ? (
-                <span className="latch-account-button-balance" data-testid="latch-account-button-balance" dir="ltr">
-                  {account.displayBalance}
-                </span>
+              {balance === 'show' ? (
+                token ? (
+                  <Suspense fallback={native}>
+                    <TokenBalance address={token} fallback={native} />
+                  </Suspense>
+                ) : (
+                  native
+                )
               ) : null}
               <span className="latch-account-button-address">
-                <Avatar address={account.address} size={20} />
+                <Avatar address={account.address} size={size === 'sm' ? 16 : 20} />
                 <span data-testid="latch-account-button-address" dir="ltr">
-                  {account.displayAddress}
+                  {charsStart === undefined && charsEnd === undefined ? account.displayAddress : truncateAddress(account.address, charsStart, charsEnd)}
                 </span>
               </span>
             </button>
           </span>
-        ) : null
-      }
+        )
+      }}
     </AccountButtonRenderer>
   )
 }

@@ -47,6 +47,26 @@ describe('ConnectButton', () => {
     expect(screen.queryByTestId('latch-account-button-balance')).toBeNull()
   })
 
+  it('takes size, disabled and the labels', async () => {
+    const { user, latch } = renderWithLatch(<ConnectButton size="sm" disabled label="Sign in" />)
+    const button = screen.getByTestId('latch-connect-button') as HTMLButtonElement
+    expect(button.textContent).toBe('Sign in')
+    expect(button.dataset.size).toBe('sm')
+    expect(button.disabled).toBe(true)
+    await user.click(button)
+    expect(latch.getState().open).toBe(false)
+    renderWithLatch(<ConnectButton loadingLabel="Hold on" />, { latch: createFakeLatch({ state: { account: { status: 'connecting' } } }) })
+    expect(screen.getAllByTestId('latch-connect-button')[1]!.textContent).toBe('Hold on')
+  })
+
+  it('passes size, disabled and the address truncation (charsStart/charsEnd) to the account button', () => {
+    renderWithLatch(<ConnectButton size="sm" disabled charsStart={6} charsEnd={4} />, { latch: createConnectedFakeLatch() })
+    const button = screen.getByTestId('latch-account-button') as HTMLButtonElement
+    expect(button.dataset.size).toBe('sm')
+    expect(button.disabled).toBe(true)
+    expect(screen.getByTestId('latch-account-button-address').textContent).toBe('0x1234…5678')
+  })
+
   it('switches from connect to account when the latch connects', async () => {
     const { latch } = renderWithLatch(<ConnectButton />)
     const { act } = await import('@testing-library/react')

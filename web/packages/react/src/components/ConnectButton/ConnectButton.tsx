@@ -9,12 +9,20 @@ export type ConnectButtonProps = {
   label?: string
   /** Overrides the "Connecting..." label. */
   loadingLabel?: string
-  /** Show the native balance once connected (default 'show'). */
+  /** Show the balance once connected (default 'show'). */
   balance?: 'show' | 'hide'
+  /** The button's height: 'md' (default) or 'sm'; the account button once connected follows. */
+  size?: 'md' | 'sm'
+  /** Disables the button (and the account button once connected). */
+  disabled?: boolean
+  /** Characters of the address the account button keeps before the ellipsis (default 4). */
+  charsStart?: number
+  /** Characters of the address the account button keeps after the ellipsis (default 6). */
+  charsEnd?: number
 }
 
 /** "Connect Wallet" when disconnected, the account button (avatar, balance, address) once connected. */
-export function ConnectButton({ label, loadingLabel, balance = 'show' }: ConnectButtonProps) {
+export function ConnectButton({ label, loadingLabel, balance = 'show', size = 'md', disabled = false, charsStart, charsEnd }: ConnectButtonProps) {
   const t = useT()
   const scope = useThemeScope()
   // A WalletConnect pairing on offer (a QR code on screen) is not a connection in progress: wagmi says 'connecting'
@@ -23,7 +31,10 @@ export function ConnectButton({ label, loadingLabel, balance = 'show' }: Connect
   return (
     <ConnectButtonRenderer>
       {({ account, status, openConnectModal }) => {
-        if (account) return <AccountButton balance={balance} />
+        if (account) {
+          const chars = { ...(charsStart !== undefined ? { charsStart } : {}), ...(charsEnd !== undefined ? { charsEnd } : {}) }
+          return <AccountButton balance={balance} size={size} disabled={disabled} {...chars} />
+        }
         const connecting = (status === 'connecting' && !offering) || status === 'reconnecting'
         return (
           <span {...scope} className="latch-inline">
@@ -31,7 +42,9 @@ export function ConnectButton({ label, loadingLabel, balance = 'show' }: Connect
               type="button"
               className="latch-connect-button"
               data-testid="latch-connect-button"
+              data-size={size === 'sm' ? 'sm' : undefined}
               aria-busy={connecting || undefined}
+              disabled={disabled}
               onClick={openConnectModal}
             >
               {connecting ? (loadingLabel ?? t('button.connecting')) : (label ?? t('button.connect'))}

@@ -10,7 +10,9 @@ export type NetworkButtonRenderProps = {
   mounted: boolean
   /** False when the app turned network switching off (enableNetworkSwitch: false). */
   switchEnabled: boolean
-  /** Opens the Networks view; does nothing when switching is off. */
+  /** The connected wallet is on a chain the app does not list (`unsupportedChainId`). */
+  unsupported: boolean
+  /** Opens the Networks view (UnsupportedChain while `unsupported`); does nothing when switching is off. */
   openNetworkModal: () => void
 }
 
@@ -21,9 +23,12 @@ export function NetworkButtonRenderer({ children }: NetworkButtonRendererProps) 
   const { open } = useLatch()
   const { network, caipNetworkId } = useLatchNetwork()
   const mounted = useIsMounted()
-  const switchEnabled = useLatchSelector((s) => s.enableNetworkSwitch)
+  const { switchEnabled, unsupported } = useLatchSelector((s) => ({
+    switchEnabled: s.enableNetworkSwitch,
+    unsupported: s.unsupportedChainId !== undefined && s.account.status === 'connected',
+  }))
   const openNetworkModal = () => {
-    if (switchEnabled) open({ view: 'Networks' })
+    if (switchEnabled) open({ view: unsupported ? 'UnsupportedChain' : 'Networks' })
   }
-  return children({ network, caipNetworkId, mounted, switchEnabled, openNetworkModal })
+  return children({ network, caipNetworkId, mounted, switchEnabled, unsupported, openNetworkModal })
 }
