@@ -1,10 +1,13 @@
 // The wallets connected per namespace (multi-wallet): wagmi keeps one
 // connection per connector (`config.state.connections`) and marks one
-// `current`; this lists them as the connection snapshot shows them.
+// `current`, which drives the namespace's account. The list is read on
+// demand, not kept in the connection snapshot: only the controller's restore
+// (first load) uses this module's first three helpers.
 import type { Config } from '@wagmi/core'
 
 import { toWalletInfo } from './connectors.js'
-import type { ChainNamespace, ConnectionState, WalletConnection } from './types.js'
+import type { ConnectionController } from './controller.js'
+import type { ChainNamespace, WalletConnection } from './types.js'
 
 /**
  * The eip155 connections wagmi holds, the active one first, then the others in
@@ -36,6 +39,16 @@ export function connectionsFromWagmi(config: Config): WalletConnection[] {
   return list
 }
 
+/** The connector ids of wagmi's live connections (not those restored from storage that nothing reconnected). */
+export function liveConnectorIds(config: Config): string[] {
+  return [...config.state.connections.values()].filter((c) => typeof c.connector.getProvider === 'function').map((c) => c.connector.id)
+}
+
+/** Makes wagmi's connection `uid` (already connected) the current one; the namespace follows through watchConnection. */
+export function makeCurrent(config: Config, uid: string): void {
+  if (config.state.current !== uid && config.state.connections.has(uid)) config.setState((x) => ({ ...x, current: uid }))
+}
+
 /**
  * The connector ids of the connections wagmi restored from its storage, kept
  * from the moment its store hydrates: a WagmiProvider without
@@ -44,27 +57,27 @@ export function connectionsFromWagmi(config: Config): WalletConnection[] {
  */
 export function rememberStoredConnectorIds(config: Config): () => string[] {
   const read = () => [...config.state.connections.values()].map((c) => c.connector.id)
-  let ids: string[] = []
-  const persist = (config._internal.store as unknown as { persist?: { hasHydrated(): boolean; onFinishHydration(listener: () => void): () => void } }).persist
-  if (!persist || persist.hasHydrated()) ids = read()
-  else {
-    const unsubscribe = persist.onFinishHydration(() => {
-      unsubscribe()
-      ids = read()
-    })
-  }
+  let ids = read()
+  // Until the store hydrates (a storage read asynchronously), the list grows with each change; afterwards it stays.
+  const unsubscribe = config.subscribe(
+    (state) => state.connections,
+    () => {
+      ids = [...new Set([...ids, ...read()])]
+      if ((config._internal.store as unknown as { persist?: { hasHydrated(): boolean } }).persist?.hasHydrated() !== false) unsubscribe()
+    },
+  )
   return () => [...new Set([...ids, ...read()])]
 }
 
 /**
- * The connections of `namespace` in a snapshot. A namespace that keeps one
- * connection only (the Solana adapter writes just its account) lists that
- * one, so callers need not know which namespaces hold several.
+ * The connections of `namespace`, the active one first. eip155 keeps several
+ * (wagmi's); a namespace that keeps one connection only (the Solana adapter
+ * writes just its account) lists that one, so callers need not know which
+ * namespaces hold several.
  */
-export function listConnections(state: ConnectionState, namespace: ChainNamespace): readonly WalletConnection[] {
-  const listed = state.connections?.[namespace]
-  if (listed) return listed
-  const single = namespace === 'eip155' || namespace === 'solana' ? state.namespaces[namespace] : undefined
+export function listConnections(connection: ConnectionController, namespace: ChainNamespace): WalletConnection[] {
+  if (namespace === 'eip155') return connectionsFromWagmi(connection.getWagmiConfig())
+  const single = namespace === 'solana' ? connection.getState().namespaces.solana : undefined
   if (!single || single.status !== 'connected' || !single.connectorId || !single.address) return []
   return [
     {
@@ -81,6 +94,21 @@ export function listConnections(state: ConnectionState, namespace: ChainNamespac
 }
 
 /** Every address of every connection of `namespace`, the active connection's first, without repeats. */
-export function allAccounts(state: ConnectionState, namespace: ChainNamespace): string[] {
-  return [...new Set(listConnections(state, namespace).flatMap((c) => c.accounts))]
+export function allAccounts(connection: ConnectionController, namespace: ChainNamespace): string[] {
+  return [...new Set(listConnections(connection, namespace).flatMap((c) => c.accounts))]
+}
+
+/**
+ * Calls `onChange` whenever the list of connections may have changed: wagmi's
+ * state (a wallet connects, disconnects, switches account or chain, the active
+ * one changes) or the connection snapshot (other namespaces). Returns the
+ * unsubscribe function.
+ */
+export function watchConnectionList(connection: ConnectionController, onChange: () => void): () => void {
+  const unsubscribeWagmi = connection.getWagmiConfig().subscribe((state) => state, onChange)
+  const unsubscribeState = connection.subscribe(onChange)
+  return () => {
+    unsubscribeWagmi()
+    unsubscribeState()
+  }
 }

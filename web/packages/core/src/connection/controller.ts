@@ -8,14 +8,12 @@ import {
   getConnection,
   reconnect as wagmiReconnect,
   switchChain as wagmiSwitchChain,
-  switchConnection as wagmiSwitchConnection,
   watchConnection,
-  watchConnections,
   watchConnectors,
 } from '@wagmi/core'
 import type { Address, Chain } from 'viem'
 
-import { connectionsFromWagmi, rememberStoredConnectorIds } from './connections.js'
+import { liveConnectorIds, makeCurrent, rememberStoredConnectorIds } from './connections.js'
 import { addAnnouncedConnectors, findConnector, listConnectors, toWalletInfo, waitForConnector } from './connectors.js'
 import {
   LatchConnectError,
@@ -90,13 +88,12 @@ export function createConnectionController(params: ConnectionControllerParameter
   let destroyed = false
   let initPromise: Promise<void> | undefined
 
-  /** Mirrors wagmi's current connection (and the list of all its connections) into the eip155 state and storage. */
+  /** Mirrors wagmi's current connection into the eip155 state and storage. */
   function syncFromWagmi() {
     if (restoring || destroyed) return
     const previous = state.get().namespaces.eip155
     const next = namespaceFromWagmi(config)
     state.setNamespace('eip155', next)
-    state.setConnections('eip155', connectionsFromWagmi(config))
     persist(previous, next)
   }
 
@@ -113,12 +110,6 @@ export function createConnectionController(params: ConnectionControllerParameter
     }
   }
 
-  /** The eip155 namespace with nothing connected: no account, no connection listed. */
-  function clearNamespace() {
-    state.setNamespace('eip155', disconnectedNamespace)
-    state.setConnections('eip155', [])
-  }
-
   function refreshConnectors() {
     if (destroyed) return
     state.setConnectors(listConnectors(config))
@@ -128,8 +119,6 @@ export function createConnectionController(params: ConnectionControllerParameter
 
   const unsubscribers: Array<() => void> = [
     watchConnection(config, { onChange: syncFromWagmi }),
-    // A connection other than the current one changes too (its wallet switches account or chain, or disconnects).
-    watchConnections(config, { onChange: syncFromWagmi }),
     watchConnectors(config, { onChange: refreshConnectors }),
   ]
   const mipd = config._internal.mipd
@@ -187,16 +176,14 @@ export function createConnectionController(params: ConnectionControllerParameter
     if (getConnection(config).status === 'connected') {
       // wagmi makes the first wallet it restores current; the stored active one is current again once it is back.
       const active = [...config.state.connections.values()].find((c) => c.connector.id === connectorId)
-      if (active && active.connector.uid !== config.state.current) {
-        await wagmiSwitchConnection(config, { connector: active.connector }).catch(() => undefined)
-      }
+      if (active) makeCurrent(config, active.connector.uid)
       syncFromWagmi()
       return
     }
     // Wallet gone, locked or no longer authorising the site: forget the connection.
     stored.markDisconnected('eip155')
     dropStaleConnections(config)
-    clearNamespace()
+    state.setNamespace('eip155', disconnectedNamespace)
   }
 
   async function settleWithoutRestore() {
@@ -217,8 +204,8 @@ export function createConnectionController(params: ConnectionControllerParameter
     await waitForWagmiSettled(config, reconnectTimeoutMs)
     const wanted = [connectorId, ...others]
     if (getConnection(config).status === 'connected') {
-      const live = new Set(connectionsFromWagmi(config).map((c) => c.connectorId))
-      if (wanted.every((id) => live.has(id))) return
+      const live = liveConnectorIds(config)
+      if (wanted.every((id) => live.includes(id))) return
     }
 
     // Each wallet announces itself on its own; they are waited for together, so the wait stays one timeout long.
@@ -250,7 +237,7 @@ export function createConnectionController(params: ConnectionControllerParameter
     }
     // Connecting a wallet that is already connected beside the active one makes it active, without a prompt.
     if (config.state.connections.has(connector.uid)) {
-      await switchConnection(connectorId)
+      makeCurrent(config, connector.uid)
       return state.get().namespaces.eip155
     }
     prefetchBalance()
@@ -266,8 +253,8 @@ export function createConnectionController(params: ConnectionControllerParameter
     return state.get().namespaces.eip155
   }
 
-  /** Disconnects one wagmi connection (default: the current one); the failure, if the wallet failed, is returned. */
-  async function disconnectEip155(connection = config.state.connections.get(config.state.current ?? '')): Promise<unknown> {
+  async function disconnectEip155(): Promise<unknown> {
+    const connection = config.state.connections.get(config.state.current ?? '')
     let failure: unknown
     if (connection) {
       try {
@@ -278,8 +265,7 @@ export function createConnectionController(params: ConnectionControllerParameter
         config.setState((x) => {
           const connections = new Map(x.connections)
           connections.delete(connection.connector.uid)
-          // The current one stays current unless it is the one removed.
-          const next = (x.current ? connections.get(x.current) : undefined) ?? connections.values().next().value
+          const next = connections.values().next().value
           return next
             ? { ...x, connections, current: next.connector.uid }
             : { ...x, connections, current: null, status: 'disconnected' }
@@ -291,7 +277,7 @@ export function createConnectionController(params: ConnectionControllerParameter
       syncFromWagmi()
     } else {
       stored.markDisconnected('eip155')
-      clearNamespace()
+      state.setNamespace('eip155', disconnectedNamespace)
     }
     return failure
   }
@@ -318,30 +304,6 @@ export function createConnectionController(params: ConnectionControllerParameter
     }
     const [first] = failures
     if (first !== undefined) throw new LatchDisconnectError(messageOf(first), { cause: first })
-  }
-
-  /** The wagmi connection of the connector `connectorId` (its id, or its uid), if it is connected. */
-  function findConnection(connectorId: string) {
-    return [...config.state.connections.values()].find((c) => c.connector.id === connectorId || c.connector.uid === connectorId)
-  }
-
-  async function switchConnection(connectorId: string): Promise<void> {
-    await waitForInit()
-    const connection = findConnection(connectorId)
-    if (!connection || getConnection(config).status !== 'connected') {
-      throw new LatchConnectError('unknown', `Connector not connected: ${connectorId}`)
-    }
-    // wagmi's switchConnection also stores the connector as the most recent one, which its reconnect restores first.
-    await wagmiSwitchConnection(config, { connector: connection.connector })
-    syncFromWagmi()
-  }
-
-  async function disconnectConnection(connectorId: string): Promise<void> {
-    await waitForInit()
-    const connection = findConnection(connectorId)
-    if (!connection) return
-    const failure = await disconnectEip155(connection)
-    if (failure !== undefined) throw new LatchDisconnectError(messageOf(failure), { cause: failure })
   }
 
   async function switchChain(chain: Chain): Promise<void> {
@@ -379,14 +341,12 @@ export function createConnectionController(params: ConnectionControllerParameter
         // startup never leaves the namespace stuck in 'reconnecting'.
         restoring = false
         stored.markDisconnected('eip155')
-        clearNamespace()
+        state.setNamespace('eip155', disconnectedNamespace)
       })
       return initPromise
     },
     connect,
     disconnect,
-    switchConnection,
-    disconnectConnection,
     switchChain,
     // viem's getBalance brings its eth_call path (multicall3), so the read is an on-demand chunk.
     getNativeBalance: async (balanceParams) => (await loadBalance()).getNativeBalance(config, balanceParams),

@@ -4,9 +4,10 @@
 import { mainnet, sepolia } from 'viem/chains'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 
-import { allAccounts, listConnections } from './connections.js'
+import { allAccounts, listConnections, watchConnectionList } from './connections.js'
 import { type ConnectionController, createConnectionController } from './controller.js'
 import { LatchConnectError } from './errors.js'
+import { disconnectWalletConnection, switchWalletConnection } from './multiWallet.js'
 import { createMemoryStorage } from '../storage'
 import { storageKeys } from './storage.js'
 import { alice, bob, createFakeWallet, type FakeWallet, installFakeWindow, walletIcon } from './test/fakeWallet.js'
@@ -51,25 +52,25 @@ async function connectBoth(storage: StorageLike = createMemoryStorage()) {
 }
 
 const ids = (controller: ConnectionController) =>
-  listConnections(controller.getState(), 'eip155').map((c) => [c.connectorId, c.isActive])
+  listConnections(controller, 'eip155').map((c) => [c.connectorId, c.isActive])
 
 describe('several connections in eip155', () => {
   it('connecting a second wallet keeps the first; the new one is active and drives the account', async () => {
     const { controller } = await connectBoth()
 
     expect(controller.getState().namespaces.eip155).toMatchObject({ status: 'connected', address: bob, connectorId: second })
-    expect(listConnections(controller.getState(), 'eip155')).toEqual([
+    expect(listConnections(controller, 'eip155')).toEqual([
       { namespace: 'eip155', connectorId: second, name: 'Other', icon: walletIcon, rdns: second, accounts: [bob, carol], chainId: sepolia.id, isActive: true },
       { namespace: 'eip155', connectorId: first, name: 'Test Wallet', icon: walletIcon, rdns: first, accounts: [alice], chainId: 1, isActive: false },
     ])
-    expect(allAccounts(controller.getState(), 'eip155')).toEqual([bob, carol, alice])
+    expect(allAccounts(controller, 'eip155')).toEqual([bob, carol, alice])
   })
 
   it('switchConnection makes another connection active without a prompt, and it is stored as the active one', async () => {
     const { controller, a, storage } = await connectBoth()
     const callsBefore = a.calls.length
 
-    await controller.switchConnection(first)
+    await switchWalletConnection(controller, first)
 
     expect(controller.getState().namespaces.eip155).toMatchObject({ address: alice, chainId: 1, connectorId: first, caipAddress: `eip155:1:${alice}` })
     expect(ids(controller)).toEqual([[first, true], [second, false]])
@@ -79,7 +80,7 @@ describe('several connections in eip155', () => {
 
   it('switchConnection rejects for a wallet that is not connected', async () => {
     const { controller } = await connectBoth()
-    await expect(controller.switchConnection('com.example.none')).rejects.toBeInstanceOf(LatchConnectError)
+    await expect(switchWalletConnection(controller, 'com.example.none')).rejects.toBeInstanceOf(LatchConnectError)
   })
 
   it('connecting a wallet that is already connected beside the active one switches to it without a prompt', async () => {
@@ -96,7 +97,7 @@ describe('several connections in eip155', () => {
   it('disconnectConnection of an inactive wallet leaves the active one untouched', async () => {
     const { controller } = await connectBoth()
 
-    await controller.disconnectConnection(first)
+    await disconnectWalletConnection(controller, first)
 
     expect(controller.getState().namespaces.eip155).toMatchObject({ status: 'connected', address: bob, connectorId: second })
     expect(ids(controller)).toEqual([[second, true]])
@@ -105,25 +106,28 @@ describe('several connections in eip155', () => {
   it('disconnectConnection of the active wallet makes the other active; the last one leaves the namespace disconnected', async () => {
     const { controller, storage } = await connectBoth()
 
-    await controller.disconnectConnection(second)
+    await disconnectWalletConnection(controller, second)
     expect(controller.getState().namespaces.eip155).toMatchObject({ status: 'connected', address: alice, connectorId: first })
     expect(ids(controller)).toEqual([[first, true]])
     expect(storage.getItem(storageKeys.connectedConnectorId('eip155'))).toBe(first)
 
-    await controller.disconnectConnection(first)
+    await disconnectWalletConnection(controller, first)
     expect(controller.getState().namespaces.eip155.status).toBe('disconnected')
-    expect(listConnections(controller.getState(), 'eip155')).toEqual([])
+    expect(listConnections(controller, 'eip155')).toEqual([])
     expect(storage.getItem(storageKeys.connectionStatus('eip155'))).toBe('disconnected')
   })
 
-  it('an inactive wallet switching account updates its entry, not the account', async () => {
+  it('an inactive wallet switching account updates its entry, not the account; watchConnectionList reports it', async () => {
     const { controller, a } = await connectBoth()
+    let changes = 0
+    watchConnectionList(controller, () => changes++)
 
     a.emit('accountsChanged', [carol])
     await new Promise((resolve) => setTimeout(resolve, 0))
 
-    expect(listConnections(controller.getState(), 'eip155').find((c) => c.connectorId === first)?.accounts).toEqual([carol])
+    expect(listConnections(controller, 'eip155').find((c) => c.connectorId === first)?.accounts).toEqual([carol])
     expect(controller.getState().namespaces.eip155.address).toBe(bob)
+    expect(changes).toBeGreaterThan(0)
   })
 
   it('a connection wagmi restored from storage but nothing reconnected is not listed', async () => {
@@ -140,7 +144,7 @@ describe('several connections in eip155', () => {
 describe('after a reload', () => {
   it('both connections come back, the stored active one active, without a prompt', async () => {
     const { controller, storage } = await connectBoth()
-    await controller.switchConnection(first)
+    await switchWalletConnection(controller, first)
     controller.destroy()
 
     const a = createFakeWallet({ authorized: true })
@@ -155,7 +159,7 @@ describe('after a reload', () => {
 
   it("also when a wallet's EIP-1193 'connect' event has made wagmi connect it alone first", async () => {
     const { controller, storage } = await connectBoth()
-    await controller.switchConnection(first)
+    await switchWalletConnection(controller, first)
     controller.destroy()
 
     const a = createFakeWallet({ authorized: true })

@@ -1,7 +1,7 @@
 // The connection snapshot's container: immutable snapshots in a store (a
 // slice of the instance's root store), replaced only on a real change.
 import { createStore, type SliceFactory } from '../store'
-import type { ChainNamespace, ConnectionState, ConnectorInfo, NamespaceConnection, SupportedNamespace, WalletConnection } from './types.js'
+import type { ConnectionState, ConnectorInfo, NamespaceConnection, SupportedNamespace } from './types.js'
 
 /** Listener called with the new and the previous snapshot. */
 export type ConnectionListener = (state: ConnectionState, previous: ConnectionState) => void
@@ -11,8 +11,6 @@ export interface StateContainer {
   get(): ConnectionState
   setNamespace(namespace: SupportedNamespace, next: NamespaceConnection): void
   setConnectors(next: readonly ConnectorInfo[]): void
-  /** Replaces the list of `namespace`'s connections (see ConnectionState.connections). */
-  setConnections(namespace: ChainNamespace, next: readonly WalletConnection[]): void
   subscribe(listener: ConnectionListener): () => void
   clearListeners(): void
 }
@@ -32,12 +30,6 @@ export function createStateContainer(initial: ConnectionState, slice: SliceFacto
     setConnectors(next) {
       if (sameConnectors(store.getState().connectors, next)) return
       store.setState({ connectors: Object.freeze(next.map((c) => Object.freeze({ ...c }))) })
-    },
-    setConnections(namespace, next) {
-      const state = store.getState()
-      if (sameConnections(state.connections?.[namespace] ?? [], next)) return
-      const list = Object.freeze(next.map((c) => Object.freeze({ ...c, accounts: Object.freeze([...c.accounts]) })))
-      store.setState({ connections: Object.freeze({ ...state.connections, [namespace]: list }) })
     },
     subscribe(listener) {
       const unsubscribe = store.subscribe(listener)
@@ -83,25 +75,6 @@ function sameConnectors(a: readonly ConnectorInfo[], b: readonly ConnectorInfo[]
       x.rdns === y.rdns &&
       x.type === y.type &&
       x.namespace === y.namespace
-    )
-  })
-}
-
-function sameConnections(a: readonly WalletConnection[], b: readonly WalletConnection[]): boolean {
-  if (a.length !== b.length) return false
-  return a.every((x, i) => {
-    const y = b[i]
-    return (
-      y !== undefined &&
-      x.namespace === y.namespace &&
-      x.connectorId === y.connectorId &&
-      x.name === y.name &&
-      x.icon === y.icon &&
-      x.rdns === y.rdns &&
-      x.chainId === y.chainId &&
-      x.isActive === y.isActive &&
-      x.accounts.length === y.accounts.length &&
-      x.accounts.every((address, j) => address === y.accounts[j])
     )
   })
 }

@@ -87,12 +87,6 @@ export interface WalletConnection {
 export interface ConnectionState {
   /** Per namespace; `solana` is written by the Solana adapter (for apps that list a Solana network). */
   readonly namespaces: Readonly<Record<SupportedNamespace, NamespaceConnection>> & { readonly solana?: NamespaceConnection }
-  /**
-   * Every wallet connected per namespace, the active one among them; empty or
-   * absent when nothing is connected. A namespace that keeps one connection
-   * only (Solana) writes none: see listConnections.
-   */
-  readonly connections?: Readonly<Partial<Record<ChainNamespace, readonly WalletConnection[]>>>
   /** Available connectors, updated as EIP-6963 wallets announce themselves. */
   readonly connectors: readonly ConnectorInfo[]
   /** Solana wallets found through the Wallet Standard (written by the Solana adapter), as announced connectors. */
@@ -171,20 +165,6 @@ export interface ConnectionController {
    * {@link LatchDisconnectError} (DISCONNECT_ERROR) is thrown.
    */
   disconnect(namespace?: SupportedNamespace): Promise<void>
-  /**
-   * Makes the connection of `connectorId` (one of `connections`) the active one
-   * of its namespace, without prompting the wallet; the account follows it and
-   * it is the one restored as active after a reload. Throws a
-   * {@link LatchConnectError} when that connector is not connected.
-   */
-  switchConnection(connectorId: string): Promise<void>
-  /**
-   * Disconnects one connection and keeps the others. Disconnecting the active
-   * one makes another active (the namespace is 'disconnected' only when none
-   * is left). Like disconnect, local state is cleared even when the wallet
-   * fails, and a {@link LatchDisconnectError} is thrown then.
-   */
-  disconnectConnection(connectorId: string): Promise<void>
   /**
    * Asks the connected wallet to switch to `chain` (one of `networks`). An
    * injected wallet that answers 4902 (unknown chain) is asked to add it with

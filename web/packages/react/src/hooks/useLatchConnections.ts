@@ -1,5 +1,5 @@
-import { useCallback, useMemo, useSyncExternalStore } from 'react'
-import { allAccounts, disconnectConnection, listConnections, switchConnection, type WalletConnection } from '@latchkit/core'
+import { useCallback, useMemo, useRef, useSyncExternalStore } from 'react'
+import { disconnectConnection, listConnections, switchConnection, watchConnectionList, type WalletConnection } from '@latchkit/core'
 import { useLatchInstance } from '../context'
 import { useLatchSelector } from './useLatchSelector'
 
@@ -28,10 +28,20 @@ export function useLatchConnections(namespace?: string): UseLatchConnectionsRetu
   const shown = useLatchSelector((state) => state.account.caipAddress?.split(':')[0])
   const ns = (namespace ?? shown ?? 'eip155') as Parameters<typeof listConnections>[1]
   const controller = latch._internal.connection
-  const subscribe = useCallback((onChange: () => void) => controller.subscribe(() => onChange()), [controller])
-  const state = useSyncExternalStore(subscribe, controller.getState, controller.getState)
-  const connections = useMemo(() => listConnections(state, ns), [state, ns])
-  const accounts = useMemo(() => allAccounts(state, ns), [state, ns])
+  const subscribe = useCallback((onChange: () => void) => watchConnectionList(controller, onChange), [controller])
+  // The list is rebuilt only when wagmi's state, the connection snapshot or the namespace changed (a stable snapshot).
+  const cache = useRef<{ wagmi: unknown; state: unknown; ns: string; list: readonly LatchConnection[] } | null>(null)
+  const read = (): readonly LatchConnection[] => {
+    const wagmi = controller.getWagmiConfig().state
+    const state = controller.getState()
+    const cached = cache.current
+    if (cached && cached.wagmi === wagmi && cached.state === state && cached.ns === ns) return cached.list
+    const list = listConnections(controller, ns)
+    cache.current = { wagmi, state, ns, list }
+    return list
+  }
+  const connections = useSyncExternalStore(subscribe, read, read)
+  const accounts = useMemo(() => [...new Set(connections.flatMap((c) => c.accounts))], [connections])
   const switchTo = useCallback((connectorId: string) => switchConnection(latch, connectorId), [latch])
   const disconnect = useCallback((connectorId: string) => disconnectConnection(latch, connectorId), [latch])
   return useMemo(

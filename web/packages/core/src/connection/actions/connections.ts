@@ -4,23 +4,21 @@ import type { ChainNamespace, WalletConnection } from '../types'
 
 /**
  * connectionsOf lists the wallets connected in `namespace` (default: the
- * active account's namespace), the active one first.
+ * namespace of the account shown), the active one first.
  */
-export function connectionsOf(latch: Latch, namespace?: string): readonly WalletConnection[] {
-  const state = latch._internal.connection.getState()
-  return listConnections(state, (namespace ?? activeNamespace(latch)) as ChainNamespace)
+export function connectionsOf(latch: Latch, namespace?: string): WalletConnection[] {
+  return listConnections(latch._internal.connection, (namespace ?? activeNamespace(latch)) as ChainNamespace)
 }
 
-/** The namespace of the account the widget shows (the active network's, else the one connected). */
+/** The namespace of the account the widget shows (else the default namespace's). */
 export function activeNamespace(latch: Latch): string {
   return latch.getState().account.caipAddress?.split(':')[0] ?? latch._internal.clients.keys().next().value ?? 'eip155'
 }
 
 /** The connection of `connectorId` in any namespace, if it is connected. */
 export function findConnection(latch: Latch, connectorId: string): WalletConnection | undefined {
-  const state = latch._internal.connection.getState()
   for (const namespace of latch._internal.clients.keys()) {
-    const found = listConnections(state, namespace as ChainNamespace).find((c) => c.connectorId === connectorId)
+    const found = listConnections(latch._internal.connection, namespace as ChainNamespace).find((c) => c.connectorId === connectorId)
     if (found) return found
   }
   return undefined

@@ -1,4 +1,5 @@
 import type { Latch } from '../../latch-types'
+import { disconnectWalletConnection } from '../multiWallet'
 import { findConnection } from './connections'
 
 /**
@@ -13,7 +14,7 @@ export async function disconnectConnection(latch: Latch, connectorId: string): P
   const connection = findConnection(latch, connectorId)
   if (!connection) return
   try {
-    if (connection.namespace === 'eip155') await internal.connection.disconnectConnection(connectorId)
+    if (connection.namespace === 'eip155') await disconnectWalletConnection(internal.connection, connectorId)
     // A namespace that keeps one connection ends it.
     else await internal.clients.get(connection.namespace)?.disconnect()
     internal.events.sendEvent({ type: 'track', event: 'DISCONNECT_SUCCESS' })

@@ -1,5 +1,6 @@
 import type { Latch } from '../../latch-types'
 import { LatchConnectError } from '../errors'
+import { switchWalletConnection } from '../multiWallet'
 import { findConnection } from './connections'
 
 /**
@@ -13,5 +14,5 @@ export async function switchConnection(latch: Latch, connectorId: string): Promi
   if (!connection) throw new LatchConnectError('unknown', `Connector not connected: ${connectorId}`)
   if (connection.isActive) return
   // Only eip155 keeps several connections; another namespace's single connection is always the active one.
-  await latch._internal.connection.switchConnection(connectorId)
+  await switchWalletConnection(latch._internal.connection, connectorId)
 }

@@ -2,6 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest'
 import { act, renderHook, screen, waitFor, within } from '@testing-library/react'
 import type { ReactNode } from 'react'
 import { connect, mock, type CreateConnectorFn } from '@wagmi/core'
+import { listConnections } from '@latchkit/core'
 import { ConnectButton } from '../../components/ConnectButton/ConnectButton'
 import { LatchProvider } from '../../components/LatchProvider/LatchProvider'
 import { useLatchConnection } from '../../hooks/useLatchConnection'
@@ -117,6 +118,6 @@ describe('ProfileWallets view', () => {
     await user.click(within(view).getByRole('button', { name: 'Add wallet' }))
 
     expect(await screen.findByTestId('latch-view-Connect')).toBeTruthy()
-    expect(latch._internal.connection.getState().connections?.eip155?.map((c) => c.connectorId)).toEqual(['beta', 'alpha'])
+    expect(listConnections(latch._internal.connection, 'eip155').map((c) => c.connectorId)).toEqual(['beta', 'alpha'])
   })
 })
