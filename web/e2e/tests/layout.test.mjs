@@ -120,3 +120,22 @@ test('Connect button: no "Connecting..." while a WalletConnect QR code is only o
   await page.waitForTimeout(300);
   assert.equal((await page.getByTestId('latch-connect-button').textContent())?.trim(), 'Connect Wallet');
 });
+
+test('a short window: a view taller than the dialog scrolls inside it, every row stays reachable', async () => {
+  const { page } = await openDemo({ width: 1280, height: 560 });
+  await page.getByTestId('latch-connect-button').click();
+  await page.getByTestId('latch-all-wallets-count').waitFor();
+  const dialog = await settledBox(page);
+  const viewport = page.viewportSize();
+  assert.ok(dialog.y + dialog.height <= viewport.height, `the dialog ends below the window: ${dialog.y + dialog.height} > ${viewport.height}`);
+  const scroller = page.getByTestId('latch-modal').locator('.latch-modal-content > div');
+  const { scrollHeight, clientHeight } = await scroller.evaluate((el) => ({ scrollHeight: el.scrollHeight, clientHeight: el.clientHeight }));
+  assert.ok(scrollHeight > clientHeight, `Connect should be taller than a 560 px window allows (${scrollHeight} ≤ ${clientHeight})`);
+  // The last row is reached by scrolling the dialog's content, and then lies inside the dialog.
+  const last = page.getByTestId('latch-what-is-a-wallet');
+  await last.scrollIntoViewIfNeeded();
+  const box = await last.boundingBox();
+  assert.ok(box && box.y >= dialog.y && box.y + box.height <= dialog.y + dialog.height + 1, `the last row is outside the dialog: ${JSON.stringify(box)}`);
+  await last.click();
+  await page.getByTestId('latch-view-WhatIsAWallet').waitFor();
+});
