@@ -37,7 +37,7 @@ export function ConnectButtonRenderer({ children }: ConnectButtonRendererProps) 
   const { address, isConnected, status, balance } = useLatchAccount()
   const { network } = useLatchNetwork()
   const mounted = useIsMounted()
-  // core's formatted balance is already truncated: a locale only regroups it (English shows it as it is).
+  // core's formatted balance is already truncated to 3 decimals and padded: a locale regroups it with the same 3 (English shows it as it is).
   const formats = useLatchFormats()
   const account =
     isConnected && address
@@ -45,7 +45,7 @@ export function ConnectButtonRenderer({ children }: ConnectButtonRendererProps) 
           address,
           displayAddress: truncateAddress(address),
           balance,
-          displayBalance: balance ? `${formats ? formats.decimal(balance.formatted) : balance.formatted} ${balance.symbol}` : undefined,
+          displayBalance: balance ? `${formats ? formats.balance(balance.formatted) : balance.formatted} ${balance.symbol}` : undefined,
         }
       : undefined
   return children({

@@ -84,7 +84,7 @@ export function AccountView() {
       </Suspense>
       {balance ? (
         <span className="latch-subtitle" data-testid="latch-account-balance" dir="ltr">
-          {formats ? formats.decimal(balance.formatted) : balance.formatted} {balance.symbol}
+          {formats ? formats.balance(balance.formatted) : balance.formatted} {balance.symbol}
         </span>
       ) : null}
       <button type="button" className="latch-network-badge" data-testid="latch-account-network"
