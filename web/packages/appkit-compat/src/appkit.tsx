@@ -71,10 +71,14 @@ export interface AppKit {
   subscribeEvents(callback: (event: AppKitEvent) => void): () => void
   /** Resolves once start-up (remote config, reconnect) is done. */
   ready(): Promise<void>
-  addNetwork(): never
-  removeNetwork(): never
-  updateFeatures(): never
-  updateOptions(): never
+  /** Configures one more EVM network at runtime (Latch's addNetwork); `namespace` must be eip155. */
+  addNetwork(namespace: string, network: LatchNetwork): Promise<void>
+  /** Stops offering a network (Latch's removeNetwork); the last one cannot be removed. */
+  removeNetwork(namespace: string, networkId: number | string): Promise<void>
+  /** Changes features at runtime (Latch's updateFeatures): AppKit's names, those Latch lacks refused by name. */
+  updateFeatures(features: CreateAppKit['features']): Promise<void>
+  /** Changes options at runtime (Latch's updateOptions, which refuses those fixed at creation), mapped as createAppKit's. */
+  updateOptions(options: Partial<CreateAppKit>): Promise<void>
 }
 
 /** useAppKitState's shape. */
@@ -121,8 +125,16 @@ function caipNetwork(network: LatchNetwork): CaipNetwork {
   return { ...network, caipNetworkId: networkCaipId(network), chainNamespace: namespaceOf(network) }
 }
 
-// Latch's view names are AppKit's for the views it has; the rest are refused by name.
+// Latch's view names are AppKit's for the views it has (AppKit's Swap is Latch's WalletSwap); the rest are refused by name.
 const LATCH_VIEWS = new Set(['Account', 'Connect', 'Networks', 'AllWallets', 'WhatIsAWallet', 'WhatIsANetwork', 'ConnectingWalletConnectBasic', 'OnRampProviders', 'Swap', 'WalletSend', 'ProfileWallets'])
+const latchView = (view: string) => (view === 'Swap' ? 'WalletSwap' : view)
+
+/** A network id as AppKit passes it (a chain id, or a CAIP-2 id such as `eip155:1`) as Latch's chain id. */
+function chainIdOf(networkId: number | string): number {
+  const id = typeof networkId === 'number' ? networkId : Number(networkId.split(':').pop())
+  if (!Number.isSafeInteger(id)) throw new AppKitCompatError(`removeNetwork: "${String(networkId)}" is not a chain id`)
+  return id
+}
 
 function appKitState(state: LatchState, initialized: boolean): AppKitState {
   const wallet = state.view === 'ConnectingExternal' ? state.viewData.wallet : undefined
@@ -134,10 +146,6 @@ function appKitState(state: LatchState, initialized: boolean): AppKitState {
     initialized,
     connectingWallet: wallet ? { id: wallet.id, name: wallet.name } : undefined,
   }
-}
-
-function notSupported(name: string): never {
-  throw new AppKitCompatError(`appKit.${name}() is not supported by Latch yet`)
 }
 
 /** The root createAppKit mounts: the Latch provider (modal, wagmi, queries) and every compat component's portal. */
@@ -173,12 +181,15 @@ export function createAppKit(options: CreateAppKit): AppKit {
     latch,
     async open(opts = {}) {
       if (opts.uri !== undefined) throw new AppKitCompatError('open({ uri }) is not supported by Latch yet')
-      if (opts.arguments !== undefined) throw new AppKitCompatError('open({ arguments }) is not supported by Latch yet')
       if (opts.view !== undefined && !LATCH_VIEWS.has(opts.view)) throw new AppKitCompatError(`open({ view: "${opts.view}" }) is not supported by Latch yet`)
       if (opts.namespace !== undefined && !latch.getState().networks.some((n) => namespaceOf(n) === opts.namespace)) {
         throw new AppKitCompatError(`open({ namespace: "${opts.namespace}" }): no configured network is in that namespace`)
       }
-      latch.open(opts.view ? { view: opts.view as never } : undefined)
+      latch.open({
+        ...(opts.view ? { view: latchView(opts.view) as never } : {}),
+        ...(opts.namespace !== undefined ? { namespace: opts.namespace } : {}),
+        ...(opts.arguments !== undefined ? { arguments: opts.arguments } : {}),
+      })
     },
     async close() {
       latch.close()
@@ -214,10 +225,20 @@ export function createAppKit(options: CreateAppKit): AppKit {
       return latch.subscribeEvents((event) => callback({ timestamp: event.timestamp, data: { type: 'track', ...event.data } }))
     },
     ready: () => init(),
-    addNetwork: () => notSupported('addNetwork'),
-    removeNetwork: () => notSupported('removeNetwork'),
-    updateFeatures: () => notSupported('updateFeatures'),
-    updateOptions: () => notSupported('updateOptions'),
+    async addNetwork(namespace, network) {
+      if (namespace !== 'eip155') throw new AppKitCompatError(`addNetwork("${namespace}", …): Latch adds EVM networks (eip155) at runtime`)
+      await latch.addNetwork(network)
+    },
+    removeNetwork: async (_namespace, networkId) => latch.removeNetwork(chainIdOf(networkId)),
+    updateFeatures: async (features) => latch.updateFeatures(mapOptions({ features } as CreateAppKit).features ?? {}),
+    async updateOptions(options) {
+      const mapped = mapOptions(options as CreateAppKit)
+      await latch.updateOptions(mapped)
+      if (mapped.themeVariables !== undefined) {
+        themeVariables = { ...(options.themeVariables ?? {}) }
+        for (const listener of themeListeners) listener()
+      }
+    },
     slots: {
       add(host, node) {
         const id = ++slotIds

@@ -48,7 +48,6 @@ function Slot({ component, node }: { component: string; node: ReactNode }) {
 type Size = 'sm' | 'md'
 
 export type AppKitButtonProps = {
-  /** Only 'md' (the default size) is supported. */
   size?: Size
   label?: string
   loadingLabel?: string
@@ -61,8 +60,21 @@ export type AppKitButtonProps = {
 
 /** <appkit-button>: "Connect Wallet" when disconnected, the account button once connected. */
 export function AppKitButton({ size, label, loadingLabel, disabled, balance, namespace, charsStart, charsEnd }: AppKitButtonProps) {
-  refuse('AppKitButton', { size: size === 'md' ? undefined : size, disabled: disabled ? true : undefined, namespace, charsStart, charsEnd })
-  const node = useMemo(() => <ConnectButton label={label} loadingLabel={loadingLabel} balance={balance ?? 'show'} />, [label, loadingLabel, balance])
+  refuse('AppKitButton', { namespace })
+  const node = useMemo(
+    () => (
+      <ConnectButton
+        label={label}
+        loadingLabel={loadingLabel}
+        balance={balance ?? 'show'}
+        size={size ?? 'md'}
+        disabled={disabled ?? false}
+        {...(charsStart !== undefined ? { charsStart } : {})}
+        {...(charsEnd !== undefined ? { charsEnd } : {})}
+      />
+    ),
+    [label, loadingLabel, balance, size, disabled, charsStart, charsEnd],
+  )
   return <Slot component="AppKitButton" node={node} />
 }
 
@@ -75,14 +87,14 @@ export type AppKitConnectButtonProps = {
 
 /** <appkit-connect-button>: opens the Connect view; renders nothing once connected (the account button takes over). */
 export function AppKitConnectButton({ size, label, loadingLabel, namespace }: AppKitConnectButtonProps) {
-  refuse('AppKitConnectButton', { size: size === 'md' ? undefined : size, namespace })
+  refuse('AppKitConnectButton', { namespace })
   const node = useMemo(
     () => (
       <ConnectButton.Custom>
-        {({ account }) => (account ? null : <ConnectButton label={label} loadingLabel={loadingLabel} />)}
+        {({ account }) => (account ? null : <ConnectButton label={label} loadingLabel={loadingLabel} size={size ?? 'md'} />)}
       </ConnectButton.Custom>
     ),
-    [label, loadingLabel],
+    [label, loadingLabel, size],
   )
   return <Slot component="AppKitConnectButton" node={node} />
 }
@@ -97,8 +109,18 @@ export type AppKitAccountButtonProps = {
 
 /** <appkit-account-button>: avatar, balance and address of the connected account; opens the Account view. */
 export function AppKitAccountButton({ disabled, balance, namespace, charsStart, charsEnd }: AppKitAccountButtonProps) {
-  refuse('AppKitAccountButton', { namespace, charsStart, charsEnd })
-  const node = useMemo(() => <AccountButton disabled={disabled ?? false} balance={balance ?? 'show'} />, [disabled, balance])
+  refuse('AppKitAccountButton', { namespace })
+  const node = useMemo(
+    () => (
+      <AccountButton
+        disabled={disabled ?? false}
+        balance={balance ?? 'show'}
+        {...(charsStart !== undefined ? { charsStart } : {})}
+        {...(charsEnd !== undefined ? { charsEnd } : {})}
+      />
+    ),
+    [disabled, balance, charsStart, charsEnd],
+  )
   return <Slot component="AppKitAccountButton" node={node} />
 }
 

@@ -65,6 +65,31 @@ describe('over a Latch instance', () => {
     await waitFor(() => expect(result.current.state.initialized).toBe(true))
   })
 
+  it('open takes namespace and arguments (AppKit Swap is WalletSwap)', async () => {
+    const { result } = renderHook(() => useAppKit())
+    await act(() => result.current.open({ view: 'Swap', namespace: 'eip155', arguments: { fromToken: 'ETH', toToken: 'USDC', amount: '1' } }))
+    await waitFor(() => expect(appKit.latch.getState()).toMatchObject({ open: true, view: 'WalletSwap', viewData: { arguments: { fromToken: 'ETH', toToken: 'USDC', amount: '1' } } }))
+    await act(() => result.current.close())
+  })
+
+  it('addNetwork, removeNetwork, updateFeatures and updateOptions reach Latch (AppKit names, mapped and checked)', async () => {
+    const chainC = { ...appKit.latch.getState().networks[0]!, id: 31339, name: 'Dev C' }
+    await appKit.addNetwork('eip155', chainC)
+    expect(appKit.latch.getState().networks.map((n) => n.id)).toContain(31339)
+    await expect(appKit.addNetwork('solana', chainC)).rejects.toThrow('Latch adds EVM networks (eip155) at runtime')
+    await appKit.removeNetwork('eip155', 'eip155:31339')
+    expect(appKit.latch.getState().networks.map((n) => n.id)).not.toContain(31339)
+    await appKit.updateFeatures({ send: false })
+    expect(appKit.latch.getState().features.send).toBe(false)
+    await appKit.updateFeatures({ send: true })
+    await expect(appKit.updateFeatures({ pay: true } as never)).rejects.toThrow('`features.pay` is not supported by Latch yet')
+    await appKit.updateOptions({ themeVariables: { '--w3m-accent': '#123456' }, termsConditionsUrl: 'https://app.example/terms' })
+    expect(appKit.latch.getState().themeVars['--latch-accent']).toBe('#123456')
+    expect(appKit.getThemeVariables()).toEqual({ '--w3m-accent': '#123456' })
+    await expect(appKit.updateOptions({ projectId: 'x' })).rejects.toThrow('`projectId` cannot be changed after createLatch')
+    await expect(appKit.updateOptions({ chainImages: {} } as never)).rejects.toThrow('createAppKit option `chainImages` is not supported by Latch')
+  })
+
   it('open refuses what Latch has not', async () => {
     const { result } = renderHook(() => useAppKit())
     await expect(result.current.open({ view: 'ApproveTransaction' })).rejects.toThrow('open({ view: "ApproveTransaction" }) is not supported by Latch yet')
@@ -136,8 +161,7 @@ describe('over a Latch instance', () => {
   })
 
   it('a prop Latch cannot honour throws in development', () => {
-    expect(() => render(<AppKitButton size="sm" />)).toThrow('<AppKitButton size> is not supported by Latch yet')
-    expect(() => render(<AppKitButton charsStart={4} />)).toThrow('<AppKitButton charsStart> is not supported by Latch yet')
+    expect(() => render(<AppKitButton namespace="solana" />)).toThrow('<AppKitButton namespace> is not supported by Latch yet')
     expect(() => render(<AppKitAccountButton namespace="solana" />)).toThrow('<AppKitAccountButton namespace> is not supported by Latch yet')
     expect(() => render(<AppKitNetworkButton label="Net" />)).toThrow('<AppKitNetworkButton label> is not supported by Latch yet')
     expect(() => render(<AppKitConnectButton size="md" />)).not.toThrow()

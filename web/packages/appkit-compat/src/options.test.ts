@@ -31,6 +31,7 @@ const samples: Record<(typeof MAPPED_OPTIONS)[number], unknown> = {
   apiUrl: 'http://127.0.0.1:9999',
   frameUrl: 'http://127.0.0.1:9998',
   wagmiConfig: { chains: [chainA] },
+  tokens: { 'eip155:31337': { address: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48' } },
   siweConfig: { getNonce: () => 'n' },
 }
 
@@ -55,7 +56,7 @@ describe('mapOptions', () => {
   })
 
   it('ignores an option given as undefined (as AppKit does)', () => {
-    expect(mapOptions({ ...base, tokens: undefined } as CreateAppKit)).toEqual({ networks: base.networks })
+    expect(mapOptions({ ...base, chainImages: undefined } as CreateAppKit)).toEqual({ networks: base.networks })
   })
 
   it.each(LATCH_FEATURES)('passes features.%s', (name) => {

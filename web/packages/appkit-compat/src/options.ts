@@ -105,6 +105,8 @@ export interface CreateAppKit {
   frameUrl?: string
   /** Latch: your own wagmi config (add @latchkit/react's walletConnect() connector to it). */
   wagmiConfig?: WagmiConfig
+  /** Per CAIP-2 network id, the token the account button shows there instead of the native balance. */
+  tokens?: LatchOptions['tokens']
 }
 
 /** AppKit options that go to createLatch under the same name and mean the same there. */
@@ -131,6 +133,7 @@ export const MAPPED_OPTIONS = [
   'apiUrl',
   'frameUrl',
   'wagmiConfig',
+  'tokens',
   // Latch refuses it itself, with spec §5's message when siwx is set too.
   'siweConfig',
 ] as const
@@ -147,7 +150,6 @@ export const REFUSED_OPTIONS: Record<string, string> = {
   enableWalletGuide: 'there is no wallet guide footer',
   enableAuthLogger: 'there is no secure-site logger',
   showWallets: 'use `features.emailShowWallets`',
-  tokens: 'the account button shows the native balance only',
   customRpcUrls: 'RPC goes through latchd; configure its upstreams',
   chainImages: 'network icons come from latchd',
   connectorImages: 'wallet icons come from latchd or the wallet',
