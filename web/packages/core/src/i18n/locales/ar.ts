@@ -424,6 +424,7 @@ const catalogue: Readonly<Record<string, string>> = {
   'social.farcasterScan': 'امسح رمز QR هذا بهاتفك لتسجيل الدخول عبر Farcaster',
   'social.farcasterOpen': 'فتح Farcaster على هذا الجهاز',
   'social.tryAgain': 'إعادة المحاولة',
+  'networkButton.unsupported': 'محفظتك على شبكة لا يدعمها هذا التطبيق',
 }
 
 export default catalogue

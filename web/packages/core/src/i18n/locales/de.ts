@@ -408,6 +408,7 @@ const catalogue: Readonly<Record<string, string>> = {
   'social.farcasterScan': 'Scanne diesen QR-Code mit deinem Handy, um dich mit Farcaster anzumelden',
   'social.farcasterOpen': 'Farcaster auf diesem Gerät öffnen',
   'social.tryAgain': 'Erneut versuchen',
+  'networkButton.unsupported': 'Deine Wallet ist in einem Netzwerk, das diese App nicht unterstützt',
 }
 
 export default catalogue

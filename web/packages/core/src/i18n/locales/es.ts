@@ -412,6 +412,7 @@ const catalogue: Readonly<Record<string, string>> = {
   'social.farcasterScan': 'Escanea este código QR con tu teléfono para iniciar sesión con Farcaster',
   'social.farcasterOpen': 'Abrir Farcaster en este dispositivo',
   'social.tryAgain': 'Intentar de nuevo',
+  'networkButton.unsupported': 'Tu billetera está en una red que esta aplicación no admite',
 }
 
 export default catalogue

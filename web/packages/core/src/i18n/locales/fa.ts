@@ -408,6 +408,7 @@ const catalogue: Readonly<Record<string, string>> = {
   'social.farcasterScan': 'برای ورود با Farcaster، این کد QR را با تلفن خود اسکن کنید',
   'social.farcasterOpen': 'باز کردن Farcaster در این دستگاه',
   'social.tryAgain': 'تلاش دوباره',
+  'networkButton.unsupported': 'کیف پول شما روی شبکه‌ای است که این برنامه از آن پشتیبانی نمی‌کند',
 }
 
 export default catalogue

@@ -412,6 +412,7 @@ const catalogue: Readonly<Record<string, string>> = {
   'social.farcasterScan': 'Scannez ce QR code avec votre téléphone pour vous connecter avec Farcaster',
   'social.farcasterOpen': 'Ouvrir Farcaster sur cet appareil',
   'social.tryAgain': 'Réessayer',
+  'networkButton.unsupported': 'Votre portefeuille est sur un réseau que cette application ne prend pas en charge',
 }
 
 export default catalogue

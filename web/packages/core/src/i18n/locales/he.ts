@@ -412,6 +412,7 @@ const catalogue: Readonly<Record<string, string>> = {
   'social.farcasterScan': 'יש לסרוק את קוד ה־QR הזה בטלפון כדי להתחבר עם Farcaster',
   'social.farcasterOpen': 'פתיחת Farcaster במכשיר הזה',
   'social.tryAgain': 'ניסיון חוזר',
+  'networkButton.unsupported': 'הארנק שלך נמצא ברשת שהאפליקציה הזו לא תומכת בה',
 }
 
 export default catalogue

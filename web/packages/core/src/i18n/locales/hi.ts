@@ -408,6 +408,7 @@ const catalogue: Readonly<Record<string, string>> = {
   'social.farcasterScan': 'Farcaster से साइन इन करने के लिए अपने फ़ोन से यह QR कोड स्कैन करें',
   'social.farcasterOpen': 'इस डिवाइस पर Farcaster खोलें',
   'social.tryAgain': 'फिर से कोशिश करें',
+  'networkButton.unsupported': 'आपका वॉलेट ऐसे नेटवर्क पर है जिसे यह ऐप सपोर्ट नहीं करता',
 }
 
 export default catalogue

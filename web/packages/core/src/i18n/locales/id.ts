@@ -404,6 +404,7 @@ const catalogue: Readonly<Record<string, string>> = {
   'social.farcasterScan': 'Pindai kode QR ini dengan ponsel Anda untuk masuk dengan Farcaster',
   'social.farcasterOpen': 'Buka Farcaster di perangkat ini',
   'social.tryAgain': 'Coba lagi',
+  'networkButton.unsupported': 'Dompet Anda berada di jaringan yang tidak didukung aplikasi ini',
 }
 
 export default catalogue

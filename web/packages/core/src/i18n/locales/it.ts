@@ -412,6 +412,7 @@ const catalogue: Readonly<Record<string, string>> = {
   'social.farcasterScan': 'Scansiona questo codice QR con il telefono per accedere con Farcaster',
   'social.farcasterOpen': 'Apri Farcaster su questo dispositivo',
   'social.tryAgain': 'Riprova',
+  'networkButton.unsupported': 'Il tuo wallet è su una rete che questa app non supporta',
 }
 
 export default catalogue

@@ -404,6 +404,7 @@ const catalogue: Readonly<Record<string, string>> = {
   'social.farcasterScan': 'スマートフォンでこのQRコードをスキャンしてFarcasterでサインイン',
   'social.farcasterOpen': 'このデバイスでFarcasterを開く',
   'social.tryAgain': '再試行',
+  'networkButton.unsupported': 'ウォレットがこのアプリの対応していないネットワークに接続されています',
 }
 
 export default catalogue

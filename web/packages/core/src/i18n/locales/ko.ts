@@ -404,6 +404,7 @@ const catalogue: Readonly<Record<string, string>> = {
   'social.farcasterScan': '휴대폰으로 이 QR 코드를 스캔하여 Farcaster로 로그인하세요',
   'social.farcasterOpen': '이 기기에서 Farcaster 열기',
   'social.tryAgain': '다시 시도',
+  'networkButton.unsupported': '지갑이 이 앱에서 지원하지 않는 네트워크에 연결되어 있습니다',
 }
 
 export default catalogue

@@ -404,6 +404,7 @@ const catalogue: Readonly<Record<string, string>> = {
   'social.farcasterScan': 'Imbas kod QR ini dengan telefon anda untuk log masuk dengan Farcaster',
   'social.farcasterOpen': 'Buka Farcaster pada peranti ini',
   'social.tryAgain': 'Cuba lagi',
+  'networkButton.unsupported': 'Dompet anda berada pada rangkaian yang tidak disokong oleh aplikasi ini',
 }
 
 export default catalogue

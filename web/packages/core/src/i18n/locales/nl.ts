@@ -408,6 +408,7 @@ const catalogue: Readonly<Record<string, string>> = {
   'social.farcasterScan': 'Scan deze QR-code met je telefoon om in te loggen met Farcaster',
   'social.farcasterOpen': 'Farcaster openen op dit apparaat',
   'social.tryAgain': 'Opnieuw proberen',
+  'networkButton.unsupported': 'Je wallet staat op een netwerk dat deze app niet ondersteunt',
 }
 
 export default catalogue

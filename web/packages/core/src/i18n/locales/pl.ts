@@ -416,6 +416,7 @@ const catalogue: Readonly<Record<string, string>> = {
   'social.farcasterScan': 'Zeskanuj ten kod QR telefonem, aby zalogować się przez Farcaster',
   'social.farcasterOpen': 'Otwórz Farcaster na tym urządzeniu',
   'social.tryAgain': 'Spróbuj ponownie',
+  'networkButton.unsupported': 'Twój portfel jest w sieci, której ta aplikacja nie obsługuje',
 }
 
 export default catalogue

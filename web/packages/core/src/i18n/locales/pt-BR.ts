@@ -412,6 +412,7 @@ const catalogue: Readonly<Record<string, string>> = {
   'social.farcasterScan': 'Escaneie este QR code com seu celular para entrar com Farcaster',
   'social.farcasterOpen': 'Abrir o Farcaster neste dispositivo',
   'social.tryAgain': 'Tentar novamente',
+  'networkButton.unsupported': 'Sua carteira está em uma rede que este app não suporta',
 }
 
 export default catalogue

@@ -416,6 +416,7 @@ const catalogue: Readonly<Record<string, string>> = {
   'social.farcasterScan': 'Отсканируйте этот QR-код телефоном, чтобы войти через Farcaster',
   'social.farcasterOpen': 'Открыть Farcaster на этом устройстве',
   'social.tryAgain': 'Попробовать снова',
+  'networkButton.unsupported': 'Ваш кошелёк подключён к сети, которую это приложение не поддерживает',
 }
 
 export default catalogue

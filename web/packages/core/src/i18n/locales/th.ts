@@ -404,6 +404,7 @@ const catalogue: Readonly<Record<string, string>> = {
   'social.farcasterScan': 'สแกนคิวอาร์โค้ดนี้ด้วยโทรศัพท์ของคุณเพื่อลงชื่อเข้าใช้ด้วย Farcaster',
   'social.farcasterOpen': 'เปิด Farcaster บนอุปกรณ์นี้',
   'social.tryAgain': 'ลองอีกครั้ง',
+  'networkButton.unsupported': 'วอลเล็ตของคุณอยู่บนเครือข่ายที่แอปนี้ไม่รองรับ',
 }
 
 export default catalogue

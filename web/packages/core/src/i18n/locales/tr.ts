@@ -408,6 +408,7 @@ const catalogue: Readonly<Record<string, string>> = {
   'social.farcasterScan': 'Farcaster ile giriş yapmak için bu QR kodunu telefonunuzla tarayın',
   'social.farcasterOpen': 'Farcaster\'ı bu cihazda açın',
   'social.tryAgain': 'Tekrar dene',
+  'networkButton.unsupported': 'Cüzdanınız bu uygulamanın desteklemediği bir ağda',
 }
 
 export default catalogue

@@ -416,6 +416,7 @@ const catalogue: Readonly<Record<string, string>> = {
   'social.farcasterScan': 'Відскануйте цей QR-код телефоном, щоб увійти через Farcaster',
   'social.farcasterOpen': 'Відкрити Farcaster на цьому пристрої',
   'social.tryAgain': 'Спробувати ще раз',
+  'networkButton.unsupported': 'Ваш гаманець у мережі, яку цей застосунок не підтримує',
 }
 
 export default catalogue

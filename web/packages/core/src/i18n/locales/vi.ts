@@ -404,6 +404,7 @@ const catalogue: Readonly<Record<string, string>> = {
   'social.farcasterScan': 'Quét mã QR này bằng điện thoại để đăng nhập bằng Farcaster',
   'social.farcasterOpen': 'Mở Farcaster trên thiết bị này',
   'social.tryAgain': 'Thử lại',
+  'networkButton.unsupported': 'Ví của bạn đang ở mạng mà ứng dụng này không hỗ trợ',
 }
 
 export default catalogue

@@ -404,6 +404,7 @@ const catalogue: Readonly<Record<string, string>> = {
   'social.farcasterScan': '用手机扫描此二维码，使用 Farcaster 登录',
   'social.farcasterOpen': '在此设备上打开 Farcaster',
   'social.tryAgain': '重试',
+  'networkButton.unsupported': '你的钱包所在的网络不受此应用支持',
 }
 
 export default catalogue

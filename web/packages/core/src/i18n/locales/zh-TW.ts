@@ -404,6 +404,7 @@ const catalogue: Readonly<Record<string, string>> = {
   'social.farcasterScan': '用手機掃描此 QR 碼，以 Farcaster 登入',
   'social.farcasterOpen': '在此裝置上開啟 Farcaster',
   'social.tryAgain': '再試一次',
+  'networkButton.unsupported': '你的錢包所在的網路不受此應用程式支援',
 }
 
 export default catalogue
