@@ -1,8 +1,9 @@
-import { beforeEach, describe, expect, it } from 'vitest'
-import { act, renderHook, screen, waitFor, within } from '@testing-library/react'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
+import { act, fireEvent, render, renderHook, screen, waitFor, within } from '@testing-library/react'
 import type { ReactNode } from 'react'
 import { connect, mock, type CreateConnectorFn } from '@wagmi/core'
-import { listConnections } from '@latchkit/core'
+import { createLatch, listConnections } from '@latchkit/core'
+import { defineChain } from 'viem'
 import { ConnectButton } from '../../components/ConnectButton/ConnectButton'
 import { LatchProvider } from '../../components/LatchProvider/LatchProvider'
 import { useLatchConnection } from '../../hooks/useLatchConnection'
@@ -119,5 +120,32 @@ describe('ProfileWallets view', () => {
 
     expect(await screen.findByTestId('latch-view-Connect')).toBeTruthy()
     expect(listConnections(latch._internal.connection, 'eip155').map((c) => c.connectorId)).toEqual(['beta', 'alpha'])
+  })
+
+  it('lists the e-mail wallet as a connection beside an extension wallet', async () => {
+    const dev = defineChain({ id: 31337, name: 'Dev', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: ['http://127.0.0.1:1'] } } })
+    const latch = createLatch({ projectId: 'a'.repeat(32), networks: [dev], apiUrl: 'http://127.0.0.1:1', walletConnect: false, frameUrl: 'http://127.0.0.1:2' })
+    const embedded = latch._internal.embedded!
+    // A frame whose visitor is signed in.
+    const request = vi.fn(async (name: string) => {
+      if (name !== 'GET_USER') throw new Error(`unexpected ${name}`)
+      return { email: 'visitor@example.com', address: carol, chainId: 31337, accounts: [] }
+    })
+    vi.spyOn(embedded, 'frame').mockResolvedValue({ request, signOut: async () => undefined } as never)
+    await act(() => latch._internal.connection.connect(embedded.connectorId, { chainId: 31337 }))
+    await act(async () => void (await connect(latch._internal.connection.getWagmiConfig(), { connector: wallet('alpha', 'Alpha', [alice]) })))
+    render(
+      <LatchProvider latch={latch} wagmi={false}>
+        <ConnectButton />
+      </LatchProvider>,
+    )
+    act(() => void latch.open({ view: 'Account' }))
+    fireEvent.click(await screen.findByTestId('latch-account-wallets'))
+    const view = await screen.findByTestId('latch-view-ProfileWallets')
+
+    const rows = within(view).getAllByRole('listitem')
+    expect(rows.map((r) => r.getAttribute('data-testid'))).toEqual(['latch-profile-wallet-alpha', `latch-profile-wallet-${embedded.connectorId}`])
+    expect(within(rows[1]!).getByTestId('latch-profile-wallet-address').getAttribute('title')).toBe(carol)
+    latch.destroy()
   })
 })
