@@ -1,5 +1,5 @@
-import { useEffect, useState, type CSSProperties } from 'react'
-import { useLatchInstance } from '../../context'
+import { useState, type CSSProperties } from 'react'
+import type { LatchWallet } from '@latchkit/core'
 
 // Inline styles: the icon is in the modal's chunk, so it adds nothing to the stylesheet a page loads first.
 const grid: CSSProperties = {
@@ -12,25 +12,18 @@ const grid: CSSProperties = {
 // Each cell clips its image (the shared .latch-wallet-image img rule fills the nearest positioned box).
 const cell: CSSProperties = { position: 'relative', overflow: 'hidden', borderRadius: '28%', background: 'var(--latch-color-border)' }
 
+/** allWalletsImages picks the icons AllWalletsIcon shows from a registry page: the first four wallets that have one. */
+export function allWalletsImages(wallets: readonly LatchWallet[]): string[] {
+  return wallets.flatMap((w) => (w.imageUrl ? [w.imageUrl] : [])).slice(0, 4)
+}
+
 /**
- * The "All wallets" row's icon, as AppKit draws it: a 2×2 grid of the registry's first wallets' icons (the page
- * ConnectView counts, which core caches). A cell whose image is missing or fails stays a plain rounded square, so
- * without latchd the icon is a drawn grid.
+ * The "All wallets" row's icon, as AppKit draws it: a 2×2 grid of the registry's first wallets' icons (from the page
+ * ConnectView reads for its count). A cell whose image is missing or fails stays a plain rounded square, so without
+ * latchd the icon is a drawn grid.
  */
-export function AllWalletsIcon() {
-  const latch = useLatchInstance()
-  const [images, setImages] = useState<readonly string[]>([])
+export function AllWalletsIcon({ images }: { images: readonly string[] }) {
   const [failed, setFailed] = useState<ReadonlySet<string>>(new Set())
-  useEffect(() => {
-    let current = true
-    latch.fetchWallets({ page: 1 }).then(
-      (page) => current && setImages(page.wallets.flatMap((w) => (w.imageUrl ? [w.imageUrl] : [])).slice(0, 4)),
-      () => {},
-    )
-    return () => {
-      current = false
-    }
-  }, [latch])
   return (
     <span className="latch-wallet-image latch-all-wallets-icon" style={grid} aria-hidden="true" data-testid="latch-all-wallets-icon">
       {[0, 1, 2, 3].map((i) => {

@@ -6,6 +6,8 @@ import { useStrings } from '../../hooks/useT'
 import { useModalT } from '../../components/LatchModal/strings'
 import { setAgreed, useConsent } from './consent'
 import { connectStrings } from './strings'
+import { AllWalletsIcon, allWalletsImages } from './AllWalletsIcon'
+import { WalletImage } from './WalletImage'
 import { WalletListItem } from './WalletListItem'
 
 // The e-mail field is a chunk of its own, loaded only when the options allow e-mail login.
@@ -42,11 +44,13 @@ export function ConnectView() {
   // Spec §9: the connect methods in the options' order (email, social, wallet by default).
   const methods = opts.features.connectMethodsOrder.filter((m) => (m !== 'email' && m !== 'social') || (email && (m === 'email' || (socials && socials.length))))
   const [count, setCount] = useState<number | null>(null)
+  const [images, setImages] = useState<readonly string[]>([])
   useEffect(() => {
     let current = true
-    // The count comes from the registry's first page (core caches it; AllWallets asks for the same page).
+    // The count comes from the registry's first page (AllWallets asks for the same page, which latchd lets the
+    // browser cache), and the All wallets icon shows its first wallets.
     latch.fetchWallets({ page: 1 }).then(
-      (page) => current && setCount(page.count),
+      (page) => current && (setCount(page.count), setImages(allWalletsImages(page.wallets))),
       () => current && setCount(null),
     )
     return () => {
@@ -66,7 +70,7 @@ export function ConnectView() {
   )
   const walletList = collapsed ? (
     <button key="wallet" type="button" className="latch-list-item" data-testid="latch-continue-wallet" aria-disabled={blocked || undefined} onClick={() => blocked || setExpanded(true)}>
-      <span className="latch-wallet-image latch-all-wallets-icon" aria-hidden="true" />
+      <AllWalletsIcon images={images} />
       <span className="latch-list-item-name">{s('connect.continueWithWallet')}</span>
     </button>
   ) : (
@@ -80,7 +84,7 @@ export function ConnectView() {
       )}
       {showAll ? <li>
         <button type="button" className="latch-list-item" data-testid="latch-all-wallets" aria-disabled={blocked || undefined} onClick={() => blocked || latch.push('AllWallets')}>
-          <span className="latch-wallet-image latch-all-wallets-icon" aria-hidden="true" />
+          <AllWalletsIcon images={images} />
           <span className="latch-list-item-name">{t('connect.allWallets')}</span>
           {count !== null ? (
             <span className="latch-tag" data-testid="latch-all-wallets-count">
@@ -134,15 +138,20 @@ function WalletConnectRow({ wallet, onSelect, disabled }: { wallet: LatchWallet;
   return (
     <li>
       <button type="button" className="latch-list-item" data-testid={`latch-wallet-${wallet.id}`} aria-disabled={disabled || undefined} onClick={() => onSelect(wallet)}>
-        <span className="latch-wallet-image latch-wc-icon" aria-hidden="true">
-          <svg width="22" height="22" viewBox="0 0 22 22">
-            <path
-              d="M2 2h7v7H2zM13 2h7v7h-7zM2 13h7v7H2zM4.5 4.5h2v2h-2zM15.5 4.5h2v2h-2zM4.5 15.5h2v2h-2zM13 13h2.5v2.5H13zM17.5 13H20v2.5h-2.5zM15.5 15.5h2v2h-2zM13 17.5h2.5V20H13zM17.5 17.5H20V20h-2.5z"
-              fill="currentColor"
-              fillRule="evenodd"
-            />
-          </svg>
-        </span>
+        {/* The app's connectorImages entry for WalletConnect, else a drawn QR code. */}
+        {wallet.imageUrl ? (
+          <WalletImage src={wallet.imageUrl} name={wallet.name} />
+        ) : (
+          <span className="latch-wallet-image latch-wc-icon" aria-hidden="true">
+            <svg width="22" height="22" viewBox="0 0 22 22">
+              <path
+                d="M2 2h7v7H2zM13 2h7v7h-7zM2 13h7v7H2zM4.5 4.5h2v2h-2zM15.5 4.5h2v2h-2zM4.5 15.5h2v2h-2zM13 13h2.5v2.5H13zM17.5 13H20v2.5h-2.5zM15.5 15.5h2v2h-2zM13 17.5h2.5V20H13zM17.5 17.5H20V20h-2.5z"
+                fill="currentColor"
+                fillRule="evenodd"
+              />
+            </svg>
+          </span>
+        )}
         <span className="latch-list-item-name">{wallet.name}</span>
         <span className="latch-tag latch-tag-accent" data-testid="latch-wallet-tag">
           {t('connect.qrCode')}
