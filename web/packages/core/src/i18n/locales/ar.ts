@@ -425,6 +425,7 @@ const catalogue: Readonly<Record<string, string>> = {
   'social.farcasterOpen': 'فتح Farcaster على هذا الجهاز',
   'social.tryAgain': 'إعادة المحاولة',
   'networkButton.unsupported': 'محفظتك على شبكة لا يدعمها هذا التطبيق',
+  'view.ProfileWallets': 'المحافظ المتصلة',
 }
 
 export default catalogue

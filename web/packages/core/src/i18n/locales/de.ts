@@ -409,6 +409,7 @@ const catalogue: Readonly<Record<string, string>> = {
   'social.farcasterOpen': 'Farcaster auf diesem Gerät öffnen',
   'social.tryAgain': 'Erneut versuchen',
   'networkButton.unsupported': 'Deine Wallet ist in einem Netzwerk, das diese App nicht unterstützt',
+  'view.ProfileWallets': 'Verbundene Wallets',
 }
 
 export default catalogue

@@ -413,6 +413,7 @@ const catalogue: Readonly<Record<string, string>> = {
   'social.farcasterOpen': 'Abrir Farcaster en este dispositivo',
   'social.tryAgain': 'Intentar de nuevo',
   'networkButton.unsupported': 'Tu billetera está en una red que esta aplicación no admite',
+  'view.ProfileWallets': 'Billeteras conectadas',
 }
 
 export default catalogue

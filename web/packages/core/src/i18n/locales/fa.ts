@@ -409,6 +409,7 @@ const catalogue: Readonly<Record<string, string>> = {
   'social.farcasterOpen': 'باز کردن Farcaster در این دستگاه',
   'social.tryAgain': 'تلاش دوباره',
   'networkButton.unsupported': 'کیف پول شما روی شبکه‌ای است که این برنامه از آن پشتیبانی نمی‌کند',
+  'view.ProfileWallets': 'کیف پول‌های متصل',
 }
 
 export default catalogue

@@ -413,6 +413,7 @@ const catalogue: Readonly<Record<string, string>> = {
   'social.farcasterOpen': 'Ouvrir Farcaster sur cet appareil',
   'social.tryAgain': 'Réessayer',
   'networkButton.unsupported': 'Votre portefeuille est sur un réseau que cette application ne prend pas en charge',
+  'view.ProfileWallets': 'Portefeuilles connectés',
 }
 
 export default catalogue

@@ -413,6 +413,7 @@ const catalogue: Readonly<Record<string, string>> = {
   'social.farcasterOpen': 'פתיחת Farcaster במכשיר הזה',
   'social.tryAgain': 'ניסיון חוזר',
   'networkButton.unsupported': 'הארנק שלך נמצא ברשת שהאפליקציה הזו לא תומכת בה',
+  'view.ProfileWallets': 'ארנקים מחוברים',
 }
 
 export default catalogue

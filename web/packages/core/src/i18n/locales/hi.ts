@@ -409,6 +409,7 @@ const catalogue: Readonly<Record<string, string>> = {
   'social.farcasterOpen': 'इस डिवाइस पर Farcaster खोलें',
   'social.tryAgain': 'फिर से कोशिश करें',
   'networkButton.unsupported': 'आपका वॉलेट ऐसे नेटवर्क पर है जिसे यह ऐप सपोर्ट नहीं करता',
+  'view.ProfileWallets': 'कनेक्टेड वॉलेट',
 }
 
 export default catalogue

@@ -405,6 +405,7 @@ const catalogue: Readonly<Record<string, string>> = {
   'social.farcasterOpen': 'Buka Farcaster di perangkat ini',
   'social.tryAgain': 'Coba lagi',
   'networkButton.unsupported': 'Dompet Anda berada di jaringan yang tidak didukung aplikasi ini',
+  'view.ProfileWallets': 'Dompet terhubung',
 }
 
 export default catalogue

@@ -413,6 +413,7 @@ const catalogue: Readonly<Record<string, string>> = {
   'social.farcasterOpen': 'Apri Farcaster su questo dispositivo',
   'social.tryAgain': 'Riprova',
   'networkButton.unsupported': 'Il tuo wallet è su una rete che questa app non supporta',
+  'view.ProfileWallets': 'Wallet connessi',
 }
 
 export default catalogue

@@ -405,6 +405,7 @@ const catalogue: Readonly<Record<string, string>> = {
   'social.farcasterOpen': 'このデバイスでFarcasterを開く',
   'social.tryAgain': '再試行',
   'networkButton.unsupported': 'ウォレットがこのアプリの対応していないネットワークに接続されています',
+  'view.ProfileWallets': '接続済みのウォレット',
 }
 
 export default catalogue

@@ -405,6 +405,7 @@ const catalogue: Readonly<Record<string, string>> = {
   'social.farcasterOpen': '이 기기에서 Farcaster 열기',
   'social.tryAgain': '다시 시도',
   'networkButton.unsupported': '지갑이 이 앱에서 지원하지 않는 네트워크에 연결되어 있습니다',
+  'view.ProfileWallets': '연결된 지갑',
 }
 
 export default catalogue

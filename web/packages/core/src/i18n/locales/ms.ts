@@ -405,6 +405,7 @@ const catalogue: Readonly<Record<string, string>> = {
   'social.farcasterOpen': 'Buka Farcaster pada peranti ini',
   'social.tryAgain': 'Cuba lagi',
   'networkButton.unsupported': 'Dompet anda berada pada rangkaian yang tidak disokong oleh aplikasi ini',
+  'view.ProfileWallets': 'Dompet yang disambungkan',
 }
 
 export default catalogue

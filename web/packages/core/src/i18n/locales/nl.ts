@@ -409,6 +409,7 @@ const catalogue: Readonly<Record<string, string>> = {
   'social.farcasterOpen': 'Farcaster openen op dit apparaat',
   'social.tryAgain': 'Opnieuw proberen',
   'networkButton.unsupported': 'Je wallet staat op een netwerk dat deze app niet ondersteunt',
+  'view.ProfileWallets': 'Verbonden wallets',
 }
 
 export default catalogue

@@ -417,6 +417,7 @@ const catalogue: Readonly<Record<string, string>> = {
   'social.farcasterOpen': 'Otwórz Farcaster na tym urządzeniu',
   'social.tryAgain': 'Spróbuj ponownie',
   'networkButton.unsupported': 'Twój portfel jest w sieci, której ta aplikacja nie obsługuje',
+  'view.ProfileWallets': 'Połączone portfele',
 }
 
 export default catalogue

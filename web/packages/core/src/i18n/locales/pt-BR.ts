@@ -413,6 +413,7 @@ const catalogue: Readonly<Record<string, string>> = {
   'social.farcasterOpen': 'Abrir o Farcaster neste dispositivo',
   'social.tryAgain': 'Tentar novamente',
   'networkButton.unsupported': 'Sua carteira está em uma rede que este app não suporta',
+  'view.ProfileWallets': 'Carteiras conectadas',
 }
 
 export default catalogue

@@ -417,6 +417,7 @@ const catalogue: Readonly<Record<string, string>> = {
   'social.farcasterOpen': 'Открыть Farcaster на этом устройстве',
   'social.tryAgain': 'Попробовать снова',
   'networkButton.unsupported': 'Ваш кошелёк подключён к сети, которую это приложение не поддерживает',
+  'view.ProfileWallets': 'Подключённые кошельки',
 }
 
 export default catalogue

@@ -405,6 +405,7 @@ const catalogue: Readonly<Record<string, string>> = {
   'social.farcasterOpen': 'เปิด Farcaster บนอุปกรณ์นี้',
   'social.tryAgain': 'ลองอีกครั้ง',
   'networkButton.unsupported': 'วอลเล็ตของคุณอยู่บนเครือข่ายที่แอปนี้ไม่รองรับ',
+  'view.ProfileWallets': 'กระเป๋าเงินที่เชื่อมต่อ',
 }
 
 export default catalogue

@@ -409,6 +409,7 @@ const catalogue: Readonly<Record<string, string>> = {
   'social.farcasterOpen': 'Farcaster\'ı bu cihazda açın',
   'social.tryAgain': 'Tekrar dene',
   'networkButton.unsupported': 'Cüzdanınız bu uygulamanın desteklemediği bir ağda',
+  'view.ProfileWallets': 'Bağlı cüzdanlar',
 }
 
 export default catalogue

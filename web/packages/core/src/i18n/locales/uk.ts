@@ -417,6 +417,7 @@ const catalogue: Readonly<Record<string, string>> = {
   'social.farcasterOpen': 'Відкрити Farcaster на цьому пристрої',
   'social.tryAgain': 'Спробувати ще раз',
   'networkButton.unsupported': 'Ваш гаманець у мережі, яку цей застосунок не підтримує',
+  'view.ProfileWallets': 'Підключені гаманці',
 }
 
 export default catalogue

@@ -405,6 +405,7 @@ const catalogue: Readonly<Record<string, string>> = {
   'social.farcasterOpen': 'Mở Farcaster trên thiết bị này',
   'social.tryAgain': 'Thử lại',
   'networkButton.unsupported': 'Ví của bạn đang ở mạng mà ứng dụng này không hỗ trợ',
+  'view.ProfileWallets': 'Ví đã kết nối',
 }
 
 export default catalogue

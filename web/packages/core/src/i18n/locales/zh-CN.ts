@@ -405,6 +405,7 @@ const catalogue: Readonly<Record<string, string>> = {
   'social.farcasterOpen': '在此设备上打开 Farcaster',
   'social.tryAgain': '重试',
   'networkButton.unsupported': '你的钱包所在的网络不受此应用支持',
+  'view.ProfileWallets': '已连接的钱包',
 }
 
 export default catalogue

@@ -405,6 +405,7 @@ const catalogue: Readonly<Record<string, string>> = {
   'social.farcasterOpen': '在此裝置上開啟 Farcaster',
   'social.tryAgain': '再試一次',
   'networkButton.unsupported': '你的錢包所在的網路不受此應用程式支援',
+  'view.ProfileWallets': '已連接的錢包',
 }
 
 export default catalogue

@@ -41,6 +41,7 @@ export const modalStrings = {
   'view.OnRampProviders': 'Buy crypto',
   'view.WalletSendPreview': 'Review send',
   'view.WalletReceive': 'Receive',
+  'view.ProfileWallets': 'Connected wallets',
 
   // Connect view and wallet lists
   'connect.allWallets': 'All wallets',
