@@ -212,18 +212,14 @@ export interface ResolvedOptions {
   readonly tokens: Readonly<Record<string, TokenOption>>
 }
 
-/** CAIP-2 ids the tokens option accepts, with the address form of their namespace. */
-const TOKEN_NETWORK = /^(eip155:[1-9]\d{0,15}|solana:[1-9A-HJ-NP-Za-km-z]{32})$/
-const TOKEN_ADDRESS = { eip155: /^0x[0-9a-fA-F]{40}$/, solana: /^[1-9A-HJ-NP-Za-km-z]{32,44}$/ }
-
-function tokenList(value: LatchOptions['tokens']): Readonly<Record<string, TokenOption>> {
-  if (value === undefined) return {}
+/** The tokens option: CAIP-2 keys (`eip155:<chain id>`, `solana:<genesis hash>`), each with an address of its namespace. */
+function tokenList(value: LatchOptions['tokens'] = {}): Readonly<Record<string, TokenOption>> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) fail('`tokens` must be an object keyed by CAIP-2 network id')
   for (const [network, token] of Object.entries(value)) {
-    if (!TOKEN_NETWORK.test(network)) fail(`\`tokens\` key "${network}" is not a CAIP-2 network id (eip155:<chain id> or solana:<genesis hash>)`)
-    const pattern = TOKEN_ADDRESS[network.startsWith('solana:') ? 'solana' : 'eip155']
-    if (typeof token !== 'object' || token === null || typeof token.address !== 'string' || !pattern.test(token.address)) {
-      fail(`\`tokens["${network}"].address\` must be a ${network.startsWith('solana:') ? 'base58 mint' : '0x-prefixed 20-byte'} address`)
+    const evm = /^eip155:[1-9]\d*$/.test(network)
+    if (!evm && !/^solana:[1-9A-HJ-NP-Za-km-z]{32}$/.test(network)) fail(`\`tokens\` key "${network}" is not a CAIP-2 network id`)
+    if (!(evm ? /^0x[\da-fA-F]{40}$/ : /^[1-9A-HJ-NP-Za-km-z]{32,44}$/).test(token?.address)) {
+      fail(`\`tokens["${network}"].address\` is not a ${evm ? 'contract' : 'mint'} address`)
     }
   }
   return value
