@@ -23,6 +23,7 @@ import type { RouterController, RouterState } from './modal/router'
 import type { NamesState } from './names/state'
 import type { OnrampState } from './onramp/state'
 import type { PayState } from './pay/types'
+import type { OptionsState } from './config/store'
 import type { NetworkController, NetworkState } from './network/controller'
 import type { SiwxState } from './siwx'
 import type { LatchOptions, ResolvedOptions } from './options'
@@ -84,6 +85,8 @@ export interface LatchRootState {
   readonly onramp?: OnrampState
   /** latch.pay's request and where it stands, once latch.pay is used. */
   readonly pay?: PayState
+  /** The options in force (createLatch's, then runtime updates: config/updateOptions). */
+  readonly options: OptionsState
 }
 
 /** createRootStore makes an instance's empty root store; each controller mounts its slice into it (see slot). */

@@ -173,7 +173,10 @@ export interface OpenOptions {
 export interface Latch {
   getState(): LatchState
   subscribe(listener: (state: LatchState, prev: LatchState) => void): () => void
-  /** Opens the modal. An unknown view, or a namespace no configured network is in, throws a LatchOpenError. */
+  /**
+   * Opens the modal. With `namespace` or `arguments` the work is an on-demand chunk: an unknown view, or a namespace
+   * no configured network is in, is then refused with a LatchOpenError logged to the console, and nothing opens.
+   */
   open(options?: OpenOptions): void
   close(): void
   /** Push a view; `goBack` pops (closing the modal at one view). */

@@ -130,10 +130,16 @@ describe('Latch.addNetwork / removeNetwork', () => {
 })
 
 describe('Latch.open({ view, namespace, arguments })', () => {
-  it('refuses an unknown view or namespace', () => {
+  it('refuses an unknown view or namespace: a LatchOpenError logged, nothing opens', async () => {
     const { latch } = setup()
-    expect(() => latch.open({ view: 'Nope' as never })).toThrow('open: unknown view "Nope"')
-    expect(() => latch.open({ namespace: 'solana' })).toThrow('open: no configured network is in namespace "solana"; configured: eip155')
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {})
+    latch.open({ view: 'Nope' as never, arguments: {} })
+    latch.open({ namespace: 'solana' })
+    await vi.waitFor(() => expect(logged).toHaveBeenCalledTimes(2))
+    expect(logged.mock.calls.map((c) => String(c[1]))).toEqual([
+      expect.stringContaining('LatchOpenError: open: unknown view "Nope"'),
+      'LatchOpenError: open: no configured network is in namespace "solana"; configured: eip155',
+    ])
     expect(latch.getState().open).toBe(false)
     latch.destroy()
   })

@@ -29,7 +29,7 @@ describe('createLatch', () => {
     const latch = createLatch({ projectId: 'a'.repeat(32), networks: [dev], apiUrl: 'http://127.0.0.1:1' })
     const { root, modal, router, theme, network, connection, slice } = latch._internal
     expect(Object.keys(root.getState()).sort()).toEqual(
-      ['accountData', 'alerts', 'connection', 'events', 'instance', 'locale', 'modal', 'network', 'router', 'theme', 'toasts', 'walletConnect'].sort(),
+      ['accountData', 'alerts', 'connection', 'events', 'instance', 'locale', 'modal', 'network', 'options', 'router', 'theme', 'toasts', 'walletConnect'].sort(),
     )
     // Each controller's store is its slice of the root: the same snapshot, written through the root.
     expect(modal.store.getState()).toBe(root.getState().modal)

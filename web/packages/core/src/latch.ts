@@ -11,8 +11,7 @@ import { loadAccountModule } from './account/load'
 import { createNamespaceClients } from './adapters/registry'
 import type { LatchNetwork } from './adapters/types'
 import { createAlertController } from './alerts'
-import { loadRuntimeModule } from './config/load'
-import { createOptionsStore } from './config/store'
+import { loadRuntimeModule, type RuntimeModule } from './config/load'
 import { createLazyApiClient } from './lazyApi'
 import { connectWallet } from './connection/actions/connectWallet'
 import { disconnect } from './connection/actions/disconnect'
@@ -35,14 +34,13 @@ import { lookup, t as translate, type MessageKey } from './messages'
 import { goBackTo } from './modal/actions/goBackTo'
 import { modalContext } from './modal/context'
 import { createModalController } from './modal/controller'
-import { checkOpenOptions } from './modal/openOptions'
 import { createRouterController } from './modal/router'
 import { switchNetwork } from './network/actions/switchNetwork'
 import { createNetworkController } from './network/controller'
 import { loadPayModule } from './pay/load'
 import { resolveOptions, type LatchOptions } from './options'
 import { isMobileUserAgent } from './platform'
-import { createStateDeriver, stateSources, type StateInputs } from './state'
+import { createStateDeriver, type StateInputs } from './state'
 import { browserStorage } from './storage'
 import { derivedStore } from './store'
 import { createTelemetry } from './telemetry'
@@ -69,7 +67,7 @@ export function createLatch(options: LatchOptions, extensions: LatchExtensions =
   const api = createLazyApiClient(sdk)
   const root = createRootStore()
   // The options in force: updateOptions replaces them, and every part reads them through `_internal.opts`.
-  const config = createOptionsStore(options, opts)
+  const config = slot(root, 'options')({ options, opts })
   const alerts = createAlertController({ get debug() { return config.getState().opts.debug }, slice: slot(root, 'alerts') })
   const toasts = createToastController(undefined, slot(root, 'toasts'))
   const accountData = createAccountData({
@@ -136,17 +134,17 @@ export function createLatch(options: LatchOptions, extensions: LatchExtensions =
   }
   const derive = createStateDeriver(parts)
   // parts itself (its getters kept), so what the deriver reads is what actions change.
-  const internal: LatchInternal = Object.assign(parts, { store: derivedStore(stateSources(root, config), derive) })
+  const internal: LatchInternal = Object.assign(parts, { store: derivedStore(root, derive) })
 
+  // Runtime updates and open()'s namespace/arguments live in an on-demand chunk.
+  const runtime = <T>(use: (m: RuntimeModule) => T) => loadRuntimeModule().then(use)
   const latch: Latch = {
     getState: () => internal.store.getState(),
     subscribe: (listener) => internal.store.subscribe(listener),
     open(o) {
-      // A view or namespace Latch does not have throws here, before anything moves.
-      checkOpenOptions(latch, o)
-      // A namespace or arguments: the runtime chunk moves to the namespace's network and fills the view in.
+      // A namespace or arguments: the runtime chunk checks them, moves to the namespace's network and fills the view in.
       if (o?.namespace === undefined && o?.arguments === undefined) void modal.open(o?.view ? { view: o.view } : undefined)
-      else void loadRuntimeModule().then((m) => m.openModal(latch, o)).catch((error) => console.error('[latch] open failed', error))
+      else void runtime((m) => m.openModal(latch, o)).catch((error) => console.error('[latch]', error))
     },
     close: () => void modal.close(),
     push: (view, data) => router.push(view, data?.wallet ? { wallet: fromLatchWallet(data.wallet) } : undefined),
@@ -155,10 +153,10 @@ export function createLatch(options: LatchOptions, extensions: LatchExtensions =
     connectWallet: (wallet) => connectWallet(latch, wallet),
     disconnect: () => disconnect(latch),
     switchNetwork: (chainId) => switchNetwork(latch, chainId),
-    addNetwork: (chain) => loadRuntimeModule().then((m) => m.addNetwork(latch, chain)),
-    removeNetwork: (chainId) => loadRuntimeModule().then((m) => m.removeNetwork(latch, chainId)),
-    updateOptions: (update) => loadRuntimeModule().then((m) => m.updateOptions(latch, config, update)),
-    updateFeatures: (update) => loadRuntimeModule().then((m) => m.updateFeatures(latch, config, update)),
+    addNetwork: (chain) => runtime((m) => m.addNetwork(latch, chain)),
+    removeNetwork: (chainId) => runtime((m) => m.removeNetwork(latch, chainId)),
+    updateOptions: (update) => runtime((m) => m.updateOptions(latch, config, update)),
+    updateFeatures: (update) => runtime((m) => m.updateFeatures(latch, config, update)),
     onNetworkSwitched: (listener) => network.onNetworkSwitched(listener),
     assetImageUrl: (caipNetworkId) => api.assetImageUrl(caipNetworkId),
     fetchWallets: (params) => fetchWallets(latch, params),

@@ -79,8 +79,8 @@ describe('tokens', () => {
 
   it.each<[string, LatchOptions['tokens'], string]>([
     ['a key that is no CAIP-2 id', { '1': { address: usdc } }, '`tokens` key "1" is not a CAIP-2 network id'],
-    ['a short EVM address', { 'eip155:1': { address: '0x1234' } }, '`tokens["eip155:1"].address` must be a 0x-prefixed 20-byte address'],
-    ['an EVM address on Solana', { 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp': { address: usdc } }, 'must be a base58 mint address'],
+    ['a short EVM address', { 'eip155:1': { address: '0x1234' } }, '`tokens["eip155:1"].address` is not a contract address'],
+    ['an EVM address on Solana', { 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp': { address: usdc } }, 'is not a mint address'],
     ['a list', [] as never, '`tokens` must be an object keyed by CAIP-2 network id'],
   ])('refuses %s', (_, tokens, message) => {
     expect(() => resolveOptions({ networks: [mainnet], tokens })).toThrow(message)

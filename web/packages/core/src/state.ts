@@ -7,9 +7,6 @@ import type { ConnectionState } from './connection/types'
 import { toLatchWallet } from './connection/latchWallet'
 import type { LatchInternal, LatchSlice } from './instance'
 import type { LatchAccountState, LatchState, LatchWallet } from './latch-types'
-import type { OptionsState, OptionsStore } from './config/store'
-import type { LatchRootState } from './instance'
-import type { ReadableStore, Store } from './store'
 import { modalContext } from './modal/context'
 import { canCloseModal } from './modal/router'
 import { buildWalletList } from './wallets'
@@ -122,33 +119,3 @@ export function createStateDeriver(internal: StateInputs): (prev: LatchState | u
   }
 }
 
-/**
- * stateSources is what the LatchState derives from: the root store and the options in force, read as one (a
- * runtime update of the options changes no slice of the root, yet changes what is derived).
- */
-export function stateSources(root: Store<LatchRootState>, config: OptionsStore): ReadableStore<readonly [LatchRootState, OptionsState]> {
-  type Sources = readonly [LatchRootState, OptionsState]
-  let last: Sources = [root.getState(), config.getState()]
-  const read = (): Sources => {
-    const r = root.getState()
-    const c = config.getState()
-    if (r !== last[0] || c !== last[1]) last = [r, c]
-    return last
-  }
-  return {
-    getState: read,
-    subscribe(listener) {
-      let prev = read()
-      const tell = () => {
-        const next = read()
-        if (next === prev) return
-        const before = prev
-        prev = next
-        listener(next, before)
-      }
-      const stopRoot = root.subscribe(tell)
-      const stopConfig = config.subscribe(tell)
-      return () => (stopRoot(), stopConfig())
-    },
-  }
-}

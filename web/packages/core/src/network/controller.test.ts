@@ -73,20 +73,3 @@ describe('createNetworkController', () => {
   })
 })
 
-describe('addNetwork / removeNetwork', () => {
-  it('lists an added network; removing the active one activates the first remaining; the last stays', () => {
-    const network = createNetworkController({ networks: [mainnet, base], defaultNetwork: base, storage: createMemoryStorage() })
-    network.addNetwork(sepolia)
-    expect(network.store.getState().networks).toEqual([mainnet, base, sepolia])
-    expect(network.find(sepolia.id)).toBe(sepolia)
-    expect(() => network.addNetwork(sepolia)).toThrow('already configured')
-    const switched = vi.fn()
-    network.onNetworkSwitched(switched)
-    network.removeNetwork(base.id)
-    expect(network.store.getState()).toMatchObject({ networks: [mainnet, sepolia], activeNetwork: mainnet })
-    expect(switched).toHaveBeenCalledWith({ network: mainnet, previous: base })
-    network.removeNetwork(sepolia.id)
-    expect(() => network.removeNetwork(mainnet.id)).toThrow('The last network cannot be removed')
-    expect(() => network.removeNetwork(base.id)).toThrow('is not configured')
-  })
-})

@@ -13,7 +13,7 @@ export const activeNetworkStorageKey = (namespace: 'eip155') => `${STORAGE_PREFI
 
 /** Network state. */
 export interface NetworkState {
-  /** The configured networks (options.networks, then addNetwork/removeNetwork), never empty. */
+  /** The configured networks (options.networks, then the addNetwork/removeNetwork actions), never empty. */
   readonly networks: readonly [Chain, ...Chain[]]
   /** Always one of the configured networks, even while the wallet is on another chain. */
   readonly activeNetwork: Chain
@@ -44,13 +44,6 @@ export interface NetworkController {
   readonly store: Store<NetworkState>
   /** The configured network with this chain id, if any. */
   find(chainId: number): Chain | undefined
-  /** Configures one more network (last in the list); a chain id already configured throws. */
-  addNetwork(network: Chain): void
-  /**
-   * Stops offering a network. Removing the active one makes the first remaining network active (NETWORK_SWITCHED
-   * fires); the last network cannot be removed, nor an unknown one (both throw).
-   */
-  removeNetwork(chainId: number): void
   /** Makes a configured network active and persists it; NETWORK_SWITCHED fires when it changed. */
   setActiveNetwork(network: Chain): void
   /**
@@ -109,19 +102,6 @@ export function createNetworkController(params: NetworkControllerParameters): Ne
   return {
     store,
     find,
-    addNetwork(network) {
-      if (find(network.id)) throw new Error(`Chain ${network.id} is already configured`)
-      store.setState({ networks: [...store.getState().networks, network] })
-    },
-    removeNetwork(chainId) {
-      const { networks, activeNetwork } = store.getState()
-      if (!find(chainId)) throw new Error(`Chain ${chainId} is not configured`)
-      const rest = networks.filter((n) => n.id !== chainId)
-      if (!rest[0]) throw new Error('The last network cannot be removed: Latch needs at least one')
-      store.setState({ networks: rest as [Chain, ...Chain[]] })
-      // The active network must stay one of the configured ones.
-      if (activeNetwork.id === chainId) setActive(rest[0], store.getState().unsupportedChainId)
-    },
     setActiveNetwork(network) {
       const configured = find(network.id)
       if (!configured) throw new Error('Chain is not supported')

@@ -4,14 +4,35 @@ import { switchNetwork } from '../../network/actions/switchNetwork'
 import { loadSendController } from '../../send/actions/loadSendController'
 import type { TokenBalance } from '../../account/types'
 import type { SendController } from '../../send/types'
+import { VIEWS } from '../views'
+
+/** Thrown by open() for a view or namespace Latch does not have; the message names it. */
+export class LatchOpenError extends Error {
+  override name = 'LatchOpenError'
+}
 
 /**
- * openModal opens the modal as `open({ view, namespace, arguments })` asks (AppKit's open), once checkOpenOptions
- * has accepted them: on the namespace's
+ * checkOpenOptions refuses (throwing LatchOpenError), before anything moves, a view Latch does not have or a namespace none of the
+ * configured networks is in.
+ */
+export function checkOpenOptions(latch: Latch, options: OpenOptions | undefined): void {
+  if (options?.view !== undefined && !(VIEWS as readonly string[]).includes(options.view)) {
+    throw new LatchOpenError(`open: unknown view "${String(options.view)}"; one of ${VIEWS.join(', ')}`)
+  }
+  const ns = options?.namespace
+  if (ns !== undefined && !latch._internal.networks.some((n) => adapterOfNetwork(n).namespace === ns)) {
+    const known = [...new Set(latch._internal.networks.map((n) => adapterOfNetwork(n).namespace))]
+    throw new LatchOpenError(`open: no configured network is in namespace "${String(ns)}"; configured: ${known.join(', ')}`)
+  }
+}
+
+/**
+ * openModal opens the modal as `open({ view, namespace, arguments })` asks (AppKit's open): on the namespace's
  * network first (the network its connected account is on, else its first configured one), then the view, with
  * its arguments as the view's data; WalletSend's amount, receiver and token are put into the send form.
  */
 export async function openModal(latch: Latch, options: OpenOptions | undefined): Promise<void> {
+  checkOpenOptions(latch, options)
   const { network, clients, modal } = latch._internal
   const ns = options?.namespace
   if (ns !== undefined && adapterOfNetwork(network.store.getState().activeNetwork).namespace !== ns) {

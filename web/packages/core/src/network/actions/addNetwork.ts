@@ -19,5 +19,5 @@ export function addNetwork(latch: Latch, chain: Chain): void {
   if (network.find(chain.id)) throw new LatchOptionsError(`addNetwork: chain ${chain.id} is already configured`)
   const { projectId, apiUrl } = opts
   addWagmiChain(connection.getWagmiConfig(), chain, projectId ? latchRpcUrl({ apiUrl, projectId, chainId: chain.id }) : undefined)
-  network.addNetwork(chain)
+  network.store.setState({ networks: [...network.store.getState().networks, chain] })
 }

@@ -1,3 +1,4 @@
+import type { Chain } from 'viem'
 import { activeClient } from '../../adapters/active'
 import type { LatchNetwork } from '../../adapters/types'
 import type { Latch } from '../../latch-types'
@@ -14,8 +15,12 @@ export function removeNetwork(latch: Latch, chainId: number): void {
   const { network, connection } = internal
   const target = network.find(chainId)
   if (!target) throw new LatchOptionsError(`removeNetwork: chain ${chainId} is not configured`)
-  if (network.store.getState().networks.length === 1) throw new LatchOptionsError('removeNetwork: the last network cannot be removed; Latch needs at least one')
-  network.removeNetwork(chainId)
+  const { networks, activeNetwork } = network.store.getState()
+  const rest = networks.filter((n) => n.id !== chainId)
+  if (!rest[0]) throw new LatchOptionsError('removeNetwork: the last network cannot be removed; Latch needs at least one')
+  network.store.setState({ networks: rest as [Chain, ...Chain[]] })
+  // The active network stays one of the configured ones (NETWORK_SWITCHED fires).
+  if (activeNetwork.id === chainId) network.setActiveNetwork(rest[0])
   if (!(target as LatchNetwork).adapter) removeWagmiChain(connection.getWagmiConfig(), chainId)
   const { account } = activeClient(internal)
   if (account.status === 'connected' && account.chainId === chainId) network.followWalletChain(chainId)

@@ -18,12 +18,10 @@ export type AccountButtonProps = {
   charsStart?: number
   /** Characters of the address kept after the ellipsis (default 6: `…345678`). */
   charsEnd?: number
-  /** The button's height: 'md' (default) or 'sm'. */
-  size?: 'md' | 'sm'
 }
 
 /** Avatar, balance and truncated address of the connected account; opens the Account view. Renders nothing when disconnected. */
-export function AccountButton({ balance = 'show', disabled = false, charsStart, charsEnd, size = 'md' }: AccountButtonProps) {
+export function AccountButton({ balance = 'show', disabled = false, charsStart, charsEnd }: AccountButtonProps) {
   const scope = useThemeScope()
   const latch = useLatchInstance()
   // The app's token for the active network (options.tokens, keyed by CAIP-2 id), if any.
@@ -43,7 +41,6 @@ export function AccountButton({ balance = 'show', disabled = false, charsStart, 
               type="button"
               className="latch-account-button"
               data-testid="latch-account-button"
-              data-size={size === 'sm' ? 'sm' : undefined}
               disabled={disabled}
               onClick={openAccountModal}
             >
@@ -57,7 +54,7 @@ export function AccountButton({ balance = 'show', disabled = false, charsStart, 
                 )
               ) : null}
               <span className="latch-account-button-address">
-                <Avatar address={account.address} size={size === 'sm' ? 16 : 20} />
+                <Avatar address={account.address} size={20} />
                 <span data-testid="latch-account-button-address" dir="ltr">
                   {charsStart === undefined && charsEnd === undefined ? account.displayAddress : truncateAddress(account.address, charsStart, charsEnd)}
                 </span>

@@ -11,7 +11,7 @@ export type ConnectButtonProps = {
   loadingLabel?: string
   /** Show the balance once connected (default 'show'). */
   balance?: 'show' | 'hide'
-  /** The button's height: 'md' (default) or 'sm'; the account button once connected follows. */
+  /** The connect button's height: 'md' (default) or 'sm'. */
   size?: 'md' | 'sm'
   /** Disables the button (and the account button once connected). */
   disabled?: boolean
@@ -33,7 +33,7 @@ export function ConnectButton({ label, loadingLabel, balance = 'show', size = 'm
       {({ account, status, openConnectModal }) => {
         if (account) {
           const chars = { ...(charsStart !== undefined ? { charsStart } : {}), ...(charsEnd !== undefined ? { charsEnd } : {}) }
-          return <AccountButton balance={balance} size={size} disabled={disabled} {...chars} />
+          return <AccountButton balance={balance} disabled={disabled} {...chars} />
         }
         const connecting = (status === 'connecting' && !offering) || status === 'reconnecting'
         return (

@@ -2,9 +2,7 @@ import type { ReactNode } from 'react'
 import type { Chain } from 'viem'
 import type { ConnectionStatus } from '@latchkit/core'
 import { useLatch } from '../../hooks/useLatch'
-import { useLatchAccount } from '../../hooks/useLatchAccount'
-import { useLatchNetwork } from '../../hooks/useLatchNetwork'
-import { useIsMounted } from '../../hooks/useLatchSelector'
+import { useIsMounted, useLatchSelector } from '../../hooks/useLatchSelector'
 import { useLatchFormats } from '../../hooks/useT'
 import { truncateAddress } from '../../utils'
 
@@ -34,8 +32,10 @@ export type ConnectButtonRendererProps = { children: (props: ConnectButtonRender
 /** Headless connect button: everything ConnectButton shows, rendered by `children`. */
 export function ConnectButtonRenderer({ children }: ConnectButtonRendererProps) {
   const { open } = useLatch()
-  const { address, isConnected, status, balance } = useLatchAccount()
-  const { network } = useLatchNetwork()
+  // The active account read directly: useLatchAccount's other-namespace reading stays out of a button page's first load.
+  const { address, status, balance } = useLatchSelector(({ account }) => account)
+  const isConnected = status === 'connected' && Boolean(address)
+  const network = useLatchSelector((s) => s.activeNetwork)
   const mounted = useIsMounted()
   // core's formatted balance is already truncated to 3 decimals and padded: a locale regroups it with the same 3 (English shows it as it is).
   const formats = useLatchFormats()
