@@ -2,11 +2,15 @@ import { useState, type CSSProperties } from 'react'
 import type { LatchWallet } from '@latchkit/core'
 
 // Inline styles: the icon is in the modal's chunk, so it adds nothing to the stylesheet a page loads first.
+// Padding and gap in the theme's size unit (a percentage would be of the row's width); the cells stretch, as
+// .latch-wallet-image centres its content and an image cell has no height of its own.
 const grid: CSSProperties = {
   display: 'grid',
   gridTemplateColumns: '1fr 1fr',
-  gap: '8%',
-  padding: '14%',
+  gridTemplateRows: '1fr 1fr',
+  alignItems: 'stretch',
+  gap: 'calc(var(--latch-font-size-master) * 0.3)',
+  padding: 'calc(var(--latch-font-size-master) * 0.6)',
   boxSizing: 'border-box',
 }
 // Each cell clips its image (the shared .latch-wallet-image img rule fills the nearest positioned box).

@@ -35,3 +35,20 @@ describe('WalletImage', () => {
     expect(screen.getByTestId('latch-wallet-placeholder').textContent).toBe('D')
   })
 })
+
+describe('WalletImage sources', () => {
+  it("keeps a loaded image, and starts over for a new source without reusing another source's outcome", () => {
+    const { container, rerender } = render(<WalletImage src="https://img.test/e.png" name="Epsilon" />)
+    fireEvent.load(container.querySelector('img')!)
+    act(() => vi.advanceTimersByTime(5000))
+    expect(container.querySelector('[data-status]')?.getAttribute('data-status')).toBe('loaded')
+    rerender(<WalletImage src="https://img.test/f.png" name="Zeta" />)
+    expect(container.querySelector('[data-status]')?.getAttribute('data-status')).toBe('loading')
+    expect(screen.getByTestId('latch-wallet-placeholder').textContent).toBe('Z')
+    act(() => vi.advanceTimersByTime(2000))
+    expect(container.querySelector('img')).toBeNull()
+    // Back to the first source: its outcome is not reused from another image's.
+    rerender(<WalletImage src="https://img.test/e.png" name="Epsilon" />)
+    expect(container.querySelector('[data-status]')?.getAttribute('data-status')).toBe('loading')
+  })
+})

@@ -4,15 +4,17 @@ import { imagePreloadLimitMs } from '../../constants'
 export type WalletImageProps = { src: string | undefined; name: string; size?: number }
 
 /**
- * A lazily loaded wallet icon. If it has not loaded within the preload limit (2 s, spec §9) or fails,
- * a placeholder with the wallet's initial stays instead.
+ * A lazily loaded wallet, network or token icon. If it has not loaded within the preload limit (2 s, spec §9) or
+ * fails, a placeholder with the name's initial stays instead.
  */
 export function WalletImage({ src, name, size = 40 }: WalletImageProps) {
-  const [status, setStatus] = useState<'loading' | 'loaded' | 'failed'>(src ? 'loading' : 'failed')
+  // The outcome is kept with the source it is for: a new src starts loading again, and a load that lands before
+  // the effects run (an image the browser has cached) is not reset by them.
+  const [result, setResult] = useState<{ src: string; status: 'loaded' | 'failed' }>()
+  const status = !src ? 'failed' : result?.src === src ? result.status : 'loading'
   useEffect(() => {
-    setStatus(src ? 'loading' : 'failed')
     if (!src) return
-    const timer = setTimeout(() => setStatus((s) => (s === 'loading' ? 'failed' : s)), imagePreloadLimitMs)
+    const timer = setTimeout(() => setResult((r) => (r?.src === src ? r : { src, status: 'failed' })), imagePreloadLimitMs)
     return () => clearTimeout(timer)
   }, [src])
   return (
@@ -25,8 +27,8 @@ export function WalletImage({ src, name, size = 40 }: WalletImageProps) {
           height={size}
           loading="lazy"
           decoding="async"
-          onLoad={() => setStatus((s) => (s === 'loading' ? 'loaded' : s))}
-          onError={() => setStatus('failed')}
+          onLoad={() => setResult((r) => (r?.src === src ? r : { src, status: 'loaded' }))}
+          onError={() => setResult({ src, status: 'failed' })}
         />
       ) : null}
       {status !== 'loaded' ? (
