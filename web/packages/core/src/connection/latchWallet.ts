@@ -4,14 +4,19 @@ import type { ApiClient } from '../api'
 import type { LatchWallet } from '../latch-types'
 import type { ListedWallet } from '../wallets'
 
-/** toLatchWallet turns a listed wallet into a view's, with latchd's image URL when it has only an image id. */
-export function toLatchWallet(api: Pick<ApiClient, 'walletImageUrl'>, w: ListedWallet): LatchWallet {
+/**
+ * toLatchWallet turns a listed wallet into a view's: its image is the app's `connectorImages` entry (by wallet id,
+ * connector id or rdns), else the wallet's own (an extension's announced icon, a custom wallet's), else latchd's
+ * image route for its registry image id.
+ */
+export function toLatchWallet(api: Pick<ApiClient, 'walletImageUrl'>, w: ListedWallet, images: Readonly<Record<string, string>> = {}): LatchWallet {
+  const imageUrl = images[w.id] ?? images[w.connectorId ?? ''] ?? images[w.rdns ?? ''] ?? w.imageUrl ?? (w.imageId && api.walletImageUrl(w.imageId))
   return {
     id: w.id,
     name: w.name,
     kind: w.kind,
     installed: w.installed,
-    ...(w.imageUrl ? { imageUrl: w.imageUrl } : w.imageId ? { imageUrl: api.walletImageUrl(w.imageId) } : {}),
+    ...(imageUrl ? { imageUrl } : {}),
     ...(w.rdns ? { rdns: w.rdns } : {}),
     ...(w.connectorId ? { connectorId: w.connectorId } : {}),
     mobileLink: w.mobileLink ?? null,
