@@ -6,11 +6,11 @@ import type { ListedWallet } from '../wallets'
 
 /**
  * toLatchWallet turns a listed wallet into a view's: its image is the app's `connectorImages` entry (by wallet id,
- * connector id or rdns), else the wallet's own (an extension's announced icon, a custom wallet's), else latchd's
- * image route for its registry image id.
+ * connector id or rdns), else the wallet's own (an extension's announced icon, a custom wallet's; an empty one does
+ * not count), else latchd's image route for its registry image id.
  */
 export function toLatchWallet(api: Pick<ApiClient, 'walletImageUrl'>, w: ListedWallet, images: Readonly<Record<string, string>> = {}): LatchWallet {
-  const imageUrl = images[w.id] ?? images[w.connectorId ?? ''] ?? images[w.rdns ?? ''] ?? w.imageUrl ?? (w.imageId && api.walletImageUrl(w.imageId))
+  const imageUrl = images[w.id] ?? images[w.connectorId ?? ''] ?? images[w.rdns ?? ''] ?? (w.imageUrl || (w.imageId && api.walletImageUrl(w.imageId)))
   return {
     id: w.id,
     name: w.name,
