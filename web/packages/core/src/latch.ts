@@ -158,7 +158,11 @@ export function createLatch(options: LatchOptions, extensions: LatchExtensions =
     updateOptions: (update) => runtime((m) => m.updateOptions(latch, config, update)),
     updateFeatures: (update) => runtime((m) => m.updateFeatures(latch, config, update)),
     onNetworkSwitched: (listener) => network.onNetworkSwitched(listener),
-    assetImageUrl: (caipNetworkId) => api.assetImageUrl(caipNetworkId),
+    assetImageUrl(id) {
+      // The app's chainImages (by CAIP-2 id, or chain id / reference) win over latchd's image route.
+      const images = config.getState().opts.chainImages
+      return images[id] ?? images[id.slice(id.indexOf(':') + 1)] ?? api.assetImageUrl(id)
+    },
     fetchWallets: (params) => fetchWallets(latch, params),
     setThemeMode: (mode) => theme.setThemeMode(mode),
     setThemeVariables: (vars) => theme.setThemeVariables(vars),

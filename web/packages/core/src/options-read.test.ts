@@ -62,6 +62,8 @@ const reads: Record<string, RegExp> = {
   frameUrl: /opts\.frameUrl/,
   defaultAccountTypes: /options\.defaultAccountTypes/,
   tokens: /opts\.tokens/,
+  chainImages: /opts\.chainImages/,
+  connectorImages: /opts\.connectorImages/,
   // features
   'features.receive': /features\.receive/,
   'features.send': /features\.send/,

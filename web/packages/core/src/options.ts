@@ -176,6 +176,16 @@ export interface LatchOptions {
    * native one (`{ 'eip155:1': { address: '0x…' } }`).
    */
   readonly tokens?: Readonly<Record<string, TokenOption>>
+  /**
+   * The app's own network icons, by chain id (`{ 1: '/icons/eth.svg' }`) or CAIP-2 id (`eip155:1`, `solana:5eykt4Us…`,
+   * or the part after the colon): they replace latchd's. Absolute http(s), page-relative or `data:image/` URLs.
+   */
+  readonly chainImages?: Readonly<Record<number | string, string>>
+  /**
+   * The app's own wallet icons, by wallet id (the registry's, a custom wallet's), connector id or rdns
+   * (`io.metamask`): they replace latchd's and the one an extension announces. URLs as for chainImages.
+   */
+  readonly connectorImages?: Readonly<Record<string, string>>
 }
 
 /** Options after validation, with every default filled in. */
@@ -210,6 +220,10 @@ export interface ResolvedOptions {
   readonly frameUrl: string | undefined
   /** The account button's token per CAIP-2 network id (empty: native balances everywhere). */
   readonly tokens: Readonly<Record<string, TokenOption>>
+  /** Network icon URLs by chain id or CAIP-2 id (empty: latchd's). */
+  readonly chainImages: Readonly<Record<string, string>>
+  /** Wallet icon URLs by wallet id, connector id or rdns (empty: latchd's or the extension's). */
+  readonly connectorImages: Readonly<Record<string, string>>
 }
 
 /** The tokens option: CAIP-2 keys (`eip155:<chain id>`, `solana:<genesis hash>`), each with an address of its namespace. */
@@ -389,7 +403,22 @@ export function resolveOptions(options: LatchOptions): ResolvedOptions {
     siwx: options.siwx,
     frameUrl: options.frameUrl === undefined ? undefined : httpUrl('frameUrl', options.frameUrl).replace(/\/+$/, ''),
     tokens: tokenList(options.tokens),
+    chainImages: imageMap('chainImages', options.chainImages),
+    connectorImages: imageMap('connectorImages', options.connectorImages),
   }
+}
+
+/** imageMap checks an object of image URLs (chainImages, connectorImages): http(s), page-relative or data:image/. */
+function imageMap(name: string, value: Readonly<Record<string, string>> = {}): Readonly<Record<string, string>> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) fail(`\`${name}\` must be an object of image URLs`)
+  for (const [key, url] of Object.entries(value)) {
+    // A URL without a scheme is relative; of the schemes, javascript:, blob: and the like are refused.
+    if (typeof url !== 'string' || !url || (!/^(https?:|data:image\/)/i.test(url) && /^[a-z][\w+.-]*:/i.test(url))) {
+      fail(`\`${name}["${key}"]\` must be an http(s), relative or data:image URL, not ${JSON.stringify(url)}`)
+    }
+  }
+  // Without a prototype, a wallet id like "constructor" finds no image.
+  return Object.assign(Object.create(null), value)
 }
 
 /** caipNetworkId returns the CAIP-2 id of an EVM chain (`eip155:<id>`). */

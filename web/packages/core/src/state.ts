@@ -43,7 +43,7 @@ export function createStateDeriver(internal: StateInputs): (prev: LatchState | u
       connectorTypeOrder: internal.opts.features.connectorTypeOrder,
       isMobile: internal.isMobile,
       showWalletConnect: internal.walletConnect.available(),
-    }).map((w) => toLatchWallet(internal.api, w))
+    }).map((w) => toLatchWallet(internal.api, w, internal.opts.connectorImages))
 
   return (prev) => {
     const conn = internal.connection.getState()
@@ -85,7 +85,7 @@ export function createStateDeriver(internal: StateInputs): (prev: LatchState | u
       memo.routeWallet = routeWallet
       memo.routeArguments = routeArguments
       memo.viewData = {
-        ...(routeWallet ? { wallet: toLatchWallet(internal.api, routeWallet) } : {}),
+        ...(routeWallet ? { wallet: toLatchWallet(internal.api, routeWallet, internal.opts.connectorImages) } : {}),
         ...(routeArguments ? { arguments: routeArguments } : {}),
       }
     }

@@ -29,19 +29,23 @@ export async function fetchWallets(
   const announced = connection.getState().connectors
   const listed = filterWalletsForPlatform(res.data, isMobile).map((w) => {
     const installed = w.rdns ? announced.find((c) => c.rdns === w.rdns) : undefined
-    return toLatchWallet(api, {
-      id: w.id,
-      name: w.name,
-      kind: 'recommended',
-      installed: Boolean(installed),
-      ...(installed?.icon ? { imageUrl: installed.icon } : w.image_id ? { imageId: w.image_id } : {}),
-      ...(w.rdns ? { rdns: w.rdns } : {}),
-      ...(installed ? { connectorId: installed.id } : {}),
-      ...(w.mobile_link ? { mobileLink: w.mobile_link } : {}),
-      ...(w.desktop_link ? { desktopLink: w.desktop_link } : {}),
-      ...(w.webapp_link ? { webappLink: w.webapp_link } : {}),
-      registry: w,
-    })
+    return toLatchWallet(
+      api,
+      {
+        id: w.id,
+        name: w.name,
+        kind: 'recommended',
+        installed: Boolean(installed),
+        ...(installed?.icon ? { imageUrl: installed.icon } : w.image_id ? { imageId: w.image_id } : {}),
+        ...(w.rdns ? { rdns: w.rdns } : {}),
+        ...(installed ? { connectorId: installed.id } : {}),
+        ...(w.mobile_link ? { mobileLink: w.mobile_link } : {}),
+        ...(w.desktop_link ? { desktopLink: w.desktop_link } : {}),
+        ...(w.webapp_link ? { webappLink: w.webapp_link } : {}),
+        registry: w,
+      },
+      opts.connectorImages,
+    )
   })
   return { count: res.count, wallets: listed }
 }
