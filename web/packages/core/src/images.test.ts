@@ -33,13 +33,13 @@ describe('chainImages and connectorImages options', () => {
 
   it('refuse what is not an image URL, naming the entry', () => {
     const bad: [unknown, string][] = [
-      [{ 1: 'javascript:alert(1)' }, '`chainImages["1"]` must be an http(s), relative or data:image URL, not "javascript:alert(1)"'],
+      [{ 1: 'javascript:alert(1)' }, '`chainImages["1"]` is not an http(s), relative or data:image URL'],
       [{ 1: 'data:text/html,<b>' }, '`chainImages["1"]`'],
       [{ 1: '' }, '`chainImages["1"]`'],
       [{ 1: 42 }, '`chainImages["1"]`'],
       [{ 1: 'JavaScript:alert(1)' }, '`chainImages["1"]`'],
-      [['https://a.test/x.png'], '`chainImages` must be an object of image URLs'],
-      ['https://a.test/x.png', '`chainImages` must be an object of image URLs'],
+      [['https://a.test/x.png'], '`chainImages` must be an object'],
+      ['https://a.test/x.png', '`chainImages` must be an object'],
     ]
     for (const [chainImages, message] of bad) {
       expect(() => resolveOptions({ ...base, chainImages: chainImages as never })).toThrow(LatchOptionsError)

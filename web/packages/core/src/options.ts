@@ -410,11 +410,11 @@ export function resolveOptions(options: LatchOptions): ResolvedOptions {
 
 /** imageMap checks an object of image URLs (chainImages, connectorImages): http(s), page-relative or data:image/. */
 function imageMap(name: string, value: Readonly<Record<string, string>> = {}): Readonly<Record<string, string>> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) fail(`\`${name}\` must be an object of image URLs`)
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) fail(`\`${name}\` must be an object`)
   for (const [key, url] of Object.entries(value)) {
     // A URL without a scheme is relative; of the schemes, javascript:, blob: and the like are refused.
     if (typeof url !== 'string' || !url || (!/^(https?:|data:image\/)/i.test(url) && /^[a-z][\w+.-]*:/i.test(url))) {
-      fail(`\`${name}["${key}"]\` must be an http(s), relative or data:image URL, not ${JSON.stringify(url)}`)
+      fail(`\`${name}["${key}"]\` is not an http(s), relative or data:image URL`)
     }
   }
   // Without a prototype, a wallet id like "constructor" finds no image.
