@@ -24,6 +24,7 @@ export type {
   Features,
   LatchOptions,
   SocialProvider,
+  TokenOption,
   WalletFeature,
 } from './options'
 export type { LatchSessionStatus, SIWXConfig, SIWXMessage, SIWXMessageData, SIWXSession, SiwxState } from './siwx'

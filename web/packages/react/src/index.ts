@@ -45,7 +45,7 @@ export { WalletButton, type WalletButtonProps } from './components/WalletButton/
 
 export { useLatch, type UseLatchReturnType } from './hooks/useLatch'
 export { useLatchState, type UseLatchStateReturnType } from './hooks/useLatchState'
-export { useLatchAccount, type UseLatchAccountReturnType } from './hooks/useLatchAccount'
+export { useLatchAccount, type UseLatchAccountParameters, type UseLatchAccountReturnType } from './hooks/useLatchAccount'
 export { useLatchNetwork, type UseLatchNetworkReturnType } from './hooks/useLatchNetwork'
 export { useLatchTheme, type UseLatchThemeReturnType } from './hooks/useLatchTheme'
 export { useLatchLocale, type UseLatchLocaleReturnType } from './hooks/useLatchLocale'
