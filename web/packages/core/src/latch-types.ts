@@ -28,7 +28,7 @@ export interface LatchWallet {
   /** Registry id (64 hex), or `announced:<rdns>` for an extension the registry does not know. */
   id: string
   name: string
-  /** Image URL: the extension's announced icon, else latchd's /getWalletImage. */
+  /** Image URL: the app's `connectorImages` entry, else the extension's announced icon, else latchd's /getWalletImage. */
   imageUrl?: string
   rdns?: string | null
   /** The wagmi connector id when the wallet is installed (announced); absent for registry-only wallets. */
@@ -221,7 +221,10 @@ export interface Latch {
   updateOptions(update: Partial<LatchOptions>): Promise<void>
   /** Changes `features` at runtime (merged over those in force), as updateOptions; remote-managed ones are refused. */
   updateFeatures(update: Partial<Features>): Promise<void>
-  /** latchd's image URL for a network, by CAIP-2 id (`eip155:1`); latchd answers a monogram when it has no logo. */
+  /**
+   * A network's image URL, by CAIP-2 id (`eip155:1`): the app's `chainImages` entry, else latchd's image route (an
+   * operator's logo, else its built-in icon, else a monogram).
+   */
   assetImageUrl(caipNetworkId: string): string
   /** AllWallets: one page of the registry (40), or a search (100 results). */
   fetchWallets(params: { page: number; search?: string }): Promise<WalletPage>
