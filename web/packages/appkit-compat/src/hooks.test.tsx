@@ -87,7 +87,7 @@ describe('over a Latch instance', () => {
     expect(appKit.latch.getState().themeVars['--latch-accent']).toBe('#123456')
     expect(appKit.getThemeVariables()).toEqual({ '--w3m-accent': '#123456' })
     await expect(appKit.updateOptions({ projectId: 'x' })).rejects.toThrow('`projectId` cannot be changed after createLatch')
-    await expect(appKit.updateOptions({ chainImages: {} } as never)).rejects.toThrow('createAppKit option `chainImages` is not supported by Latch')
+    await expect(appKit.updateOptions({ enableCoinbase: true } as never)).rejects.toThrow('createAppKit option `enableCoinbase` is not supported by Latch')
   })
 
   it('open refuses what Latch has not', async () => {

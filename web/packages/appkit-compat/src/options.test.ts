@@ -32,6 +32,8 @@ const samples: Record<(typeof MAPPED_OPTIONS)[number], unknown> = {
   frameUrl: 'http://127.0.0.1:9998',
   wagmiConfig: { chains: [chainA] },
   tokens: { 'eip155:31337': { address: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48' } },
+  chainImages: { 31337: 'https://img.example/dev.svg' },
+  connectorImages: { metamask: 'https://img.example/mm.svg' },
   siweConfig: { getNonce: () => 'n' },
 }
 
@@ -56,7 +58,12 @@ describe('mapOptions', () => {
   })
 
   it('ignores an option given as undefined (as AppKit does)', () => {
-    expect(mapOptions({ ...base, chainImages: undefined } as CreateAppKit)).toEqual({ networks: base.networks })
+    expect(mapOptions({ ...base, customRpcUrls: undefined } as CreateAppKit)).toEqual({ networks: base.networks })
+  })
+
+  it('passes chainImages and connectorImages to Latch', () => {
+    const images = { chainImages: { 1: 'https://img.example/eth.svg' }, connectorImages: { metamask: 'https://img.example/mm.svg' } }
+    expect(mapOptions({ ...base, ...images } as CreateAppKit)).toMatchObject(images)
   })
 
   it.each(LATCH_FEATURES)('passes features.%s', (name) => {

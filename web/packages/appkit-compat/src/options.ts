@@ -134,6 +134,8 @@ export const MAPPED_OPTIONS = [
   'frameUrl',
   'wagmiConfig',
   'tokens',
+  'chainImages',
+  'connectorImages',
   // Latch refuses it itself, with spec §5's message when siwx is set too.
   'siweConfig',
 ] as const
@@ -151,8 +153,6 @@ export const REFUSED_OPTIONS: Record<string, string> = {
   enableAuthLogger: 'there is no secure-site logger',
   showWallets: 'use `features.emailShowWallets`',
   customRpcUrls: 'RPC goes through latchd; configure its upstreams',
-  chainImages: 'network icons come from latchd',
-  connectorImages: 'wallet icons come from latchd or the wallet',
   coinbasePreference: 'there is no Coinbase connector',
   universalProvider: 'WalletConnect goes through latchd\'s relay',
   universalProviderConfigOverride: 'WalletConnect goes through latchd\'s relay',
