@@ -20,6 +20,17 @@ export function latchRpcUrl(params: { apiUrl: string; projectId: string; chainId
   return `${base}/v1?chainId=eip155:${params.chainId}&projectId=${encodeURIComponent(params.projectId)}`
 }
 
+/** The http transport of every chain in Latch's wagmi config (spec §9's limits), to `url` or the chain's own RPC. */
+export function latchTransport(url: string | undefined): Transport {
+  return http(url, {
+    timeout: rpcTimeoutMs,
+    retryCount: rpcRetryCount,
+    retryDelay: rpcRetryDelayMs,
+    // text/plain keeps the POST a "simple" request: no CORS preflight round trip.
+    fetchOptions: { headers: { 'Content-Type': 'text/plain' } },
+  })
+}
+
 /** Parameters of {@link createDefaultWagmiConfig}. */
 export interface DefaultWagmiConfigParameters {
   networks: readonly [Chain, ...Chain[]]
@@ -43,15 +54,7 @@ export interface DefaultWagmiConfigParameters {
  */
 export function createDefaultWagmiConfig(params: DefaultWagmiConfigParameters): Config {
   const transports: Record<number, Transport> = {}
-  for (const chain of params.networks) {
-    transports[chain.id] = http(params.transportUrl?.(chain), {
-      timeout: rpcTimeoutMs,
-      retryCount: rpcRetryCount,
-      retryDelay: rpcRetryDelayMs,
-      // text/plain keeps the POST a "simple" request: no CORS preflight round trip.
-      fetchOptions: { headers: { 'Content-Type': 'text/plain' } },
-    })
-  }
+  for (const chain of params.networks) transports[chain.id] = latchTransport(params.transportUrl?.(chain))
   return createConfig({
     chains: params.networks,
     connectors: [injected(), ...(params.connectors ?? [])],

@@ -3,18 +3,8 @@
 // reads on a chain's first use: a network added at runtime needs both, or
 // wagmi refuses to switch to it and has no RPC to read it with.
 import type { Config } from '@wagmi/core'
-import { http, type Chain, type Transport } from 'viem'
-
-/** The http transport settings of core's own wagmi config (connection/wagmiConfig), for one URL. */
-function latchTransport(url: string | undefined): Transport {
-  return http(url, {
-    timeout: 10_000,
-    retryCount: 3,
-    retryDelay: 150,
-    // text/plain keeps the POST a "simple" request: no CORS preflight round trip.
-    fetchOptions: { headers: { 'Content-Type': 'text/plain' } },
-  })
-}
+import type { Chain, Transport } from 'viem'
+import { latchTransport } from '../connection/wagmiConfig'
 
 /**
  * addWagmiChain adds `chain` to wagmi's chains, with a transport to `url` (latchd's RPC proxy for the chain, or
