@@ -48,7 +48,10 @@ async function account(/** @type {Page} */ page) {
 async function socialLogin(page, provider, who) {
   await page.getByTestId('latch-connect-button').click();
   await page.getByTestId('latch-view-Connect').waitFor();
-  if (who.more) await page.getByTestId('latch-social-more').click();
+  if (who.more) {
+    await page.getByTestId('latch-social-more').click();
+    await page.getByTestId('latch-all-socials').waitFor();
+  }
   const popupPromise = page.waitForEvent('popup');
   await page.getByTestId(`latch-social-${provider}`).click();
   const popup = await popupPromise;
