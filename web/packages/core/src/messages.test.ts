@@ -7,13 +7,13 @@ describe('messages', () => {
     expect(messages.en['alert.projectIdNotConfigured']).toBe('Project ID Not Configured')
     expect(messages.en['alert.invalidAppConfiguration']).toBe('Invalid App Configuration')
     expect(messages.en['alert.localConfigurationIgnored']).toBe('Local configuration ignored')
-    expect(messages.en['error.actionNotAllowed']).toBe('Action not allowed')
+    expect(messages.en['send.tokenRequired']).toBe('A token is required')
     expect(messages.en['connecting.declined']).toBe('Connection declined')
   })
 
   it('interpolates {name} placeholders and leaves unknown ones visible', () => {
     expect(t('error.emailCooldown', { n: 12 })).toBe('Please try again after 12 seconds')
-    expect(t('connect.allWalletsCount', { count: 420 })).toBe('All wallets (420)')
+    expect(t('names.registerError', { name: 'alice.latch' })).toBe('Error registering name alice.latch')
     expect(t('error.emailCooldown')).toBe('Please try again after {n} seconds')
     expect(t('error.emailCooldown', {})).toBe('Please try again after {n} seconds')
   })

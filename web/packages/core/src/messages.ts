@@ -11,12 +11,6 @@ const en = {
   'button.connecting': 'Connecting...',
   'button.switchNetwork': 'Switch network',
 
-  // Connect view and wallet lists
-  'connect.allWalletsCount': 'All wallets ({count})',
-  'connect.walletConnect': 'WalletConnect',
-  'connect.continueWith': 'Continue with {provider}',
-  'connect.legalCheckbox': 'I agree to the Terms of Service and Privacy Policy',
-
   // Connecting states
   'connecting.declined': 'Connection declined',
   'connecting.notInstalled': '{name} is not installed',
@@ -30,12 +24,7 @@ const en = {
   'network.notFound': 'Network Not Found',
 
   // Errors shown in the UI
-  'error.userRejected': 'User rejected the request',
-  'error.actionNotAllowed': 'Action not allowed',
-  'error.rpcNotAllowed': 'Requested RPC call is not allowed',
   'error.generic': 'Something went wrong',
-  'error.requestTimeout': 'The request took too long to respond.',
-  'error.httpStatus': 'HTTP status code: {status}',
   'error.emailCooldown': 'Please try again after {n} seconds',
   'error.unsupportedChain': 'Unsupported chain',
 
@@ -74,8 +63,6 @@ const en = {
   // Send (spec §5)
   'send.amountAndReceiverRequired': 'An amount and receiver address are required',
   'send.tokenRequired': 'A token is required',
-
-  // Account tabs, Send and Receive (spec §2, §5, §8, §9)
 
   // Names (spec §8)
   'names.resolveError': 'Error resolving name',
