@@ -118,6 +118,43 @@ test('swaps 100 USDC for WETH twice: balances move by the quote within slippage,
   await t.screenshot('swap-activity-light');
 });
 
+test("open({ view: 'WalletSwap', arguments }) starts the panel from the named tokens and amount; a token the network lacks or a bad amount rejects", async () => {
+  const { page } = await openDemo();
+  await page.getByTestId('latch-connect-button').click();
+  await page.getByTestId('latch-view-Connect').waitFor();
+  await page.getByRole('button', { name: /Latch Test Wallet/ }).click();
+  await page.getByTestId('latch-account-button').first().waitFor();
+  const open = (/** @type {Record<string, unknown>} */ args) =>
+    page.evaluate((a) => /** @type {any} */ (window).latch.open({ view: 'WalletSwap', arguments: a }).then(() => 'opened', (/** @type {Error} */ e) => `${e.name}: ${e.message}`), args);
+
+  // Symbols in any case; the panel starts from them and quotes at once.
+  assert.equal(await open({ fromToken: 'weth', toToken: 'USDC', amount: '0.01' }), 'opened');
+  await page.getByTestId('latch-view-WalletSwap').waitFor();
+  await page.waitForFunction(() => document.querySelector('[data-testid="latch-swap-out"]')?.getAttribute('data-amount'), undefined, { timeout: 15_000 });
+  const selected = async (/** @type {string} */ id) => page.getByTestId(id).evaluate((el) => /** @type {HTMLSelectElement} */ (el).selectedOptions[0]?.textContent ?? '');
+  assert.match(await selected('latch-swap-from'), /^WETH/);
+  assert.match(await selected('latch-swap-to'), /^USDC/);
+  assert.equal(await page.getByTestId('latch-swap-amount').inputValue(), '0.01');
+  assert.match(/** @type {string} */ (await page.getByTestId('latch-swap-route').textContent()), /WETH → USDC/);
+  await page.keyboard.press('Escape');
+  await page.getByTestId('latch-view-WalletSwap').waitFor({ state: 'detached' });
+
+  // Only fromToken: the other side is the native coin's default; a token by its address works too.
+  const usdc = harness.latchd.info.tokens[`eip155:${devA}`].USDC.address;
+  assert.equal(await open({ fromToken: usdc }), 'opened');
+  await page.getByTestId('latch-view-WalletSwap').waitFor();
+  await page.waitForFunction(() => /** @type {HTMLSelectElement | null} */ (document.querySelector('[data-testid="latch-swap-from"]'))?.selectedOptions[0]?.textContent?.startsWith('USDC'));
+  assert.doesNotMatch(await selected('latch-swap-to'), /^USDC/);
+  await page.keyboard.press('Escape');
+  await page.getByTestId('latch-view-WalletSwap').waitFor({ state: 'detached' });
+
+  // The developer's mistakes are refused and nothing opens.
+  assert.match(await open({ fromToken: 'DOGE', toToken: 'USDC' }), /^LatchOpenError: open: WalletSwap's fromToken "DOGE" is not a swap token on .+; one of ETH, .*USDC/);
+  assert.equal(await open({ amount: '-1' }), 'LatchOpenError: open: WalletSwap\'s amount must be a positive decimal number, not "-1"');
+  assert.equal(await open({ toToken: 5 }), 'LatchOpenError: open: WalletSwap\'s toToken must be a token symbol or address, not 5');
+  assert.equal(await page.getByTestId('latch-view-WalletSwap').count(), 0);
+});
+
 test('price impact warns above 3% and blocks above 15%; a bad amount is named; a swap declined in the wallet moves nothing', async () => {
   const t = await openDemo();
   const { page, wallet } = t;

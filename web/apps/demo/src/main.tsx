@@ -35,6 +35,14 @@ const latch = createLatch({
   ...(siwxMode === 'optional' || siwxMode === 'required' ? { siwx: latchSiwx({ required: siwxMode === 'required', statement: 'Sign in to the Latch demo' }) } : {}),
 })
 
+// The instance, for trying Latch's API from the browser's console (latch.open({ view: 'WalletSwap' }), latch.getState()).
+declare global {
+  interface Window {
+    latch: typeof latch
+  }
+}
+window.latch = latch
+
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <LatchProvider latch={latch}>

@@ -185,7 +185,7 @@ export function createAppKit(options: CreateAppKit): AppKit {
       if (opts.namespace !== undefined && !latch.getState().networks.some((n) => namespaceOf(n) === opts.namespace)) {
         throw new AppKitCompatError(`open({ namespace: "${opts.namespace}" }): no configured network is in that namespace`)
       }
-      latch.open({
+      await latch.open({
         ...(opts.view ? { view: latchView(opts.view) as never } : {}),
         ...(opts.namespace !== undefined ? { namespace: opts.namespace } : {}),
         ...(opts.arguments !== undefined ? { arguments: opts.arguments } : {}),

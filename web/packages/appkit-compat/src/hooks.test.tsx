@@ -57,7 +57,7 @@ describe('over a Latch instance', () => {
   it('useAppKit opens and closes the modal; useAppKitState follows', async () => {
     const { result } = renderHook(() => ({ modal: useAppKit(), state: useAppKitState() }))
     expect(result.current.state).toMatchObject({ open: false, selectedNetworkId: 'eip155:31337', activeChain: 'eip155' })
-    await act(() => result.current.modal.open({ view: 'Networks' }))
+    await act(() => void result.current.modal.open({ view: 'Networks' }))
     await waitFor(() => expect(result.current.state.open).toBe(true))
     expect(appKit.latch.getState().view).toBe('Networks')
     await act(() => result.current.modal.close())
@@ -67,7 +67,7 @@ describe('over a Latch instance', () => {
 
   it('open takes namespace and arguments (AppKit Swap is WalletSwap)', async () => {
     const { result } = renderHook(() => useAppKit())
-    await act(() => result.current.open({ view: 'Swap', namespace: 'eip155', arguments: { fromToken: 'ETH', toToken: 'USDC', amount: '1' } }))
+    await act(() => void result.current.open({ view: 'Swap', namespace: 'eip155', arguments: { fromToken: 'ETH', toToken: 'USDC', amount: '1' } }))
     await waitFor(() => expect(appKit.latch.getState()).toMatchObject({ open: true, view: 'WalletSwap', viewData: { arguments: { fromToken: 'ETH', toToken: 'USDC', amount: '1' } } }))
     await act(() => result.current.close())
   })

@@ -164,7 +164,8 @@ export interface OpenOptions {
   /**
    * The view's arguments, kept as its data (`viewData.arguments`). WalletSend takes `amount` (whole tokens), `to`
    * and `token` (an address, CAIP-10 id or symbol among the balances) and starts with them filled in; WalletSwap
-   * takes `fromToken`, `toToken` and `amount`.
+   * starts from `fromToken` and `toToken` (a symbol, CAIP-10 id or address among the network's swap tokens) and
+   * `amount` (a positive decimal). A swap token that is not on the network, or a malformed amount, rejects open().
    */
   arguments?: Readonly<Record<string, unknown>>
 }
@@ -174,10 +175,10 @@ export interface Latch {
   getState(): LatchState
   subscribe(listener: (state: LatchState, prev: LatchState) => void): () => void
   /**
-   * Opens the modal. With `namespace` or `arguments` the work is an on-demand chunk: an unknown view, or a namespace
-   * no configured network is in, is then refused with a LatchOpenError logged to the console, and nothing opens.
+   * Opens the modal; resolves once it shows the view. An unknown view, or a namespace no configured network is
+   * in, rejects with a LatchOpenError (the message names it and what there is) and nothing opens.
    */
-  open(options?: OpenOptions): void
+  open(options?: OpenOptions): Promise<void>
   close(): void
   /** Push a view; `goBack` pops (closing the modal at one view). */
   push(view: LatchView, data?: LatchViewData): void

@@ -130,17 +130,32 @@ describe('Latch.addNetwork / removeNetwork', () => {
 })
 
 describe('Latch.open({ view, namespace, arguments })', () => {
-  it('refuses an unknown view or namespace: a LatchOpenError logged, nothing opens', async () => {
+  it('refuses an unknown view or namespace: open() rejects with a LatchOpenError, nothing opens', async () => {
     const { latch } = setup()
-    const logged = vi.spyOn(console, 'error').mockImplementation(() => {})
-    latch.open({ view: 'Nope' as never, arguments: {} })
-    latch.open({ namespace: 'solana' })
-    await vi.waitFor(() => expect(logged).toHaveBeenCalledTimes(2))
-    expect(logged.mock.calls.map((c) => String(c[1]))).toEqual([
-      expect.stringContaining('LatchOpenError: open: unknown view "Nope"'),
-      'LatchOpenError: open: no configured network is in namespace "solana"; configured: eip155',
-    ])
+    await expect(latch.open({ view: 'Nope' as never })).rejects.toMatchObject({
+      name: 'LatchOpenError',
+      message: expect.stringContaining('open: unknown view "Nope"; one of Connect,'),
+    })
+    await expect(latch.open({ view: 'Nope' as never, arguments: {} })).rejects.toThrow('open: unknown view "Nope"')
+    await expect(latch.open({ namespace: 'solana' })).rejects.toThrow('open: no configured network is in namespace "solana"; configured: eip155')
     expect(latch.getState().open).toBe(false)
+    await latch.open({ view: 'Networks' })
+    expect(latch.getState()).toMatchObject({ open: true, view: 'Networks' })
+    latch.destroy()
+  })
+
+  it("refuses WalletSwap arguments the panel could not take, before anything opens", async () => {
+    const { latch } = setup()
+    const swap = (args: Record<string, unknown>) => latch.open({ view: 'WalletSwap', arguments: args })
+    for (const amount of ['-1', '0', 'abc', '1e3', '', null]) {
+      await expect(swap({ amount })).rejects.toThrow(`open: WalletSwap's amount must be a positive decimal number, not ${JSON.stringify(amount)}`)
+    }
+    await expect(swap({ fromToken: 5 })).rejects.toThrow("open: WalletSwap's fromToken must be a token symbol or address, not 5")
+    await expect(swap({ toToken: {} })).rejects.toThrow("open: WalletSwap's toToken must be a token symbol or address, not {}")
+    expect(latch.getState().open).toBe(false)
+    // Disconnected, the tokens cannot be listed yet: well-formed arguments open the view.
+    await swap({ fromToken: 'USDC', amount: '.5' })
+    expect(latch.getState()).toMatchObject({ open: true, viewData: { arguments: { fromToken: 'USDC', amount: '.5' } } })
     latch.destroy()
   })
 

@@ -34,6 +34,7 @@ import { lookup, t as translate, type MessageKey } from './messages'
 import { goBackTo } from './modal/actions/goBackTo'
 import { modalContext } from './modal/context'
 import { createModalController } from './modal/controller'
+import { VIEWS } from './modal/views'
 import { createRouterController } from './modal/router'
 import { switchNetwork } from './network/actions/switchNetwork'
 import { createNetworkController } from './network/controller'
@@ -137,14 +138,16 @@ export function createLatch(options: LatchOptions, extensions: LatchExtensions =
   const internal: LatchInternal = Object.assign(parts, { store: derivedStore(root, derive) })
 
   // Runtime updates and open()'s namespace/arguments live in an on-demand chunk.
-  const runtime = <T>(use: (m: RuntimeModule) => T) => loadRuntimeModule().then(use)
+  const runtime = <T>(use: (m: RuntimeModule) => T | PromiseLike<T>): Promise<T> => loadRuntimeModule().then(use)
   const latch: Latch = {
     getState: () => internal.store.getState(),
     subscribe: (listener) => internal.store.subscribe(listener),
     open(o) {
-      // A namespace or arguments: the runtime chunk checks them, moves to the namespace's network and fills the view in.
-      if (o?.namespace === undefined && o?.arguments === undefined) void modal.open(o?.view ? { view: o.view } : undefined)
-      else void runtime((m) => m.openModal(latch, o)).catch((error) => console.error('[latch]', error))
+      // A known view alone opens at once. A namespace, arguments or a view Latch does not have go to the runtime
+      // chunk, which refuses the last (LatchOpenError), moves to the namespace's network and fills the view in.
+      if (o?.namespace === undefined && o?.arguments === undefined && (o?.view === undefined || VIEWS.includes(o.view)))
+        return modal.open(o?.view ? { view: o.view } : undefined)
+      return runtime((m) => m.openModal(latch, o))
     },
     close: () => void modal.close(),
     push: (view, data) => router.push(view, data?.wallet ? { wallet: fromLatchWallet(data.wallet) } : undefined),

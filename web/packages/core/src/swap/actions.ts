@@ -72,6 +72,15 @@ function swapContext(latch: Latch): SwapContext {
   return { caipNetworkId, chainId: activeNetwork.id as number, address: account.address, userAddress: `${caipNetworkId}:${account.address}`, namespace }
 }
 
+/**
+ * findSwapToken is the token `wanted` names among `tokens`: its symbol (any case), its CAIP-10 id or its plain
+ * address. What open({ view: 'WalletSwap', arguments }) takes as fromToken and toToken.
+ */
+export function findSwapToken(tokens: readonly SwapToken[], wanted: string): SwapToken | undefined {
+  const want = wanted.trim().toLowerCase()
+  return tokens.find((t) => t.symbol.toLowerCase() === want) ?? tokens.find((t) => t.address.toLowerCase() === want || t.address.toLowerCase().endsWith(`:${want}`))
+}
+
 /** getSwapTokens lists the active network's swap tokens, native coin first. */
 export async function getSwapTokens(latch: Latch): Promise<SwapToken[]> {
   return swapClient(latch).tokens(swapContext(latch).caipNetworkId)

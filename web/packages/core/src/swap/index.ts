@@ -5,6 +5,7 @@ export { createSwapClient, SwapRequestError } from './client'
 export type { SwapClient, SwapQuote, SwapToken, SwapTransaction } from './client'
 export {
   executeSwap,
+  findSwapToken,
   getSwapAllowance,
   getSwapGasPrice,
   getSwapQuote,

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { ApiResponseError } from '../apiBase'
 import { createSwapClient, SwapRequestError } from './client'
 import type { Latch } from '../latch-types'
-import { isNativeSwapToken, swapAmount, SWAP_MESSAGES, SwapError } from './index'
+import { findSwapToken, isNativeSwapToken, swapAmount, SWAP_MESSAGES, SwapError } from './index'
 
 const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })
 const refusal = (status: number, description: string) => json({ status: 'FAILED', code: 'invalid', reasons: [{ field: 'amount', description }] }, status)
@@ -13,6 +13,18 @@ const usdc = { name: 'USD Coin', symbol: 'USDC', address: 'eip155:31337:0x000000
 const eth = { name: 'Ether', symbol: 'ETH', address: 'eip155:31337:0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE', decimals: 18, logoUri: '' }
 
 afterEach(() => vi.restoreAllMocks())
+
+describe('findSwapToken', () => {
+  it('finds a token by symbol in any case, by CAIP-10 id or by plain address; nothing else', () => {
+    const tokens = [eth, usdc]
+    expect(findSwapToken(tokens, 'usdc')).toBe(usdc)
+    expect(findSwapToken(tokens, ' ETH ')).toBe(eth)
+    expect(findSwapToken(tokens, usdc.address.toUpperCase())).toBe(usdc)
+    expect(findSwapToken(tokens, '0x00000000000000000000000000000000000000C1')).toBe(usdc)
+    expect(findSwapToken(tokens, 'DOGE')).toBeUndefined()
+    expect(findSwapToken(tokens, '0x00000000000000000000000000000000000000c2')).toBeUndefined()
+  })
+})
 
 describe('createSwapClient', () => {
   const client = (fetch: typeof globalThis.fetch) => createSwapClient({ apiUrl: 'http://latchd.test', projectId: 'p', sdkVersion: 'react-0', fetch })

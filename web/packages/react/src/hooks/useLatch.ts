@@ -4,7 +4,8 @@ import { useLatchInstance } from '../context'
 
 export type UseLatchReturnType = {
   /** Opens the modal: Account when connected, else Connect, or `options.view`. */
-  open: (options?: OpenOptions) => void
+  /** Opens the modal; rejects with LatchOpenError for a view or namespace Latch does not have. */
+  open: (options?: OpenOptions) => Promise<void>
   close: () => void
 }
 

@@ -138,6 +138,7 @@ export function createFakeLatch(options: FakeLatchOptions = {}): FakeLatch {
       stack = [{ view, data: openOptions?.arguments ? { arguments: openOptions.arguments } : {} }]
       syncStack({ open: true })
       emit({ event: 'MODAL_OPEN' })
+      return Promise.resolve()
     },
     close() {
       setState({ open: false })

@@ -2,6 +2,7 @@ import { adapterOfNetwork } from '../../adapters/registry'
 import type { Latch, OpenOptions } from '../../latch-types'
 import { switchNetwork } from '../../network/actions/switchNetwork'
 import { loadSendController } from '../../send/actions/loadSendController'
+import { loadSwapModule } from '../../swap/load'
 import type { TokenBalance } from '../../account/types'
 import type { SendController } from '../../send/types'
 import { VIEWS } from '../views'
@@ -43,6 +44,7 @@ export async function openModal(latch: Latch, options: OpenOptions | undefined):
   }
   const args = options?.arguments
   if (options?.view === 'WalletSend' && args) await prefillSend(latch, args)
+  if (options?.view === 'WalletSwap' && args) await checkSwapArguments(latch, args)
   await modal.open({ ...(options?.view ? { view: options.view } : {}), ...(args ? { data: { arguments: args } } : {}) })
 }
 
@@ -52,6 +54,31 @@ async function prefillSend(latch: Latch, args: Readonly<Record<string, unknown>>
   if (typeof args.amount === 'string' || typeof args.amount === 'number') send.setAmount(String(args.amount))
   if (typeof args.to === 'string') void send.setReceiver(args.to)
   if (typeof args.token === 'string') pickToken(send, args.token)
+}
+
+/**
+ * checkSwapArguments refuses (LatchOpenError) swap arguments the panel could not take: an amount that is not a
+ * positive decimal, a token that is not a string, and, with an account connected, a token that is not among the
+ * network's swap tokens (the message lists them). The Swap view then starts from them (react's SwapView).
+ */
+async function checkSwapArguments(latch: Latch, args: Readonly<Record<string, unknown>>): Promise<void> {
+  const { amount, fromToken, toToken } = args
+  if (amount !== undefined && !((typeof amount === 'string' || typeof amount === 'number') && /^(\d+\.?\d*|\.\d+)$/.test(String(amount)) && Number(amount) > 0)) {
+    throw new LatchOpenError(`open: WalletSwap's amount must be a positive decimal number, not ${JSON.stringify(amount)}`)
+  }
+  const named = { fromToken, toToken }
+  for (const [key, value] of Object.entries(named)) {
+    if (value !== undefined && typeof value !== 'string') throw new LatchOpenError(`open: WalletSwap's ${key} must be a token symbol or address, not ${JSON.stringify(value)}`)
+  }
+  if (latch.getState().account.status !== 'connected' || (fromToken === undefined && toToken === undefined)) return
+  const swap = await loadSwapModule()
+  const tokens = await swap.getSwapTokens(latch)
+  for (const [key, value] of Object.entries(named)) {
+    if (typeof value === 'string' && !swap.findSwapToken(tokens, value)) {
+      const network = latch.getState().activeNetwork.name
+      throw new LatchOpenError(`open: WalletSwap's ${key} "${value}" is not a swap token on ${network}; one of ${tokens.map((t) => t.symbol).join(', ')}`)
+    }
+  }
 }
 
 /** Chooses the token once the form has the balances (they arrive when the Send view reads them). */

@@ -46,7 +46,7 @@ describe('LatchModal (lazy dialog)', () => {
     const { LatchProvider } = await freshModules()
     const latch = createFakeLatch()
     render(<LatchProvider latch={latch} wagmi={false} />)
-    act(() => latch.open())
+    act(() => void latch.open())
     expect(screen.queryByRole('dialog')).toBeNull()
     expect(await screen.findByTestId('latch-view-Connect')).toBeTruthy()
   })
@@ -62,7 +62,7 @@ describe('LatchModal (lazy dialog)', () => {
     await act(async () => {}) // the failure settles; nothing is shown
     expect(screen.queryByRole('dialog')).toBeNull()
 
-    act(() => latch.open())
+    act(() => void latch.open())
     expect(await screen.findByTestId('latch-view-Connect')).toBeTruthy()
     expect(loadLazyViews).toHaveBeenCalledTimes(2)
   })

@@ -137,7 +137,7 @@ describe('LatchModal', () => {
     const latch = createConnectedFakeLatch()
     renderWithLatch(<ConnectButton />, { latch })
     // A view the lazy views table has no entry for (every AppKit view Latch routes is built now).
-    act(() => latch.open({ view: 'NoSuchView' as never }))
+    act(() => void latch.open({ view: 'NoSuchView' as never }))
     expect((await screen.findByTestId('latch-view-NoSuchView', {}, { timeout: 5000 })).textContent).toBe('This view is not available yet.')
     expect(screen.getByRole('dialog', { name: 'No Such View' })).toBeTruthy()
   })
@@ -148,7 +148,7 @@ describe('LatchModal', () => {
   ] as const)('%s explains in its own chunk', async (view, title, text) => {
     const latch = createConnectedFakeLatch()
     renderWithLatch(<ConnectButton />, { latch })
-    act(() => latch.open({ view }))
+    act(() => void latch.open({ view }))
     expect((await screen.findByTestId(`latch-view-${view}`, {}, { timeout: 5000 })).textContent).toMatch(text)
     expect(screen.getByRole('dialog', { name: title })).toBeTruthy()
   })

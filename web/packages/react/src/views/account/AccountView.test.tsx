@@ -61,7 +61,7 @@ describe('Account view', () => {
     const { latch } = await openAccount()
     const first = screen.getByTestId('latch-view-Account').querySelector('svg.latch-avatar stop')!.getAttribute('stop-color')
     act(() => latch.close())
-    act(() => latch.open())
+    act(() => void latch.open())
     const again = screen.getByTestId('latch-view-Account').querySelector('svg.latch-avatar stop')!.getAttribute('stop-color')
     expect(again).toBe(first)
   })

@@ -8,7 +8,7 @@ describe('Receive view', () => {
   it('shows the address as a QR code and text, copies it, and lists the networks it is valid on', async () => {
     const latch = createConnectedFakeLatch()
     const { user } = renderWithLatch(<ConnectButton />, { latch })
-    act(() => latch.open({ view: 'WalletReceive' }))
+    act(() => void latch.open({ view: 'WalletReceive' }))
     await screen.findByTestId('latch-view-WalletReceive')
     const qr = screen.getByRole('img', { name: 'QR code of your address' })
     // A version ≥ 3 code (42 characters at ECC M) with a 2-module border: at least 29 + 4 modules wide.

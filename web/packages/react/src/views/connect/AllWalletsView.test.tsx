@@ -41,7 +41,7 @@ function walletButtons() {
 
 async function openAllWallets(latch = createFakeLatch()) {
   const result = renderWithLatch(<ConnectButton />, { latch })
-  act(() => latch.open({ view: 'AllWallets' }))
+  act(() => void latch.open({ view: 'AllWallets' }))
   await screen.findByTestId('latch-view-AllWallets')
   return result
 }

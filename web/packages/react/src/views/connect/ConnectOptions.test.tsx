@@ -51,7 +51,7 @@ describe('Connect view options', () => {
         <ConnectButton />
       </LatchProvider>,
     )
-    act(() => latch.open({ view: 'Connect' }))
+    act(() => void latch.open({ view: 'Connect' }))
     await screen.findByTestId('latch-email-input')
     const row = screen.getByTestId('latch-continue-wallet')
     expect(screen.queryByRole('list', { name: 'Connect Wallet' })).toBeNull()

@@ -31,7 +31,7 @@ function mount(options: Partial<LatchOptions>) {
 describe('chainImages and connectorImages', () => {
   it("the network list shows the app's icon for a chain, latchd's for the others", async () => {
     const l = mount({ chainImages: { 8453: 'https://cdn.example/base.svg' } })
-    act(() => l.open({ view: 'Networks' }))
+    act(() => void l.open({ view: 'Networks' }))
     expect((await screen.findByTestId('latch-network-8453')).querySelector('img')?.getAttribute('src')).toBe('https://cdn.example/base.svg')
     expect(screen.getByTestId('latch-network-1').querySelector('img')?.getAttribute('src')).toMatch(/^http:\/\/127\.0\.0\.1:1\/public\/getAssetImage\/eip155%3A1\?/)
   })
@@ -41,7 +41,7 @@ describe('chainImages and connectorImages', () => {
       customWallets: [{ id: 'acme', name: 'Acme Wallet', image_url: 'https://acme.test/own.png' }],
       connectorImages: { acme: '/icons/acme.png' },
     })
-    act(() => l.open({ view: 'Connect' }))
+    act(() => void l.open({ view: 'Connect' }))
     const row = await screen.findByTestId('latch-wallet-acme')
     const img = row.querySelector('img')!
     expect(img.getAttribute('src')).toBe('/icons/acme.png')

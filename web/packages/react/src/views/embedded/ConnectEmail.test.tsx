@@ -17,7 +17,7 @@ async function openConnect(extra: Partial<LatchOptions>) {
       <ConnectButton />
     </LatchProvider>,
   )
-  act(() => latch.open({ view: 'Connect' }))
+  act(() => void latch.open({ view: 'Connect' }))
   await screen.findByTestId('latch-view-Connect')
   return latch
 }

@@ -8,7 +8,7 @@ import { base } from 'viem/chains'
 describe('NetworksView', () => {
   it('lists the networks with latchd images, testnet tags and the active one marked', async () => {
     const { latch } = renderWithLatch(<></>)
-    act(() => latch.open({ view: 'Networks' }))
+    act(() => void latch.open({ view: 'Networks' }))
     const list = screen.getByRole('list', { name: 'Choose network' })
     const rows = within(list).getAllByRole('button')
     expect(rows.map((r) => r.getAttribute('data-testid'))).toEqual(['latch-network-1', 'latch-network-8453', 'latch-network-11155111'])
@@ -21,7 +21,7 @@ describe('NetworksView', () => {
 
   it('falls back to a monogram when the network image fails', () => {
     const { latch } = renderWithLatch(<></>)
-    act(() => latch.open({ view: 'Networks' }))
+    act(() => void latch.open({ view: 'Networks' }))
     const row = screen.getByTestId('latch-network-8453')
     fireEvent.error(row.querySelector('img')!)
     expect(row.querySelector('img')).toBeNull()
@@ -31,7 +31,7 @@ describe('NetworksView', () => {
   it('a click switches: pending while the wallet answers, then closes (Networks was the first view)', async () => {
     const latch = createFakeLatch({ switchNetwork: 'pending' })
     const { user } = renderWithLatch(<></>, { latch })
-    act(() => latch.open({ view: 'Networks' }))
+    act(() => void latch.open({ view: 'Networks' }))
     await user.click(screen.getByTestId('latch-network-8453'))
     expect(latch.switchCalls).toEqual([8453])
     expect(screen.getByTestId('latch-network-8453').getAttribute('aria-busy')).toBe('true')
@@ -49,7 +49,7 @@ describe('NetworksView', () => {
   it('opened from Account: success goes back to Account with the new network', async () => {
     const latch = createConnectedFakeLatch()
     const { user } = renderWithLatch(<></>, { latch })
-    act(() => latch.open())
+    act(() => void latch.open())
     await user.click(screen.getByTestId('latch-account-network'))
     screen.getByTestId('latch-view-Networks')
     await user.click(screen.getByTestId('latch-network-8453'))
@@ -60,7 +60,7 @@ describe('NetworksView', () => {
   it('a declined switch goes back one view and shows the toast', async () => {
     const latch = createConnectedFakeLatch({ switchNetwork: 'reject' })
     const { user } = renderWithLatch(<></>, { latch })
-    act(() => latch.open())
+    act(() => void latch.open())
     await user.click(screen.getByTestId('latch-account-network'))
     await user.click(screen.getByTestId('latch-network-8453'))
     await screen.findByTestId('latch-view-Account')
@@ -75,7 +75,7 @@ describe('UnsupportedChainView', () => {
     const onSwitched = vi.fn()
     latch.onNetworkSwitched(onSwitched)
     const { user } = renderWithLatch(<></>, { latch })
-    act(() => latch.open({ view: 'UnsupportedChain' }))
+    act(() => void latch.open({ view: 'UnsupportedChain' }))
     expect(screen.getByRole('dialog', { name: 'Switch network' })).toBeTruthy()
     expect(screen.getByTestId('latch-unsupported-chain-message').textContent).toBe(
       'This app doesn’t support your current network. Switch to an available option to continue.',

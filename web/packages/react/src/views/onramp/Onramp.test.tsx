@@ -54,7 +54,7 @@ describe('Buy panel', () => {
     const popup = stubPopup()
     const latch = createConnectedFakeLatch()
     const { user } = renderWithLatch(<></>, { latch })
-    act(() => latch.open({ view: 'OnRampProviders' }))
+    act(() => void latch.open({ view: 'OnRampProviders' }))
     expect((await screen.findByTestId('latch-onramp-limits')).textContent).toBe('From 10.00 to 7500.00 USD')
     expect(screen.getByRole('dialog', { name: 'Buy crypto' })).toBeTruthy()
     const input = screen.getByTestId('latch-onramp-amount')

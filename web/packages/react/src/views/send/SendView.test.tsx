@@ -28,7 +28,7 @@ async function openSend() {
   // tests also prove validation answers before anything is asked.
   const latch = createConnectedFakeLatch({ accountData: createFakeAccountData({ balances }) })
   const result = renderWithLatch(<ConnectButton />, { latch })
-  act(() => latch.open({ view: 'WalletSend' }))
+  act(() => void latch.open({ view: 'WalletSend' }))
   // Two chunks load first (the lazy views' table, then Send's): more than findBy's 1 s when the machine is busy.
   await screen.findByTestId('latch-view-WalletSend', {}, { timeout: 5000 })
   await waitFor(() => expect(screen.getByTestId('latch-send-token').querySelectorAll('option')).toHaveLength(3))
@@ -108,7 +108,7 @@ describe('useLatchSend and the success toast', () => {
   it('a success toast links to the block explorer', async () => {
     const latch = createConnectedFakeLatch()
     renderWithLatch(<ConnectButton />, { latch })
-    act(() => latch.open())
+    act(() => void latch.open())
     act(() => latch.showToast('Sent 1.5 USDC', 'success', { link: { url: 'https://etherscan.io/tx/0xabc', label: 'View on Etherscan' } }))
     const link = await screen.findByTestId('latch-toast-link')
     expect(link.getAttribute('href')).toBe('https://etherscan.io/tx/0xabc')

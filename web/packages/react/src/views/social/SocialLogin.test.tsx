@@ -37,7 +37,7 @@ async function openModal() {
       <ConnectButton />
     </LatchProvider>,
   )
-  act(() => latch.open({ view: 'Connect' }))
+  act(() => void latch.open({ view: 'Connect' }))
   await screen.findByTestId('latch-view-Connect')
   return latch
 }

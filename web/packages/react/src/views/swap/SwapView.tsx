@@ -63,6 +63,8 @@ export function SwapView() {
   const [swapError, setSwapError] = useState<string>()
   const [success, setSuccess] = useState<string>()
   const quoteSeq = useRef(0)
+  // open({ view: 'WalletSwap', arguments: { fromToken, toToken, amount } }): where the panel starts (core checked them).
+  const args = useLatchSelector((s) => s.viewData.arguments)
 
   // The module, then the network's tokens (default: the first token for the native coin).
   useEffect(() => {
@@ -75,14 +77,19 @@ export function SwapView() {
         if (!live) return
         setMod(m)
         setTokens(list)
-        setFrom(list[1]?.address ?? '')
-        setTo(list[0]?.address ?? '')
+        const named = (key: string) => (typeof args?.[key] === 'string' ? m.findSwapToken(list, args[key] as string)?.address : undefined)
+        // Defaults: the first token after the native coin into the native coin; a named side takes the other.
+        const wantTo = named('toToken')
+        const fromAddress = named('fromToken') ?? (list[1]?.address !== wantTo ? list[1]?.address : list[0]?.address) ?? ''
+        setFrom(fromAddress)
+        setTo(wantTo ?? list.find((tk) => tk.address !== fromAddress)?.address ?? '')
+        if (typeof args?.amount === 'string' || typeof args?.amount === 'number') setAmount(String(args.amount))
       })
       .catch((e: unknown) => live && setError(e instanceof Error ? e.message : String(e)))
     return () => {
       live = false
     }
-  }, [latch, network])
+  }, [latch, network, args])
 
   const fromToken = tokens?.find((tk) => tk.address === from)
   const toToken = tokens?.find((tk) => tk.address === to)
