@@ -119,8 +119,9 @@ describe('ConnectingWalletConnect', () => {
     expect(desktop.textContent).toBe('Open Trust Wallet on this computer')
   })
 
-  it('on a phone: the wallet’s deep link, opened in place', async () => {
+  it('on a phone: the wallet’s deep link, opened in place, by itself with the first pairing only', async () => {
     mobile()
+    const opened = vi.spyOn(window, 'open').mockReturnValue(null)
     const latch = fake([trust])
     const { user } = await openConnect(latch)
     await user.click(screen.getByTestId('latch-wallet-trust'))
@@ -133,6 +134,24 @@ describe('ConnectingWalletConnect', () => {
     expect(open.getAttribute('href')).toBe(`trust://wc?uri=${encoded}`)
     expect(open.target).toBe('_self')
     expect(open.textContent).toBe('Open')
+    expect(opened.mock.calls).toEqual([[`trust://wc?uri=${encoded}`, '_self']])
+    // A new pairing (the visitor declined in the wallet and came back) waits for the Open button.
+    offer(latch, uri.replace('7f6e', '8f6e'))
+    expect(open.getAttribute('href')).toBe(`trust://wc?uri=${encodeURIComponent(uri.replace('7f6e', '8f6e'))}`)
+    expect(opened).toHaveBeenCalledTimes(1)
+  })
+
+  it('on a computer no app opens by itself: the web and desktop links wait for a click', async () => {
+    const opened = vi.spyOn(window, 'open').mockReturnValue(null)
+    const latch = fake([trust])
+    const { user } = await openConnect(latch)
+    await user.click(screen.getByTestId('latch-wallet-trust'))
+    await screen.findByTestId('latch-view-ConnectingWalletConnect')
+    offer(latch)
+    for (const tab of screen.getAllByRole('tab')) {
+      await user.click(tab)
+    }
+    expect(opened).not.toHaveBeenCalled()
   })
 
   it('a decline shows the message while the new pairing is offered', async () => {
@@ -179,7 +198,7 @@ describe('ConnectingWalletConnectBasic', () => {
   it('on a computer: the QR code at once, with All wallets below', async () => {
     const latch = fake()
     const { user } = renderWithLatch(<ConnectButton />, { latch })
-    act(() => latch.open({ view: 'ConnectingWalletConnectBasic' }))
+    act(() => void latch.open({ view: 'ConnectingWalletConnectBasic' }))
     expect(await screen.findByTestId('latch-view-ConnectingWalletConnectBasic')).toBeTruthy()
     expect(latch.pairCalls).toBe(1)
     expect(screen.getByRole('dialog', { name: 'WalletConnect' })).toBeTruthy()
@@ -193,7 +212,7 @@ describe('ConnectingWalletConnectBasic', () => {
     mobile()
     const latch = fake([trust])
     renderWithLatch(<ConnectButton />, { latch })
-    act(() => latch.open({ view: 'ConnectingWalletConnectBasic' }))
+    act(() => void latch.open({ view: 'ConnectingWalletConnectBasic' }))
     await screen.findByTestId('latch-view-ConnectingWalletConnectBasic')
     expect(latch.pairCalls).toBe(0)
     expect(screen.queryByTestId('latch-wc-qr')).toBeNull()
@@ -204,7 +223,7 @@ describe('ConnectingWalletConnectBasic', () => {
   it('follows allWallets: HIDE leaves All wallets out', async () => {
     const latch = createFakeLatch({ walletConnect: true, state: { wallets: [walletConnectRow, ...defaultWallets] }, latchOptions: { allWallets: 'HIDE' } })
     renderWithLatch(<ConnectButton />, { latch })
-    act(() => latch.open({ view: 'ConnectingWalletConnectBasic' }))
+    act(() => void latch.open({ view: 'ConnectingWalletConnectBasic' }))
     await screen.findByTestId('latch-view-ConnectingWalletConnectBasic')
     offer(latch)
     expect(screen.getByTestId('latch-wc-qr-svg')).toBeTruthy()
@@ -218,7 +237,7 @@ describe('ConnectingWalletConnectBasic', () => {
       latchOptions: { termsConditionsUrl: 'https://app.test/terms', features: { legalCheckbox: true } },
     })
     const { user } = renderWithLatch(<ConnectButton />, { latch })
-    act(() => latch.open({ view: 'ConnectingWalletConnectBasic' }))
+    act(() => void latch.open({ view: 'ConnectingWalletConnectBasic' }))
     await screen.findByTestId('latch-view-ConnectingWalletConnectBasic')
     expect(latch.pairCalls).toBe(0)
     expect(screen.queryByTestId('latch-wc-qr')).toBeNull()

@@ -1,4 +1,4 @@
-import { useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import {
   isMobileUserAgent,
   linkTarget,
@@ -88,11 +88,22 @@ export default function ConnectingWalletConnectView() {
   )
 }
 
-/** A wallet app (phone, computer or web) opened with the pairing in its link. */
+/**
+ * A wallet app (phone, computer or web) opened with the pairing in its link. On a phone the app opens by itself
+ * with the first pairing (as a wallet button promises: one tap, then the wallet); the Open button stays for a
+ * second try, and a later pairing (after a decline) waits for that tap rather than sending the visitor back.
+ */
 function WalletLinkPanel({ wallet, platform, uri }: { wallet: LatchWallet; platform: WalletConnectPlatform; uri: string | undefined }) {
   const t = useModalT()
   const link = uri ? walletConnectLink(wallet, platform, uri) : undefined
   const target = link ? linkTarget(platform, link.redirect, inFrame()) : undefined
+  const redirected = useRef(false)
+  const redirect = platform === 'mobile' ? link?.redirect : undefined
+  useEffect(() => {
+    if (!redirect || !target || redirected.current) return
+    redirected.current = true
+    window.open(redirect, target)
+  }, [redirect, target])
   const label =
     platform === 'web' ? t('walletConnect.openWebApp') : platform === 'desktop' ? t('walletConnect.openDesktop', { name: wallet.name }) : t('walletConnect.open')
   return (
