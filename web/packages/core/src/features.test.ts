@@ -35,12 +35,6 @@ describe('mapRemoteFeatures (api-shapes §1.3)', () => {
       onramp: false, // enabled but an empty config list
       activity: true,
       branding: false,
-      multiWallet: false,
-      emailCapture: ['required'],
-      payWithExchange: false,
-      payments: false,
-      authentication: false,
-      headless: true,
     })
   })
 

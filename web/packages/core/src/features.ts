@@ -15,13 +15,6 @@ export interface RemoteFeatures {
   readonly onramp: readonly string[] | false
   readonly activity: boolean
   readonly branding: boolean
-  /** Mapped as api-shapes §1.3 says, read nowhere yet: Latch has no multi-wallet or headless API (docs/configuration.md). */
-  readonly multiWallet: boolean
-  readonly emailCapture: readonly string[] | false
-  readonly payWithExchange: boolean
-  readonly payments: boolean
-  readonly authentication: boolean
-  readonly headless: boolean
   /**
    * Latch additions: latchd also reports `send` and `receive`. They are
    * undefined when the server does not send them (then the local option applies).
@@ -38,12 +31,6 @@ export const DEFAULT_REMOTE_FEATURES: RemoteFeatures = {
   onramp: ['meld'],
   activity: true,
   branding: true,
-  multiWallet: false,
-  emailCapture: false,
-  payWithExchange: false,
-  payments: false,
-  authentication: false,
-  headless: false,
 }
 
 /** Origins always allowed besides the project's own (api-shapes §1.5 DEFAULT_ALLOWED_ANCESTORS). */
@@ -118,12 +105,6 @@ export function mapRemoteFeatures(config: ProjectConfig, local: Features = {}): 
     onramp: pick('onramp', 'onramp', listOrFalse),
     activity: pick('activity', 'activity', (f) => f.isEnabled),
     branding: pick('branding', 'reown_branding', (f) => f.isEnabled),
-    multiWallet: pick('multiWallet', 'multi_wallet', (f) => f.isEnabled),
-    emailCapture: pick('emailCapture', 'email_capture', (f, c) => (f.isEnabled ? c : false)),
-    payWithExchange: pick('payWithExchange', 'fund_from_exchange', (f) => f.isEnabled),
-    payments: pick('payments', 'payments', (f) => f.isEnabled),
-    authentication: pick('authentication', 'reown_authentication', (f) => f.isEnabled),
-    headless: pick('headless', 'headless', (f) => f.isEnabled),
   }
   const send = byId.get('send')
   const receive = byId.get('receive')

@@ -101,7 +101,7 @@ describe('options honesty', () => {
     expect(keys).not.toContain(`features.${name}`)
     const options = { networks: [mainnet], features: { [name]: true } } as LatchOptions
     expect(() => resolveOptions(options)).toThrow(LatchOptionsError)
-    expect(() => resolveOptions(options)).toThrow(`\`features.${name}\` is not supported yet`)
+    expect(() => resolveOptions(options)).toThrow(name === 'headless' ? '`features.headless` is not needed: the headless hooks (useLatchWallets, useLatchWallet) always work; remove it' : `\`features.${name}\` is not supported yet`)
   })
 
   it('refuses the legacy siweConfig (and keeps spec §5 for siweConfig with siwx)', () => {

@@ -63,8 +63,14 @@ export interface Features {
   readonly history?: boolean
 }
 
-/** AppKit features Latch does not have yet: passing one throws "<name> is not supported yet". */
+/** AppKit features Latch does not take: passing one throws (unsupportedFeatureMessage). */
 export const UNSUPPORTED_FEATURES = ['smartSessions', 'pay', 'branding', 'authentication', 'headless'] as const
+
+/** Why `features.<name>` is refused: not built yet, or (headless) not needed. */
+function unsupportedFeatureMessage(name: (typeof UNSUPPORTED_FEATURES)[number]): string {
+  if (name === 'headless') return '`features.headless` is not needed: the headless hooks (useLatchWallets, useLatchWallet) always work; remove it'
+  return `\`features.${name}\` is not supported yet`
+}
 
 /** The keys of Features whose value latchd's project config decides. */
 export const REMOTE_MANAGED_FEATURES = ['email', 'socials', 'swaps', 'onramp', 'history'] as const
@@ -280,7 +286,7 @@ function httpUrl(name: string, value: string): string {
 function validateFeatures(features: Features | undefined): void {
   if (features === undefined) return
   if (typeof features !== 'object' || features === null) fail('`features` must be an object')
-  for (const name of UNSUPPORTED_FEATURES) if (name in features) fail(`\`features.${name}\` is not supported yet`)
+  for (const name of UNSUPPORTED_FEATURES) if (name in features) fail(unsupportedFeatureMessage(name))
   const socials = features.socials
   if (socials !== undefined && socials !== false) {
     if (!Array.isArray(socials)) fail('`features.socials` must be a list of providers or false')
