@@ -7,6 +7,7 @@ import {
   useAppKit,
   useAppKitAccount,
   useAppKitBalance,
+  useAppKitConnection,
   useAppKitConnections,
   useAppKitNetwork,
   useAppKitState,
@@ -108,17 +109,20 @@ describe('over a Latch instance', () => {
     act(() => result.current.setThemeMode('light'))
   })
 
-  it('one connection at most: connections empty when disconnected, switch/delete refused', () => {
-    const { result } = renderHook(() => useAppKitConnections())
-    expect(result.current.connections).toEqual([])
-    expect(result.current.recentConnections).toEqual([])
-    expect(() => result.current.switchConnection()).toThrow('switchConnection is not supported by Latch yet')
-    expect(() => result.current.deleteConnection()).toThrow('deleteConnection is not supported by Latch yet')
+  it('disconnected: no connections, no active one; switching, deleting or disconnecting a wallet says none is connected', async () => {
+    const onError = vi.fn()
+    const { result } = renderHook(() => ({ list: useAppKitConnections(), conn: useAppKitConnection({ onError }), disconnect: useDisconnect() }))
+    expect(result.current.list).toEqual({ connections: [], recentConnections: [] })
+    expect(result.current.conn).toMatchObject({ connection: undefined, isPending: false })
+    await act(() => result.current.conn.switchConnection({ connection: { connectorId: 'x' } }))
+    expect(onError).toHaveBeenCalledWith(new AppKitCompatError('switchConnection: no wallet is connected through "x" in eip155'))
+    await act(() => result.current.conn.deleteConnection({ connectorId: 'x', address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' }))
+    expect(onError).toHaveBeenLastCalledWith(new AppKitCompatError('deleteConnection: no wallet is connected through "x" in eip155'))
+    await expect(result.current.disconnect.disconnect({ id: 'x' })).rejects.toThrow(AppKitCompatError)
   })
 
-  it('disconnect({ id }) and fetchBalance while disconnected say what is missing', async () => {
-    const { result } = renderHook(() => ({ disconnect: useDisconnect(), balance: useAppKitBalance(), wallet: useWalletInfo() }))
-    await expect(result.current.disconnect.disconnect({ id: 'x' })).rejects.toThrow(AppKitCompatError)
+  it('fetchBalance and useWalletInfo while disconnected say there is no account', async () => {
+    const { result } = renderHook(() => ({ balance: useAppKitBalance(), wallet: useWalletInfo() }))
     await expect(result.current.balance.fetchBalance()).resolves.toEqual({ data: undefined, error: 'No account connected', isSuccess: false, isError: true })
     expect(result.current.wallet.walletInfo).toBeUndefined()
   })

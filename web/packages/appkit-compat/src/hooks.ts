@@ -4,7 +4,20 @@
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react'
 import { formatUnits } from 'viem'
 import { getBalance } from 'viem/actions'
-import { getEmbeddedState, networkCaipId, watchEmbeddedState, type LatchState, type ThemeMode } from '@latchkit/core'
+import {
+  activeNamespace,
+  connectionsOf,
+  disconnectConnection,
+  getEmbeddedState,
+  networkCaipId,
+  switchConnection,
+  watchConnectionList,
+  watchEmbeddedState,
+  type LatchNetwork,
+  type LatchState,
+  type ThemeMode,
+  type WalletConnection,
+} from '@latchkit/core'
 import { useLatchWallet } from '@latchkit/react'
 import { getAppKit, namespaceOf, type AppKitEvent, type AppKitOpenOptions, type AppKitState, type CaipNetwork } from './appkit'
 import { AppKitCompatError, type AppKitThemeVariables } from './options'
@@ -29,6 +42,56 @@ function useSelector<T>(hook: string, select: (state: LatchState) => T): T {
   }
   const subscribe = useCallback((onChange: () => void) => appKit.latch.subscribe(() => onChange()), [appKit])
   return useSyncExternalStore(subscribe, getSnapshot, getSnapshot)
+}
+
+/** One connection as useAppKitConnections lists it. */
+export type Connection = { connectorId: string; name: string | undefined; icon: string | undefined; accounts: { address: string }[]; caipNetwork: CaipNetwork | undefined }
+
+/** The configured network a connection is on (undefined when the wallet is on another). */
+function connectionNetwork(networks: readonly LatchNetwork[], namespace: string, chainId: number | undefined): CaipNetwork | undefined {
+  const network = networks.find((n) => n.id === chainId && namespaceOf(n) === namespace)
+  return network && { ...network, caipNetworkId: networkCaipId(network), chainNamespace: namespace }
+}
+
+type ConnectionList = { namespace: string; list: readonly WalletConnection[]; connections: Connection[] }
+
+/**
+ * The wallets connected in `namespace` (default: the namespace of the account shown), the active one first, as
+ * core lists them and in AppKit's shape. Re-renders when a wallet connects, disconnects, changes account or chain,
+ * or the shown account moves to another namespace.
+ */
+function useConnectionList(hook: string, namespace?: string): ConnectionList {
+  const { latch } = getAppKit(`"${hook}" hook`)
+  const subscribe = useCallback(
+    (onChange: () => void) => {
+      const unwatch = watchConnectionList(latch._internal.connection, onChange)
+      const unsubscribe = latch.subscribe(() => onChange())
+      return () => {
+        unwatch()
+        unsubscribe()
+      }
+    },
+    [latch],
+  )
+  // Rebuilt only when one of its sources changed, so the snapshot is stable between changes.
+  const cache = useRef<{ sources: readonly unknown[]; value: ConnectionList } | null>(null)
+  const read = () => {
+    const ns = namespace ?? activeNamespace(latch)
+    const { networks } = latch.getState()
+    const sources = [ns, networks, latch._internal.connection.getState(), latch.getWagmiConfig().state]
+    if (cache.current && sources.every((source, i) => Object.is(source, cache.current!.sources[i]))) return cache.current.value
+    const list = connectionsOf(latch, ns)
+    const connections = list.map((c) => ({
+      connectorId: c.connectorId,
+      name: c.name,
+      icon: c.icon,
+      accounts: c.accounts.map((address) => ({ address })),
+      caipNetwork: connectionNetwork(networks, ns, c.chainId),
+    }))
+    cache.current = { sources, value: { namespace: ns, list, connections } }
+    return cache.current.value
+  }
+  return useSyncExternalStore(subscribe, read, read)
 }
 
 export type UseAppKitReturn = {
@@ -69,23 +132,29 @@ function useEmbedded() {
 }
 
 /**
- * The connected account. With `namespace`, the account in that namespace: Latch holds one connection, so another
- * namespace reads as disconnected. `allAccounts` lists that one connection's account.
+ * The connected account. With `namespace`, the account in that namespace: Latch shows one account, so another
+ * namespace than its reads as disconnected. `allAccounts` lists every account of every wallet connected in the
+ * account's namespace, the account shown first.
  */
 export function useAppKitAccount(options?: { namespace?: string }): UseAppKitAccountReturn {
   const account = useSelector('useAppKitAccount', (s) => s.account)
   const embedded = useEmbedded()
   const namespace = account.caipAddress?.split(':')[0]
-  // An account in another namespace than the one asked for reads as disconnected (Latch holds one connection).
+  const { list } = useConnectionList('useAppKitAccount', namespace)
+  // An account in another namespace than the one asked for reads as disconnected (Latch shows one account).
   const other = options?.namespace !== undefined && namespace !== undefined && options.namespace !== namespace
   return useMemo(() => {
     const connected = !other && account.status === 'connected' && Boolean(account.address)
     const user = embedded?.user
+    // The e-mail wallet's type for one of its accounts; an account of another wallet is an EOA.
+    const typeOf = (address: string) => user?.accounts.find((a) => a.address.toLowerCase() === address.toLowerCase())?.type
+    const type = connected ? typeOf(account.address!) : undefined
     // The e-mail wallet's user describes this account only when the account is one of that wallet's.
-    const mine = connected && user && user.accounts.some((a) => a.address.toLowerCase() === account.address?.toLowerCase())
-    const type = mine ? user.accounts.find((a) => a.address.toLowerCase() === account.address?.toLowerCase())?.type : undefined
+    const mine = user && type !== undefined
+    // The shown account leads even while the list (wagmi's) has not caught up with it.
+    const addresses = connected ? [...new Set([account.address!, ...list.flatMap((c) => c.accounts)])] : []
     return {
-      allAccounts: connected && namespace ? [{ namespace, address: account.address!, type: type ?? 'eoa' }] : [],
+      allAccounts: addresses.map((address) => ({ namespace: namespace!, address, type: typeOf(address) ?? 'eoa' })),
       caipAddress: other ? undefined : account.caipAddress,
       address: other ? undefined : account.address,
       isConnected: connected,
@@ -99,7 +168,7 @@ export function useAppKitAccount(options?: { namespace?: string }): UseAppKitAcc
         : undefined,
       status: other ? 'disconnected' : account.status,
     }
-  }, [account, embedded, namespace, other])
+  }, [account, embedded, namespace, other, list])
 }
 
 export type UseAppKitNetworkReturn = {
@@ -212,16 +281,22 @@ export function useAppKitEvents(): AppKitEvent | { timestamp: number; data: { ty
 export type UseDisconnectReturn = { disconnect: (options?: { id?: string; namespace?: string }) => Promise<void> }
 
 /**
- * disconnect() ends the connection; `namespace` ends it only when the account is in that namespace. `id` (one of
- * several connections) is refused: Latch holds one connection.
+ * disconnect() ends every connection; `namespace` ends them only when the account is in that namespace. `id` (a
+ * connector id, as useAppKitConnections lists them) disconnects that one wallet and keeps the others (Latch's
+ * disconnectConnection); an id no connected wallet has (in `namespace`, when given) is refused.
  */
 export function useDisconnect(): UseDisconnectReturn {
   const appKit = getAppKit('"useDisconnect" hook')
   return useMemo(
     () => ({
       async disconnect(options) {
-        if (options?.id !== undefined) throw new AppKitCompatError('disconnect({ id }) is not supported by Latch yet: it holds one connection')
-        await appKit.disconnect(options?.namespace)
+        if (options?.id === undefined) return appKit.disconnect(options?.namespace)
+        const { latch } = appKit
+        const namespaces = options.namespace !== undefined ? [options.namespace] : [...new Set(latch.getState().networks.map(namespaceOf))]
+        if (!namespaces.some((ns) => connectionsOf(latch, ns).some((c) => c.connectorId === options.id))) {
+          throw new AppKitCompatError(`disconnect({ id: "${options.id}" }): no wallet is connected through that connector${options.namespace !== undefined ? ` in ${options.namespace}` : ''}`)
+        }
+        await disconnectConnection(latch, options.id)
       },
     }),
     [appKit],
@@ -304,38 +379,122 @@ export function useAppKitBalance(): { fetchBalance: () => Promise<FetchBalanceRe
   )
 }
 
-/** One connection as useAppKitConnections lists it. */
-export type Connection = { connectorId: string; name: string | undefined; icon: string | undefined; accounts: { address: string }[]; caipNetwork: CaipNetwork | undefined }
+export type UseAppKitConnectionsReturn = { connections: Connection[]; recentConnections: Connection[] }
 
 /**
- * AppKit's multi-wallet list. Latch holds one connection: `connections` is it (or empty); `recentConnections` is
- * empty; switchConnection and deleteConnection are refused.
+ * AppKit's multi-wallet list: the wallets connected in `namespace` (default: the namespace of the account shown),
+ * the active one first. `recentConnections` is always empty: Latch keeps no disconnected wallets (the connected
+ * ones are the wallets it remembers and restores after a reload).
  */
-export function useAppKitConnections(namespace?: string): {
-  connections: Connection[]
-  recentConnections: Connection[]
-  switchConnection: () => never
-  deleteConnection: () => never
-} {
-  const appKit = getAppKit('"useAppKitConnections" hook')
-  const { account, network } = useSelector('useAppKitConnections', (s) => ({ account: s.account, network: s.activeNetwork }))
-  return useMemo(() => {
-    const ns = account.caipAddress?.split(':')[0]
-    const config = appKit.getWagmiConfig()
-    const current = config.state.current ? config.state.connections.get(config.state.current) : undefined
-    const connected = account.status === 'connected' && account.address && (namespace === undefined || namespace === ns)
-    const refuse = (name: string) => () => {
-      throw new AppKitCompatError(`${name} is not supported by Latch yet: it holds one connection`)
-    }
-    return {
-      connections: connected
-        ? [{ connectorId: current?.connector.id ?? 'unknown', name: account.walletInfo?.name, icon: account.walletInfo?.icon, accounts: [{ address: account.address! }], caipNetwork: { ...network, caipNetworkId: networkCaipId(network), chainNamespace: namespaceOf(network) } }]
-        : [],
-      recentConnections: [],
-      switchConnection: refuse('switchConnection'),
-      deleteConnection: refuse('deleteConnection'),
-    }
-  }, [appKit, account, network, namespace])
+export function useAppKitConnections(namespace?: string): UseAppKitConnectionsReturn {
+  const { connections } = useConnectionList('useAppKitConnections', namespace)
+  return useMemo(() => ({ connections, recentConnections: [] }), [connections])
+}
+
+/** What onSuccess of useAppKitConnection receives. */
+export type AppKitConnectionChange = {
+  address: string
+  namespace: string
+  hasSwitchedAccount: boolean
+  hasSwitchedWallet: boolean
+  hasDeletedWallet: boolean
+}
+
+export type UseAppKitConnectionOptions = {
+  namespace?: string
+  onSuccess?: (change: AppKitConnectionChange) => void
+  onError?: (error: Error) => void
+}
+
+export type UseAppKitConnectionReturn = {
+  /** The active wallet of the namespace; undefined when none is connected. */
+  connection: Connection | undefined
+  /** True while switchConnection runs. */
+  isPending: boolean
+  switchConnection: (params: { connection: Pick<Connection, 'connectorId'>; address?: string }) => Promise<void>
+  deleteConnection: (params: { address: string; connectorId: string }) => Promise<void>
+}
+
+const sameAddress = (a: string | undefined, b: string | undefined) => a !== undefined && b !== undefined && a.toLowerCase() === b.toLowerCase()
+
+/**
+ * The active wallet of `namespace` (default: the namespace of the account shown), switching to another connected
+ * wallet (Latch's switchConnection: no wallet prompt) and removing one. Latch keeps no disconnected wallets, so
+ * deleteConnection disconnects the wallet (Latch's disconnectConnection). Latch does not pick an account inside a
+ * wallet: switchConnection's `address` must be the account the wallet has selected (its first). Errors go to
+ * onError; without onError the returned promise rejects.
+ */
+export function useAppKitConnection(options: UseAppKitConnectionOptions = {}): UseAppKitConnectionReturn {
+  const { latch } = getAppKit('"useAppKitConnection" hook')
+  const { namespace, list, connections } = useConnectionList('useAppKitConnection', options.namespace)
+  const [isPending, setPending] = useState(false)
+  const latest = useRef(options)
+  latest.current = options
+  const fail = useCallback((error: unknown) => {
+    const reported = error instanceof Error ? error : new Error(String(error))
+    if (!latest.current.onError) throw reported
+    latest.current.onError(reported)
+  }, [])
+  // The connected wallet of `connectorId` holding `address` (when given); else an AppKitCompatError naming what is wrong.
+  const find = useCallback(
+    (call: string, connectorId: string, address: string | undefined) => {
+      const found = connectionsOf(latch, namespace).find((c) => c.connectorId === connectorId)
+      if (!found) throw new AppKitCompatError(`${call}: no wallet is connected through "${connectorId}" in ${namespace}`)
+      if (address !== undefined && !found.accounts.some((a) => sameAddress(a, address))) {
+        throw new AppKitCompatError(`${call}: ${address} is not an account of the wallet "${connectorId}"`)
+      }
+      return found
+    },
+    [latch, namespace],
+  )
+  const switchTo = useCallback<UseAppKitConnectionReturn['switchConnection']>(
+    async ({ connection, address }) => {
+      setPending(true)
+      try {
+        const target = find('switchConnection', connection.connectorId, address)
+        if (address !== undefined && !sameAddress(target.accounts[0], address)) {
+          throw new AppKitCompatError('switchConnection({ address }) to an account the wallet has not selected is not supported by Latch yet: select it in the wallet')
+        }
+        const before = connectionsOf(latch, namespace)[0]
+        await switchConnection(latch, target.connectorId)
+        latest.current.onSuccess?.({
+          address: target.accounts[0]!,
+          namespace,
+          hasSwitchedAccount: !sameAddress(before?.accounts[0], target.accounts[0]),
+          hasSwitchedWallet: before?.connectorId !== target.connectorId,
+          hasDeletedWallet: false,
+        })
+      } catch (error) {
+        fail(error)
+      } finally {
+        setPending(false)
+      }
+    },
+    [latch, namespace, find, fail],
+  )
+  const remove = useCallback<UseAppKitConnectionReturn['deleteConnection']>(
+    async ({ address, connectorId }) => {
+      try {
+        const target = find('deleteConnection', connectorId, address)
+        await disconnectConnection(latch, connectorId)
+        // Removing the active wallet makes another one active, when one is left.
+        const next = target.isActive ? connectionsOf(latch, namespace)[0] : undefined
+        latest.current.onSuccess?.({
+          address,
+          namespace,
+          hasSwitchedAccount: next !== undefined && !sameAddress(next.accounts[0], target.accounts[0]),
+          hasSwitchedWallet: next !== undefined,
+          hasDeletedWallet: true,
+        })
+      } catch (error) {
+        fail(error)
+      }
+    },
+    [latch, namespace, find, fail],
+  )
+  const active = list.findIndex((c) => c.isActive)
+  const connection = active === -1 ? undefined : connections[active]
+  return useMemo(() => ({ connection, isPending, switchConnection: switchTo, deleteConnection: remove }), [connection, isPending, switchTo, remove])
 }
 
 /** The connected account as AppKit's wallet button reports it (a parsed CAIP-10 address). */
