@@ -11,6 +11,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 
 	"github.com/latchkit/latch/internal/apperr"
+	"github.com/latchkit/latch/internal/decimal"
 )
 
 // FaucetRequest asks a dev chain for funds.
@@ -67,7 +68,7 @@ func (d *Devnet) Faucet(ctx context.Context, req FaucetRequest) (FaucetResult, e
 	if err != nil {
 		return FaucetResult{}, err
 	}
-	amount, err := parseAmount(req.Amount, asset.decimals)
+	amount, err := decimal.Parse(decimal.Amount, req.Amount, int(asset.decimals))
 	if err != nil {
 		return FaucetResult{}, err
 	}
@@ -96,7 +97,7 @@ func (d *Devnet) chainFor(networkID string) (*chain, error) {
 	}
 	c, ok := d.byNetwork[networkID]
 	if !ok {
-		return nil, apperr.Fieldf(apperr.NotFound, "caipNetworkId", "Unknown dev network %q", clip(networkID))
+		return nil, apperr.Fieldf(apperr.NotFound, "caipNetworkId", "Unknown dev network %q", decimal.Clip(networkID))
 	}
 	return c, nil
 }
@@ -225,55 +226,5 @@ func resolveAsset(token string) (faucetAsset, error) {
 			return faucetAsset{symbol: t.Symbol, decimals: t.Decimals, token: t, max: max}, nil
 		}
 	}
-	return faucetAsset{}, apperr.Fieldf(apperr.NotFound, "token", "Unknown token %q: use ETH, USDC, DAI, WETH or a token address", clip(token))
-}
-
-// maxAmountLength bounds the amount string before any arithmetic on it.
-const maxAmountLength = 80
-
-// parseAmount converts a decimal in whole units ("1.5") to base units with
-// exact integer arithmetic; floats would round 18-decimal amounts.
-func parseAmount(s string, decimals uint8) (*big.Int, error) {
-	if s == "" {
-		return nil, apperr.Fieldf(apperr.Invalid, "amount", "Amount is required")
-	}
-	if len(s) > maxAmountLength {
-		return nil, apperr.Fieldf(apperr.Invalid, "amount", "Amount is longer than %d characters", maxAmountLength)
-	}
-	whole, frac, hasDot := strings.Cut(s, ".")
-	if !isDigits(whole) || (hasDot && !isDigits(frac)) {
-		return nil, apperr.Fieldf(apperr.Invalid, "amount", "Amount must be a positive decimal number such as 1.5, not %q", clip(s))
-	}
-	if len(frac) > int(decimals) {
-		return nil, apperr.Fieldf(apperr.Invalid, "amount", "Amount has more than %d decimal places", decimals)
-	}
-	v, ok := new(big.Int).SetString(whole+frac+strings.Repeat("0", int(decimals)-len(frac)), 10)
-	if !ok {
-		return nil, apperr.Fieldf(apperr.Invalid, "amount", "Amount must be a positive decimal number such as 1.5, not %q", clip(s))
-	}
-	if v.Sign() == 0 {
-		return nil, apperr.Fieldf(apperr.Invalid, "amount", "Amount must be greater than zero")
-	}
-	return v, nil
-}
-
-func isDigits(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
-}
-
-// clip shortens user input echoed in error messages.
-func clip(s string) string {
-	const n = 64
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
+	return faucetAsset{}, apperr.Fieldf(apperr.NotFound, "token", "Unknown token %q: use ETH, USDC, DAI, WETH or a token address", decimal.Clip(token))
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/latchkit/latch/internal/apperr"
+	"github.com/latchkit/latch/internal/decimal"
 )
 
 // FeedDecimals is the precision of every dev price feed's answer, as of
@@ -121,27 +122,14 @@ func resolveFeed(token string) (*devFeed, error) {
 			return &devFeeds[i], nil
 		}
 	}
-	return nil, apperr.Fieldf(apperr.NotFound, "token", "No dev price feed for %q: use native, USDC, DAI, WETH or a dev token address", clip(token))
+	return nil, apperr.Fieldf(apperr.NotFound, "token", "No dev price feed for %q: use native, USDC, DAI, WETH or a dev token address", decimal.Clip(token))
 }
 
 // parsePrice converts "1.00" to an answer scaled by 10^FeedDecimals, exactly.
 func parsePrice(s string) (*big.Int, error) {
-	if s == "" {
-		return nil, apperr.Fieldf(apperr.Invalid, "usd", "usd is required, e.g. \"1.00\"")
-	}
-	if len(s) > maxAmountLength {
-		return nil, apperr.Fieldf(apperr.Invalid, "usd", "usd is longer than %d characters", maxAmountLength)
-	}
-	whole, frac, hasDot := strings.Cut(s, ".")
-	if !isDigits(whole) || (hasDot && !isDigits(frac)) {
-		return nil, apperr.Fieldf(apperr.Invalid, "usd", "usd must be a positive decimal number such as 1.00, not %q", clip(s))
-	}
-	if len(frac) > FeedDecimals {
-		return nil, apperr.Fieldf(apperr.Invalid, "usd", "usd has more than %d decimal places", FeedDecimals)
-	}
-	v, _ := new(big.Int).SetString(whole+frac+strings.Repeat("0", FeedDecimals-len(frac)), 10)
-	if v.Sign() == 0 {
-		return nil, apperr.Fieldf(apperr.Invalid, "usd", "usd must be greater than zero")
+	v, err := decimal.Parse(decimal.Field{Name: "usd", Label: "usd", Example: "1.00"}, s, FeedDecimals)
+	if err != nil {
+		return nil, err
 	}
 	if v.Cmp(new(big.Int).Mul(big.NewInt(maxPriceUSD), pow10(FeedDecimals))) > 0 {
 		return nil, apperr.Fieldf(apperr.Invalid, "usd", "usd must be at most %d", maxPriceUSD)

@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"math/big"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/latchkit/latch/internal/apperr"
+	"github.com/latchkit/latch/internal/decimal"
 	"github.com/latchkit/latch/internal/solana"
 )
 
@@ -62,9 +62,9 @@ func Faucet(ctx context.Context, c *solana.Client, usdcMint string, req FaucetRe
 	case strings.EqualFold(req.Token, "USDC") || req.Token == usdcMint:
 		symbol, decimals, max = "USDC", 6, MaxFaucetUSDC
 	default:
-		return FaucetResult{}, apperr.Fieldf(apperr.NotFound, "token", "Unknown token %q: use SOL, USDC or the dev USDC mint's address", clipText(req.Token))
+		return FaucetResult{}, apperr.Fieldf(apperr.NotFound, "token", "Unknown token %q: use SOL, USDC or the dev USDC mint's address", decimal.Clip(req.Token))
 	}
-	amount, err := parseAmount(req.Amount, decimals)
+	amount, err := decimal.Parse(decimal.Amount, req.Amount, int(decimals))
 	if err != nil {
 		return FaucetResult{}, err
 	}
@@ -150,49 +150,4 @@ func MintToChecked(mint, destination, authority solana.Address, amount uint64, d
 	binary.LittleEndian.PutUint64(data[1:], amount)
 	data[9] = decimals
 	return Instruction{Program: solana.TokenProgram, Data: data, Accounts: []AccountMeta{{mint, false, true}, {destination, false, true}, {authority, true, false}}}
-}
-
-// maxAmountLength bounds the amount string before any arithmetic on it.
-const maxAmountLength = 80
-
-// parseAmount converts a decimal in whole units ("1.5") to base units with exact integer arithmetic.
-func parseAmount(s string, decimals uint8) (*big.Int, error) {
-	if s == "" {
-		return nil, apperr.Fieldf(apperr.Invalid, "amount", "Amount is required")
-	}
-	if len(s) > maxAmountLength {
-		return nil, apperr.Fieldf(apperr.Invalid, "amount", "Amount is longer than %d characters", maxAmountLength)
-	}
-	whole, frac, hasDot := strings.Cut(s, ".")
-	if !digits(whole) || (hasDot && !digits(frac)) {
-		return nil, apperr.Fieldf(apperr.Invalid, "amount", "Amount must be a positive decimal number such as 1.5, not %q", clipText(s))
-	}
-	if len(frac) > int(decimals) {
-		return nil, apperr.Fieldf(apperr.Invalid, "amount", "Amount has more than %d decimal places", decimals)
-	}
-	v, _ := new(big.Int).SetString(whole+frac+strings.Repeat("0", int(decimals)-len(frac)), 10)
-	if v.Sign() == 0 {
-		return nil, apperr.Fieldf(apperr.Invalid, "amount", "Amount must be greater than zero")
-	}
-	return v, nil
-}
-
-func digits(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, r := range s {
-		if r < '0' || r > '9' {
-			return false
-		}
-	}
-	return true
-}
-
-func clipText(s string) string {
-	s = strings.ToValidUTF8(s, "?")
-	if utf8.RuneCountInString(s) > 50 {
-		return string([]rune(s)[:50]) + "…"
-	}
-	return s
 }
