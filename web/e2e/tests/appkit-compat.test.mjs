@@ -1,14 +1,17 @@
 // @latchkit/appkit-compat end to end: the AppKit-style demo (web/apps/appkit-demo, built; it imports only
 // @latchkit/appkit-compat) served by a real `latchd dev` (dev chains 31337 and 31338), the scripted test
 // wallet, Chromium. The page connects through <AppKitButton>, reads the account with useAppKitAccount,
-// switches network with useAppKitNetwork().switchNetwork and disconnects with useDisconnect. Build the web
-// packages first (scripts/build-web.sh).
+// switches network with useAppKitNetwork().switchNetwork and disconnects with useDisconnect; with a second wallet
+// connected it lists both (useAppKitConnections), switches the active one (useAppKitConnection) and disconnects one
+// (useDisconnect().disconnect({ id })). Build the web packages first (scripts/build-web.sh).
 import { strict as assert } from 'node:assert';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { numberToHex } from 'viem';
 import { useHarness } from '../lib/harness.mjs';
+import { TestWallet, testWalletSource } from '../wallet/wallet.mjs';
 
 const demoDir = join(dirname(fileURLToPath(import.meta.url)), '../../apps/appkit-demo/dist');
 if (!existsSync(join(demoDir, 'index.html'))) throw new Error(`appkit-demo not built: ${demoDir} (scripts/build-web.sh)`);
@@ -17,6 +20,27 @@ const harness = useHarness({ latchdArgs: ['--demo-dir', demoDir, '--demo-addr', 
 
 const devA = 31337;
 const devB = 31338;
+
+const firstId = 'dev.latch.testwallet';
+const secondId = 'dev.latch.secondwallet';
+const secondName = 'Second Test Wallet';
+
+/**
+ * A second scripted wallet in the same page, beside the harness's (as multiwallet.test.mjs installs it): its own
+ * EIP-6963 identity, binding, per-site storage and registry symbol, mnemonic account #1.
+ * @param {import('playwright-core').Page} page
+ */
+async function installSecondWallet(page) {
+  const info = harness.latchd.info;
+  const wallet = new TestWallet(page, { info, accountIndex: 1 });
+  const bindingName = '__latchSecondTestWalletBridge';
+  await page.exposeBinding(bindingName, (source, message) => wallet.handle(source, message));
+  const source = testWalletSource({ chainId: numberToHex(info.networks[0].chainId), name: secondName, rdns: secondId, storageKey: 'latch-second-test-wallet', bindingName });
+  const registry = "Symbol.for('latch.testWallet')";
+  assert.ok(source.includes(registry), 'test-wallet.js lost its registry symbol');
+  await page.addInitScript({ content: source.replaceAll(registry, "Symbol.for('latch.secondTestWallet')") });
+  return wallet;
+}
 
 /** The JSON a demo <pre> shows. */
 async function readJson(page, testId) {
@@ -98,6 +122,48 @@ test('an AppKit app on Latch: connect, account, network switch, disconnect', asy
   await page.getByTestId('appkit-disconnect').click();
   await waitForJson(page, 'appkit-account', { status: 'disconnected', isConnected: false, address: null });
   await button.waitFor();
+  assert.equal(await page.getByTestId('appkit-error').count(), 0);
+});
+
+test('two wallets: useAppKitConnections lists both, useAppKitConnection switches, disconnect({ id }) ends one', async () => {
+  const { page, wallet: first } = await harness.newPage();
+  const second = await installSecondWallet(page);
+  await page.goto(harness.latchd.info.demoUrl);
+  await waitForJson(page, 'appkit-connections', { allAccounts: [], connections: [] });
+
+  // The first wallet through <AppKitButton>, the second through Account → ProfileWallets → Add wallet.
+  await page.locator('[data-appkit="AppKitButton"]').getByTestId('latch-connect-button').click();
+  await page.getByTestId('latch-view-Connect').getByRole('button', { name: /Latch Test Wallet/ }).click();
+  await waitForJson(page, 'appkit-account', { address: first.address });
+  await page.locator('[data-appkit="AppKitButton"]').getByTestId('latch-account-button').click();
+  await page.getByTestId('latch-view-Account').waitFor();
+  await page.getByTestId('latch-account-wallets').click();
+  await page.getByTestId('latch-view-ProfileWallets').getByRole('button', { name: 'Add wallet' }).click();
+  await page.getByTestId('latch-view-Connect').getByRole('button', { name: new RegExp(secondName) }).click();
+  await waitForJson(page, 'appkit-account', { address: second.address });
+  await page.keyboard.press('Escape');
+  await page.getByTestId('latch-modal').waitFor({ state: 'detached' });
+
+  // Both listed, the new one active and first; allAccounts holds both wallets' accounts.
+  const connection = (connectorId, name, address, active) => ({ connectorId, name, accounts: [address], active });
+  await waitForJson(page, 'appkit-connections', {
+    allAccounts: [second.address, first.address],
+    connections: [connection(secondId, secondName, second.address, true), connection(firstId, 'Latch Test Wallet', first.address, false)],
+  });
+
+  // switchConnection: the first wallet is active again, without a prompt.
+  const promptsBefore = first.prompts.length + second.prompts.length;
+  await page.getByTestId(`appkit-use-${firstId}`).click();
+  await waitForJson(page, 'appkit-account', { address: first.address, caipAddress: `eip155:${devA}:${first.address}` });
+  await waitForJson(page, 'appkit-connections', {
+    connections: [connection(firstId, 'Latch Test Wallet', first.address, true), connection(secondId, secondName, second.address, false)],
+  });
+  assert.equal(first.prompts.length + second.prompts.length, promptsBefore, 'switching prompted a wallet');
+
+  // disconnect({ id }): the second wallet only; the first stays connected and active.
+  await page.getByTestId(`appkit-disconnect-${secondId}`).click();
+  await waitForJson(page, 'appkit-connections', { allAccounts: [first.address], connections: [connection(firstId, 'Latch Test Wallet', first.address, true)] });
+  await waitForJson(page, 'appkit-account', { status: 'connected', address: first.address });
   assert.equal(await page.getByTestId('appkit-error').count(), 0);
 });
 

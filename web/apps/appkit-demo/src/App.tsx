@@ -5,6 +5,8 @@ import {
   useAppKit,
   useAppKitAccount,
   useAppKitBalance,
+  useAppKitConnection,
+  useAppKitConnections,
   useAppKitNetwork,
   useAppKitState,
   useAppKitTheme,
@@ -16,7 +18,7 @@ import type { Chain } from 'viem'
 /** networks: the ones given to createAppKit, for the switch buttons. */
 export function App({ networks }: { networks: readonly Chain[] }) {
   const { open } = useAppKit()
-  const { address, caipAddress, isConnected, status } = useAppKitAccount()
+  const { address, allAccounts, caipAddress, isConnected, status } = useAppKitAccount()
   const { caipNetwork, chainId, switchNetwork } = useAppKitNetwork()
   const { open: isOpen, selectedNetworkId } = useAppKitState()
   const { themeMode, setThemeMode } = useAppKitTheme()
@@ -25,6 +27,9 @@ export function App({ networks }: { networks: readonly Chain[] }) {
   const { fetchBalance } = useAppKitBalance()
   const [balance, setBalance] = useState<string>()
   const [error, setError] = useState<string>()
+  // Multi-wallet: every connected wallet, the active one first; switching one in and disconnecting one.
+  const { connections } = useAppKitConnections()
+  const { connection, isPending, switchConnection } = useAppKitConnection({ onError: (e) => setError(e.message) })
 
   const run = (action: () => Promise<unknown>) => () => {
     setError(undefined)
@@ -51,6 +56,30 @@ export function App({ networks }: { networks: readonly Chain[] }) {
       <pre data-testid="appkit-network">
         {JSON.stringify({ chainId, caipNetworkId: caipNetwork.caipNetworkId, name: caipNetwork.name, selectedNetworkId, modalOpen: isOpen }, null, 2)}
       </pre>
+      <pre data-testid="appkit-connections">
+        {JSON.stringify(
+          {
+            allAccounts: allAccounts.map((a) => a.address),
+            connections: connections.map((c) => ({ connectorId: c.connectorId, name: c.name, accounts: c.accounts.map((a) => a.address), active: c.connectorId === connection?.connectorId })),
+          },
+          null,
+          2,
+        )}
+      </pre>
+      {connections.length > 1 ? (
+        <div style={{ display: 'flex', gap: 12, flexWrap: 'wrap', marginBottom: 12 }}>
+          {connections.map((c) => (
+            <span key={c.connectorId} style={{ display: 'contents' }}>
+              <button data-testid={`appkit-use-${c.connectorId}`} disabled={isPending || c.connectorId === connection?.connectorId} onClick={() => void switchConnection({ connection: c })}>
+                Use {c.name}
+              </button>
+              <button data-testid={`appkit-disconnect-${c.connectorId}`} onClick={run(() => disconnect({ id: c.connectorId }))}>
+                Disconnect {c.name}
+              </button>
+            </span>
+          ))}
+        </div>
+      ) : null}
       <div style={{ display: 'flex', gap: 12, flexWrap: 'wrap' }}>
         {networks.map((network) => (
           <button key={network.id} data-testid={`appkit-switch-${network.id}`} disabled={network.id === chainId} onClick={run(() => switchNetwork(network))}>
