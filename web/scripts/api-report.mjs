@@ -16,6 +16,7 @@ const webRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const packages = [
   { name: '@latchkit/core', dir: join(webRoot, 'packages/core') },
   { name: '@latchkit/react', dir: join(webRoot, 'packages/react') },
+  { name: '@latchkit/appkit-compat', dir: join(webRoot, 'packages/appkit-compat') },
 ]
 
 // Printing rules: whole types (no "... 12 more ..."), object literals over several lines, and names as the
@@ -29,8 +30,9 @@ const printer = ts.createPrinter({ removeComments: true, newLine: ts.NewLineKind
 const scratchFile = ts.createSourceFile('report.ts', '', ts.ScriptTarget.Latest)
 
 function createProgram() {
-  // React's tsconfig maps @latchkit/core to core's source, so one program answers for both packages.
-  const configPath = join(webRoot, 'packages/react/tsconfig.json')
+  // appkit-compat's tsconfig maps @latchkit/core and @latchkit/react to their sources, so one program answers for
+  // the three packages.
+  const configPath = join(webRoot, 'packages/appkit-compat/tsconfig.json')
   const { config } = ts.readConfigFile(configPath, ts.sys.readFile)
   const parsed = ts.parseJsonConfigFileContent(config, ts.sys, dirname(configPath))
   const roots = packages.map((pkg) => join(pkg.dir, 'src/index.ts'))
