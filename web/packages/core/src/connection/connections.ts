@@ -7,7 +7,7 @@ import type { Config } from '@wagmi/core'
 
 import { toWalletInfo } from './connectors.js'
 import type { ConnectionController } from './controller.js'
-import type { ChainNamespace, WalletConnection } from './types.js'
+import type { ChainNamespace, ConnectionState, WalletConnection } from './types.js'
 
 /**
  * The eip155 connections wagmi holds, the active one first, then the others in
@@ -70,27 +70,20 @@ export function rememberStoredConnectorIds(config: Config): () => string[] {
 }
 
 /**
- * The connections of `namespace`, the active one first. eip155 keeps several
- * (wagmi's); a namespace that keeps one connection only (the Solana adapter
- * writes just its account) lists that one, so callers need not know which
- * namespaces hold several.
+ * The connection snapshot with the list of Solana wallets connected, which the
+ * Solana adapter writes beside namespaces.solana (the active one's account):
+ * every Wallet Standard wallet the visitor connected, the active one first.
+ */
+export type MultiWalletState = ConnectionState & { readonly solanaConnections?: readonly WalletConnection[] }
+
+/**
+ * The connections of `namespace`, the active one first: wagmi's for eip155,
+ * the Solana adapter's list for solana (empty until its client has loaded),
+ * none for a namespace without an adapter.
  */
 export function listConnections(connection: ConnectionController, namespace: ChainNamespace): WalletConnection[] {
   if (namespace === 'eip155') return connectionsFromWagmi(connection.getWagmiConfig())
-  const single = namespace === 'solana' ? connection.getState().namespaces.solana : undefined
-  if (!single || single.status !== 'connected' || !single.connectorId || !single.address) return []
-  return [
-    {
-      namespace,
-      connectorId: single.connectorId,
-      name: single.wallet?.name ?? single.connectorId,
-      icon: single.wallet?.icon,
-      rdns: single.wallet?.rdns,
-      accounts: [single.address],
-      chainId: single.chainId,
-      isActive: true,
-    },
-  ]
+  return namespace === 'solana' ? [...((connection.getState() as MultiWalletState).solanaConnections ?? [])] : []
 }
 
 /** Every address of every connection of `namespace`, the active connection's first, without repeats. */

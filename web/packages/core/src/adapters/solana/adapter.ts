@@ -2,9 +2,10 @@
 // @solana/kit. Only a network made by defineSolanaNetwork brings it, and
 // everything past the id helpers is one on-demand chunk (./client, loaded
 // when the instance starts), so an EVM-only page carries none of it.
+import type { MultiConnectionClient } from '../../connection/multiWallet'
 import type { NamespaceConnection } from '../../connection/types'
 import { loadLazy } from '../../loadLazy'
-import type { LatchNetwork, NamespaceAdapter, NamespaceClient, NamespaceClientContext } from '../types'
+import type { LatchNetwork, NamespaceAdapter, NamespaceClientContext } from '../types'
 
 /** A namespace with nothing connected (kept here, not imported, so the connection types stay out of Solana's chunks). */
 export const SOLANA_DISCONNECTED: NamespaceConnection = /* @__PURE__ */ Object.freeze({
@@ -16,7 +17,7 @@ export const SOLANA_DISCONNECTED: NamespaceConnection = /* @__PURE__ */ Object.f
   wallet: undefined,
 })
 
-/** Where the Solana client remembers the connected wallet and account, for the reconnect after a reload. */
+/** Where the Solana client remembers the connected wallets and their accounts, for the reconnect after a reload. */
 export const SOLANA_CONNECTION_KEY = 'latch:solana:connection'
 
 // Until the client's chunk has loaded, a remembered connection reads as 'reconnecting' (as wagmi's does for eip155),
@@ -60,9 +61,9 @@ export const loadSolanaClient = () => loadLazy().then((l) => l.solanaClient())
  * (written by the loaded client); every other method loads the client's
  * chunk and runs there.
  */
-function createLazySolanaClient(context: NamespaceClientContext): NamespaceClient {
-  let real: Promise<NamespaceClient> | undefined
-  const client = (): Promise<NamespaceClient> =>
+function createLazySolanaClient(context: NamespaceClientContext): MultiConnectionClient {
+  let real: Promise<MultiConnectionClient> | undefined
+  const client = (): Promise<MultiConnectionClient> =>
     (real ??= loadSolanaClient().then((m) => m.createSolanaClient(context)).catch((error: unknown) => {
       real = undefined
       throw error
@@ -71,6 +72,7 @@ function createLazySolanaClient(context: NamespaceClientContext): NamespaceClien
     connect: async (connectorId, options) => (await client()).connect(connectorId, options),
     reconnect: async () => (await client()).reconnect(),
     disconnect: async () => (await client()).disconnect(),
+    disconnectConnection: async (connectorId) => (await client()).disconnectConnection(connectorId),
     account: (state = context.connection.getState()) => state.namespaces.solana ?? (remembered() ? RECONNECTING : SOLANA_DISCONNECTED),
     balance: async (params) => (await client()).balance(params),
     sendDriver: async () => (await client()).sendDriver(),

@@ -7,6 +7,11 @@ import { mainnet } from 'viem/chains'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { alice } from '../../connection/test/fakeWallet'
 import { base58 } from '../../base58'
+import { listConnections } from '../../connection/connections'
+import { connectionsOf } from '../../connection/actions/connections'
+import { disconnectConnection } from '../../connection/actions/disconnectConnection'
+import { switchConnection } from '../../connection/actions/switchConnection'
+import { LatchConnectError } from '../../connection/errors'
 import { createLatch } from '../../latch'
 import type { Latch } from '../../latch-types'
 import { createMemoryStorage, type KeyValueStorage } from '../../storage'
@@ -123,7 +128,7 @@ describe('the solana client through a Latch with an EVM chain and a Solana netwo
     // The account is a Solana one, so the active network follows it to the Solana network.
     expect(latch.getState().activeNetwork.id).toBe(local.id)
     await vi.waitFor(() => expect(latch.getState().account.balance).toEqual({ formatted: '2.512', symbol: 'SOL' }))
-    expect(JSON.parse(storage.getItem(SOLANA_CONNECTION_KEY)!)).toEqual({ wallet: 'Phantomish', address })
+    expect(JSON.parse(storage.getItem(SOLANA_CONNECTION_KEY)!)).toEqual([{ wallet: 'Phantomish', address }])
     latch.destroy()
   })
 
@@ -253,6 +258,205 @@ describe('the solana client through a Latch with an EVM chain and a Solana netwo
     await latch.disconnect()
     expect(latch._internal.clients.get('solana')!.account().status).toBe('disconnected')
     expect(latch._internal.clients.get('eip155')!.account().status).toBe('disconnected')
+    latch.destroy()
+  })
+})
+
+describe('several Solana wallets connected at once (multi-wallet)', () => {
+  const ids = (latch: Latch) => listConnections(latch._internal.connection, 'solana').map((c) => [c.connectorId, c.accounts[0], c.isActive])
+  const stored = () => JSON.parse(storage.getItem(SOLANA_CONNECTION_KEY) ?? 'null') as unknown
+
+  /** Two installed wallets, Phantomish (address) connected first, then Otherish (other), which is active. */
+  async function connectBoth() {
+    const a = fakeSolanaWallet('Phantomish', address)
+    const b = fakeSolanaWallet('Otherish', other)
+    a.register(win)
+    b.register(win)
+    const latch = setup()
+    await latch.init()
+    await latch.connectWallet(solanaWalletOf(latch, 'Phantomish')!)
+    await latch.connectWallet(solanaWalletOf(latch, 'Otherish')!)
+    return { latch, a, b }
+  }
+
+  it('connecting a second wallet keeps the first; the new one is active, drives the account, and both are remembered', async () => {
+    stubFetch()
+    const { latch } = await connectBoth()
+    expect(latch.getState().account).toMatchObject({ status: 'connected', address: other, caipAddress: `${local.caipNetworkId}:${other}` })
+    expect(listConnections(latch._internal.connection, 'solana')).toEqual([
+      { namespace: 'solana', connectorId: 'solana:Otherish', name: 'Otherish', icon: 'data:image/svg+xml;base64,', rdns: undefined, accounts: [other], chainId: local.id, isActive: true },
+      { namespace: 'solana', connectorId: 'solana:Phantomish', name: 'Phantomish', icon: 'data:image/svg+xml;base64,', rdns: undefined, accounts: [address], chainId: local.id, isActive: false },
+    ])
+    expect(connectionsOf(latch)).toHaveLength(2)
+    expect(stored()).toEqual([
+      { wallet: 'Otherish', address: other },
+      { wallet: 'Phantomish', address },
+    ])
+    latch.destroy()
+  })
+
+  it('a declined connect of another wallet leaves the connected one active and alone', async () => {
+    stubFetch()
+    const a = fakeSolanaWallet('Phantomish', address)
+    const b = fakeSolanaWallet('Otherish', other)
+    b.state.reject = true
+    a.register(win)
+    b.register(win)
+    const latch = setup()
+    await latch.init()
+    await latch.connectWallet(solanaWalletOf(latch, 'Phantomish')!)
+    await latch.connectWallet(solanaWalletOf(latch, 'Otherish')!)
+    expect(latch.getState().connectError?.kind).toBe('user_rejected')
+    expect(latch.getState().account).toMatchObject({ status: 'connected', address })
+    expect(ids(latch)).toEqual([['solana:Phantomish', address, true]])
+    expect(stored()).toEqual([{ wallet: 'Phantomish', address }])
+    latch.destroy()
+  })
+
+  it('switchConnection makes another wallet active without a prompt; the account and the stored order follow', async () => {
+    stubFetch()
+    const { latch, a } = await connectBoth()
+    const callsBefore = a.calls.length
+    await switchConnection(latch, 'solana:Phantomish')
+    expect(latch._internal.connection.getState().namespaces.solana).toMatchObject({ address, connectorId: 'solana:Phantomish' })
+    expect(ids(latch)).toEqual([
+      ['solana:Phantomish', address, true],
+      ['solana:Otherish', other, false],
+    ])
+    expect(a.calls.slice(callsBefore)).toEqual([])
+    expect(stored()).toEqual([
+      { wallet: 'Phantomish', address },
+      { wallet: 'Otherish', address: other },
+    ])
+    // Signing goes to the active wallet.
+    await latch._internal.clients.get('solana')!.signMessage({ message: 'hi', address })
+    expect(a.calls.at(-1)?.method).toBe('signMessage')
+    await expect(switchConnection(latch, 'solana:Nobody')).rejects.toBeInstanceOf(LatchConnectError)
+    latch.destroy()
+  })
+
+  it('disconnectConnection disconnects that wallet only; the other becomes active; the last one ends the namespace', async () => {
+    stubFetch()
+    const { latch, a, b } = await connectBoth()
+    await disconnectConnection(latch, 'solana:Phantomish')
+    expect(a.calls.at(-1)?.method).toBe('disconnect')
+    expect(latch.getState().account).toMatchObject({ status: 'connected', address: other })
+    expect(ids(latch)).toEqual([['solana:Otherish', other, true]])
+
+    await latch.connectWallet(solanaWalletOf(latch, 'Phantomish')!)
+    await disconnectConnection(latch, 'solana:Phantomish')
+    expect(latch.getState().account).toMatchObject({ status: 'connected', address: other })
+    expect(stored()).toEqual([{ wallet: 'Otherish', address: other }])
+
+    await disconnectConnection(latch, 'solana:Otherish')
+    expect(b.calls.at(-1)?.method).toBe('disconnect')
+    expect(latch.getState().account.status).toBe('disconnected')
+    expect(ids(latch)).toEqual([])
+    expect(stored()).toBeNull()
+    latch.destroy()
+  })
+
+  it('disconnect() ends the active wallet and the other becomes active, as in eip155', async () => {
+    stubFetch()
+    const { latch, b } = await connectBoth()
+    await latch.disconnect()
+    expect(b.calls.at(-1)?.method).toBe('disconnect')
+    expect(latch.getState().account).toMatchObject({ status: 'connected', address })
+    expect(ids(latch)).toEqual([['solana:Phantomish', address, true]])
+    latch.destroy()
+  })
+
+  it('an inactive wallet changing account updates its entry, not the account; one that drops every account is dropped', async () => {
+    stubFetch()
+    const { latch, a } = await connectBoth()
+    const third = '7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU'
+    a.switchAccount(third)
+    expect(ids(latch)).toEqual([
+      ['solana:Otherish', other, true],
+      ['solana:Phantomish', third, false],
+    ])
+    expect(latch.getState().account.address).toBe(other)
+    expect(stored()).toEqual([
+      { wallet: 'Otherish', address: other },
+      { wallet: 'Phantomish', address: third },
+    ])
+    a.dropAccounts()
+    expect(ids(latch)).toEqual([['solana:Otherish', other, true]])
+    expect(stored()).toEqual([{ wallet: 'Otherish', address: other }])
+    latch.destroy()
+  })
+
+  it('after a reload every remembered wallet comes back silently, the active one active; one that no longer authorizes is left out', async () => {
+    stubFetch()
+    const { latch, a, b } = await connectBoth()
+    await switchConnection(latch, 'solana:Phantomish')
+    latch.destroy()
+
+    win = new EventTarget()
+    vi.stubGlobal('window', win)
+    const second = setup()
+    const started = second.init()
+    // The inactive one is there at once; the active one registers a little later, within the wait.
+    b.register(win)
+    setTimeout(() => a.register(win), 20)
+    await started
+    expect(second.getState().account).toMatchObject({ status: 'connected', address })
+    expect(ids(second)).toEqual([
+      ['solana:Phantomish', address, true],
+      ['solana:Otherish', other, false],
+    ])
+    for (const w of [a, b]) expect(w.calls.filter((c) => c.method === 'connect').at(-1)?.input).toEqual({ silent: true })
+    second.destroy()
+
+    a.state.authorized = false
+    win = new EventTarget()
+    vi.stubGlobal('window', win)
+    a.register(win)
+    b.register(win)
+    const third = setup()
+    await third.init()
+    expect(third.getState().account).toMatchObject({ status: 'connected', address: other })
+    expect(ids(third)).toEqual([['solana:Otherish', other, true]])
+    expect(stored()).toEqual([{ wallet: 'Otherish', address: other }])
+    third.destroy()
+  })
+
+  it('a remembered wallet that registers after the wait joins the others, inactive, and stays remembered meanwhile', async () => {
+    stubFetch()
+    const { latch, a, b } = await connectBoth()
+    latch.destroy()
+
+    win = new EventTarget()
+    vi.stubGlobal('window', win)
+    b.register(win)
+    const second = setup()
+    await second.init()
+    expect(ids(second)).toEqual([['solana:Otherish', other, true]])
+    expect(stored()).toEqual([
+      { wallet: 'Otherish', address: other },
+      { wallet: 'Phantomish', address },
+    ])
+    a.register(win)
+    await vi.waitFor(() =>
+      expect(ids(second)).toEqual([
+        ['solana:Otherish', other, true],
+        ['solana:Phantomish', address, false],
+      ]),
+    )
+    expect(second.getState().account.address).toBe(other)
+    second.destroy()
+  })
+
+  it('a single wallet remembered before multi-wallet is restored', async () => {
+    stubFetch()
+    storage.setItem(SOLANA_CONNECTION_KEY, JSON.stringify({ wallet: 'Phantomish', address }))
+    const phantom = fakeSolanaWallet()
+    phantom.state.authorized = true
+    phantom.register(win)
+    const latch = setup()
+    await latch.init()
+    expect(latch.getState().account).toMatchObject({ status: 'connected', address })
+    expect(stored()).toEqual([{ wallet: 'Phantomish', address }])
     latch.destroy()
   })
 })

@@ -1,5 +1,5 @@
 import type { Latch } from '../../latch-types'
-import { disconnectWalletConnection } from '../multiWallet'
+import { disconnectWalletConnection, type MultiConnectionClient } from '../multiWallet'
 import { findConnection } from './connections'
 
 /**
@@ -15,8 +15,8 @@ export async function disconnectConnection(latch: Latch, connectorId: string): P
   if (!connection) return
   try {
     if (connection.namespace === 'eip155') await disconnectWalletConnection(internal.connection, connectorId)
-    // A namespace that keeps one connection ends it.
-    else await internal.clients.get(connection.namespace)?.disconnect()
+    // Another namespace's client keeps its connections itself (Solana's) and disconnects one of them.
+    else await (internal.clients.get(connection.namespace) as MultiConnectionClient).disconnectConnection(connectorId)
     internal.events.sendEvent({ type: 'track', event: 'DISCONNECT_SUCCESS' })
   } catch (error) {
     internal.events.sendEvent({ type: 'track', event: 'DISCONNECT_ERROR', properties: { message: error instanceof Error ? error.message : String(error) } })

@@ -13,6 +13,7 @@ export async function switchConnection(latch: Latch, connectorId: string): Promi
   const connection = findConnection(latch, connectorId)
   if (!connection) throw new LatchConnectError('unknown', `Connector not connected: ${connectorId}`)
   if (connection.isActive) return
-  // Only eip155 keeps several connections; another namespace's single connection is always the active one.
-  await switchWalletConnection(latch._internal.connection, connectorId)
+  if (connection.namespace === 'eip155') await switchWalletConnection(latch._internal.connection, connectorId)
+  // Another namespace's client (Solana's) makes a wallet it holds active when asked to connect it, without a prompt.
+  else await latch._internal.clients.get(connection.namespace)!.connect(connectorId)
 }

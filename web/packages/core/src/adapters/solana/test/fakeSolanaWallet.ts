@@ -6,9 +6,9 @@ export const address = 'oeYf6KAJkLYhBuR8CiGc6L4D4Xtfepr85fuDgA9kq96'
 
 const localChain = 'solana:HQ2bJg89gcM1yyS9v27XxUxWLXzcssKs'
 
-/** A scripted Wallet Standard Solana wallet; `authorized` decides silent connects. */
-export function fakeSolanaWallet(name = 'Phantomish') {
-  const account: StandardAccount = { address, publicKey: new Uint8Array(32), chains: ['solana:mainnet', localChain], features: ['solana:signAndSendTransaction'] }
+/** A scripted Wallet Standard Solana wallet sharing the account `of`; `authorized` decides silent connects. */
+export function fakeSolanaWallet(name = 'Phantomish', of = address) {
+  const account: StandardAccount = { address: of, publicKey: new Uint8Array(32), chains: ['solana:mainnet', localChain], features: ['solana:signAndSendTransaction'] }
   const calls: { method: string; input?: unknown }[] = []
   const listeners = new Set<(p: { accounts: readonly StandardAccount[] }) => void>()
   let accounts: StandardAccount[] = []
@@ -58,6 +58,11 @@ export function fakeSolanaWallet(name = 'Phantomish') {
     /** The wallet changes its account (standard:events 'change'). */
     switchAccount(to: string) {
       accounts = [{ ...account, address: to }]
+      for (const l of listeners) l({ accounts })
+    },
+    /** The wallet stops sharing any account with the page (the visitor revoked it there). */
+    dropAccounts() {
+      accounts = []
       for (const l of listeners) l({ accounts })
     },
     /** Registers the wallet the way a wallet script does: now, and on every app-ready. */
