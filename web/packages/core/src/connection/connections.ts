@@ -1,8 +1,10 @@
 // The wallets connected per namespace (multi-wallet): wagmi keeps one
 // connection per connector (`config.state.connections`) and marks one
-// `current`, which drives the namespace's account. The list is read on
-// demand, not kept in the connection snapshot: only the controller's restore
-// (first load) uses this module's first three helpers.
+// `current`, which drives the namespace's account. eip155's list is read from
+// wagmi on demand, not kept in the connection snapshot; the Solana adapter,
+// which keeps its wallets itself, writes its list there (solanaConnections).
+// Only the controller's restore (first load) uses this module's first three
+// helpers.
 import type { Config } from '@wagmi/core'
 
 import { toWalletInfo } from './connectors.js'
