@@ -276,9 +276,12 @@ export function createSolanaClient(context: NamespaceClientContext): MultiConnec
     }
   }
 
-  // Picking a wallet that has both sides connects both: its EVM side connected, so its Solana side is asked too.
+  // Picking a wallet that has both sides connects both: its EVM side connected, so its Solana side is asked too and,
+  // like the EVM side, becomes the active one (its Solana side is not in the Connect list to add it otherwise).
+  // Not while a Solana connect or reconnect runs, nor when that side is connected already.
   const pair = (name: string | undefined) => {
-    if (!name || state().status !== 'disconnected' || !findWallet(name)) return
+    const { status } = state()
+    if (!name || status === 'connecting' || status === 'reconnecting' || held.some((h) => h.wallet.name === name) || !findWallet(name)) return
     pairWith = undefined
     void connect(solanaConnectorId(name)).catch((error: unknown) => console.warn(`[latch] ${name}: the Solana account did not connect`, error))
   }

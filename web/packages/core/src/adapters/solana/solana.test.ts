@@ -313,6 +313,27 @@ describe('several Solana wallets connected at once (multi-wallet)', () => {
     latch.destroy()
   })
 
+  it('picking a wallet with both sides connects its Solana side beside a Solana wallet connected before, as the active one', async () => {
+    stubFetch()
+    const solo = fakeSolanaWallet('Phantomish', address)
+    // The Solana side of the EVM wallet (wagmi's mock connector), under the same name.
+    const dual = fakeSolanaWallet('Mock Connector', other)
+    solo.register(win)
+    dual.register(win)
+    const latch = setup()
+    await latch.init()
+    await latch.connectWallet(solanaWalletOf(latch, 'Phantomish')!)
+    await latch.connectWallet({ id: 'mock', name: 'Mock', kind: 'injected', installed: true, connectorId: 'mock' })
+    await vi.waitFor(() =>
+      expect(ids(latch)).toEqual([
+        ['solana:Mock Connector', other, true],
+        ['solana:Phantomish', address, false],
+      ]),
+    )
+    expect(dual.calls.map((c) => c.method)).toEqual(['connect'])
+    latch.destroy()
+  })
+
   it('switchConnection makes another wallet active without a prompt; the account and the stored order follow', async () => {
     stubFetch()
     const { latch, a } = await connectBoth()
