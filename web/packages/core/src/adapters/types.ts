@@ -71,6 +71,12 @@ export interface NamespaceClient {
   reconnect(): Promise<void>
   /** Disconnects this namespace (and those sharing its session, spec §4). */
   disconnect(): Promise<void>
+  /**
+   * A namespace that keeps several connections itself (Solana's; eip155's are wagmi's): disconnects the wallet of
+   * `connectorId` only, another becoming active when it was the active one. Its `connect` of a wallet already
+   * connected makes that one active without a prompt, and `disconnect` ends the active one.
+   */
+  disconnectConnection?(connectorId: string): Promise<void>
   /** The namespace's connection now: status, account, chain, wallet. */
   account(state?: ConnectionState): NamespaceConnection
   /** The native balance of an account on a network. */

@@ -9,7 +9,7 @@ import type { Config } from '@wagmi/core'
 
 import { toWalletInfo } from './connectors.js'
 import type { ConnectionController } from './controller.js'
-import type { ChainNamespace, ConnectionState, WalletConnection } from './types.js'
+import type { ChainNamespace, WalletConnection } from './types.js'
 
 /**
  * The eip155 connections wagmi holds, the active one first, then the others in
@@ -72,20 +72,13 @@ export function rememberStoredConnectorIds(config: Config): () => string[] {
 }
 
 /**
- * The connection snapshot with the list of Solana wallets connected, which the
- * Solana adapter writes beside namespaces.solana (the active one's account):
- * every Wallet Standard wallet the visitor connected, the active one first.
- */
-export type MultiWalletState = ConnectionState & { readonly solanaConnections?: readonly WalletConnection[] }
-
-/**
  * The connections of `namespace`, the active one first: wagmi's for eip155,
  * the Solana adapter's list for solana (empty until its client has loaded),
  * none for a namespace without an adapter.
  */
 export function listConnections(connection: ConnectionController, namespace: ChainNamespace): WalletConnection[] {
   if (namespace === 'eip155') return connectionsFromWagmi(connection.getWagmiConfig())
-  return namespace === 'solana' ? [...((connection.getState() as MultiWalletState).solanaConnections ?? [])] : []
+  return namespace === 'solana' ? [...(connection.getState().solanaConnections ?? [])] : []
 }
 
 /** Every address of every connection of `namespace`, the active connection's first, without repeats. */

@@ -6,17 +6,6 @@ import { disconnect as wagmiDisconnect } from '@wagmi/core'
 import type { ConnectionController } from './controller.js'
 import { LatchConnectError, LatchDisconnectError, messageOf } from './errors.js'
 import { makeCurrent } from './connections.js'
-import type { NamespaceClient } from '../adapters/types'
-
-/**
- * The client of a namespace that keeps several connections itself (Solana's;
- * eip155's are wagmi's). Its `connect` of a wallet already connected makes
- * that one active without a prompt, and `disconnect` ends the active one.
- */
-export interface MultiConnectionClient extends NamespaceClient {
-  /** Disconnects the wallet of `connectorId` only; another becomes active when it was the active one. */
-  disconnectConnection(connectorId: string): Promise<void>
-}
 
 /** The wagmi connection of the connector `connectorId` (its id, or its uid), if it is connected. */
 function findConnection(connection: ConnectionController, connectorId: string) {

@@ -91,6 +91,11 @@ export interface ConnectionState {
   readonly connectors: readonly ConnectorInfo[]
   /** Solana wallets found through the Wallet Standard (written by the Solana adapter), as announced connectors. */
   readonly walletStandard?: readonly ConnectorInfo[]
+  /**
+   * The Solana wallets connected (written by the Solana adapter beside namespaces.solana, the active one's
+   * account): every Wallet Standard wallet the visitor connected, the active one first.
+   */
+  readonly solanaConnections?: readonly WalletConnection[]
 }
 
 /** The subset of the Web Storage API the controller uses: core's KeyValueStorage. */

@@ -2,10 +2,10 @@
 // @solana/kit. Only a network made by defineSolanaNetwork brings it, and
 // everything past the id helpers is one on-demand chunk (./client, loaded
 // when the instance starts), so an EVM-only page carries none of it.
-import type { MultiConnectionClient } from '../../connection/multiWallet'
 import type { NamespaceConnection } from '../../connection/types'
 import { loadLazy } from '../../loadLazy'
 import type { LatchNetwork, NamespaceAdapter, NamespaceClientContext } from '../types'
+import type { SolanaClient } from './client'
 
 /** A namespace with nothing connected (kept here, not imported, so the connection types stay out of Solana's chunks). */
 export const SOLANA_DISCONNECTED: NamespaceConnection = /* @__PURE__ */ Object.freeze({
@@ -61,9 +61,9 @@ export const loadSolanaClient = () => loadLazy().then((l) => l.solanaClient())
  * (written by the loaded client); every other method loads the client's
  * chunk and runs there.
  */
-function createLazySolanaClient(context: NamespaceClientContext): MultiConnectionClient {
-  let real: Promise<MultiConnectionClient> | undefined
-  const client = (): Promise<MultiConnectionClient> =>
+function createLazySolanaClient(context: NamespaceClientContext): SolanaClient {
+  let real: Promise<SolanaClient> | undefined
+  const client = (): Promise<SolanaClient> =>
     (real ??= loadSolanaClient().then((m) => m.createSolanaClient(context)).catch((error: unknown) => {
       real = undefined
       throw error

@@ -8,14 +8,12 @@
 import { base58 } from '../../base58'
 import { LatchConnectError, toConnectError } from '../../connection/errors'
 import { truncateDecimals } from '../../connection/format'
-import type { MultiWalletState } from '../../connection/connections'
-import type { MultiConnectionClient } from '../../connection/multiWallet'
-import type { ConnectorInfo, NamespaceConnection, WalletConnection } from '../../connection/types'
+import type { ConnectionState, ConnectorInfo, NamespaceConnection, WalletConnection } from '../../connection/types'
 import type { Latch } from '../../latch-types'
 import { loadLazy } from '../../loadLazy'
 import { formatDecimal } from '../../send/decimal'
 import { sliceOf, type Store } from '../../store'
-import type { LatchNetwork, NamespaceClientContext } from '../types'
+import type { LatchNetwork, NamespaceClient, NamespaceClientContext } from '../types'
 import { solanaOnly as isSolanaNetwork, walletStandardChain } from './chains'
 import type { SolanaNetwork } from './network'
 import { solanaRpc, solanaRpcUrl } from './rpc'
@@ -62,12 +60,15 @@ const holdsSolana = (a: StandardAccount) => a.chains.some((c) => c.startsWith('s
  * the visitor connected (multi-wallet): the first is the active one, whose account is namespaces.solana; the list
  * (connectionState.solanaConnections) and the storage hold them all, the active one first.
  */
-export function createSolanaClient(context: NamespaceClientContext): MultiConnectionClient {
+/** Solana's client: it keeps several connections itself, so it disconnects one of them too. */
+export type SolanaClient = NamespaceClient & Required<Pick<NamespaceClient, 'disconnectConnection'>>
+
+export function createSolanaClient(context: NamespaceClientContext): SolanaClient {
   if (!context.latch) throw new Error('The Solana client needs the Latch instance')
   const latch: Latch = context.latch()
   const internal = latch._internal
   const { storage, network: networkController } = internal
-  const conn = sliceOf(internal.root, 'connection') as Store<MultiWalletState>
+  const conn = sliceOf(internal.root, 'connection') as Store<ConnectionState>
   const solanaNetworks = internal.networks.filter((n: LatchNetwork) => isSolanaNetwork(n)) as SolanaNetwork[]
   const watcher: WalletWatcher | undefined = typeof window === 'undefined' ? undefined : watchWallets()
   // The connected wallets, the active one first.

@@ -1,5 +1,5 @@
 import type { Latch } from '../../latch-types'
-import { disconnectWalletConnection, type MultiConnectionClient } from '../multiWallet'
+import { disconnectWalletConnection } from '../multiWallet'
 import { findConnection } from './connections'
 
 /**
@@ -16,7 +16,11 @@ export async function disconnectConnection(latch: Latch, connectorId: string): P
   try {
     if (connection.namespace === 'eip155') await disconnectWalletConnection(internal.connection, connectorId)
     // Another namespace's client keeps its connections itself (Solana's) and disconnects one of them.
-    else await (internal.clients.get(connection.namespace) as MultiConnectionClient).disconnectConnection(connectorId)
+    else {
+      const client = internal.clients.get(connection.namespace)
+      if (!client?.disconnectConnection) throw new Error(`${connection.namespace} keeps one connection: use disconnect()`)
+      await client.disconnectConnection(connectorId)
+    }
     internal.events.sendEvent({ type: 'track', event: 'DISCONNECT_SUCCESS' })
   } catch (error) {
     internal.events.sendEvent({ type: 'track', event: 'DISCONNECT_ERROR', properties: { message: error instanceof Error ? error.message : String(error) } })
