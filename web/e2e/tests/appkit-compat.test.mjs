@@ -9,9 +9,8 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { numberToHex } from 'viem';
 import { useHarness } from '../lib/harness.mjs';
-import { TestWallet, testWalletSource } from '../wallet/wallet.mjs';
+import { installSecondTestWallet, secondTestWallet } from '../wallet/wallet.mjs';
 
 const demoDir = join(dirname(fileURLToPath(import.meta.url)), '../../apps/appkit-demo/dist');
 if (!existsSync(join(demoDir, 'index.html'))) throw new Error(`appkit-demo not built: ${demoDir} (scripts/build-web.sh)`);
@@ -22,25 +21,7 @@ const devA = 31337;
 const devB = 31338;
 
 const firstId = 'dev.latch.testwallet';
-const secondId = 'dev.latch.secondwallet';
-const secondName = 'Second Test Wallet';
-
-/**
- * A second scripted wallet in the same page, beside the harness's (as multiwallet.test.mjs installs it): its own
- * EIP-6963 identity, binding, per-site storage and registry symbol, mnemonic account #1.
- * @param {import('playwright-core').Page} page
- */
-async function installSecondWallet(page) {
-  const info = harness.latchd.info;
-  const wallet = new TestWallet(page, { info, accountIndex: 1 });
-  const bindingName = '__latchSecondTestWalletBridge';
-  await page.exposeBinding(bindingName, (source, message) => wallet.handle(source, message));
-  const source = testWalletSource({ chainId: numberToHex(info.networks[0].chainId), name: secondName, rdns: secondId, storageKey: 'latch-second-test-wallet', bindingName });
-  const registry = "Symbol.for('latch.testWallet')";
-  assert.ok(source.includes(registry), 'test-wallet.js lost its registry symbol');
-  await page.addInitScript({ content: source.replaceAll(registry, "Symbol.for('latch.secondTestWallet')") });
-  return wallet;
-}
+const { rdns: secondId, name: secondName } = secondTestWallet;
 
 /** The JSON a demo <pre> shows. */
 async function readJson(page, testId) {
@@ -127,7 +108,7 @@ test('an AppKit app on Latch: connect, account, network switch, disconnect', asy
 
 test('two wallets: useAppKitConnections lists both, useAppKitConnection switches, disconnect({ id }) ends one', async () => {
   const { page, wallet: first } = await harness.newPage();
-  const second = await installSecondWallet(page);
+  const second = await installSecondTestWallet(page, harness.latchd.info);
   await page.goto(harness.latchd.info.demoUrl);
   await waitForJson(page, 'appkit-connections', { allAccounts: [], connections: [] });
 

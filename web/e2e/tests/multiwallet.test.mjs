@@ -6,9 +6,8 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { numberToHex } from 'viem';
 import { useHarness } from '../lib/harness.mjs';
-import { TestWallet, testWalletSource } from '../wallet/wallet.mjs';
+import { installSecondTestWallet, secondTestWallet } from '../wallet/wallet.mjs';
 
 const demoDir = join(dirname(fileURLToPath(import.meta.url)), '../../apps/demo/dist');
 if (!existsSync(join(demoDir, 'index.html'))) throw new Error(`demo not built: ${demoDir} (npm run build in web/)`);
@@ -16,32 +15,7 @@ if (!existsSync(join(demoDir, 'index.html'))) throw new Error(`demo not built: $
 const harness = useHarness({ latchdArgs: ['--demo-dir', demoDir, '--demo-addr', '127.0.0.1:0'] });
 
 const firstId = 'dev.latch.testwallet';
-const secondId = 'dev.latch.secondwallet';
-const secondName = 'Second Test Wallet';
-
-/**
- * A second scripted wallet in the same page, beside the harness's: its own EIP-6963 identity (name, rdns), its own
- * binding and per-site storage, mnemonic account #1. The in-page script guards against a double injection with a
- * registry symbol; the second copy gets a symbol of its own.
- * @param {import('playwright-core').Page} page
- */
-async function installSecondWallet(page) {
-  const info = harness.latchd.info;
-  const wallet = new TestWallet(page, { info, accountIndex: 1 });
-  const bindingName = '__latchSecondTestWalletBridge';
-  await page.exposeBinding(bindingName, (source, message) => wallet.handle(source, message));
-  const source = testWalletSource({
-    chainId: numberToHex(info.networks[0].chainId),
-    name: secondName,
-    rdns: secondId,
-    storageKey: 'latch-second-test-wallet',
-    bindingName,
-  });
-  const registry = "Symbol.for('latch.testWallet')";
-  assert.ok(source.includes(registry), 'test-wallet.js lost its registry symbol');
-  await page.addInitScript({ content: source.replaceAll(registry, "Symbol.for('latch.secondTestWallet')") });
-  return wallet;
-}
+const { rdns: secondId, name: secondName } = secondTestWallet;
 
 /** @param {string} address */
 const short = (address) => `${address.slice(0, 4)}…${address.slice(-6)}`;
@@ -49,7 +23,7 @@ const short = (address) => `${address.slice(0, 4)}…${address.slice(-6)}`;
 test('two wallets connected: both in ProfileWallets, switch the active one, both kept across a reload, disconnect one', async () => {
   const testPage = await harness.newPage();
   const { page, wallet: first } = testPage;
-  const second = await installSecondWallet(page);
+  const second = await installSecondTestWallet(page, harness.latchd.info);
   assert.notEqual(first.address, second.address);
   await page.goto(harness.latchd.info.demoUrl);
 

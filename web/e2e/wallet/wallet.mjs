@@ -151,6 +151,33 @@ export async function installTestWallet(target, options) {
   return wallet;
 }
 
+/** The second scripted wallet's EIP-6963 identity (installSecondTestWallet). */
+export const secondTestWallet = { name: 'Second Test Wallet', rdns: 'dev.latch.secondwallet' };
+
+/**
+ * A second scripted wallet in the same page, beside installTestWallet's (multi-wallet tests): its own EIP-6963
+ * identity (secondTestWallet), binding and per-site storage, mnemonic account #1. The in-page script guards
+ * against a double injection with a registry symbol; the second copy gets a symbol of its own.
+ * Call before page.goto.
+ * @param {import('playwright-core').Page} page
+ * @param {InstallOptions['info']} info
+ */
+export async function installSecondTestWallet(page, info) {
+  const wallet = new TestWallet(page, { info, accountIndex: 1 });
+  const secondBinding = '__latchSecondTestWalletBridge';
+  await page.exposeBinding(secondBinding, (source, message) => wallet.handle(source, message));
+  const source = testWalletSource({
+    chainId: numberToHex(info.networks[0].chainId),
+    ...secondTestWallet,
+    storageKey: 'latch-second-test-wallet',
+    bindingName: secondBinding,
+  });
+  const registry = "Symbol.for('latch.testWallet')";
+  if (!source.includes(registry)) throw new Error('test-wallet.js lost its registry symbol');
+  await page.addInitScript({ content: source.replaceAll(registry, "Symbol.for('latch.secondTestWallet')") });
+  return wallet;
+}
+
 /** The control API of an installed wallet. */
 export class TestWallet {
   /**
