@@ -100,6 +100,28 @@ function walletRequest(/** @type {Page} */ page, /** @type {{method: string, par
   }, args);
 }
 
+/**
+ * Gives the address 1 ETH on a dev network and waits until latchd's account API (what the Send form lists) lists it.
+ * @param {string} address
+ * @param {{chainId: number, caipNetworkId: string}} network
+ */
+async function fundWithEth(address, network) {
+  const { apiUrl, info } = harness.latchd;
+  const res = await fetch(`${apiUrl}/dev/faucet`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ address, caipNetworkId: network.caipNetworkId, amount: '1' }),
+  });
+  assert.equal(res.status, 200, await res.text());
+  for (let i = 0; i < 300; i++) {
+    const url = `${apiUrl}/v1/account/${address}/balance?projectId=${info.projectId}&chainId=eip155:${network.chainId}`;
+    const { balances } = await (await fetch(url, { headers: { Origin: /** @type {string} */ (info.demoUrl).replace(/\/$/, '') } })).json();
+    if (balances?.some((/** @type {{symbol: string}} */ b) => b.symbol === 'ETH')) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`latchd never listed ETH at ${address}`);
+}
+
 test('axe, light and dark: Connect, WhatIsAWallet, AllWallets, the WalletConnect QR codes, the socials, Farcaster', async () => {
   const { page } = await openDemo();
   await page.getByTestId('latch-connect-button').click();
@@ -238,7 +260,7 @@ test('axe, light and dark: SIWXSignMessage (sign-in required)', async () => {
   await audit(page, 'SIWXSignMessage');
 });
 
-test('axe, light and dark: the e-mail wallet — EmailVerifyDevice, EmailVerifyOtp, Account, UpdateEmail, RegisterAccountName, ApproveTransaction, RegisterAccountNameSuccess', async () => {
+test('axe, light and dark: the e-mail wallet — EmailVerifyDevice, EmailVerifyOtp, Account, UpdateEmail, RegisterAccountName, ApproveTransaction (a message, a transaction), RegisterAccountNameSuccess', async () => {
   const stamp = Date.now();
   const email = `a11y-${stamp}@example.com`;
   const { mail, approveDevice } = emailLogin(harness, email);
@@ -258,7 +280,12 @@ test('axe, light and dark: the e-mail wallet — EmailVerifyDevice, EmailVerifyO
   const { code } = await mail('code', 1);
   await page.getByTestId('latch-otp-input-0').click();
   await page.keyboard.type(/** @type {string} */ (code));
-  await page.waitForFunction(() => JSON.parse(document.querySelector('[data-testid="demo-account"]')?.textContent ?? '{}').status === 'connected');
+  const connected = () => JSON.parse(document.querySelector('[data-testid="demo-account"]')?.textContent ?? '{}').status === 'connected';
+  await page.waitForFunction(connected);
+  // ETH to send at the end, on the second dev network: the balances of the first, read at connect, are cached
+  // (30 s, on latchd and in the page); the second's are read when the wallet moves there.
+  const second = /** @type {{chainId: number, caipNetworkId: string}} */ (harness.latchd.info.networks[1]);
+  await fundWithEth(JSON.parse(/** @type {string} */ (await page.getByTestId('demo-account').textContent())).address, second);
 
   await page.getByTestId('latch-account-button').first().click();
   await page.getByTestId('latch-account-email').filter({ hasText: email }).waitFor();
@@ -284,6 +311,26 @@ test('axe, light and dark: the e-mail wallet — EmailVerifyDevice, EmailVerifyO
   await page.getByTestId('latch-approve-approve').click();
   await page.getByTestId('latch-view-RegisterAccountNameSuccess').getByTestId('latch-register-name-success').waitFor();
   await audit(page, 'RegisterAccountNameSuccess');
+
+  // A transaction to approve: 0.01 ETH on the second network through the Send form; the visitor declines it.
+  await page.getByTestId('latch-register-name-done').click();
+  await page.getByTestId('latch-account-network').click();
+  await page.getByTestId(`latch-network-${second.chainId}`).click();
+  await page.getByTestId('latch-view-Account').waitFor();
+  await page.getByTestId('latch-account-balance').filter({ hasText: /^1\.000 ETH$/ }).waitFor();
+  await page.getByTestId('latch-account-send').click();
+  await page.getByTestId('latch-view-WalletSend').waitFor();
+  const eth = await page.locator('[data-testid="latch-send-token"] option', { hasText: /^ETH / }).first().textContent();
+  await page.getByTestId('latch-send-token').selectOption({ label: /** @type {string} */ (eth) });
+  await page.getByTestId('latch-send-amount').fill('0.01');
+  await page.getByTestId('latch-send-receiver').fill(harness.latchd.info.accounts[2]);
+  await page.getByTestId('latch-send-review').click();
+  await page.getByTestId('latch-send-confirm').click();
+  const approve = page.getByTestId('latch-view-ApproveTransaction');
+  await approve.getByTestId('latch-approve-fee').filter({ hasText: /\S/ }).waitFor();
+  await audit(page, 'ApproveTransaction', 'a transaction');
+  await approve.getByTestId('latch-approve-reject').click();
+  await approve.waitFor({ state: 'detached' });
 });
 
 test('axe ran on every view of VIEWS in both themes', () => {
