@@ -13,6 +13,7 @@ import { test } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { emailLogin } from '../lib/email.mjs';
 import { useHarness } from '../lib/harness.mjs';
+import { walletRequest } from '../wallet/wallet.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const demoDir = join(here, '../../apps/demo/dist');
@@ -84,21 +85,6 @@ async function audit(page, view, variant) {
   await page.evaluate(() => /** @type {any} */ (window).latch.setThemeMode('light'));
 }
 
-/** A JSON-RPC request to the test wallet from page JS, through its EIP-6963 announcement (it sets no window.ethereum). */
-function walletRequest(/** @type {Page} */ page, /** @type {{method: string, params?: unknown[]}} */ args) {
-  return page.evaluate(async (request) => {
-    const provider = await new Promise((resolve) => {
-      const onAnnounce = (/** @type {any} */ event) => {
-        if (event.detail.info.rdns !== 'dev.latch.testwallet') return;
-        window.removeEventListener('eip6963:announceProvider', onAnnounce);
-        resolve(event.detail.provider);
-      };
-      window.addEventListener('eip6963:announceProvider', onAnnounce);
-      window.dispatchEvent(new Event('eip6963:requestProvider'));
-    });
-    return /** @type {any} */ (provider).request(request);
-  }, args);
-}
 
 /**
  * Gives the address 1 ETH on a dev network and waits until latchd's account API (what the Send form lists) lists it.

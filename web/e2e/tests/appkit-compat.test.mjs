@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { useHarness } from '../lib/harness.mjs';
-import { installSecondTestWallet, secondTestWallet } from '../wallet/wallet.mjs';
+import { installSecondTestWallet, secondTestWallet, walletRequest } from '../wallet/wallet.mjs';
 
 const demoDir = join(dirname(fileURLToPath(import.meta.url)), '../../apps/appkit-demo/dist');
 if (!existsSync(join(demoDir, 'index.html'))) throw new Error(`appkit-demo not built: ${demoDir} (scripts/build-web.sh)`);
@@ -41,21 +41,6 @@ async function waitForJson(page, testId, expected) {
   );
 }
 
-/** A JSON-RPC request to the test wallet from page JS, through its EIP-6963 announcement. */
-function walletRequest(page, args) {
-  return page.evaluate(async (request) => {
-    const provider = await new Promise((resolve) => {
-      const onAnnounce = (/** @type {any} */ event) => {
-        if (event.detail.info.rdns !== 'dev.latch.testwallet') return;
-        window.removeEventListener('eip6963:announceProvider', onAnnounce);
-        resolve(event.detail.provider);
-      };
-      window.addEventListener('eip6963:announceProvider', onAnnounce);
-      window.dispatchEvent(new Event('eip6963:requestProvider'));
-    });
-    return /** @type {any} */ (provider).request(request);
-  }, args);
-}
 
 test('an AppKit app on Latch: connect, account, network switch, disconnect', async () => {
   const t = await harness.newPage();

@@ -8,6 +8,7 @@ import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { useHarness } from '../lib/harness.mjs';
+import { walletRequest } from '../wallet/wallet.mjs';
 
 const demoDir = join(dirname(fileURLToPath(import.meta.url)), '../../apps/demo/dist');
 if (!existsSync(join(demoDir, 'index.html'))) throw new Error(`demo not built: ${demoDir} (npm run build in web/)`);
@@ -52,21 +53,6 @@ async function connect(page) {
   await page.getByTestId('latch-account-button').first().waitFor();
 }
 
-/** A JSON-RPC request to the test wallet from page JS, through its EIP-6963 announcement (it sets no window.ethereum). */
-function walletRequest(page, args) {
-  return page.evaluate(async (request) => {
-    const provider = await new Promise((resolve) => {
-      const onAnnounce = (/** @type {any} */ event) => {
-        if (event.detail.info.rdns !== 'dev.latch.testwallet') return;
-        window.removeEventListener('eip6963:announceProvider', onAnnounce);
-        resolve(event.detail.provider);
-      };
-      window.addEventListener('eip6963:announceProvider', onAnnounce);
-      window.dispatchEvent(new Event('eip6963:requestProvider'));
-    });
-    return /** @type {any} */ (provider).request(request);
-  }, args);
-}
 
 const walletChainId = async (page) => Number(await walletRequest(page, { method: 'eth_chainId' }));
 

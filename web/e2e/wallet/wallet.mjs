@@ -178,6 +178,27 @@ export async function installSecondTestWallet(page, info) {
   return wallet;
 }
 
+/**
+ * A JSON-RPC request to the test wallet from the page's own JavaScript, as a dapp makes it: through the wallet's
+ * EIP-6963 announcement (it sets no window.ethereum).
+ * @param {import('playwright-core').Page} page
+ * @param {{method: string, params?: unknown[]}} args
+ */
+export function walletRequest(page, args) {
+  return page.evaluate(async (request) => {
+    const provider = await new Promise((resolve) => {
+      const onAnnounce = (/** @type {any} */ event) => {
+        if (event.detail.info.rdns !== 'dev.latch.testwallet') return;
+        window.removeEventListener('eip6963:announceProvider', onAnnounce);
+        resolve(event.detail.provider);
+      };
+      window.addEventListener('eip6963:announceProvider', onAnnounce);
+      window.dispatchEvent(new Event('eip6963:requestProvider'));
+    });
+    return /** @type {any} */ (provider).request(request);
+  }, args);
+}
+
 /** The control API of an installed wallet. */
 export class TestWallet {
   /**
