@@ -1,6 +1,6 @@
 // The dialog's layout, checked by element boxes (not pixels): a stable top edge between views with an animated
 // height, a bottom sheet on narrow screens, one balance format on the account button, the Account view and the
-// token list, a toast that covers no button, and a Connect button that does not claim "Connecting..." while a
+// token list, a toast that covers no button, Connect's "or" only between methods that show something, and a Connect button that does not claim "Connecting..." while a
 // WalletConnect QR code is merely on offer. Build the web packages first (scripts/test-e2e.sh does).
 import { strict as assert } from 'node:assert';
 import { existsSync } from 'node:fs';
@@ -110,6 +110,39 @@ test('a toast takes its own place: it covers no button of the dialog', async () 
   // Still inside the dialog.
   const dialog = await page.getByTestId('latch-modal').boundingBox();
   assert.ok(toastBox.y >= dialog.y && toastBox.y + toastBox.height <= dialog.y + dialog.height + 0.5);
+});
+
+test('Connect: an "or" shows only between two methods that show something, on every frame while the view loads', async () => {
+  const { page } = await openDemo();
+  // Watched from the click on, frame by frame, until the e-mail field, the socials and the wallets are all there.
+  const watch = page.evaluate(
+    () =>
+      new Promise((resolve) => {
+        /** @type {string[]} */
+        const wrong = [];
+        let frames = 0;
+        const t0 = performance.now();
+        const check = () => {
+          if (performance.now() - t0 > 10_000) return resolve({ wrong: [...wrong, 'Connect did not show e-mail, socials and wallets within 10 s'], frames, ors: -1 });
+          const view = document.querySelector('[data-testid="latch-view-Connect"]');
+          if (view) {
+            frames++;
+            const shown = (/** @type {Element} */ el) => getComputedStyle(el).display !== 'none';
+            const filled = [...view.querySelectorAll('.latch-connect-section')].filter((el) => el.childElementCount > 0 && shown(el)).length;
+            const ors = [...view.querySelectorAll('.latch-connect-or')].filter(shown).length;
+            if (ors !== Math.max(0, filled - 1)) wrong.push(`frame ${frames}: ${ors} "or" for ${filled} sections with content`);
+            const done = view.querySelector('[data-testid="latch-email-input"]') && view.querySelector('[data-testid="latch-social-login"]');
+            if (done && filled === 3) return resolve({ wrong, frames, ors });
+          }
+          requestAnimationFrame(check);
+        };
+        requestAnimationFrame(check);
+      }),
+  );
+  await page.getByTestId('latch-connect-button').click();
+  const result = /** @type {{wrong: string[], frames: number, ors: number}} */ (await watch);
+  assert.deepEqual(result.wrong, [], `watched ${result.frames} frames`);
+  assert.equal(result.ors, 2, 'e-mail, or, socials, or, wallets');
 });
 
 test('Connect button: no "Connecting..." while a WalletConnect QR code is only on offer', async () => {

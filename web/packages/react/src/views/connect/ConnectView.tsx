@@ -112,17 +112,21 @@ export function ConnectView() {
   return (
     <div className="latch-view" data-testid="latch-view-Connect">
       {opts.features.legalCheckbox ? consent : null}
+      {/* Each method in a section of its own; the "or" between two shows only when both have content (views.css): a
+          section still loading (the socials' chunk) or with nothing to offer leaves no dangling separator. */}
       {methods.map((m, i) => [
         i > 0 ? (
-          <p key={`or-${m}`} className="latch-subtitle" style={{ textAlign: 'center' }}>
+          <p key={`or-${m}`} className="latch-subtitle latch-connect-or">
             {t('connect.orConnectWith')}
           </p>
         ) : null,
-        m === 'wallet' ? walletList : gate(m, m === 'email' ? emailField : (
-          <Suspense key="social" fallback={null}>
-            <SocialLogin />
-          </Suspense>
-        )),
+        <div key={m} className="latch-connect-section" data-method={m}>
+          {m === 'wallet' ? walletList : gate(m, m === 'email' ? emailField : (
+            <Suspense key="social" fallback={null}>
+              <SocialLogin />
+            </Suspense>
+          ))}
+        </div>,
       ])}
       <button type="button" className="latch-link-button" data-testid="latch-what-is-a-wallet" onClick={() => latch.push('WhatIsAWallet')}>
         {t('connect.haveNoWallet')}

@@ -27,7 +27,8 @@ function sections(): string[] {
   const view = screen.getByTestId('latch-view-Connect')
   // The footer ("Haven't got a wallet?", legal links) is not a connect method.
   return [...view.children].filter((el) => !el.matches('.latch-link-button, .latch-legal')).map((el) =>
-    el.matches('form') ? 'email' : el.matches('ul') ? 'wallet' : el.matches('[data-testid="latch-social-login"]') ? 'social' : el.textContent === 'or' ? 'or' : el.className,
+    // A section counts once it shows something (the socials' buttons come in a chunk of their own).
+    el.matches('.latch-connect-section') ? `${el.childElementCount ? '' : 'empty '}${el.getAttribute('data-method')}` : el.textContent === 'or' ? 'or' : el.className,
   )
 }
 
