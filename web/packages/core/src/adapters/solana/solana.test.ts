@@ -114,8 +114,8 @@ describe('Wallet Standard discovery', () => {
 })
 
 describe('the solana client through a Latch with an EVM chain and a Solana network', () => {
+  beforeEach(() => void stubFetch())
   it('lists an installed Solana wallet, connects it, reads SOL, and remembers it', async () => {
-    stubFetch()
     const phantom = fakeSolanaWallet()
     phantom.register(win)
     const latch = setup()
@@ -133,7 +133,6 @@ describe('the solana client through a Latch with an EVM chain and a Solana netwo
   })
 
   it('a declined connect is a user_rejected failure and stays disconnected', async () => {
-    stubFetch()
     const phantom = fakeSolanaWallet()
     phantom.state.reject = true
     phantom.register(win)
@@ -147,7 +146,6 @@ describe('the solana client through a Latch with an EVM chain and a Solana netwo
   })
 
   it('reconnects silently after a reload, and forgets a wallet that no longer authorizes the site', async () => {
-    stubFetch()
     const phantom = fakeSolanaWallet()
     phantom.register(win)
     const first = setup()
@@ -178,7 +176,6 @@ describe('the solana client through a Latch with an EVM chain and a Solana netwo
   })
 
   it('a remembered connection reads as reconnecting before the client loads; enableReconnect: false asks nothing', async () => {
-    stubFetch()
     storage.setItem(SOLANA_CONNECTION_KEY, JSON.stringify({ wallet: 'Phantomish', address }))
     const phantom = fakeSolanaWallet()
     phantom.state.authorized = true
@@ -193,7 +190,6 @@ describe('the solana client through a Latch with an EVM chain and a Solana netwo
   })
 
   it('a stored wallet that registers after the wait (the e-mail wallet, once its frame knows the visitor) reconnects then', async () => {
-    stubFetch()
     const phantom = fakeSolanaWallet()
     phantom.register(win)
     const first = setup()
@@ -215,7 +211,6 @@ describe('the solana client through a Latch with an EVM chain and a Solana netwo
   })
 
   it('follows the wallet’s account change, signs messages, and disconnects', async () => {
-    stubFetch()
     const phantom = fakeSolanaWallet()
     phantom.register(win)
     const latch = setup()
@@ -236,7 +231,6 @@ describe('the solana client through a Latch with an EVM chain and a Solana netwo
   })
 
   it('with both namespaces connected, switching networks moves between the EVM and the Solana account', async () => {
-    stubFetch()
     const phantom = fakeSolanaWallet()
     phantom.register(win)
     const latch = setup()
@@ -263,6 +257,7 @@ describe('the solana client through a Latch with an EVM chain and a Solana netwo
 })
 
 describe('several Solana wallets connected at once (multi-wallet)', () => {
+  beforeEach(() => void stubFetch())
   const ids = (latch: Latch) => listConnections(latch._internal.connection, 'solana').map((c) => [c.connectorId, c.accounts[0], c.isActive])
   const stored = () => JSON.parse(storage.getItem(SOLANA_CONNECTION_KEY) ?? 'null') as unknown
 
@@ -280,7 +275,6 @@ describe('several Solana wallets connected at once (multi-wallet)', () => {
   }
 
   it('connecting a second wallet keeps the first; the new one is active, drives the account, and both are remembered', async () => {
-    stubFetch()
     const { latch } = await connectBoth()
     expect(latch.getState().account).toMatchObject({ status: 'connected', address: other, caipAddress: `${local.caipNetworkId}:${other}` })
     expect(listConnections(latch._internal.connection, 'solana')).toEqual([
@@ -296,7 +290,6 @@ describe('several Solana wallets connected at once (multi-wallet)', () => {
   })
 
   it('a declined connect of another wallet leaves the connected one active and alone', async () => {
-    stubFetch()
     const a = fakeSolanaWallet('Phantomish', address)
     const b = fakeSolanaWallet('Otherish', other)
     b.state.reject = true
@@ -314,7 +307,6 @@ describe('several Solana wallets connected at once (multi-wallet)', () => {
   })
 
   it('picking a wallet with both sides connects its Solana side beside a Solana wallet connected before, as the active one', async () => {
-    stubFetch()
     const solo = fakeSolanaWallet('Phantomish', address)
     // The Solana side of the EVM wallet (wagmi's mock connector), under the same name.
     const dual = fakeSolanaWallet('Mock Connector', other)
@@ -335,7 +327,6 @@ describe('several Solana wallets connected at once (multi-wallet)', () => {
   })
 
   it('switchConnection makes another wallet active without a prompt; the account and the stored order follow', async () => {
-    stubFetch()
     const { latch, a } = await connectBoth()
     const callsBefore = a.calls.length
     await switchConnection(latch, 'solana:Phantomish')
@@ -357,7 +348,6 @@ describe('several Solana wallets connected at once (multi-wallet)', () => {
   })
 
   it('disconnectConnection disconnects that wallet only; the other becomes active; the last one ends the namespace', async () => {
-    stubFetch()
     const { latch, a, b } = await connectBoth()
     await disconnectConnection(latch, 'solana:Phantomish')
     expect(a.calls.at(-1)?.method).toBe('disconnect')
@@ -378,7 +368,6 @@ describe('several Solana wallets connected at once (multi-wallet)', () => {
   })
 
   it('disconnect() ends the active wallet and the other becomes active, as in eip155', async () => {
-    stubFetch()
     const { latch, b } = await connectBoth()
     await latch.disconnect()
     expect(b.calls.at(-1)?.method).toBe('disconnect')
@@ -388,7 +377,6 @@ describe('several Solana wallets connected at once (multi-wallet)', () => {
   })
 
   it('an inactive wallet changing account updates its entry, not the account; one that drops every account is dropped', async () => {
-    stubFetch()
     const { latch, a } = await connectBoth()
     const third = '7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU'
     a.switchAccount(third)
@@ -408,7 +396,6 @@ describe('several Solana wallets connected at once (multi-wallet)', () => {
   })
 
   it('after a reload every remembered wallet comes back silently, the active one active; one that no longer authorizes is left out', async () => {
-    stubFetch()
     const { latch, a, b } = await connectBoth()
     await switchConnection(latch, 'solana:Phantomish')
     latch.destroy()
@@ -443,7 +430,6 @@ describe('several Solana wallets connected at once (multi-wallet)', () => {
   })
 
   it('a remembered wallet that registers after the wait joins the others, inactive, and stays remembered meanwhile', async () => {
-    stubFetch()
     const { latch, a, b } = await connectBoth()
     latch.destroy()
 
@@ -469,7 +455,6 @@ describe('several Solana wallets connected at once (multi-wallet)', () => {
   })
 
   it('a single wallet remembered before multi-wallet is restored', async () => {
-    stubFetch()
     storage.setItem(SOLANA_CONNECTION_KEY, JSON.stringify({ wallet: 'Phantomish', address }))
     const phantom = fakeSolanaWallet()
     phantom.state.authorized = true
