@@ -4,20 +4,12 @@
 // the first GET runs in init(), after the page has mounted.
 import type { ApiClient as FullClient } from './api'
 import { createApiTransport, type ApiClient, type ApiClientOptions } from './apiBase'
-import { loadLazy } from './loadLazy'
+import { loadLazy, once } from './loadLazy'
 
 /** createLazyApiClient makes a client of the latchd at options.apiUrl whose schema-checked routes load on first use. */
 export function createLazyApiClient(options: ApiClientOptions): ApiClient {
   const transport = createApiTransport(options)
-  let loading: Promise<FullClient> | undefined
-  const client = (): Promise<FullClient> =>
-    (loading ??= loadLazy().then((l) => l.api()).then(
-      (m) => m.createApiClient(options),
-      (error: unknown) => {
-        loading = undefined // a later request may load it (e.g. the network came back)
-        throw error
-      },
-    ))
+  const client = once((): Promise<FullClient> => loadLazy().then((l) => l.api()).then((m) => m.createApiClient(options)))
   return {
     getWallets: async (params) => (await client()).getWallets(params),
     getProjectConfig: async () => (await client()).getProjectConfig(),

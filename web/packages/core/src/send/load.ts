@@ -3,7 +3,7 @@
 // only a page that opens Send, or calls useLatchSend, downloads it.
 
 import type { SendState } from './controller'
-import { loadLazy } from '../loadLazy'
+import { loadLazy, once } from '../loadLazy'
 
 /** The send state before anything is entered: the controller's start, and what a UI shows until the module loads. */
 export const initialSendState: SendState = {
@@ -27,13 +27,5 @@ export const initialSendState: SendState = {
 /** The send module: everything `./send/index` exports. */
 export type SendModule = typeof import('./index')
 
-let loading: Promise<SendModule> | undefined
-
 /** Loads the send module once; later calls share the same promise. */
-export function loadSendModule(): Promise<SendModule> {
-  loading ??= loadLazy().then((l) => l.send()).catch((error: unknown) => {
-    loading = undefined
-    throw error
-  })
-  return loading
-}
+export const loadSendModule: () => Promise<SendModule> = /* @__PURE__ */ once(() => loadLazy().then((l) => l.send()))

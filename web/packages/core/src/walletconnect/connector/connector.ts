@@ -9,7 +9,7 @@ import { defaultRelayUrl, evmRpcUrl, type WalletConnectParameters } from '../opt
 import type { WalletConnectEip1193Provider } from './eip1193'
 import type { WalletConnectSessionConnector } from './session'
 import type { LoadUniversalProvider } from './types'
-import { loadLazy } from '../../loadLazy'
+import { loadLazy, once } from '../../loadLazy'
 
 /** The connector's id (and wagmi's `recentConnectorId` for it). */
 export const WALLET_CONNECT_CONNECTOR_ID = 'walletConnect'
@@ -46,21 +46,19 @@ export function createWalletConnectConnector(parameters: WalletConnectParameters
   return createConnector<WalletConnectEip1193Provider, WalletConnectConnectorProperties>((config) => {
     // The behaviour is a chunk of its own, loaded with the first call (connect, or a restore after a reload).
     let loaded: WalletConnectSessionConnector | undefined
-    let loading: Promise<WalletConnectSessionConnector> | undefined
-    const session = () =>
-      (loading ??= loadLazy().then((l) => l.walletConnectSession()).then(
-        ({ createWalletConnectSession }) =>
-          (loaded = createWalletConnectSession(config, parameters, load, {
-            relayUrl: parameters.relayUrl ?? defaultRelayUrl(parameters.apiUrl),
-            rpcUrl: (chainId) => evmRpcUrl(parameters, chainId),
-            isUserRejectedError,
-            pairingResetMessage,
-          })),
-        (error: unknown) => {
-          loading = undefined // a later attempt may load it (e.g. the network came back)
-          throw error
-        },
-      ))
+    const session = once(() =>
+      loadLazy()
+        .then((l) => l.walletConnectSession())
+        .then(
+          ({ createWalletConnectSession }) =>
+            (loaded = createWalletConnectSession(config, parameters, load, {
+              relayUrl: parameters.relayUrl ?? defaultRelayUrl(parameters.apiUrl),
+              rpcUrl: (chainId) => evmRpcUrl(parameters, chainId),
+              isUserRejectedError,
+              pairingResetMessage,
+            })),
+        ),
+    )
     return {
       id: WALLET_CONNECT_CONNECTOR_ID,
       name: 'WalletConnect',
