@@ -270,16 +270,14 @@ func TestStart_RefusesNonLocalOriginAndHost(t *testing.T) {
 }
 
 func TestStart_SameAddresses(t *testing.T) {
+	// How long a start takes is make bench's (bench/main.go, "Start-up of latchd dev"), not a test's: a loaded
+	// machine would fail a timed assertion. The log line is for the reader.
 	start := time.Now()
 	d, err := Start(context.Background(), Config{ChainIDs: []uint64{31337, 31338}, Logger: testLogger()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	elapsed := time.Since(start)
-	t.Logf("Start took %s", elapsed.Round(time.Millisecond))
-	if elapsed > 3*time.Second {
-		t.Errorf("Start took %s, want under 3 s", elapsed)
-	}
+	t.Logf("Start took %s", time.Since(start).Round(time.Millisecond))
 	defer d.Close()
 
 	want := shared.Chains()
