@@ -4,11 +4,12 @@
 // widget switches to its language once mounted; a page that awaited
 // loadLocale on both sides renders in that language from the start.
 import { createLatch, loadLocale, type LatchLocale } from '@latchkit/core'
-import { act, waitFor } from '@testing-library/react'
+import { act, cleanup, waitFor } from '@testing-library/react'
 import { hydrateRoot } from 'react-dom/client'
 import { renderToString } from 'react-dom/server'
 import { mainnet } from 'viem/chains'
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { loadedLocales } from '../../../core/src/i18n/locale'
 import { ConnectButton } from '../components/ConnectButton/ConnectButton'
 import { LatchProvider } from '../components/LatchProvider/LatchProvider'
 
@@ -21,7 +22,13 @@ const make = (locale?: LatchLocale) => {
   latches.push(latch)
   return latch
 }
+// Each test starts as a page does, with no catalogue loaded (test files share their worker's modules, and another
+// file may have loaded one).
+beforeEach(() => {
+  for (const locale of [...loadedLocales.keys()]) if (locale !== 'en') loadedLocales.delete(locale)
+})
 afterEach(() => {
+  cleanup()
   for (const l of latches.splice(0)) l.destroy()
   document.body.innerHTML = ''
 })

@@ -1,13 +1,11 @@
 // Shared render harness: renders UI inside LatchProvider with a fake latch.
 import type { ReactElement } from 'react'
-import { cleanup, render, type RenderResult } from '@testing-library/react'
-import { afterEach } from 'vitest'
+import { render, type RenderResult } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { LatchProvider } from '../components/LatchProvider/LatchProvider'
 import { createFakeLatch, type FakeLatch } from './createFakeLatch'
 
-// Vitest runs without globals, so Testing Library's automatic cleanup is registered here.
-afterEach(cleanup)
+// Testing Library's cleanup after each test is registered by src/test/setup.ts, for every file.
 
 export type RenderWithLatchOptions = {
   latch?: FakeLatch

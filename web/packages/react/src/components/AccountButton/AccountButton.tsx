@@ -1,4 +1,5 @@
-import { lazy, Suspense } from 'react'
+import { Suspense } from 'react'
+import { lazyRetry } from '../../lazyRetry'
 import { networkCaipId } from '@latchkit/core'
 import { useLatchInstance } from '../../context'
 import { useLatchSelector } from '../../hooks/useLatchSelector'
@@ -8,7 +9,7 @@ import { Avatar } from '../Avatar/Avatar'
 import { AccountButtonRenderer } from './AccountButtonRenderer'
 
 // Only a page whose app sets `tokens` for the active network loads the token balance (and the balance list's query).
-const TokenBalance = lazy(() => import('./TokenBalance'))
+const TokenBalance = lazyRetry(() => import('./TokenBalance'))
 
 export type AccountButtonProps = {
   /** Show the balance beside the address (default 'show'): the native one, or the `tokens` option's token on its network. */

@@ -1,4 +1,5 @@
-import { lazy, Suspense, type ComponentType } from 'react'
+import { Suspense, type ComponentType } from 'react'
+import { lazyRetry } from '../../lazyRetry'
 import type { LatchView } from '@latchkit/core'
 import { AccountView } from '../../views/account/AccountView'
 import { ConnectingExternalView } from '../../views/connect/ConnectingExternalView'
@@ -23,7 +24,7 @@ const lazyComponents = new Map<LatchView, ComponentType>()
 function lazyView(view: LatchView): ComponentType {
   let component = lazyComponents.get(view)
   if (!component) {
-    component = lazy(() =>
+    component = lazyRetry(() =>
       loadLazyViews()
         .then((m) => m.loadView(view))
         .then((loaded) => loaded ?? { default: () => <UnavailableView view={view} /> }),

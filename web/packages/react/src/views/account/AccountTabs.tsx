@@ -1,4 +1,5 @@
-import { lazy, Suspense, useId, useState, type KeyboardEvent } from 'react'
+import { Suspense, useId, useState, type KeyboardEvent } from 'react'
+import { lazyRetry } from '../../lazyRetry'
 import { getEmbeddedState } from '@latchkit/core'
 import { useLatchInstance } from '../../context'
 import { useLatchSelector } from '../../hooks/useLatchSelector'
@@ -7,10 +8,10 @@ import { NftsTab } from './NftsTab'
 import { TokensTab } from './TokensTab'
 
 // History is its own chunk: only a visitor who opens the Activity tab loads it.
-const ActivityTab = lazy(() => import('./ActivityTab'))
+const ActivityTab = lazyRetry(() => import('./ActivityTab'))
 // The e-mail wallet's row (its login e-mail, Update email) is in the e-mail views' chunk; it heads the
 // tabs so that the Account view of the first load pays nothing for it.
-const AccountEmail = lazy(() => import('../embedded/EmbeddedViews').then((m) => ({ default: m.AccountEmail })))
+const AccountEmail = lazyRetry(() => import('../embedded/EmbeddedViews').then((m) => ({ default: m.AccountEmail })))
 
 export { default as AccountName } from '../names/AccountName'
 

@@ -1,4 +1,5 @@
-import { lazy, Suspense } from 'react'
+import { Suspense } from 'react'
+import { lazyRetry } from '../../lazyRetry'
 import { loadAccountModule, type LatchView, type MessageKey, type WalletFeature } from '@latchkit/core'
 import { Avatar } from '../../components/Avatar/Avatar'
 import { loadLazyViews } from '../../components/LatchModal/loadLazyViews'
@@ -15,13 +16,13 @@ import { accountStrings } from './strings'
 // Core's account module (formats, Activity model) is fetched alongside, not after, the tabs' chunk.
 // Loaded through the lazy loaders' chunk, which keeps the tabs' file list out of the first load.
 const accountTabs = () => loadLazyViews().then((m) => m.loadAccountTabs())
-const AccountTabs = lazy(() => {
+const AccountTabs = lazyRetry(() => {
   void loadAccountModule().catch(() => {})
   return accountTabs()
 })
 // The account's name, or the way to choose one, comes with the tabs' chunk (one chunk fewer for the first load
 // to know of); the names views it opens are chunks of their own.
-const AccountName = lazy(() => accountTabs().then((m) => ({ default: m.AccountName })))
+const AccountName = lazyRetry(() => accountTabs().then((m) => ({ default: m.AccountName })))
 
 /** Each action's view, test id, label (core's message key or the view's own) and icon path. */
 const ACTIONS: Record<WalletFeature, readonly [LatchView, string, MessageKey | ModalStringKey | keyof typeof accountStrings, string?]> = {

@@ -1,4 +1,5 @@
-import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react'
+import { Suspense, useEffect, useState, type ReactNode } from 'react'
+import { lazyRetry } from '../../lazyRetry'
 import { EMBEDDED_CONNECTOR_ID, getEmbeddedState, isMobileUserAgent, type LatchWallet } from '@latchkit/core'
 import { useLatchInstance } from '../../context'
 import { useLatchSelector } from '../../hooks/useLatchSelector'
@@ -11,11 +12,11 @@ import { WalletImage } from './WalletImage'
 import { WalletListItem } from './WalletListItem'
 
 // The e-mail field is a chunk of its own, loaded only when the options allow e-mail login.
-const EmailLogin = lazy(() => import('../embedded/EmbeddedViews').then((m) => ({ default: m.EmailLogin })))
+const EmailLogin = lazyRetry(() => import('../embedded/EmbeddedViews').then((m) => ({ default: m.EmailLogin })))
 // The social buttons too, when the project offers socials (docs/social.md).
-const SocialLogin = lazy(() => import('../social/SocialLogin'))
+const SocialLogin = lazyRetry(() => import('../social/SocialLogin'))
 // The legal links and the terms checkbox, only when the app gives a terms or privacy URL.
-const LegalConsent = lazy(() => import('./LegalConsent'))
+const LegalConsent = lazyRetry(() => import('./LegalConsent'))
 
 /** "430+" style count for the All Wallets row, as AppKit shows it. */
 function displayCount(count: number): string {

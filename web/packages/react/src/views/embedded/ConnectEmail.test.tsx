@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { act, fireEvent, render, screen, waitFor } from '@testing-library/react'
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import { createLatch, type Latch, type LatchOptions } from '@latchkit/core'
 import { defineChain } from 'viem'
 import { ConnectButton } from '../../components/ConnectButton/ConnectButton'
@@ -34,6 +34,7 @@ function sections(): string[] {
 
 afterEach(() => {
   vi.unstubAllGlobals()
+  cleanup()
   for (const l of latches.splice(0)) l.destroy()
   document.body.innerHTML = ''
 })
@@ -60,6 +61,7 @@ describe('Connect view with the e-mail wallet', () => {
     await openConnect({ frameUrl: undefined })
     expect(screen.queryByTestId('latch-email-login')).toBeNull()
     expect(sections()).toEqual(['wallet'])
+    cleanup()
     for (const l of latches.splice(0)) l.destroy()
     document.body.innerHTML = ''
     await openConnect({ features: { email: false } })
@@ -85,6 +87,7 @@ describe('Connect view with the e-mail wallet', () => {
       expect(latch.getState().features.email).toBe(email)
       if (email) await screen.findByTestId('latch-email-input')
       expect(sections()).toEqual(email ? ['email', 'or', 'wallet'] : ['wallet'])
+      cleanup()
       for (const l of latches.splice(0)) l.destroy()
       document.body.innerHTML = ''
       vi.unstubAllGlobals()

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { act, fireEvent, render, screen, waitFor } from '@testing-library/react'
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import { createLatch, type Latch } from '@latchkit/core'
 import { defineChain } from 'viem'
 import { ConnectButton } from '../../components/ConnectButton/ConnectButton'
@@ -10,6 +10,7 @@ const ADDRESS = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8'
 const latches: Latch[] = []
 
 afterEach(() => {
+  cleanup()
   for (const l of latches.splice(0)) l.destroy()
   document.body.innerHTML = ''
 })

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { act, fireEvent, render, screen, waitFor } from '@testing-library/react'
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import { createLatch, type Latch } from '@latchkit/core'
 import { defineChain } from 'viem'
 import { ConnectButton } from '../../components/ConnectButton/ConnectButton'
@@ -24,6 +24,7 @@ describe('socialsFor', () => {
 const dev = defineChain({ id: 31337, name: 'Dev', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: ['http://127.0.0.1:1'] } } })
 const latches: Latch[] = []
 afterEach(() => {
+  cleanup()
   for (const l of latches.splice(0)) l.destroy()
   document.body.innerHTML = ''
 })
