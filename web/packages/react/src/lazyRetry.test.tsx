@@ -1,4 +1,4 @@
-import { Component, lazy, Suspense, type ReactNode } from 'react'
+import { Component, lazy, Suspense, type ComponentType, type ReactNode } from 'react'
 import { act, render, screen } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
 import { lazyRetry } from './lazyRetry'
@@ -13,7 +13,7 @@ class Boundary extends Component<{ children: ReactNode }, { failed: boolean }> {
   }
 }
 
-const page = (View: () => ReactNode, key: number) => (
+const page = (View: ComponentType, key: number) => (
   <Boundary key={key}>
     <Suspense fallback={<p data-testid="loading" />}>
       <View />
