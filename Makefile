@@ -1,5 +1,5 @@
 # Thin entry points; the logic lives in scripts/ and Go/TS code.
-.PHONY: dev frame build build-dev test test-e2e screenshots bench web image notices clean
+.PHONY: dev frame build build-dev test test-e2e test-flaky screenshots bench web image notices clean
 
 GO ?= go
 export GO
@@ -33,6 +33,12 @@ test:
 
 test-e2e: web build-dev
 	bash scripts/test-e2e.sh
+
+# Reruns the suites under CPU load and names every test that ever failed (scripts/test-flaky.mjs says how to
+# set the runs: FLAKY_VITEST_RUNS=20, FLAKY_E2E_RUNS=3, FLAKY_GO_RUNS=2, FLAKY_LOAD=cores, FLAKY_SUITES).
+test-flaky: web build-dev
+	bash scripts/install-chromium.sh
+	node scripts/test-flaky.mjs
 
 # Browser tests that rewrite the committed screenshots (web/e2e/screenshots/);
 # ordinary runs write to the ignored web/e2e/screenshots-out/.

@@ -23,10 +23,8 @@ for arg in "$@"; do
   esac
 done
 
-if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  echo "web: npm ci (installing the npm packages: about a minute)..."
-  npm ci --no-audit --no-fund --loglevel=error
-fi
+source ../scripts/lib/npm.sh
+npm_install .
 
 stamps=node_modules/.cache/latch-build
 mkdir -p "$stamps"

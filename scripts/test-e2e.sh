@@ -2,6 +2,7 @@
 # Browser tests: Debian's Chromium (installed if missing), latchd's dev build, then the node:test suites in
 # web/e2e against a real `latchd dev`. Exits non-zero when a test fails. Screenshots go to the ignored
 # web/e2e/screenshots-out/; scripts/screenshots.sh (make screenshots) refreshes the committed ones.
+#   scripts/test-e2e.sh [--workers N] [--runs K] [--record] [FILE...]   (see web/e2e/run.mjs)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -16,5 +17,6 @@ if [ ! -d web/node_modules/playwright-core ] || [ ! -d web/node_modules/viem ]; 
   exit 1
 fi
 
+# Files run in parallel workers (web/e2e/run.mjs: LATCH_E2E_WORKERS, --runs, --record); arguments pass through.
 cd web
-npm run test --silent -w @latchkit/e2e
+node e2e/run.mjs "$@"

@@ -1,63 +1,145 @@
 #!/usr/bin/env bash
-# make test: every suite. Installs what it needs, starts local services when present.
+# make test: every suite. Installs what it needs (npm packages, Debian's chromium and podman), starts the local
+# Postgres and Redis when they are installed, then runs the suites in three lanes side by side, Go, web and the
+# browser tests (which mostly wait, so they share the cores well), whose output lines carry [go], [web] or
+# [browser]. It ends with a table of each step's wall and CPU time.
+#   LATCH_TEST_SERIAL=1   one lane after the other (output in order, for reading a failure)
+#   LATCH_NO_STAMPS=1     ignore the stamps of steps whose inputs passed before (scripts/lib/cache.sh)
+#   LATCH_E2E_WORKERS=N   browser-test workers (web/e2e/run.mjs; default: by the machine's cores)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/lib/steps.sh
+source scripts/lib/cache.sh
+source scripts/lib/npm.sh
+trap 'rc=$?; step_table; rm -rf "$steps_dir"; exit $rc' EXIT
 
-step() { printf '\n== %s\n' "$*"; }
+services() {
+  eval "$(bash scripts/services.sh)"
+  echo "postgres: ${LATCH_TEST_POSTGRES:-absent (SQLite only)}"
+  echo "redis:    ${LATCH_TEST_REDIS:-absent (memory only)}"
+}
+# services exports LATCH_TEST_* for the lanes: it runs here, not as a step (a step is a subshell).
+printf '\n== services\n'
+services
 
-step "services"
-eval "$(bash scripts/services.sh)"
-echo "postgres: ${LATCH_TEST_POSTGRES:-absent (SQLite only)}"
-echo "redis:    ${LATCH_TEST_REDIS:-absent (memory only)}"
+# Debian packages the later steps need, installed while the rest runs (apt is mostly download and unpack).
+debian_packages() {
+  bash scripts/install-chromium.sh
+  command -v podman >/dev/null || { apt-get update -qq && apt-get install -y -qq podman >/dev/null; }
+  echo "chromium and podman are installed"
+}
+debian_done=$steps_dir/debian.done
+(step "install: chromium, a Japanese font, podman (Debian)" debian_packages >"$steps_dir/debian.log" 2>&1 && touch "$debian_done") &
+debian_pid=$!
 
-step "seed data"
-node data/validate_data.mjs
+step "seed data" node data/validate_data.mjs
+step "licences and pinned versions (package-lock.json)" node scripts/check-licenses.mjs
+step "install: web npm packages (npm ci when package-lock.json changed)" npm_install web
 
-step "licences and pinned versions (package-lock.json)"
-node scripts/check-licenses.mjs
+contracts_check() {
+  local hash
+  hash=$(inputs_hash contracts/src contracts/artifacts contracts/compile.mjs contracts/package-lock.json)
+  if stamp_ok contracts "$hash"; then
+    echo "contracts: unchanged since they last matched (inputs $hash)"
+    return 0
+  fi
+  npm_install contracts
+  (cd contracts && node compile.mjs --check)
+  stamp_set contracts "$hash"
+}
 
-step "contracts: committed artifacts match the Solidity sources"
-(cd contracts && npm ci --no-audit --no-fund --loglevel=error && node compile.mjs --check)
+licences_go() {
+  (cd scripts/licenses && test -z "$(gofmt -l .)" && go vet ./... && go test -count=1 ./...)
+  go -C scripts/licenses run . -check
+}
 
-step "web: npm ci"
-(cd web && npm ci --no-audit --no-fund --loglevel=error)
+vet() {
+  local unformatted
+  unformatted=$(gofmt -l cmd internal pkg api deploy contracts data bench)
+  if [ -n "$unformatted" ]; then echo "gofmt needed: $unformatted"; return 1; fi
+  go vet ./...
+}
 
-step "licences: Go modules (production and dev builds), npm runtime deps, published LICENSE; THIRD_PARTY_NOTICES up to date"
-(cd scripts/licenses && test -z "$(gofmt -l .)" && go vet ./... && go test -count=1 ./...)
-go -C scripts/licenses run . -check
+hostile_memory() {
+  go test -count=1 -run 'TestServer_HostileMemory' -v ./internal/relay/ | grep -E '^(=== RUN|--- |\s+attack_test|ok|FAIL|PASS)'
+}
 
-step "web: typecheck (tsc --noEmit, strict)"
-(cd web && npm run typecheck --silent)
+latchd_ready=$steps_dir/latchd-dev.ready
+web_built=$steps_dir/web.built
+go_lane() {
+  step "contracts: committed artifacts match the Solidity sources" contracts_check
+  step "licences: Go modules (production and dev builds), npm runtime deps, published LICENSE; THIRD_PARTY_NOTICES up to date" licences_go
+  step "gofmt and go vet" vet
+  # Early, so the browser lane can start while Go's tests run.
+  step "build bin/latchd-dev (latchd dev for the browser tests)" bash scripts/build-latchd.sh dev
+  touch "$latchd_ready"
+  step "go test -race" go test -race -count=1 ./...
+  step "relay under hostile clients: memory bound (without -race, which multiplies memory)" hostile_memory
+  step "container image (podman, no network): build it, check it, run latchd version taken from it" image_check
+}
 
-step "web: public API report (packages/*/api-report.md match the sources)"
-(cd web && node scripts/api-report.mjs --check)
+# wait_for FILE WHAT LANE: waits until FILE exists (a step of LANE passed), or fails once that lane has ended.
+wait_for() {
+  until [ -e "$1" ]; do
+    if [ -e "$steps_dir/$3.ended" ] && [ ! -e "$1" ]; then echo "$2 did not pass"; return 1; fi
+    sleep 0.5
+  done
+}
 
-step "web: unit and component tests (vitest)"
-(cd web && npx vitest run)
+debian_wait() {
+  wait "$debian_pid" 2>/dev/null || true
+  cat "$steps_dir/debian.log"
+  [ -e "$debian_done" ]
+}
 
-step "Solana dev network (LiteSVM behind our JSON-RPC server, web/packages/solana-devnet)"
-(cd web/packages/solana-devnet && node --test test/)
+image_check() {
+  debian_wait
+  bash scripts/check-image.sh
+}
 
-step "web: build (core, react, demo)"
-bash scripts/build-web.sh
+web_lane() {
+  # First, so the browser lane can start while the checks below run.
+  step "web: build (core, react, frame, demo, appkit-compat, appkit-demo)" bash scripts/build-web.sh
+  touch "$web_built"
+  step "web: typecheck (tsc --noEmit, strict)" bash -c 'cd web && npm run typecheck --silent'
+  step "web: public API report (packages/*/api-report.md match the sources)" bash -c 'cd web && node scripts/api-report.mjs --check'
+  step "web: unit and component tests (vitest)" bash -c 'cd web && npx vitest run'
+  step "Solana dev network (LiteSVM behind our JSON-RPC server, web/packages/solana-devnet)" bash -c 'cd web/packages/solana-devnet && node --test test/'
+  step "Next.js example: offline build, server render, hydration (next start, Chromium)" next_example
+}
 
-step "gofmt and go vet"
-unformatted=$(gofmt -l cmd internal pkg api deploy contracts data bench)
-if [ -n "$unformatted" ]; then echo "gofmt needed: $unformatted"; exit 1; fi
-go vet ./...
+next_example() {
+  debian_wait
+  wait_for "$latchd_ready" "the latchd-dev build" go
+  bash scripts/test-next.sh
+}
 
-step "go test -race"
-go test -race -count=1 ./...
+e2e() {
+  debian_wait
+  wait_for "$web_built" "the web build" web
+  wait_for "$latchd_ready" "the latchd-dev build" go
+  bash scripts/test-e2e.sh
+}
 
-step "relay under hostile clients: memory bound (without -race, which multiplies memory)"
-go test -count=1 -run 'TestServer_HostileMemory' -v ./internal/relay/ | grep -E '^(=== RUN|--- |\s+attack_test|ok|FAIL|PASS)' || { echo "hostile-memory test failed"; exit 1; }
+browser_lane() {
+  step "browser tests (Chromium, real latchd dev)" e2e
+}
 
-step "browser tests (Chromium, real latchd dev)"
-bash scripts/test-e2e.sh
+# A lane says when it has ended, passed or not, so that another lane's wait for one of its steps never hangs.
+ended() {
+  trap "touch '$steps_dir/$1.ended'" EXIT
+  "${1}_lane"
+}
+go_ended() { ended go; }
+web_ended() { ended web; }
 
-step "Next.js example: offline build, server render, hydration (next start, Chromium)"
-bash scripts/test-next.sh
-
-step "container image (podman, no network): build it, check it, run latchd version taken from it"
-command -v podman >/dev/null || { apt-get update -qq && apt-get install -y -qq podman; }
-bash scripts/check-image.sh
+if [ "${LATCH_TEST_SERIAL:-}" = 1 ]; then
+  (go_ended)
+  (web_ended)
+  browser_lane
+else
+  lane go go_ended
+  lane web web_ended
+  lane browser browser_lane
+  wait_lanes
+fi
