@@ -141,7 +141,7 @@ func (m *Main) Run(ctx context.Context) (err error) {
 	}
 	m.Projects = project.NewService(m.DB)
 	// A project row with an origin today's rules refuse stops latchd: it
-	// would reach the frame's CSP (docs/configuration.md, allowed origins).
+	// would reach the frame's CSP (README, Commands: the origin rules).
 	if err := m.Projects.CheckStored(ctx); err != nil {
 		return err
 	}

@@ -171,16 +171,11 @@ func errMessage(err error) string {
 
 // CSP returns the Content-Security-Policy of the frame page for p.
 func (h *Handler) csp(p *project.Project) string {
-	ancestors := make([]string, 0, len(p.Origins)+2)
-	for _, o := range p.Origins {
-		// Only an origin in canonical form goes into the policy: a stored
-		// value with a quote, a semicolon or a space would add a source or
-		// a directive (latchd refuses to start with one; this holds
-		// whatever reaches here).
-		if n, err := project.NormalizeOrigin(o); err == nil && n == o {
-			ancestors = append(ancestors, o)
-		}
-	}
+	// Only origins in canonical form go into the policy: a stored value
+	// with a quote, a semicolon or a space would add a source or a
+	// directive (latchd refuses to start with one, and Lookup's projects
+	// hold only valid ones; this holds whatever reaches here).
+	ancestors := append(make([]string, 0, len(p.Origins)+2), project.ValidOrigins(p.Origins)...)
 	if h.devOrigins {
 		ancestors = append(ancestors, "http://localhost:*", "http://127.0.0.1:*")
 	}

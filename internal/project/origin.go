@@ -124,18 +124,28 @@ func dnsName(h string) bool {
 	return true
 }
 
+// ValidOrigins is origins without those NormalizeOrigin refuses or would
+// store otherwise: what may reach a CSP or match a request. latchd refuses
+// to start with such a row (CheckStored); a project read while running
+// (Lookup: a row another, older node wrote) gets its origins through here.
+func ValidOrigins(origins []string) []string {
+	out := make([]string, 0, len(origins))
+	for _, o := range origins {
+		if n, err := NormalizeOrigin(o); err == nil && n == o {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
 // matchWildcard reports whether origin (canonical) is a subdomain of the
-// wildcard pattern's domain, same scheme and port. The pattern is checked
-// again here: a row stored before the grammar was strict (latchd refuses to
-// start with one, CheckStored) must not match anything.
+// wildcard pattern's domain, same scheme and port. pattern is one of
+// ValidOrigins.
 func matchWildcard(pattern, origin string) bool {
-	if !strings.Contains(pattern, "://*.") {
+	scheme, hostPort, ok := strings.Cut(pattern, "://*.")
+	if !ok {
 		return false
 	}
-	if p, err := NormalizeOrigin(pattern); err != nil || p != pattern {
-		return false
-	}
-	scheme, hostPort, _ := strings.Cut(pattern, "://*.")
 	host, port, _ := strings.Cut(hostPort, ":")
 	oScheme, oHostPort, ok := strings.Cut(origin, "://")
 	oHost, oPort, _ := strings.Cut(oHostPort, ":")

@@ -100,11 +100,27 @@ func TestProject_AllowsOriginWildcardPort(t *testing.T) {
 			t.Errorf("AllowsOrigin(%q) = %v", origin, got)
 		}
 	}
-	// A stored wildcard over a public suffix (written before the rules were
-	// strict) matches nothing.
-	old := &project.Project{Origins: []string{"https://*.com"}}
-	if old.AllowsOrigin("https://evil.com", false) {
-		t.Error("a stored https://*.com allowed https://evil.com")
+}
+
+// A row an older latchd wrote while this one runs (it refused to start
+// with one): the project requests see has only its valid origins.
+func TestService_LookupDropsStoredBadOrigins(t *testing.T) {
+	ctx := context.Background()
+	db := storetest.MustOpenSQLite(t)
+	svc := project.NewService(db)
+	p := &project.Project{Name: "Old", Origins: []string{"https://shop.example"}, Features: project.DefaultFeatures()}
+	if err := svc.Create(ctx, p); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(ctx, `UPDATE projects SET origins = ? WHERE id = ?`, `["https://shop.example","https://*.com","https://x.example;script-src *"]`, p.ID); err != nil {
+		t.Fatal(err)
+	}
+	got, err := svc.Lookup(ctx, p.ID)
+	if err != nil || strings.Join(got.Origins, " ") != "https://shop.example" {
+		t.Fatalf("looked up origins %v, %v", got.Origins, err)
+	}
+	if got.AllowsOrigin("https://evil.com", false) || !got.AllowsOrigin("https://shop.example", false) {
+		t.Fatal("a stored https://*.com allowed https://evil.com")
 	}
 }
 

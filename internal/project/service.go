@@ -165,6 +165,10 @@ func (s *Service) Lookup(ctx context.Context, id string) (*Project, error) {
 		if err != nil && apperr.Code(err) != apperr.NotFound {
 			return nil, err
 		}
+		if p != nil {
+			// Requests see only origins that pass today's rules.
+			p.Origins = ValidOrigins(p.Origins)
+		}
 		s.mu.Lock()
 		if p != nil {
 			c = cached{p: p, expires: now.Add(cacheTTL)}
@@ -291,7 +295,7 @@ func (s *Service) CheckStored(ctx context.Context) error {
 		}
 	}
 	if len(bad) > 0 {
-		return fmt.Errorf("stored projects fail the origin rules (docs/configuration.md, allowed origins):\n  %s", strings.Join(bad, "\n  "))
+		return fmt.Errorf("stored projects fail the origin rules (scheme, host and port only; a wildcard only as the whole first label, never over a public suffix):\n  %s", strings.Join(bad, "\n  "))
 	}
 	return nil
 }
