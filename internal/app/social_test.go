@@ -181,15 +181,7 @@ func callSocial(t *testing.T, c *contract, bases map[string]string, pid string) 
 }
 
 // reason is an error body's first description.
-func (c *contract) reason(v map[string]any) string {
-	rs, _ := v["reasons"].([]any)
-	if len(rs) == 0 {
-		return ""
-	}
-	r, _ := rs[0].(map[string]any)
-	s, _ := r["description"].(string)
-	return s
-}
+func (c *contract) reason(v map[string]any) string { return reasonOf(v) }
 
 // latchd serve never offers the development identity provider, and a
 // provider without credentials is not in the config API's list; with

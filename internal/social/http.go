@@ -189,15 +189,7 @@ func (h *Handler) Callback(w http.ResponseWriter, r *http.Request) {
 	}
 	res, err := h.svc.Callback(r.Context(), r.Form, binding)
 	if err != nil {
-		msg := t.T(string(i18n.SocialError))
-		if e := apperr.As(err); e != nil && e.Code != apperr.Internal {
-			msg = e.Message
-			w.WriteHeader(pageStatus(e))
-		} else {
-			h.svc.cfg.Logger.ErrorContext(r.Context(), "social: callback", "err", err)
-			w.WriteHeader(http.StatusInternalServerError)
-		}
-		callbackPage.Execute(w, callbackView{T: t, Error: msg})
+		h.errorPage(w, r, t, "callback", err)
 		return
 	}
 	h.clearBinding(w, state)
@@ -232,15 +224,7 @@ func (h *Handler) Begin(w http.ResponseWriter, r *http.Request) {
 	state := r.URL.Query().Get("state")
 	res, err := h.svc.Begin(r.Context(), BeginRequest{State: state, Origin: r.Header.Get("Origin")})
 	if err != nil {
-		msg := t.T(string(i18n.SocialError))
-		if e := apperr.As(err); e != nil && e.Code != apperr.Internal {
-			msg = e.Message
-			w.WriteHeader(pageStatus(e))
-		} else {
-			h.svc.cfg.Logger.ErrorContext(r.Context(), "social: begin", "err", err)
-			w.WriteHeader(http.StatusInternalServerError)
-		}
-		callbackPage.Execute(w, callbackView{T: t, Error: msg})
+		h.errorPage(w, r, t, "begin", err)
 		return
 	}
 	http.SetCookie(w, &http.Cookie{
@@ -258,12 +242,22 @@ func (h *Handler) clearBinding(w http.ResponseWriter, state string) {
 	})
 }
 
-// pageStatus is the HTTP status of a popup page that shows e.
-func pageStatus(e *apperr.Error) int {
-	if e.Code == apperr.Forbidden {
-		return http.StatusForbidden
+// errorPage answers a popup page's refusal: the service's message (403 for
+// forbidden, else 400), or a generic one for an internal error, logged.
+func (h *Handler) errorPage(w http.ResponseWriter, r *http.Request, t text, page string, err error) {
+	msg := t.T(string(i18n.SocialError))
+	switch e := apperr.As(err); {
+	case e != nil && e.Code == apperr.Forbidden:
+		msg = e.Message
+		w.WriteHeader(http.StatusForbidden)
+	case e != nil && e.Code != apperr.Internal:
+		msg = e.Message
+		w.WriteHeader(http.StatusBadRequest)
+	default:
+		h.svc.cfg.Logger.ErrorContext(r.Context(), "social: "+page, "err", err)
+		w.WriteHeader(http.StatusInternalServerError)
 	}
-	return http.StatusBadRequest
+	callbackPage.Execute(w, callbackView{T: t, Error: msg})
 }
 
 // repostField marks the callback's own re-post of a provider's form post.
