@@ -140,6 +140,11 @@ func (m *Main) Run(ctx context.Context) (err error) {
 		}
 	}
 	m.Projects = project.NewService(m.DB)
+	// A project row with an origin today's rules refuse stops latchd: it
+	// would reach the frame's CSP (README, Commands: the origin rules).
+	if err := m.Projects.CheckStored(ctx); err != nil {
+		return err
+	}
 	if m.Networks, err = network.Load(data.Networks); err != nil {
 		return err
 	}

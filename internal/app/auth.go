@@ -197,12 +197,14 @@ func (m *Main) startAuth(ctx context.Context) error {
 	}
 	m.auth.svc, err = auth.New(auth.Config{
 		DB: m.DB, Projects: m.Projects, Secret: []byte(a.Secret), Keys: kek, RecoveryKeys: rec, Mail: sender, Templates: tpl,
-		LinkBase:        m.FrameURL,
-		EmailLimiter:    m.newLimiter("auth-email", auth.EmailLimit, auth.EmailWindow),
-		IPStartLimiter:  m.newLimiter("auth-ip-start", auth.IPStartLimit, auth.IPWindow),
-		IPVerifyLimiter: m.newLimiter("auth-ip-verify", auth.IPVerifyLimit, auth.IPWindow),
-		ProjectLimiter:  m.newLimiter("auth-project", auth.ProjectLimit, auth.ProjectWindow),
-		Logger:          m.Logger.With("component", "auth"),
+		LinkBase:           m.FrameURL,
+		EmailLimiter:       m.newLimiter("auth-email", auth.EmailLimit, auth.EmailWindow),
+		IPStartLimiter:     m.newLimiter("auth-ip-start", auth.IPStartLimit, auth.IPWindow),
+		IPVerifyLimiter:    m.newLimiter("auth-ip-verify", auth.IPVerifyLimit, auth.IPWindow),
+		ProjectLimiter:     m.newLimiter("auth-project", auth.ProjectLimit, auth.ProjectWindow),
+		IPEmailLimiter:     m.newLimiter("auth-ip-email", auth.IPEmailLimit, auth.EmailWindow),
+		DeviceStartLimiter: m.newLimiter("auth-device-start", auth.DeviceStartLimit, auth.DeviceWindow),
+		Logger:             m.Logger.With("component", "auth"),
 	})
 	if err != nil {
 		return err

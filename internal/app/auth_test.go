@@ -372,7 +372,8 @@ func TestAuth_LimitsSharedThroughRedis(t *testing.T) {
 	b, _ := runAuthMain(t, srv, func(m *Main) { m.Config.RedisURL, m.Config.DataDir, m.RedisPrefix = url, dir, prefix })
 	nodes := []authClient{{t: t, base: a.APIURL(), project: p.ID}, {t: t, base: b.APIURL(), project: p.ID}}
 	start := func(c authClient, i int) (int, []byte) {
-		status, _, body := c.do("POST", "/auth/v1/email/start", "", map[string]string{"email": fmt.Sprintf("r%d@example.com", i), "deviceId": "redis-device-0123456789ab"})
+		// A device of its own each time: a device's budget is smaller than the IP's.
+		status, _, body := c.do("POST", "/auth/v1/email/start", "", map[string]string{"email": fmt.Sprintf("r%d@example.com", i), "deviceId": fmt.Sprintf("redis-device-%03d-0123456789ab", i)})
 		return status, body
 	}
 	for i := 0; i < auth.IPStartLimit; i++ {

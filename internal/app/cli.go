@@ -25,9 +25,9 @@ Usage:
   latchd dev     [options]   start with in-process dev networks and a dev project (for laptops;
                              the dev build only: make build-dev, or go build -tags devchain)
   latchd serve   [options]   start for production
-  latchd project create --name NAME [--origin URL]… [--feature key=value]… [--analytics=false]
+  latchd project create --name NAME [--origin URL]… [--return-url URL]… [--feature key=value]… [--analytics=false]
   latchd project list   [--json]
-  latchd project update --id ID [--name NAME] [--origin URL]… [--add-origin URL]… [--remove-origin URL]…
+  latchd project update --id ID [--name NAME] [--origin URL]… [--add-origin URL]… [--remove-origin URL]… [--return-url URL]…
                         [--feature key=value]… [--analytics=true|false]
   latchd image put --kind wallet|asset|currency|token --id ID --file logo.png|.jpg|.webp|.svg
   latchd auth rotate-key     re-encrypt the embedded wallet's stored shares under the first key of --auth-kek
@@ -191,7 +191,7 @@ func runProject(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	sub, args := args[0], args[1:]
 	var cfg Config
 	fs, finish := flagSet("latchd project "+sub, &cfg, stderr)
-	var origins, addOrigins, removeOrigins, features stringList
+	var origins, addOrigins, removeOrigins, features, returnURLs stringList
 	var id, name string
 	var analytics boolFlag
 	asJSON := false
@@ -199,6 +199,7 @@ func runProject(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	case "create", "update":
 		fs.StringVar(&name, "name", "", "project name")
 		fs.Var(&origins, "origin", "allowed origin (repeatable; on update, replaces the list)")
+		fs.Var(&returnURLs, "return-url", "a page a social login in redirect mode may come back to, on one of the origins (repeatable; on update, replaces the list; \"\" empties it)")
 		fs.Var(&features, "feature", "feature key=value (repeatable)")
 		fs.Var(&analytics, "analytics", "analytics on or off")
 		if sub == "update" {
@@ -245,7 +246,7 @@ func runProject(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 		return tw.Flush()
 	case "create":
-		p := &project.Project{Name: name, Origins: origins, Features: project.DefaultFeatures(), Analytics: true}
+		p := &project.Project{Name: name, Origins: origins, ReturnURLs: nonEmpty(returnURLs), Features: project.DefaultFeatures(), Analytics: true}
 		if analytics.set {
 			p.Analytics = analytics.v
 		}
@@ -269,10 +270,14 @@ func runProject(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			p.Origins = origins
 		}
 		p.Origins = append(p.Origins, addOrigins...)
+		if len(returnURLs) > 0 {
+			p.ReturnURLs = nonEmpty(returnURLs)
+		}
 		for _, o := range removeOrigins {
+			// A stored origin that today's rules refuse is removed as written.
 			n, err := project.NormalizeOrigin(o)
 			if err != nil {
-				return err
+				n = o
 			}
 			kept := p.Origins[:0]
 			for _, have := range p.Origins {
@@ -294,6 +299,17 @@ func runProject(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		fmt.Fprintf(stdout, "updated %s\n", p.ID)
 		return nil
 	}
+}
+
+// nonEmpty is list without its empty values.
+func nonEmpty(list []string) []string {
+	out := []string{}
+	for _, v := range list {
+		if v != "" {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 func applyFeatures(f *project.Features, kvs []string) error {

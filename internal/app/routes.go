@@ -240,8 +240,10 @@ var routes = []route{
 	// The device approval link in the mail (a GET shows a button; the POST approves).
 	{listener: listenerFrame, pattern: "GET " + auth.ApprovePath, guard: GuardLink, handler: approveRoute(false)},
 	{listener: listenerFrame, pattern: "POST " + auth.ApprovePath, guard: GuardLink, handler: approveRoute(true)},
-	// The social login popup: its first page, and the provider's redirect (GET, or POST for Apple's form_post).
+	// The social login popup: its first page, the page's post that binds the login to the browser (its Origin is
+	// the guard, docs/social.md), and the provider's redirect (GET, or POST for Apple's form_post).
 	{listener: listenerFrame, pattern: "GET " + social.LoadingPath, guard: GuardLink, handler: socialPage((*social.Handler).Loading)},
+	{listener: listenerFrame, pattern: "POST " + social.BeginPath, guard: GuardLink, handler: socialPage((*social.Handler).Begin)},
 	{listener: listenerFrame, pattern: "GET " + social.CallbackPath, guard: GuardLink, handler: socialPage((*social.Handler).Callback)},
 	{listener: listenerFrame, pattern: "POST " + social.CallbackPath, guard: GuardLink, handler: socialPage((*social.Handler).Callback)},
 	// The frame's page (?projectId=; CSP frame-ancestors = the project's

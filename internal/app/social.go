@@ -149,7 +149,7 @@ func (m *Main) startSocial(ctx context.Context) error {
 		return err
 	}
 	m.social.svc, err = social.New(social.Config{
-		DB: m.DB, Auth: m.auth.svc, Credentials: creds, FrameURL: m.FrameURL, LocalOrigins: m.Config.Dev,
+		DB: m.DB, Auth: m.auth.svc, Credentials: creds, FrameURL: m.FrameURL, LocalOrigins: m.Config.Dev, SecureCookies: !m.Config.Dev,
 		IPStartLimiter:        m.newLimiter("social-ip-start", social.IPStartLimit, social.IPWindow),
 		IPConnectLimiter:      m.newLimiter("social-ip-connect", social.IPConnectLimit, social.IPWindow),
 		Farcaster:             farcaster,

@@ -87,10 +87,24 @@ func callSocial(t *testing.T, c *contract, bases map[string]string, pid string) 
 		t.Fatalf("unknown provider: %d %v", st, v)
 	}
 	st, start := post("/auth/v1/social/start", `{"provider":"google","deviceId":"`+device+`","codeChallenge":"`+challenge+`","parentOrigin":"`+page+`"}`)
-	uri, _ := start["uri"].(string)
-	if st != 200 || !strings.HasPrefix(uri, api+"/dev/idp/google/authorize?") {
+	begin, _ := start["uri"].(string)
+	if st != 200 || !strings.HasPrefix(begin, bases["frame"]+"/auth/v1/social/begin?state=") {
 		t.Fatalf("start: %d %v", st, start)
 	}
+	// The page posts the popup to the begin URI: from another site, refused; from the page, bound and sent on.
+	beginCall := func(origin string) (int, http.Header) {
+		st, hdr, _ := c.do(t, bases, call{op: "POST /auth/v1/social/begin", on: "frame", url: strings.TrimPrefix(begin, bases["frame"]), hdr: []string{"Origin", origin}, noRedirect: true})
+		return st, hdr
+	}
+	if st, _ := beginCall("https://evil.example"); st != 403 {
+		t.Fatalf("begin from another site: %d", st)
+	}
+	st, hdr := beginCall(page)
+	uri := hdr.Get("Location")
+	if st != 303 || !strings.HasPrefix(uri, api+"/dev/idp/google/authorize?") || !strings.Contains(hdr.Get("Set-Cookie"), "HttpOnly") {
+		t.Fatalf("begin: %d %v", st, hdr)
+	}
+	binding := strings.Split(hdr.Get("Set-Cookie"), ";")[0]
 	// The stand-in's page says what it is, then the test user logs in.
 	_, _, body := c.do(t, bases, call{op: "GET /dev/idp/{path}", url: idpPath(uri)})
 	if !strings.Contains(string(body), "Development identity provider — test users only.") {
@@ -109,12 +123,13 @@ func callSocial(t *testing.T, c *contract, bases map[string]string, pid string) 
 	if res.StatusCode != http.StatusFound || loc == nil || loc.Path != "/auth/v1/social/callback" {
 		t.Fatalf("dev provider authorize: %d %q", res.StatusCode, res.Header.Get("Location"))
 	}
-	_, _, cb := c.do(t, bases, call{op: "GET /auth/v1/social/callback", on: "frame", url: loc.RequestURI()})
+	// Another browser (no cookie) gets nothing; this test comes back with the cookie on a second login.
+	_, _, cb := c.do(t, bases, call{op: "GET /auth/v1/social/callback", on: "frame", url: loc.RequestURI(), hdr: []string{"Cookie", binding}})
 	if !strings.Contains(string(cb), `var target = "`+page+`"`) {
 		t.Fatalf("the callback page does not post to %s: %.500s", page, cb)
 	}
 	result := resultURIOf(t, cb)
-	c.do(t, bases, call{op: "GET /auth/v1/social/callback", on: "frame", url: loc.RequestURI()}) // a second return: 400
+	c.do(t, bases, call{op: "GET /auth/v1/social/callback", on: "frame", url: loc.RequestURI(), hdr: []string{"Cookie", binding}}) // a second return: 400
 	c.do(t, bases, call{op: "GET /auth/v1/social/callback", on: "frame", url: "/auth/v1/social/callback?state=made-up&code=x"})
 
 	connect := func(verifier string, hdr ...string) (int, map[string]any) {
@@ -144,7 +159,10 @@ func callSocial(t *testing.T, c *contract, bases map[string]string, pid string) 
 	// Apple answers by form post.
 	_, challenge = pkce()
 	_, start = post("/auth/v1/social/start", `{"provider":"apple","deviceId":"`+device+`","codeChallenge":"`+challenge+`","parentOrigin":"`+page+`"}`)
-	au, _ := url.Parse(start["uri"].(string))
+	begin = start["uri"].(string)
+	_, hdr = beginCall(page)
+	binding = strings.Split(hdr.Get("Set-Cookie"), ";")[0]
+	au, _ := url.Parse(hdr.Get("Location"))
 	q := au.Query()
 	q.Set("user", "bob")
 	_, _, fp := c.do(t, bases, call{op: "POST /dev/idp/{path}", url: "/dev/idp/apple/authorize", body: q.Encode(), hdr: []string{"Content-Type", "application/x-www-form-urlencoded"}})
@@ -152,21 +170,18 @@ func callSocial(t *testing.T, c *contract, bases map[string]string, pid string) 
 	if fields.Get("code") == "" || fields.Get("state") == "" {
 		t.Fatalf("form_post page: %.500s", fp)
 	}
-	_, _, cb = c.do(t, bases, call{op: "POST /auth/v1/social/callback", on: "frame", url: "/auth/v1/social/callback", body: fields.Encode(), hdr: []string{"Content-Type", "application/x-www-form-urlencoded"}})
+	_, _, cb = c.do(t, bases, call{op: "POST /auth/v1/social/callback", on: "frame", url: "/auth/v1/social/callback", body: fields.Encode(), hdr: []string{"Content-Type", "application/x-www-form-urlencoded", "Cookie", binding}})
 	resultURIOf(t, cb)
-	c.do(t, bases, call{op: "POST /auth/v1/social/callback", on: "frame", url: "/auth/v1/social/callback", body: "state=made-up", hdr: []string{"Content-Type", "application/x-www-form-urlencoded"}})
+	// A form post without the cookie is posted again from the frame origin; that re-post, still without it, is refused.
+	_, _, again := c.do(t, bases, call{op: "POST /auth/v1/social/callback", on: "frame", url: "/auth/v1/social/callback", body: "state=made-up", hdr: []string{"Content-Type", "application/x-www-form-urlencoded"}})
+	if !strings.Contains(string(again), `name="latch_repost" value="1"`) {
+		t.Fatalf("a form post without the cookie: %.500s", again)
+	}
+	c.do(t, bases, call{op: "POST /auth/v1/social/callback", on: "frame", url: "/auth/v1/social/callback", body: "state=made-up&latch_repost=1", hdr: []string{"Content-Type", "application/x-www-form-urlencoded"}})
 }
 
 // reason is an error body's first description.
-func (c *contract) reason(v map[string]any) string {
-	rs, _ := v["reasons"].([]any)
-	if len(rs) == 0 {
-		return ""
-	}
-	r, _ := rs[0].(map[string]any)
-	s, _ := r["description"].(string)
-	return s
-}
+func (c *contract) reason(v map[string]any) string { return reasonOf(v) }
 
 // latchd serve never offers the development identity provider, and a
 // provider without credentials is not in the config API's list; with

@@ -34,18 +34,22 @@ const (
 	FreshWindow = 10 * time.Minute
 )
 
-// Default limits: mails per e-mail address, starts and verifies per client
-// IP, mails per project. Kept low because each start sends a mail.
+// Default limits: mails per e-mail address and per address from one client
+// IP, starts per device, starts and verifies per client IP, mails per
+// project. Kept low because each start sends a mail.
 const (
-	EmailLimit     = 10
-	EmailWindow    = time.Hour
-	IPStartLimit   = 30
-	IPVerifyLimit  = 60
-	IPWindow       = 10 * time.Minute
-	ProjectLimit   = 1000
-	ProjectWindow  = time.Hour
-	deviceIDMinLen = 22
-	deviceIDMaxLen = 64
+	EmailLimit       = 10
+	EmailWindow      = time.Hour
+	IPEmailLimit     = 5
+	DeviceStartLimit = 10
+	DeviceWindow     = time.Hour
+	IPStartLimit     = 30
+	IPVerifyLimit    = 60
+	IPWindow         = 10 * time.Minute
+	ProjectLimit     = 1000
+	ProjectWindow    = time.Hour
+	deviceIDMinLen   = 22
+	deviceIDMaxLen   = 64
 )
 
 // User-facing messages.
@@ -79,6 +83,10 @@ type Config struct {
 	// Limiters; nil ones are in-memory limiters at the default rates. The
 	// app gives Redis-backed ones when latchd has --redis-url.
 	EmailLimiter, IPStartLimiter, IPVerifyLimiter, ProjectLimiter ratelimit.Limiter
+	// IPEmailLimiter is one client IP's share of an address's mails (keyed
+	// project/e-mail/IP, EmailWindow); DeviceStartLimiter a device's starts
+	// (keyed project/device).
+	IPEmailLimiter, DeviceStartLimiter ratelimit.Limiter
 	// Now is the clock; tests replace it.
 	Now    func() time.Time
 	Logger *slog.Logger
@@ -114,6 +122,12 @@ func New(cfg Config) (*Service, error) {
 	}
 	if cfg.IPVerifyLimiter == nil {
 		cfg.IPVerifyLimiter = ratelimit.NewMemory(IPVerifyLimit, IPWindow)
+	}
+	if cfg.IPEmailLimiter == nil {
+		cfg.IPEmailLimiter = ratelimit.NewMemory(IPEmailLimit, EmailWindow)
+	}
+	if cfg.DeviceStartLimiter == nil {
+		cfg.DeviceStartLimiter = ratelimit.NewMemory(DeviceStartLimit, DeviceWindow)
 	}
 	if cfg.ProjectLimiter == nil {
 		cfg.ProjectLimiter = ratelimit.NewMemory(ProjectLimit, ProjectWindow)

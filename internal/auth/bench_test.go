@@ -23,6 +23,7 @@ func BenchmarkService_StartVerify(b *testing.B) {
 	unlimited := ratelimit.NewMemory(1<<30, time.Second)
 	e := newEnv(b, db, func(c *auth.Config) {
 		c.EmailLimiter, c.IPStartLimiter, c.IPVerifyLimiter, c.ProjectLimiter = unlimited, unlimited, unlimited, unlimited
+		c.IPEmailLimiter, c.DeviceStartLimiter = unlimited, unlimited
 		c.Now = time.Now
 	})
 	ctx := context.Background()

@@ -15,7 +15,10 @@ import (
 	"github.com/latchkit/latch/internal/store"
 )
 
-// Kinds of challenge: one live row per project, e-mail and kind.
+// Kinds of challenge: one live row per project, e-mail, kind and device (a
+// login's code or link belongs to the device that asked for it, so another
+// device's start for the same address leaves it alone; an e-mail change's
+// rows have no device).
 const (
 	kindCode          = "code"           // login code, bound to a device
 	kindDevice        = "device"         // device approval link
@@ -31,10 +34,11 @@ type challenge struct {
 	newEmail  string
 }
 
-// cooldownError answers a second mail within ResendCooldown of the last.
-func (s *Service) cooldown(ctx context.Context, projectID, email, kind string) error {
+// cooldown answers a second mail within ResendCooldown of the last one of
+// the same row (project, e-mail, kind, device).
+func (s *Service) cooldown(ctx context.Context, projectID, email, kind, deviceID string) error {
 	var created int64
-	err := s.db.QueryRow(ctx, `SELECT created_at FROM auth_challenges WHERE project_id = ? AND email = ? AND kind = ?`, projectID, email, kind).Scan(&created)
+	err := s.db.QueryRow(ctx, `SELECT created_at FROM auth_challenges WHERE project_id = ? AND email = ? AND kind = ? AND device_id = ?`, projectID, email, kind, deviceID).Scan(&created)
 	if store.IsNoRows(err) {
 		return nil
 	}
@@ -49,7 +53,7 @@ func (s *Service) cooldown(ctx context.Context, projectID, email, kind string) e
 	return &RetryError{Err: apperr.Fieldf(apperr.RateLimited, "email", MsgCooldown, secs), RetryAfter: left}
 }
 
-// issue replaces the challenge of (project, email, kind) with a new one and
+// issue replaces the challenge of (project, email, kind, device) with a new one and
 // mails it to `to`. It returns the challenge id. Within ResendCooldown of the
 // previous challenge nothing changes and the cooldown error is returned (the
 // replacement is one conditional upsert, so two concurrent starts send one
@@ -87,7 +91,7 @@ func (s *Service) issue(ctx context.Context, p *project.Project, email, to strin
 	now := s.now()
 	res, err := s.db.Exec(ctx, `INSERT INTO auth_challenges (project_id, email, kind, id, secret, device_id, session_id, new_email, created_at, expires_at, attempts)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)
-		ON CONFLICT (project_id, email, kind) DO UPDATE SET id = excluded.id, secret = excluded.secret, device_id = excluded.device_id,
+		ON CONFLICT (project_id, email, kind, device_id) DO UPDATE SET id = excluded.id, secret = excluded.secret, device_id = excluded.device_id,
 			session_id = excluded.session_id, new_email = excluded.new_email, created_at = excluded.created_at,
 			expires_at = excluded.expires_at, attempts = 0, consumed_at = NULL, approved_at = NULL
 		WHERE auth_challenges.created_at <= ?`,
@@ -98,7 +102,7 @@ func (s *Service) issue(ctx context.Context, p *project.Project, email, to strin
 	if n, err := res.RowsAffected(); err != nil {
 		return "", err
 	} else if n == 0 {
-		if err := s.cooldown(ctx, p.ID, email, c.kind); err != nil {
+		if err := s.cooldown(ctx, p.ID, email, c.kind, c.deviceID); err != nil {
 			return "", err
 		}
 		return "", &RetryError{Err: apperr.Fieldf(apperr.RateLimited, "email", MsgCooldown, 1), RetryAfter: time.Second}
@@ -119,21 +123,21 @@ type spent struct {
 	id, deviceID, sessionID, newEmail string
 }
 
-// consumeCode spends the live code of (project, email, kind) if otp is it.
+// consumeCode spends the live code of (project, email, kind, device) if otp is it.
 // Each call first takes one of the code's MaxAttempts tries in a single
 // conditional UPDATE … RETURNING (so concurrent guesses cannot exceed the
 // tries), compares in constant time, then marks the code consumed with a
 // second conditional UPDATE: of two concurrent verifies of the right code
 // exactly one succeeds. bind, when set, must accept the challenge too
 // (before it is consumed). Every failure is MsgInvalidCode.
-func (s *Service) consumeCode(ctx context.Context, projectID, email, kind, otp string, bind func(spent) bool) (spent, error) {
+func (s *Service) consumeCode(ctx context.Context, projectID, email, kind, deviceID, otp string, bind func(spent) bool) (spent, error) {
 	var c spent
 	var secret []byte
 	now := s.now()
 	err := s.db.QueryRow(ctx, `UPDATE auth_challenges SET attempts = attempts + 1
-		WHERE project_id = ? AND email = ? AND kind = ? AND consumed_at IS NULL AND attempts < ? AND expires_at > ?
+		WHERE project_id = ? AND email = ? AND kind = ? AND device_id = ? AND consumed_at IS NULL AND attempts < ? AND expires_at > ?
 		RETURNING id, secret, device_id, session_id, new_email`,
-		projectID, email, kind, MaxAttempts, ms(now)).Scan(&c.id, &secret, &c.deviceID, &c.sessionID, &c.newEmail)
+		projectID, email, kind, deviceID, MaxAttempts, ms(now)).Scan(&c.id, &secret, &c.deviceID, &c.sessionID, &c.newEmail)
 	bad := apperr.Fieldf(apperr.Invalid, "otp", MsgInvalidCode)
 	if store.IsNoRows(err) {
 		return c, bad

@@ -28,7 +28,7 @@ func (s *Service) ChangeEmail(ctx context.Context, p *project.Project, a *Auth, 
 	if email == a.Email {
 		return "", apperr.Fieldf(apperr.Invalid, "newEmail", "The new email address is the same as the current one")
 	}
-	if err := s.cooldown(ctx, p.ID, a.Email, kindChangePrimary); err != nil {
+	if err := s.cooldown(ctx, p.ID, a.Email, kindChangePrimary, ""); err != nil {
 		return "", err
 	}
 	if err := s.allow(ctx,
@@ -54,7 +54,7 @@ func (s *Service) ChangeEmailPrimary(ctx context.Context, p *project.Project, a 
 	if err := s.allow(ctx, limitCheck{s.cfg.IPVerifyLimiter, ip, "code checks per IP"}); err != nil {
 		return "", err
 	}
-	c, err := s.consumeCode(ctx, p.ID, a.Email, kindChangePrimary, otp, func(c spent) bool { return c.sessionID == a.SessionID })
+	c, err := s.consumeCode(ctx, p.ID, a.Email, kindChangePrimary, "", otp, func(c spent) bool { return c.sessionID == a.SessionID })
 	if err != nil {
 		return "", err
 	}
@@ -81,7 +81,7 @@ func (s *Service) ChangeEmailSecondary(ctx context.Context, p *project.Project, 
 	if err := s.allow(ctx, limitCheck{s.cfg.IPVerifyLimiter, ip, "code checks per IP"}); err != nil {
 		return "", nil, err
 	}
-	c, err := s.consumeCode(ctx, p.ID, a.Email, kindChangeNew, otp, func(c spent) bool { return c.sessionID == a.SessionID })
+	c, err := s.consumeCode(ctx, p.ID, a.Email, kindChangeNew, "", otp, func(c spent) bool { return c.sessionID == a.SessionID })
 	if err != nil {
 		return "", nil, err
 	}

@@ -69,14 +69,10 @@ func (s *Service) Start(ctx context.Context, r StartRequest) (StartResult, error
 	if known {
 		c.kind = kindCode
 	}
-	if err := s.cooldown(ctx, r.Project.ID, email, c.kind); err != nil {
+	if err := s.cooldown(ctx, r.Project.ID, email, c.kind, r.DeviceID); err != nil {
 		return StartResult{}, err
 	}
-	if err := s.allow(ctx,
-		limitCheck{s.cfg.IPStartLimiter, r.IP, "e-mail logins per IP"},
-		limitCheck{s.cfg.EmailLimiter, r.Project.ID + "/" + email, "e-mails to this address"},
-		limitCheck{s.cfg.ProjectLimiter, r.Project.ID, "e-mails for this project"},
-	); err != nil {
+	if err := s.allow(ctx, s.startLimits(r.Project.ID, email, r.DeviceID, r.IP, known)...); err != nil {
 		return StartResult{}, err
 	}
 	id, err := s.issue(ctx, r.Project, email, email, c)
@@ -87,6 +83,27 @@ func (s *Service) Start(ctx context.Context, r StartRequest) (StartResult, error
 		return StartResult{Action: ActionVerifyOTP}, nil
 	}
 	return StartResult{Action: ActionVerifyDevice, RequestID: id}, nil
+}
+
+// startLimits are the limits a start is charged to, in order; the first
+// refusal charges none after it. A link to an unknown device is what anyone
+// who knows the address can ask for: the client's IP and device pay first,
+// then this IP's share of the address, and only then the address's own
+// budget, so one stranger cannot spend it all. A code goes only to a device
+// the address's owner approved: it is charged to that device, never to the
+// address's budget, so a stranger who spent that budget cannot keep the
+// owner's next code from being sent.
+func (s *Service) startLimits(projectID, email, deviceID, ip string, known bool) []limitCheck {
+	checks := []limitCheck{
+		{s.cfg.IPStartLimiter, ip, "e-mail logins per IP"},
+		{s.cfg.DeviceStartLimiter, projectID + "/" + deviceID, "e-mail logins from this device"},
+	}
+	if !known {
+		checks = append(checks,
+			limitCheck{s.cfg.IPEmailLimiter, projectID + "/" + email + "/" + ip, "e-mails to this address from this IP"},
+			limitCheck{s.cfg.EmailLimiter, projectID + "/" + email, "e-mails to this address"})
+	}
+	return append(checks, limitCheck{s.cfg.ProjectLimiter, projectID, "e-mails for this project"})
 }
 
 func (s *Service) knownDevice(ctx context.Context, projectID, email, deviceID string) (bool, error) {
@@ -100,8 +117,8 @@ func (s *Service) knownDevice(ctx context.Context, projectID, email, deviceID st
 }
 
 // DeviceStatus answers the frame's poll after VERIFY_DEVICE: pending,
-// approved or expired. An unknown request id, one replaced by a newer link,
-// or one of another device is expired.
+// approved or expired. An unknown request id, one replaced by a newer link
+// for the same device, or one of another device is expired.
 func (s *Service) DeviceStatus(ctx context.Context, projectID, requestID, deviceID string) (string, error) {
 	if err := validDeviceID(deviceID); err != nil {
 		return "", err
@@ -206,7 +223,7 @@ func (s *Service) Verify(ctx context.Context, r VerifyRequest) (*Session, error)
 	if err := s.allow(ctx, limitCheck{s.cfg.IPVerifyLimiter, r.IP, "code checks per IP"}); err != nil {
 		return nil, err
 	}
-	if _, err := s.consumeCode(ctx, r.Project.ID, email, kindCode, r.OTP, func(c spent) bool { return equalStrings(c.deviceID, r.DeviceID) }); err != nil {
+	if _, err := s.consumeCode(ctx, r.Project.ID, email, kindCode, r.DeviceID, r.OTP, nil); err != nil {
 		return nil, err
 	}
 	var sess *Session

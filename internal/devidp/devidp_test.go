@@ -91,15 +91,29 @@ func pkce() (string, string) {
 
 const device = "devidp-test-device-000001"
 
+// authURL starts and begins a login (the page's post of the popup to the
+// begin URL, whose Origin and cookie internal/social's tests check): the
+// provider's authorization URL and the binding cookie's value.
+func (e *env) authURL(provider, challenge string) (string, string) {
+	e.t.Helper()
+	begin, err := e.svc.Start(context.Background(), social.StartRequest{Project: e.p, Provider: provider, DeviceID: device, CodeChallenge: challenge, ParentOrigin: "http://localhost:5173", IP: "127.0.0.1"})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	bu, _ := url.Parse(begin)
+	b, err := e.svc.Begin(context.Background(), social.BeginRequest{State: bu.Query().Get("state"), Origin: "http://localhost:5173"})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return b.AuthURL, b.Binding
+}
+
 // login runs the popup with the test user picked by form (user=… or a
 // custom name/email/verified) and connects.
 func (e *env) login(provider string, form url.Values) (*social.ConnectResult, error) {
 	e.t.Helper()
 	verifier, challenge := pkce()
-	uri, err := e.svc.Start(context.Background(), social.StartRequest{Project: e.p, Provider: provider, DeviceID: device, CodeChallenge: challenge, ParentOrigin: "http://localhost:5173", IP: "127.0.0.1"})
-	if err != nil {
-		e.t.Fatal(err)
-	}
+	uri, binding := e.authURL(provider, challenge)
 	res, err := http.Get(uri)
 	if err != nil {
 		e.t.Fatal(err)
@@ -133,7 +147,7 @@ func (e *env) login(provider string, form url.Values) (*social.ConnectResult, er
 	default:
 		e.t.Fatalf("authorize POST %d: %s", res.StatusCode, body)
 	}
-	r, err := e.svc.Callback(context.Background(), cb)
+	r, err := e.svc.Callback(context.Background(), cb, binding)
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -253,10 +267,7 @@ func TestServer_Refusals(t *testing.T) {
 func TestServer_PageLocale(t *testing.T) {
 	e := newEnv(t)
 	_, challenge := pkce()
-	uri, err := e.svc.Start(context.Background(), social.StartRequest{Project: e.p, Provider: "google", DeviceID: device, CodeChallenge: challenge, ParentOrigin: "http://localhost:5173", IP: "127.0.0.1"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	uri, _ := e.authURL("google", challenge)
 	get := func(accept string) string {
 		req, _ := http.NewRequest("GET", uri, nil)
 		req.Header.Set("Accept-Language", accept)

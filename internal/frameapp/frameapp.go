@@ -171,8 +171,11 @@ func errMessage(err error) string {
 
 // CSP returns the Content-Security-Policy of the frame page for p.
 func (h *Handler) csp(p *project.Project) string {
-	ancestors := make([]string, 0, len(p.Origins)+2)
-	ancestors = append(ancestors, p.Origins...)
+	// Only origins in canonical form go into the policy: a stored value
+	// with a quote, a semicolon or a space would add a source or a
+	// directive (latchd refuses to start with one, and Lookup's projects
+	// hold only valid ones; this holds whatever reaches here).
+	ancestors := append(make([]string, 0, len(p.Origins)+2), project.ValidOrigins(p.Origins)...)
 	if h.devOrigins {
 		ancestors = append(ancestors, "http://localhost:*", "http://127.0.0.1:*")
 	}

@@ -142,6 +142,30 @@ func TestHandler_ServePage(t *testing.T) {
 	})
 }
 
+// A project row stored before the origin rules were strict (latchd refuses
+// to start with one): only its valid origins reach frame-ancestors, so a
+// semicolon, a quote or a wildcard over a public suffix adds nothing.
+func TestHandler_ServePageStoredBadOrigins(t *testing.T) {
+	db := storetest.MustOpenSQLite(t)
+	projects := project.NewService(db)
+	p := &project.Project{Name: "Old", Origins: []string{"https://app.example"}, Features: project.DefaultFeatures()}
+	if err := projects.Create(context.Background(), p); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(context.Background(), `UPDATE projects SET origins = ? WHERE id = ?`,
+		`["https://app.example","https://x.example; script-src *","https://y.example 'unsafe-inline'","https://*.com","HTTPS://Z.example"]`, p.ID); err != nil {
+		t.Fatal(err)
+	}
+	h, err := frameapp.New(frameapp.Config{Projects: projects, APIURL: "https://api.example", Files: build})
+	if err != nil {
+		t.Fatal(err)
+	}
+	csp := get(t, h.ServePage, "GET /{$}", "/?projectId="+p.ID).Header.Get("Content-Security-Policy")
+	if !strings.Contains(csp, "; frame-ancestors https://app.example; ") || strings.Count(csp, "script-src") != 1 || strings.Contains(csp, "unsafe") || strings.Contains(csp, "*.com") || strings.Contains(csp, "Z.example") {
+		t.Fatalf("CSP %q", csp)
+	}
+}
+
 func TestHandler_ServeAsset(t *testing.T) {
 	projects, _ := mustProjects(t)
 	h, err := frameapp.New(frameapp.Config{Projects: projects, APIURL: "http://127.0.0.1:8080", Files: build})

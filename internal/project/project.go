@@ -17,11 +17,14 @@ import (
 
 // Project is one dapp registered with this latchd.
 type Project struct {
-	ID        string   `json:"id"`
-	Name      string   `json:"name"`
-	Origins   []string `json:"origins"`
-	Features  Features `json:"features"`
-	Analytics bool     `json:"analytics"`
+	ID      string   `json:"id"`
+	Name    string   `json:"name"`
+	Origins []string `json:"origins"`
+	// ReturnURLs are the pages a social login in redirect mode may come
+	// back to (CheckReturnURL); none: the page that starts it.
+	ReturnURLs []string `json:"returnUrls"`
+	Features   Features `json:"features"`
+	Analytics  bool     `json:"analytics"`
 	// Dev marks the project latchd dev creates; it also allows localhost origins.
 	Dev       bool      `json:"dev"`
 	CreatedAt time.Time `json:"createdAt"`
@@ -150,29 +153,13 @@ func ValidID(id string) bool {
 	return true
 }
 
-// NormalizeOrigin validates an allowed origin and returns its canonical form:
-// scheme://host[:port], lowercase, no path. A "*." prefix on the host allows
-// every subdomain (https://*.example.com).
-func NormalizeOrigin(s string) (string, error) {
-	u, err := url.Parse(strings.TrimSpace(s))
-	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || u.User != nil ||
-		(u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" {
-		return "", apperr.Fieldf(apperr.Invalid, "origin", "Origin %q must look like https://example.com (scheme and host, no path)", s)
-	}
-	host := strings.ToLower(u.Host)
-	if strings.Contains(strings.TrimPrefix(host, "*."), "*") {
-		return "", apperr.Fieldf(apperr.Invalid, "origin", "Origin %q may only use a wildcard as its first label (https://*.example.com)", s)
-	}
-	return u.Scheme + "://" + host, nil
-}
-
 // AllowsOrigin reports whether a browser Origin header value may call with this
 // project. devLocal adds http://localhost:* and http://127.0.0.1:*.
 func (p *Project) AllowsOrigin(origin string, devLocal bool) bool {
 	if devLocal && isLocalOrigin(origin) {
 		return true
 	}
-	o, err := NormalizeOrigin(origin)
+	o, err := ParseOrigin(origin)
 	if err != nil {
 		return false
 	}
@@ -182,15 +169,6 @@ func (p *Project) AllowsOrigin(origin string, devLocal bool) bool {
 		}
 	}
 	return false
-}
-
-func matchWildcard(pattern, origin string) bool {
-	scheme, host, ok := strings.Cut(pattern, "://*.")
-	if !ok {
-		return false
-	}
-	oScheme, oHost, ok := strings.Cut(origin, "://")
-	return ok && oScheme == scheme && strings.HasSuffix(oHost, "."+host)
 }
 
 func isLocalOrigin(origin string) bool {
@@ -228,6 +206,18 @@ func (p *Project) Validate() error {
 	}
 	sort.Strings(origins)
 	p.Origins = origins
+	returns := make([]string, 0, len(p.ReturnURLs))
+	for _, u := range p.ReturnURLs {
+		n, err := p.normalizeReturnURL(u)
+		if err != nil {
+			return err
+		}
+		if !seen[n] {
+			seen[n] = true
+			returns = append(returns, n)
+		}
+	}
+	p.ReturnURLs = returns
 	return nil
 }
 

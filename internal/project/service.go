@@ -3,6 +3,8 @@ package project
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -58,12 +60,12 @@ func (s *Service) Create(ctx context.Context, p *Project) error {
 	}
 	now := s.now().UTC().Truncate(time.Second)
 	p.CreatedAt, p.UpdatedAt = now, now
-	origins, features, err := encode(p)
+	origins, returns, features, err := encode(p)
 	if err != nil {
 		return err
 	}
-	_, err = s.db.Exec(ctx, `INSERT INTO projects (id, name, origins, features, analytics, dev, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-		p.ID, p.Name, origins, features, p.Analytics, p.Dev, now.Unix(), now.Unix())
+	_, err = s.db.Exec(ctx, `INSERT INTO projects (id, name, origins, return_urls, features, analytics, dev, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		p.ID, p.Name, origins, returns, features, p.Analytics, p.Dev, now.Unix(), now.Unix())
 	if store.IsUniqueViolation(err) {
 		return apperr.Fieldf(apperr.Conflict, "projectId", "A project with id %s already exists", p.ID)
 	}
@@ -81,12 +83,12 @@ func (s *Service) Update(ctx context.Context, p *Project) error {
 		return err
 	}
 	p.UpdatedAt = s.now().UTC().Truncate(time.Second)
-	origins, features, err := encode(p)
+	origins, returns, features, err := encode(p)
 	if err != nil {
 		return err
 	}
-	res, err := s.db.Exec(ctx, `UPDATE projects SET name = ?, origins = ?, features = ?, analytics = ?, updated_at = ? WHERE id = ?`,
-		p.Name, origins, features, p.Analytics, p.UpdatedAt.Unix(), p.ID)
+	res, err := s.db.Exec(ctx, `UPDATE projects SET name = ?, origins = ?, return_urls = ?, features = ?, analytics = ?, updated_at = ? WHERE id = ?`,
+		p.Name, origins, returns, features, p.Analytics, p.UpdatedAt.Unix(), p.ID)
 	if err != nil {
 		return err
 	}
@@ -163,6 +165,10 @@ func (s *Service) Lookup(ctx context.Context, id string) (*Project, error) {
 		if err != nil && apperr.Code(err) != apperr.NotFound {
 			return nil, err
 		}
+		if p != nil {
+			// Requests see only origins that pass today's rules.
+			p.Origins = ValidOrigins(p.Origins)
+		}
 		s.mu.Lock()
 		if p != nil {
 			c = cached{p: p, expires: now.Add(cacheTTL)}
@@ -206,7 +212,7 @@ func put(cache map[string]cached, id string, c cached, max int, now time.Time) {
 	cache[id] = c
 }
 
-const selectProjects = `SELECT id, name, origins, features, analytics, dev, created_at, updated_at FROM projects`
+const selectProjects = `SELECT id, name, origins, return_urls, features, analytics, dev, created_at, updated_at FROM projects`
 
 func scanProjects(rows interface {
 	Next() bool
@@ -218,13 +224,16 @@ func scanProjects(rows interface {
 	var out []*Project
 	for rows.Next() {
 		var p Project
-		var origins, features string
+		var origins, returns, features string
 		var created, updated int64
-		if err := rows.Scan(&p.ID, &p.Name, &origins, &features, &p.Analytics, &p.Dev, &created, &updated); err != nil {
+		if err := rows.Scan(&p.ID, &p.Name, &origins, &returns, &features, &p.Analytics, &p.Dev, &created, &updated); err != nil {
 			return nil, err
 		}
 		p.Features = DefaultFeatures()
 		if err := json.Unmarshal([]byte(origins), &p.Origins); err != nil {
+			return nil, err
+		}
+		if err := json.Unmarshal([]byte(returns), &p.ReturnURLs); err != nil {
 			return nil, err
 		}
 		if err := json.Unmarshal([]byte(features), &p.Features); err != nil {
@@ -236,17 +245,71 @@ func scanProjects(rows interface {
 	return out, rows.Err()
 }
 
-func encode(p *Project) (origins, features string, err error) {
+func encode(p *Project) (origins, returns, features string, err error) {
 	if p.Origins == nil {
 		p.Origins = []string{}
 	}
+	if p.ReturnURLs == nil {
+		p.ReturnURLs = []string{}
+	}
 	o, err := json.Marshal(p.Origins)
 	if err != nil {
-		return "", "", err
+		return "", "", "", err
+	}
+	r, err := json.Marshal(p.ReturnURLs)
+	if err != nil {
+		return "", "", "", err
 	}
 	f, err := json.Marshal(p.Features)
 	if err != nil {
-		return "", "", err
+		return "", "", "", err
 	}
-	return string(o), string(f), nil
+	return string(o), string(r), string(f), nil
+}
+
+// CheckStored checks every stored project's origins and return URLs
+// against today's grammar (NormalizeOrigin): a row written before it was
+// strict may hold a path, a quote, a semicolon or a wildcard over a public
+// suffix, which would reach the frame's Content-Security-Policy. latchd
+// refuses to start on such a row rather than serve a project half-checked;
+// the error names each project and value, and the command that fixes it
+// (the CLI works on the database while latchd is stopped).
+func (s *Service) CheckStored(ctx context.Context) error {
+	list, err := s.List(ctx)
+	if err != nil {
+		return err
+	}
+	var bad []string
+	for _, p := range list {
+		for _, o := range p.Origins {
+			if n, err := NormalizeOrigin(o); err != nil || n != o {
+				bad = append(bad, fmt.Sprintf("project %q (%s): origin %q is not allowed (%s); remove it: latchd project update --id %s --remove-origin %s",
+					p.Name, p.ID, o, reason(err, n), p.ID, shellQuote(o)))
+			}
+		}
+		for _, u := range p.ReturnURLs {
+			if n, err := p.normalizeReturnURL(u); err != nil || n != u {
+				bad = append(bad, fmt.Sprintf("project %q (%s): return URL %q is not allowed (%s); replace the list: latchd project update --id %s --return-url URL…",
+					p.Name, p.ID, u, reason(err, n), p.ID))
+			}
+		}
+	}
+	if len(bad) > 0 {
+		return fmt.Errorf("stored projects fail the origin rules (scheme, host and port only; a wildcard only as the whole first label, never over a public suffix):\n  %s", strings.Join(bad, "\n  "))
+	}
+	return nil
+}
+
+// reason is why a stored value failed: the check's message, or the
+// canonical form it should have been stored as.
+func reason(err error, canonical string) string {
+	if e := apperr.As(err); e != nil {
+		return e.Message
+	}
+	return "not in canonical form " + canonical
+}
+
+// shellQuote quotes s for a POSIX shell.
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

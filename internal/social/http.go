@@ -6,6 +6,7 @@ import (
 	"errors"
 	"html/template"
 	"net/http"
+	"net/url"
 	"strconv"
 	"time"
 
@@ -46,8 +47,15 @@ func writeJSON(w http.ResponseWriter, v any) {
 	httpx.JSON(w, http.StatusOK, v)
 }
 
-// Start serves POST /auth/v1/social/start.
+// Start serves POST /auth/v1/social/start. The frame-origin guard admits
+// the frame's origin; a request with no Origin at all (not a browser's) is
+// refused here: a login begun outside the frame is what finding 3 of
+// issue 40 abused.
 func (h *Handler) Start(w http.ResponseWriter, r *http.Request) {
+	if r.Header.Get("Origin") == "" {
+		writeError(w, r, apperr.Fieldf(apperr.Forbidden, "Origin", MsgNoOrigin))
+		return
+	}
 	var body struct {
 		Provider      string `json:"provider"`
 		DeviceID      string `json:"deviceId"`
@@ -99,7 +107,8 @@ func (h *Handler) Providers(w http.ResponseWriter, r *http.Request) {
 }
 
 // pageHeaders keep the popup's pages out of caches and frames, and allow
-// only the page's own inline script (by nonce).
+// only the page's own inline script (by nonce) and no form but the
+// callback's own re-post (form-action 'self').
 func pageHeaders(w http.ResponseWriter) string {
 	b := make([]byte, 16)
 	rand.Read(b)
@@ -108,7 +117,7 @@ func pageHeaders(w http.ResponseWriter) string {
 	h.Set("Cache-Control", "no-store")
 	h.Set("X-Frame-Options", "DENY")
 	h.Set("Referrer-Policy", "no-referrer")
-	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; script-src 'nonce-"+nonce+"'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; script-src 'nonce-"+nonce+"'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	return nonce
 }
@@ -154,8 +163,9 @@ func pageText(r *http.Request) text {
 }
 
 // Callback serves GET and POST (Apple's form_post) /auth/v1/social/callback
-// on the frame origin: the provider's redirect. The result goes by
-// postMessage to the page that started the login, and only to its origin.
+// on the frame origin: the provider's redirect. Only the browser holding the
+// login's binding cookie gets a result; it goes by postMessage to the page
+// that started the login, and only to its origin.
 func (h *Handler) Callback(w http.ResponseWriter, r *http.Request) {
 	nonce := pageHeaders(w)
 	t := pageText(r)
@@ -165,19 +175,24 @@ func (h *Handler) Callback(w http.ResponseWriter, r *http.Request) {
 		callbackPage.Execute(w, callbackView{T: t, Error: t.T(string(i18n.SocialUnreadable))})
 		return
 	}
-	res, err := h.svc.Callback(r.Context(), r.Form)
-	if err != nil {
-		msg := t.T(string(i18n.SocialError))
-		if e := apperr.As(err); e != nil && e.Code != apperr.Internal {
-			msg = e.Message
-			w.WriteHeader(http.StatusBadRequest)
-		} else {
-			h.svc.cfg.Logger.ErrorContext(r.Context(), "social: callback", "err", err)
-			w.WriteHeader(http.StatusInternalServerError)
-		}
-		callbackPage.Execute(w, callbackView{T: t, Error: msg})
+	state := r.Form.Get("state")
+	binding := ""
+	if c, err := r.Cookie(BindingCookieName(state)); err == nil {
+		binding = c.Value
+	}
+	if binding == "" && r.Method == http.MethodPost && r.PostForm.Get(repostField) == "" {
+		// A provider's form post is a cross-site POST, which a browser
+		// sends without a SameSite=Lax cookie: post the same fields again
+		// from this origin, which it sends the cookie with.
+		repostPage.Execute(w, repostView{T: t, Nonce: nonce, Action: CallbackPath, Fields: repostFields(r.PostForm)})
 		return
 	}
+	res, err := h.svc.Callback(r.Context(), r.Form, binding)
+	if err != nil {
+		h.errorPage(w, r, t, "callback", err)
+		return
+	}
+	h.clearBinding(w, state)
 	if res.RedirectURL != "" {
 		// Redirect mode: back to the page, which reads result_uri.
 		http.Redirect(w, r, res.RedirectURL, http.StatusSeeOther)
@@ -197,4 +212,81 @@ var loadingPage = template.Must(template.New("loading").Parse(`<!doctype html>
 func (h *Handler) Loading(w http.ResponseWriter, r *http.Request) {
 	pageHeaders(w)
 	loadingPage.Execute(w, pageText(r))
+}
+
+// Begin serves POST /auth/v1/social/begin?state=… on the frame origin: the
+// page posts the popup (or itself, in redirect mode) here with a form, so
+// the browser sends the page's Origin. latchd binds the login to this
+// browser with an HttpOnly cookie and sends it on to the provider (303).
+func (h *Handler) Begin(w http.ResponseWriter, r *http.Request) {
+	pageHeaders(w)
+	t := pageText(r)
+	state := r.URL.Query().Get("state")
+	res, err := h.svc.Begin(r.Context(), BeginRequest{State: state, Origin: r.Header.Get("Origin")})
+	if err != nil {
+		h.errorPage(w, r, t, "begin", err)
+		return
+	}
+	http.SetCookie(w, &http.Cookie{
+		Name: BindingCookieName(state), Value: res.Binding, Path: CallbackPath, MaxAge: int(FlowTTL / time.Second),
+		HttpOnly: true, Secure: h.svc.cfg.SecureCookies, SameSite: http.SameSiteLaxMode,
+	})
+	http.Redirect(w, r, res.AuthURL, http.StatusSeeOther)
+}
+
+// clearBinding removes the binding cookie of a login that came back.
+func (h *Handler) clearBinding(w http.ResponseWriter, state string) {
+	http.SetCookie(w, &http.Cookie{
+		Name: BindingCookieName(state), Value: "", Path: CallbackPath, MaxAge: -1,
+		HttpOnly: true, Secure: h.svc.cfg.SecureCookies, SameSite: http.SameSiteLaxMode,
+	})
+}
+
+// errorPage answers a popup page's refusal: the service's message (403 for
+// forbidden, else 400), or a generic one for an internal error, logged.
+func (h *Handler) errorPage(w http.ResponseWriter, r *http.Request, t text, page string, err error) {
+	msg := t.T(string(i18n.SocialError))
+	switch e := apperr.As(err); {
+	case e != nil && e.Code == apperr.Forbidden:
+		msg = e.Message
+		w.WriteHeader(http.StatusForbidden)
+	case e != nil && e.Code != apperr.Internal:
+		msg = e.Message
+		w.WriteHeader(http.StatusBadRequest)
+	default:
+		h.svc.cfg.Logger.ErrorContext(r.Context(), "social: "+page, "err", err)
+		w.WriteHeader(http.StatusInternalServerError)
+	}
+	callbackPage.Execute(w, callbackView{T: t, Error: msg})
+}
+
+// repostField marks the callback's own re-post of a provider's form post.
+const repostField = "latch_repost"
+
+// repostFields are the provider's fields the callback reads, posted again.
+func repostFields(f url.Values) url.Values {
+	out := url.Values{repostField: {"1"}}
+	for _, k := range []string{"state", "code", "error", "error_description"} {
+		if v := f.Get(k); v != "" {
+			out.Set(k, truncateString(v, 1024))
+		}
+	}
+	return out
+}
+
+var repostPage = template.Must(template.New("repost").Parse(`<!doctype html>
+<html lang="{{.T.Locale}}" dir="{{.T.Dir}}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
+<title>{{.T.T "social.loggingIn"}}</title>
+<style>body{font-family:system-ui,sans-serif;margin:3rem auto;max-width:28rem;color:#111;text-align:center}</style></head>
+<body><form method="post" action="{{.Action}}" id="f">{{range $k, $v := .Fields}}<input type="hidden" name="{{$k}}" value="{{index $v 0}}">{{end}}
+<p>{{.T.T "social.loggingIn"}}</p><noscript><button type="submit">{{.T.T "devidp.continue"}}</button></noscript></form>
+<script nonce="{{.Nonce}}">document.getElementById('f').submit()</script>
+</body></html>
+`))
+
+// repostView is the re-post page: the provider's fields, posted again to Action.
+type repostView struct {
+	T             text
+	Nonce, Action string
+	Fields        url.Values
 }

@@ -29,13 +29,8 @@ func TestService_RedirectMode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := e.noRedirect.Get(uri)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res.Body.Close()
-	loc, _ := url.Parse(res.Header.Get("Location"))
-	back := e.callback(loc.RawQuery)
+	authURL, binding := e.begin(uri)
+	back := e.callback(e.authorize(authURL), binding)
 	if back.Code != http.StatusSeeOther {
 		t.Fatalf("callback %d: %s", back.Code, back.Body)
 	}
@@ -50,5 +45,28 @@ func TestService_RedirectMode(t *testing.T) {
 	r, err := e.connect(login{device: device, verifier: verifier, resultURI: result})
 	if err != nil || r.Session.AccessToken == "" {
 		t.Fatalf("connect with the redirect's result: %v", err)
+	}
+}
+
+// A project that lists its return URLs takes only those (the page's
+// fragment aside); without a list, a page of the origin that starts it.
+func TestService_RedirectModeListedReturnURLs(t *testing.T) {
+	e := newEnv(t, storetest.MustOpenSQLite(t))
+	e.p.ReturnURLs = []string{pageOrigin + "/tg"}
+	start := social.StartRequest{Project: e.p, Provider: "google", DeviceID: newDevice(), CodeChallenge: challenge(newVerifier()), ParentOrigin: pageOrigin, IP: "192.0.2.1"}
+	for _, other := range []string{pageOrigin + "/app/", pageOrigin + "/tg?x=1", pageOrigin + "/tg/"} {
+		start.ReturnURL = other
+		_, err := e.svc.Start(context.Background(), start)
+		wantMessage(t, err, "returnUrl must be one of this project's return URLs")
+	}
+	start.ReturnURL = pageOrigin + "/tg#tgWebAppData=abc"
+	uri, err := e.svc.Start(context.Background(), start)
+	if err != nil {
+		t.Fatal(err)
+	}
+	authURL, binding := e.begin(uri)
+	back := e.callback(e.authorize(authURL), binding)
+	if to := back.Header().Get("Location"); back.Code != http.StatusSeeOther || !strings.HasPrefix(to, pageOrigin+"/tg?result_uri=") || !strings.HasSuffix(to, "#tgWebAppData=abc") {
+		t.Fatalf("callback: %d %q", back.Code, to)
 	}
 }

@@ -1,11 +1,14 @@
 // Package social is latchd's social login for the embedded wallet: OAuth 2.0
 // authorization code with PKCE (S256), state and nonce, through a popup.
-// The frame asks for the provider's authorization URL (Start, with the PKCE
-// challenge; the verifier stays in the frame), the popup comes back to the
-// callback page on the frame origin (Callback), which hands the result URI
-// to the page; the frame then exchanges it (Connect, with the verifier) for a
-// session of internal/auth: the same wallet machinery as an e-mail login.
-// docs/social.md is its contract.
+// The frame records a login (Start, with the PKCE challenge; the verifier
+// stays in the frame) and gets its begin URL on the frame origin; the page
+// posts the popup there (Begin: the page's Origin must be the login's, and a
+// cookie then binds the login to this browser) and latchd sends it on to the
+// provider. The popup comes back to the callback page on the frame origin
+// (Callback), which hands the result URI to the page only in the browser
+// holding the cookie; the frame then exchanges it (Connect, with the
+// verifier) for a session of internal/auth: the same wallet machinery as an
+// e-mail login. docs/social.md is its contract.
 package social
 
 import (
@@ -46,6 +49,12 @@ const (
 	// LoadingPath is the page the widget opens the popup on, before it
 	// knows the provider's URL (a popup opened later is blocked).
 	LoadingPath = "/auth/v1/social/loading"
+	// BeginPath is where the page posts the popup (or itself, in redirect
+	// mode) to begin a started login: the binding cookie is set there.
+	BeginPath = "/auth/v1/social/begin"
+	// BindingCookiePrefix begins the name of a login's binding cookie (the
+	// rest is BindingCookieName's), sent only to CallbackPath.
+	BindingCookiePrefix = "latch_social_"
 )
 
 // Default limits per client IP.
@@ -68,6 +77,10 @@ const (
 	MsgProviderRefused = "The provider refused the login: %s"
 	MsgInvalidIDToken  = "The provider's ID token is not valid: %s"
 	MsgWrongNonce      = "The provider's ID token is not for this social login (nonce)"
+	MsgNoOrigin        = "A social login starts from the embedded-wallet frame in a browser: the request has no Origin"
+	MsgBeginOrigin     = "This social login can only be begun by the page that started it"
+	MsgBegun           = "This social login was already begun: please start again"
+	MsgOtherBrowser    = "This social login was started in another browser, or this browser refused its cookie: please start again"
 )
 
 // CredentialsFunc returns a project's client at a provider; ok is false when
@@ -85,6 +98,9 @@ type Config struct {
 	FrameURL func() string
 	// LocalOrigins: latchd dev also admits local pages as parent origins.
 	LocalOrigins bool
+	// SecureCookies marks the binding cookie Secure (latchd serve, whose
+	// frame origin is https).
+	SecureCookies bool
 	// HTTPClient calls the providers (a timeout is set when nil).
 	HTTPClient *http.Client
 	// Limiters; nil ones are in-memory at the default rates.
@@ -189,7 +205,7 @@ func (s *Service) provider(p *project.Project, name string) (resolved, error) {
 }
 
 func (s *Service) redirectURL() string {
-	return strings.TrimRight(s.cfg.FrameURL(), "/") + CallbackPath
+	return s.frameURL(CallbackPath)
 }
 
 func (s *Service) oauthConfig(r resolved, ep Endpoints) *oauth2.Config {
@@ -255,10 +271,12 @@ type StartRequest struct {
 	IP        string
 }
 
-// Start records a social login and returns the provider's authorization
-// URL for the popup. Errors: invalid (provider: MsgUnknownProvider,
-// deviceId, codeChallenge, parentOrigin), forbidden (MsgProviderOff),
-// rate_limited, unavailable (an OIDC provider's discovery failed).
+// Start records a social login and returns its begin URL on the frame
+// origin (BeginPath?state=…), where the page sends the popup by a form post
+// (Begin). Errors: invalid (provider: MsgUnknownProvider, deviceId,
+// codeChallenge, parentOrigin, returnUrl), forbidden (MsgProviderOff, an
+// origin not the project's), rate_limited, unavailable (an OIDC provider's
+// discovery failed).
 func (s *Service) Start(ctx context.Context, r StartRequest) (string, error) {
 	rp, err := s.provider(r.Project, r.Provider)
 	if err != nil {
@@ -279,16 +297,16 @@ func (s *Service) Start(ctx context.Context, r StartRequest) (string, error) {
 	}
 	r.ParentOrigin = origin
 	if r.ReturnURL != "" {
-		u, err := url.Parse(r.ReturnURL)
-		if err != nil || len(r.ReturnURL) > 2048 || u.User != nil || u.Scheme+"://"+strings.ToLower(u.Host) != origin {
-			return "", apperr.Fieldf(apperr.Invalid, "returnUrl", "returnUrl must be a page of parentOrigin %s", truncateString(origin, 100))
+		if r.ReturnURL, err = r.Project.CheckReturnURL(r.ReturnURL, origin); err != nil {
+			return "", err
 		}
 	}
 	if err := s.allow(ctx, s.cfg.IPStartLimiter, r.IP, "social logins per IP"); err != nil {
 		return "", err
 	}
-	ep, _, err := s.endpoints(ctx, rp)
-	if err != nil {
+	// Discovered now so that an unreachable provider is said to the
+	// widget, not in the popup (Begin finds it cached).
+	if _, _, err := s.endpoints(ctx, rp); err != nil {
 		return "", err
 	}
 	state, nonce := newToken(), newToken()
@@ -300,78 +318,11 @@ func (s *Service) Start(ctx context.Context, r StartRequest) (string, error) {
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, hash(state), r.Project.ID, rp.def.Name, r.DeviceID, r.CodeChallenge, nonce, r.ParentOrigin, r.ReturnURL, ms(now), ms(now.Add(FlowTTL))); err != nil {
 		return "", err
 	}
-	opts := []oauth2.AuthCodeOption{
-		oauth2.SetAuthURLParam("code_challenge", r.CodeChallenge),
-		oauth2.SetAuthURLParam("code_challenge_method", "S256"),
-	}
-	if rp.def.OIDC() {
-		opts = append(opts, oidc.Nonce(nonce))
-	}
-	for k, v := range rp.def.AuthParams {
-		opts = append(opts, oauth2.SetAuthURLParam(k, v))
-	}
-	return s.oauthConfig(rp, ep).AuthCodeURL(state, opts...), nil
+	return s.frameURL(BeginPath) + "?" + url.Values{"state": {state}}.Encode(), nil
 }
 
-// CallbackResult is what the callback page hands the page that opened the
-// popup: the result URI for CONNECT_SOCIAL, posted only to ParentOrigin.
-type CallbackResult struct {
-	ResultURI    string
-	ParentOrigin string
-	Provider     string
-	// RedirectURL, in redirect mode: the page to send the visitor back to,
-	// the result URI in its result_uri parameter.
-	RedirectURL string
-}
-
-// Callback takes the provider's redirect (state, and code or error) and
-// returns the result to hand the page. A flow comes back once: an unknown,
-// expired or already returned state is refused (invalid; MsgInvalidState,
-// MsgExpired, MsgUsed) and nothing is handed on.
-func (s *Service) Callback(ctx context.Context, q url.Values) (CallbackResult, error) {
-	state := q.Get("state")
-	if state == "" || len(state) > 128 {
-		return CallbackResult{}, apperr.Fieldf(apperr.Invalid, "state", MsgInvalidState)
-	}
-	now := s.now()
-	var res CallbackResult
-	var expires int64
-	var returned *int64
-	var returnURL string
-	err := s.db.QueryRow(ctx, `SELECT provider, parent_origin, return_url, expires_at, returned_at FROM social_flows WHERE state_hash = ?`, hash(state)).
-		Scan(&res.Provider, &res.ParentOrigin, &returnURL, &expires, &returned)
-	switch {
-	case store.IsNoRows(err):
-		return CallbackResult{}, apperr.Fieldf(apperr.Invalid, "state", MsgInvalidState)
-	case err != nil:
-		return CallbackResult{}, err
-	case expires <= ms(now):
-		return CallbackResult{}, apperr.Fieldf(apperr.Invalid, "state", MsgExpired)
-	case returned != nil:
-		return CallbackResult{}, apperr.Fieldf(apperr.Invalid, "state", MsgUsed)
-	}
-	r, err := s.db.Exec(ctx, `UPDATE social_flows SET returned_at = ? WHERE state_hash = ? AND returned_at IS NULL`, ms(now), hash(state))
-	if err != nil {
-		return CallbackResult{}, err
-	}
-	if n, _ := r.RowsAffected(); n != 1 {
-		return CallbackResult{}, apperr.Fieldf(apperr.Invalid, "state", MsgUsed)
-	}
-	out := url.Values{"state": {state}}
-	for _, k := range []string{"code", "error", "error_description"} {
-		if v := q.Get(k); v != "" {
-			out.Set(k, truncateString(v, 1024))
-		}
-	}
-	res.ResultURI = strings.TrimRight(s.cfg.FrameURL(), "/") + ResultPath + "?" + out.Encode()
-	if returnURL != "" {
-		u, _ := url.Parse(returnURL)
-		q := u.Query()
-		q.Set("result_uri", res.ResultURI)
-		u.RawQuery = q.Encode()
-		res.RedirectURL = u.String()
-	}
-	return res, nil
+func (s *Service) frameURL(path string) string {
+	return strings.TrimRight(s.cfg.FrameURL(), "/") + path
 }
 
 // ConnectRequest finishes a social login with the callback's result URI.
@@ -392,9 +343,12 @@ type ConnectResult struct {
 	Username string        `json:"username"`
 }
 
-// Connect spends a flow: the result's state must be a returned, unexpired,
-// unused flow of this project and device, and the verifier must match its
-// challenge; the code is exchanged at the provider (with the verifier), the
+// Connect spends a flow: the result's state must be an unexpired, unused
+// flow of this project and device that came back through the callback in
+// the browser that began it (Callback checked the binding cookie there;
+// this request comes from the frame, whose fetch cannot carry a SameSite
+// cookie of the frame origin when the page is another site's), and the
+// verifier must match its challenge; the code is exchanged at the provider (with the verifier), the
 // person read (an ID token verified for issuer, audience, expiry and nonce,
 // or the provider's user info), and a session opened (auth.SocialLogin,
 // which links by a provider-verified e-mail). The flow is spent by the first
@@ -453,7 +407,7 @@ func (s *Service) parseResult(uri string) (url.Values, error) {
 	if err != nil {
 		return nil, bad
 	}
-	base, err := url.Parse(strings.TrimRight(s.cfg.FrameURL(), "/") + ResultPath)
+	base, err := url.Parse(s.frameURL(ResultPath))
 	if err != nil || !strings.EqualFold(u.Scheme, base.Scheme) || !strings.EqualFold(u.Host, base.Host) || u.Path != base.Path {
 		return nil, bad
 	}
@@ -475,8 +429,9 @@ func (s *Service) spend(ctx context.Context, projectID, state, deviceID string) 
 	var project, device string
 	var expires int64
 	var returned, consumed *int64
-	err := s.db.QueryRow(ctx, `SELECT project_id, provider, device_id, code_challenge, nonce, expires_at, returned_at, consumed_at FROM social_flows WHERE state_hash = ?`, hash(state)).
-		Scan(&project, &f.provider, &device, &f.challenge, &f.nonce, &expires, &returned, &consumed)
+	var bound []byte
+	err := s.db.QueryRow(ctx, `SELECT project_id, provider, device_id, code_challenge, nonce, expires_at, returned_at, consumed_at, binding_hash FROM social_flows WHERE state_hash = ?`, hash(state)).
+		Scan(&project, &f.provider, &device, &f.challenge, &f.nonce, &expires, &returned, &consumed, &bound)
 	switch {
 	case store.IsNoRows(err) || (err == nil && project != projectID):
 		return flow{}, apperr.Fieldf(apperr.Invalid, "uri", MsgInvalidState)
@@ -486,8 +441,9 @@ func (s *Service) spend(ctx context.Context, projectID, state, deviceID string) 
 		return flow{}, apperr.Fieldf(apperr.Invalid, "uri", MsgUsed)
 	case expires <= ms(now):
 		return flow{}, apperr.Fieldf(apperr.Invalid, "uri", MsgExpired)
-	case returned == nil:
-		// A state that never came back through the callback: made up.
+	case returned == nil || bound == nil:
+		// A state that never came back through the callback in the browser
+		// that began it: made up, or a code taken from elsewhere.
 		return flow{}, apperr.Fieldf(apperr.Invalid, "uri", MsgInvalidState)
 	case subtle.ConstantTimeCompare([]byte(device), []byte(deviceID)) != 1:
 		return flow{}, apperr.Fieldf(apperr.Forbidden, "deviceId", MsgOtherDevice)
@@ -609,13 +565,13 @@ func validDeviceID(id string) error {
 	return nil
 }
 
-// parseOrigin checks an http(s) origin with no path.
+// parseOrigin checks a page's origin (project.ParseOrigin's grammar).
 func parseOrigin(o string) (string, error) {
-	u, err := url.Parse(o)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || (u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.User != nil {
+	n, err := project.ParseOrigin(o)
+	if err != nil {
 		return "", apperr.Fieldf(apperr.Invalid, "parentOrigin", "parentOrigin must be an http(s) origin")
 	}
-	return u.Scheme + "://" + strings.ToLower(u.Host), nil
+	return n, nil
 }
 
 func truncateString(s string, n int) string {

@@ -240,14 +240,25 @@ type login struct {
 	device, verifier, resultURI string
 }
 
-func (e *env) popup(provider, device string) login {
+// begin is the page's post of the popup to a login's begin URL: the
+// provider's URL and the binding cookie's value.
+func (e *env) begin(beginURI string) (authURL, binding string) {
 	e.t.Helper()
-	l := login{device: device, verifier: newVerifier()}
-	uri, err := e.svc.Start(context.Background(), social.StartRequest{Project: e.p, Provider: provider, DeviceID: device, CodeChallenge: challenge(l.verifier), ParentOrigin: pageOrigin, IP: "192.0.2.1"})
-	if err != nil {
-		e.t.Fatalf("start %s: %v", provider, err)
+	u, err := url.Parse(beginURI)
+	if err != nil || !strings.HasPrefix(beginURI, frameURL+social.BeginPath+"?") {
+		e.t.Fatalf("begin URI %q", beginURI)
 	}
-	res, err := e.noRedirect.Get(uri)
+	res, err := e.svc.Begin(context.Background(), social.BeginRequest{State: u.Query().Get("state"), Origin: pageOrigin})
+	if err != nil {
+		e.t.Fatalf("begin: %v", err)
+	}
+	return res.AuthURL, res.Binding
+}
+
+// authorize is the provider's page: its redirect to the callback's query.
+func (e *env) authorize(authURL string) string {
+	e.t.Helper()
+	res, err := e.noRedirect.Get(authURL)
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -256,7 +267,18 @@ func (e *env) popup(provider, device string) login {
 	if err != nil || res.StatusCode != http.StatusFound || !strings.HasPrefix(loc.String(), frameURL+social.CallbackPath) {
 		e.t.Fatalf("authorize answered %d %q", res.StatusCode, res.Header.Get("Location"))
 	}
-	page := e.callback(loc.RawQuery)
+	return loc.RawQuery
+}
+
+func (e *env) popup(provider, device string) login {
+	e.t.Helper()
+	l := login{device: device, verifier: newVerifier()}
+	uri, err := e.svc.Start(context.Background(), social.StartRequest{Project: e.p, Provider: provider, DeviceID: device, CodeChallenge: challenge(l.verifier), ParentOrigin: pageOrigin, IP: "192.0.2.1"})
+	if err != nil {
+		e.t.Fatalf("start %s: %v", provider, err)
+	}
+	authURL, binding := e.begin(uri)
+	page := e.callback(e.authorize(authURL), binding)
 	if page.Code != http.StatusOK {
 		e.t.Fatalf("callback page %d: %s", page.Code, page.Body)
 	}
@@ -273,9 +295,15 @@ func (e *env) popup(provider, device string) login {
 	return l
 }
 
-func (e *env) callback(rawQuery string) *httptest.ResponseRecorder {
+// callback is the provider's redirect to the callback page in a browser
+// holding binding ("" for none) as the login's cookie.
+func (e *env) callback(rawQuery, binding string) *httptest.ResponseRecorder {
 	rec := httptest.NewRecorder()
-	e.callbackPage.ServeHTTP(rec, httptest.NewRequest("GET", frameURL+social.CallbackPath+"?"+rawQuery, nil))
+	req := httptest.NewRequest("GET", frameURL+social.CallbackPath+"?"+rawQuery, nil)
+	if q, err := url.ParseQuery(rawQuery); err == nil && binding != "" {
+		req.AddCookie(&http.Cookie{Name: social.BindingCookieName(q.Get("state")), Value: binding})
+	}
+	e.callbackPage.ServeHTTP(rec, req)
 	return rec
 }
 
@@ -455,7 +483,7 @@ func TestService_Refused(t *testing.T) {
 			wantMessage(t, err, social.MsgInvalidState)
 			e.nothingStored()
 			// The callback refuses a state it did not issue, and posts nothing.
-			page := e.callback("state=made-up&code=abc")
+			page := e.callback("state=made-up&code=abc", "")
 			if page.Code != http.StatusBadRequest || !strings.Contains(page.Body.String(), social.MsgInvalidState) || strings.Contains(page.Body.String(), "postMessage") {
 				t.Fatalf("callback of a made-up state: %d %s", page.Code, page.Body)
 			}

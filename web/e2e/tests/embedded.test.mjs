@@ -5,7 +5,7 @@
 // wallet is the only wallet. Build the web packages (the frame included) and
 // bin/latchd-dev first (scripts/test-e2e.sh does).
 import { strict as assert } from 'node:assert';
-import { createPublicKey, verify as cryptoVerify } from 'node:crypto';
+import { createPublicKey, randomBytes, verify as cryptoVerify } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { dirname, join } from 'node:path';
@@ -19,7 +19,8 @@ import { useHarness } from '../lib/harness.mjs';
 const demoDir = join(dirname(fileURLToPath(import.meta.url)), '../../apps/demo/dist');
 if (!existsSync(join(demoDir, 'index.html'))) throw new Error(`demo not built: ${demoDir} (npm run build in web/)`);
 
-const harness = useHarness({ latchdArgs: ['--demo-dir', demoDir, '--demo-addr', '127.0.0.1:0'] });
+// latchd believes X-Forwarded-For from the loopback (its only client here): the stranger below comes from another IP.
+const harness = useHarness({ latchdArgs: ['--demo-dir', demoDir, '--demo-addr', '127.0.0.1:0', '--trusted-proxies', '127.0.0.1/32'] });
 const devA = 31337;
 const email = `visitor-${Date.now()}@example.com`;
 const { login, mailCount } = emailLogin(harness, email);
@@ -395,4 +396,59 @@ test('Update email from Account: the code mailed to the current address, then th
   // Another browser profile logs in with the new address (a new device: approval, then code): the same wallet.
   const second = await openDemo();
   assert.equal(await after.login(second.page, { expectDevice: true }), address);
+});
+
+/**
+ * A stranger's e-mail start for an address (issue 40, finding 4): a new device id each time, from another IP.
+ * @param {string} address
+ */
+async function strangerStart(address) {
+  const { apiUrl, info } = harness.latchd;
+  const res = await fetch(`${apiUrl}/auth/v1/email/start?projectId=${info.projectId}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': '198.51.100.7' },
+    body: JSON.stringify({ email: address, deviceId: randomBytes(16).toString('base64url') }),
+  });
+  return { status: res.status, retryAfter: Number(res.headers.get('retry-after') ?? 0), body: await res.json() };
+}
+
+test("a stranger's 20 starts for the visitor's address leave the visitor's link valid and their next code deliverable", async () => {
+  const address = `targeted-${Date.now()}@example.com`;
+  const visitor = emailLogin(harness, address);
+  const testPage = await openDemo();
+  const { page } = testPage;
+  // A new account has no shares yet: the frame's first fetch answers 404, then it creates the wallet.
+  testPage.allowConsoleErrors(/shares\/fetch.*404|404.*shares\/fetch/);
+  await page.getByTestId('latch-connect-button').click();
+  await page.getByTestId('latch-email-input').fill(address);
+  await page.getByTestId('latch-email-submit').click();
+  await page.getByTestId('latch-view-EmailVerifyDevice').waitFor();
+  const link = /** @type {string} */ ((await visitor.mail('device', 0)).link);
+
+  // 20 starts; a start refused for latchd's 30 s resend cooldown is sent again once the Retry-After it names is
+  // over (once: a stranger who waits), anything else refused is the stranger's own limits.
+  const answers = [];
+  let waited = false;
+  for (let i = 0; i < 20; i++) {
+    let a = await strangerStart(address);
+    if (a.status === 429 && /^Please try again after/.test(a.body.reasons?.[0]?.description ?? '') && !waited) {
+      waited = true;
+      await new Promise((r) => setTimeout(r, a.retryAfter * 1000));
+      a = await strangerStart(address);
+    }
+    answers.push(a);
+  }
+  assert.ok(answers.every((a) => a.status === 200 || a.status === 429), JSON.stringify(answers.map((a) => a.status)));
+
+  // The visitor's link still approves their device, and the code that follows is sent and logs them in.
+  const before = await visitor.mailCount();
+  await visitor.approveDevice(link);
+  await page.getByTestId('latch-view-EmailVerifyOtp').waitFor();
+  const { code } = await visitor.mail('code', before);
+  await page.getByTestId('latch-otp-input-0').click();
+  await page.keyboard.type(/** @type {string} */ (code));
+  await page.waitForFunction(() => JSON.parse(document.querySelector('[data-testid="demo-account"]')?.textContent ?? '{}').status === 'connected');
+  // What refused the stranger: their own IP's share of the address, never a cooldown the visitor's start set.
+  const refused = answers.filter((a) => a.status === 429).map((a) => a.body.reasons?.[0]?.description);
+  assert.ok(refused.length > 0 && refused.every((r) => /^Too many requests: e-mails to this address from this IP/.test(r)), JSON.stringify(refused));
 });

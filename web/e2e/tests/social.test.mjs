@@ -6,6 +6,7 @@
 // connects. Build the web packages (the frame included) and bin/latchd-dev
 // first (scripts/test-e2e.sh does).
 import { strict as assert } from 'node:assert';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { test } from 'node:test';
@@ -23,6 +24,8 @@ const email = `social-${Date.now()}@example.com`;
 const { login } = emailLogin(harness, email);
 
 /** @typedef {import('playwright-core').Page} Page */
+
+const base64url = (/** @type {Buffer} */ b) => b.toString('base64url');
 
 async function openDemo() {
   const testPage = await harness.newPage({ wallet: false });
@@ -122,6 +125,92 @@ test('google through the popup: the wallet connects and signs; the same person b
   const byEmail = await openDemo();
   byEmail.allowConsoleErrors(/status of 429/);
   assert.equal(await login(byEmail.page), address);
+});
+
+test('every provider of the development identity provider logs in through the popup (the login bound to this browser)', async () => {
+  for (const provider of ['google', 'x', 'discord', 'apple', 'github', 'facebook']) {
+    const { page } = await openDemo();
+    const address = await socialLogin(page, provider, { user: 'ada', more: !['google', 'x'].includes(provider) });
+    assert.match(address, /^0x[0-9a-fA-F]{40}$/, provider);
+  }
+});
+
+/**
+ * The frame's start as a script outside any browser makes it (issue 40, finding 3): the attacker's PKCE challenge
+ * and device, the page's origin as parentOrigin, and an Origin header only when `origin` is given.
+ * @param {string} challenge
+ * @param {string | undefined} origin
+ */
+async function attackerStart(challenge, origin) {
+  const { apiUrl, info } = harness.latchd;
+  const res = await fetch(`${apiUrl}/auth/v1/social/start?projectId=${info.projectId}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...(origin ? { Origin: origin } : {}) },
+    body: JSON.stringify({ provider: 'google', deviceId: ATTACKER_DEVICE, codeChallenge: challenge, parentOrigin: demoOrigin(), returnUrl: `${demoOrigin()}/leaky-page` }),
+  });
+  return { status: res.status, body: /** @type {{uri?: string, reasons?: {description: string}[]}} */ (await res.json()) };
+}
+
+const ATTACKER_DEVICE = 'attackers-own-device-0123456789';
+const demoOrigin = () => new URL(/** @type {string} */ (harness.latchd.info.demoUrl)).origin;
+
+test("the social-login attack fails: a start outside a browser is refused, a login begun elsewhere hands the victim's browser nothing, and the leaked code redeems nothing", async () => {
+  const { apiUrl, info } = harness.latchd;
+  const frame = info.frameOrigin.replace(/\/$/, '');
+  const verifier = base64url(randomBytes(32));
+  const challenge = base64url(createHash('sha256').update(verifier).digest());
+
+  // As found: no Origin at all.
+  const bare = await attackerStart(challenge, undefined);
+  assert.equal(bare.status, 403, JSON.stringify(bare.body));
+  assert.match(bare.body.reasons?.[0]?.description ?? '', /the request has no Origin/);
+
+  // With a forged Origin latchd records the login, but only the page itself can begin it in a browser.
+  const started = await attackerStart(challenge, frame);
+  assert.equal(started.status, 200, JSON.stringify(started.body));
+  const begin = /** @type {string} */ (started.body.uri);
+  assert.ok(begin.startsWith(`${frame}/auth/v1/social/begin?state=`), begin);
+  const victim = await harness.browser.newPage();
+  victim.allowConsoleErrors(/status of 40[35]/);
+  // The begin URL sent to the victim as a link: nothing begins.
+  const asLink = await victim.page.goto(begin);
+  assert.equal(asLink?.status(), 405);
+  // Posted from another site's page (here latchd's API origin, not the demo's): refused.
+  await victim.page.goto(`${apiUrl}/healthz`);
+  const [posted] = await Promise.all([
+    victim.page.waitForNavigation(),
+    victim.page.evaluate((action) => {
+      const f = document.createElement('form');
+      f.method = 'post';
+      f.action = action;
+      document.body.append(f);
+      f.submit();
+    }, begin),
+  ]);
+  assert.equal(posted?.status(), 403);
+  assert.match(await victim.page.textContent('#latch-social-error') ?? '', /can only be begun by the page that started it/);
+
+  // So the attacker begins it in their own client (the cookie stays there) and sends the victim the provider's page.
+  const own = await fetch(begin, { method: 'POST', headers: { Origin: demoOrigin() }, redirect: 'manual' });
+  assert.equal(own.status, 303);
+  const provider = /** @type {string} */ (own.headers.get('location'));
+  await victim.page.goto(provider);
+  await victim.page.getByTestId('devidp-user-ada').click();
+  await victim.page.waitForURL(/\/auth\/v1\/social\/callback/);
+  await victim.page.locator('#latch-social-error').waitFor();
+  assert.match(await victim.page.textContent('#latch-social-error') ?? '', /started in another browser/);
+  assert.doesNotMatch(victim.page.url(), /result_uri/);
+
+  // The code leaks from the victim's address bar: a result made from it is refused at redemption.
+  const leaked = new URL(victim.page.url());
+  const res = await fetch(`${apiUrl}/auth/v1/social/connect?projectId=${info.projectId}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Origin: frame },
+    body: JSON.stringify({ uri: `${frame}/auth/v1/social/result${leaked.search}`, codeVerifier: verifier, deviceId: ATTACKER_DEVICE }),
+  });
+  const refused = await res.json();
+  assert.equal(res.status, 400, JSON.stringify(refused));
+  assert.match(refused.reasons?.[0]?.description ?? '', /already used/);
 });
 
 test('an unverified e-mail opens another wallet; a closed popup says so and connects nothing', async () => {

@@ -5,7 +5,7 @@ import { openDeviceStore } from './deviceStore'
 import { createFrame } from './frame'
 import { challengeOf, newVerifier, PendingLogins, stateOf } from './social'
 import { fakeLatchd } from './testing/fakeLatchd'
-import { NO_SOCIAL_LOGIN } from './wallet'
+import { NO_SOCIAL_LOGIN, SOCIAL_RETURN_URL } from './wallet'
 
 const PAGE = 'https://app.example'
 
@@ -115,7 +115,7 @@ describe('PKCE', () => {
 describe('social login in redirect mode (a Telegram mini-app)', () => {
   it('keeps the verifier across the page reload: a new frame on the same device connects the result', async () => {
     const server = fakeLatchd()
-    // The page before the redirect asks for the provider's URL with its return URL.
+    // The page before the redirect asks for a login's begin URL with its return URL.
     const before = await embed(server)
     const uri = ((await before.ask('GET_SOCIAL_REDIRECT_URI', { provider: 'google', returnUrl: `${PAGE}/tg/?x=1` })).payload as { uri: string }).uri
     // A popup login's verifier lives in that frame's memory only.
@@ -127,7 +127,11 @@ describe('social login in redirect mode (a Telegram mini-app)', () => {
     // Spent: the stored verifier is gone.
     const again = await embed(server, before.store)
     expect(await again.ask('CONNECT_SOCIAL', { uri: resultOf(uri) })).toMatchObject({ payload: { message: NO_SOCIAL_LOGIN } })
-    // A return URL on another origin is refused by latchd.
-    expect(await after.ask('GET_SOCIAL_REDIRECT_URI', { provider: 'google', returnUrl: 'https://evil.example/' })).toMatchObject({ type: '@latch-frame/GET_SOCIAL_REDIRECT_URI_ERROR' })
+    // A return URL that is not a page of the embedding page's origin: the frame does not report it to latchd.
+    const starts = server.calls.filter((c) => c === 'socialStart').length
+    for (const bad of ['https://evil.example/', `https://user@${PAGE.slice('https://'.length)}/`, 'javascript:alert(1)', 'not a url']) {
+      expect(await after.ask('GET_SOCIAL_REDIRECT_URI', { provider: 'google', returnUrl: bad })).toMatchObject({ type: '@latch-frame/GET_SOCIAL_REDIRECT_URI_ERROR', payload: { message: SOCIAL_RETURN_URL } })
+    }
+    expect(server.calls.filter((c) => c === 'socialStart')).toHaveLength(starts)
   })
 })

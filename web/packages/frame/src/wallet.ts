@@ -32,6 +32,18 @@ export const DEVICE_APPROVAL_EXPIRED = 'Device approval expired: please start ag
 export const SHARES_MISMATCH = 'The key shares do not match this wallet'
 /** CONNECT_SOCIAL with a result this frame did not start (or already used). */
 export const NO_SOCIAL_LOGIN = 'No social login in progress for this result: please start again'
+/** A redirect-mode return URL that is not a page of the embedding page's origin. */
+export const SOCIAL_RETURN_URL = "returnUrl must be a page of the embedding page's origin"
+
+/** onOrigin reports whether url is an http(s) URL on origin, without userinfo. */
+function onOrigin(url: string, origin: string): boolean {
+  try {
+    const u = new URL(url)
+    return u.origin === origin && !u.username && !u.password
+  } catch {
+    return false
+  }
+}
 /** A wait ended by RPC_ABORT or sign-out. */
 export const ABORTED = 'Request was aborted'
 
@@ -264,9 +276,12 @@ export function createWallet(deps: WalletDeps) {
     /**
      * socialRedirectUri starts a social login for the page on parentOrigin:
      * a new PKCE verifier stays here, latchd gets its challenge and answers
-     * the provider's URL for the popup.
+     * the login's begin URL, which the page posts the popup (or itself) to.
+     * returnUrl, in redirect mode, is the page's own URL as the page says it:
+     * the frame reports it to latchd only when it is on the page's origin.
      */
     async socialRedirectUri(provider: string, parentOrigin: string, returnUrl?: string): Promise<{ uri: string }> {
+      if (returnUrl !== undefined && !onOrigin(returnUrl, parentOrigin)) throw new Error(SOCIAL_RETURN_URL)
       const verifier = newVerifier()
       const { uri } = await api.socialStart({ provider, deviceId: await deviceId(), codeChallenge: await challengeOf(verifier), parentOrigin, ...(returnUrl ? { returnUrl } : {}) })
       const state = stateOf(uri)

@@ -119,7 +119,7 @@ export interface FrameClient {
   connectOtp(otp: string): Promise<void>
   /** The frame's origin: the social login popup's pages are there, and its result is taken from there only. */
   readonly origin: string
-  /** socialRedirectUri asks the frame for the provider's URL of a new social login (the frame keeps its PKCE verifier). */
+  /** socialRedirectUri asks the frame to start a social login (it keeps the PKCE verifier): the login's begin URL, which the page posts to (beginSocialLogin). */
   socialRedirectUri(provider: AppPayload<'GET_SOCIAL_REDIRECT_URI'>['provider'], returnUrl?: string): Promise<string>
   /** connectSocial hands the frame the popup's result URI; a success marks that an embedded login was used and keeps the user name (spec §3). */
   connectSocial(resultUri: string, chainId?: number): Promise<FrameResult<'CONNECT_SOCIAL'>>

@@ -28,7 +28,16 @@ function pageWindow() {
 }
 
 function fakePopup() {
-  return { closed: false, location: { href: `${FRAME}/auth/v1/social/loading` }, close() { this.closed = true } }
+  return { name: 'latch-social-1', closed: false, close() { this.closed = true } }
+}
+
+/** The forms the page submits (beginSocialLogin), as the browser would post them. */
+function submittedForms() {
+  const forms: { method: string; action: string; target: string }[] = []
+  vi.spyOn(HTMLFormElement.prototype, 'submit').mockImplementation(function (this: HTMLFormElement) {
+    forms.push({ method: this.method, action: this.action, target: this.target })
+  })
+  return forms
 }
 
 describe('waitForSocialResult', () => {
@@ -58,11 +67,14 @@ describe('waitForSocialResult', () => {
     }
   })
 
-  it('opens a blank popup that says it is loading', () => {
+  it('opens a blank popup of its own name that says it is loading', () => {
     const doc = { title: '', body: { textContent: '' } }
     const open = vi.fn(() => ({ document: doc }))
     expect(openSocialPopup({ open, screenX: 0, screenY: 0, outerWidth: 1000, outerHeight: 800 } as unknown as Window)).toBeTruthy()
-    expect(open).toHaveBeenCalledWith('about:blank', '_blank', expect.stringContaining('width=500'))
+    expect(open).toHaveBeenCalledWith('about:blank', expect.stringMatching(/^latch-social-\d+-\d+$/), expect.stringContaining('width=500'))
+    const [, first] = open.mock.calls[0] as unknown as [string, string]
+    openSocialPopup({ open, screenX: 0, screenY: 0, outerWidth: 1000, outerHeight: 800 } as unknown as Window)
+    expect((open.mock.calls[1] as unknown as [string, string])[1]).not.toBe(first)
     expect(doc.body.textContent).toBe('Loading…')
   })
 })
@@ -78,7 +90,7 @@ function scriptedFrame(connectError?: string, recoveryRequired = false) {
     sent.push(m)
     switch (m.type.slice('@latch-app/'.length)) {
       case 'GET_SOCIAL_REDIRECT_URI':
-        return answer(m, { uri: `https://${m.payload!.provider}.example/authorize?state=s1` })
+        return answer(m, { uri: `${FRAME}/auth/v1/social/begin?state=s1&p=${m.payload!.provider}` })
       case 'CONNECT_SOCIAL':
         if (connectError) return answer(m, connectError, false)
         return answer(m, { provider: 'google', userName: 'ada', email: 'ada@example.com' })
@@ -103,6 +115,7 @@ function scriptedFrame(connectError?: string, recoveryRequired = false) {
 
 const latches: Latch[] = []
 afterEach(() => {
+  vi.restoreAllMocks()
   for (const l of latches.splice(0)) l.destroy()
   document.body.innerHTML = ''
   localStorage.clear()
@@ -123,13 +136,16 @@ describe('connectSocial', () => {
     }
   }
 
-  it('sends the popup to the provider, hands the frame the result and connects the wallet', async () => {
+  it("posts the popup to the login's begin URL, hands the frame the result and connects the wallet", async () => {
     const latch = newLatch()
     const frame = scriptedFrame()
     const win = pageWindow()
     const popup = fakePopup()
+    const forms = submittedForms()
     const done = run(frame, connectSocial(latch, 'google', popup as unknown as Window, { win }))
-    await vi.waitFor(() => expect(popup.location.href).toBe('https://google.example/authorize?state=s1'))
+    // A form post from the page (its Origin is what latchd checks), targeting the popup; the form is gone after.
+    await vi.waitFor(() => expect(forms).toEqual([{ method: 'post', action: `${FRAME}/auth/v1/social/begin?state=s1&p=google`, target: 'latch-social-1' }]))
+    expect(document.querySelector('form')).toBeNull()
     expect(latch._internal.embedded!.store.getState().social).toMatchObject({ provider: 'google', step: 'popup' })
     win.post({ resultUri: RESULT }, FRAME, popup)
     await done
@@ -146,8 +162,9 @@ describe('connectSocial', () => {
     const frame = scriptedFrame(undefined, true)
     const win = pageWindow()
     const popup = fakePopup()
+    const forms = submittedForms()
     const done = run(frame, connectSocial(latch, 'google', popup as unknown as Window, { win }))
-    await vi.waitFor(() => expect(popup.location.href).toContain('google.example'))
+    await vi.waitFor(() => expect(forms[0]?.action).toContain('p=google'))
     win.post({ resultUri: RESULT }, FRAME, popup)
     await done
     expect(latch._internal.embedded!.store.getState()).toMatchObject({ step: 'recoveryPassword', social: { step: 'done' } })
@@ -159,8 +176,9 @@ describe('connectSocial', () => {
     const frame = scriptedFrame('The PKCE code verifier does not match this social login')
     const win = pageWindow()
     const popup = fakePopup()
+    const forms = submittedForms()
     const done = run(frame, connectSocial(latch, 'github', popup as unknown as Window, { win }))
-    await vi.waitFor(() => expect(popup.location.href).toContain('github.example'))
+    await vi.waitFor(() => expect(forms[0]?.action).toContain('p=github'))
     win.post({ resultUri: RESULT }, FRAME, popup)
     await done
     expect(latch._internal.embedded!.store.getState().social).toEqual({ provider: 'github', step: 'error', error: 'The PKCE code verifier does not match this social login' })

@@ -1,9 +1,11 @@
 // The social login popup on the page's side (spec §7, docs/social.md): it is
-// opened at the click (a popup opened after an await is blocked), sent to
-// the provider, and comes back to
-// latchd's callback page on the frame origin, which posts {resultUri} to this
-// window. Only a message from the frame origin and from that popup is taken:
-// anything else (another origin, another window) is ignored.
+// opened at the click (a popup opened after an await is blocked), posted to
+// the login's begin URL on the frame origin (beginSocialLogin: latchd checks
+// this page's Origin and binds the login to this browser with a cookie), sent
+// on to the provider, and comes back to latchd's callback page on the frame
+// origin, which posts {resultUri} to this window. Only a message from the
+// frame origin and from that popup is taken: anything else (another origin,
+// another window) is ignored.
 import { globalTimers, type TimerHandle, type Timers } from '../timers'
 
 /** What the popup says until the provider's page loads. */
@@ -37,13 +39,37 @@ function features(win: Window): string {
  * provider's and undo it).
  */
 export function openSocialPopup(win: Window = window): Window | null {
-  const popup = win.open('about:blank', '_blank', features(win))
+  // A name of its own, so that beginSocialLogin's form can target it.
+  const name = `latch-social-${crypto.getRandomValues(new Uint32Array(2)).join('-')}`
+  const popup = win.open('about:blank', name, features(win))
   try {
     if (popup) popup.document.title = popup.document.body.textContent = SOCIAL_POPUP_LOADING
   } catch {
     // A browser that gives the blank page another origin: it stays blank.
   }
   return popup
+}
+
+/**
+ * beginSocialLogin sends a window to a login's begin URL (the frame's answer
+ * to GET_SOCIAL_REDIRECT_URI) by a form post from this page's document: the
+ * browser then sends the page's Origin, which latchd requires to be the
+ * origin the login was started for before it sets the HttpOnly cookie that
+ * binds the login to this browser and answers a redirect to the provider.
+ * target is the popup's name, or '_self' in redirect mode.
+ */
+export function beginSocialLogin(uri: string, target: string, doc: Document = document): void {
+  const form = doc.createElement('form')
+  form.method = 'post'
+  form.action = uri
+  form.target = target
+  form.hidden = true
+  doc.body.append(form)
+  try {
+    form.submit()
+  } finally {
+    form.remove()
+  }
 }
 
 /** Where the popup's message arrives: the page's window. */

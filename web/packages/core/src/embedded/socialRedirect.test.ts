@@ -17,6 +17,7 @@ const dev = defineChain({ id: 31337, name: 'Latch Dev', nativeCurrency: { name: 
 function pageWindow(href: string) {
   const store = new Map<string, string>()
   const win = {
+    document,
     location: { href },
     history: {
       state: { tg: 1 },
@@ -77,7 +78,7 @@ function scriptedFrame() {
     sent.push(m)
     switch (m.type.slice('@latch-app/'.length)) {
       case 'GET_SOCIAL_REDIRECT_URI':
-        return answer(m, { uri: `https://${m.payload!.provider}.example/authorize?state=s1` })
+        return answer(m, { uri: `${FRAME}/auth/v1/social/begin?state=s1&p=${m.payload!.provider}` })
       case 'CONNECT_SOCIAL':
         return answer(m, { provider: 'google', userName: 'ada', email: 'ada@example.com' })
       case 'GET_USER':
@@ -101,6 +102,7 @@ function scriptedFrame() {
 const latches: Latch[] = []
 let poll: ReturnType<typeof setInterval> | undefined
 afterEach(() => {
+  vi.restoreAllMocks()
   clearInterval(poll)
   for (const l of latches.splice(0)) l.destroy()
   document.body.innerHTML = ''
@@ -114,9 +116,14 @@ describe('redirect mode', () => {
     const frame = scriptedFrame()
     poll = setInterval(() => frame.attach(), 1)
     const win = pageWindow('https://app.example/tg/?x=1')
+    const forms: { method: string; action: string; target: string }[] = []
+    vi.spyOn(HTMLFormElement.prototype, 'submit').mockImplementation(function (this: HTMLFormElement) {
+      forms.push({ method: this.method, action: this.action, target: this.target })
+    })
     await startSocialRedirect(latch, 'google', win)
     expect(frame.sent.find((m) => m.type === '@latch-app/GET_SOCIAL_REDIRECT_URI')?.payload).toEqual({ provider: 'google', returnUrl: 'https://app.example/tg/?x=1' })
-    expect(win.location.href).toBe('https://google.example/authorize?state=s1')
+    // The page posts itself to the login's begin URL (latchd checks its Origin, then sends it to the provider).
+    expect(forms).toEqual([{ method: 'post', action: `${FRAME}/auth/v1/social/begin?state=s1&p=google`, target: '_self' }])
     expect(win.localStorage.getItem(TELEGRAM_SOCIAL_PROVIDER_KEY)).toBe('google')
 
     // The page comes back (latchd's callback added result_uri) and starts again.

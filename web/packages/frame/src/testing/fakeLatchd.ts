@@ -94,7 +94,8 @@ export function fakeLatchd(opts: { allowedOrigins?: string[]; approveAfterPolls?
       const state = `state-${++n}`
       if (returnUrl !== undefined && new URL(returnUrl).origin !== parentOrigin) fail(400, 'invalid', `returnUrl must be a page of parentOrigin ${parentOrigin}`)
       socialFlows.set(state, { provider, deviceId, challenge: codeChallenge, used: false })
-      return { uri: `https://${provider}.example/authorize?state=${state}&code_challenge=${codeChallenge}` }
+      // latchd answers the login's begin URL on the frame origin (the page posts the popup there).
+      return { uri: `https://frame.example/auth/v1/social/begin?state=${state}` }
     },
     async socialConnect({ uri, codeVerifier, deviceId }) {
       calls.push('socialConnect')

@@ -1,14 +1,16 @@
 import type { Latch } from '../../latch-types'
 import { OAUTH_SOCIAL_PROVIDERS, RECOVERY_PASSWORD_REQUIRED, SOCIAL_PROVIDER_MESSAGE } from '../protocol'
 import { errorMessage, requireEmbedded, shownError, shownMessage } from '../required'
-import { SOCIAL_POPUP_BLOCKED, waitForSocialResult, type SocialWaitOptions } from '../socialPopup'
+import { beginSocialLogin, SOCIAL_POPUP_BLOCKED, waitForSocialResult, type SocialWaitOptions } from '../socialPopup'
 import type { SocialProviderName } from '../state'
 
 /**
  * connectSocial logs in with a social provider through popup, which the
  * caller opened at the click (openSocialPopup; null when it was blocked):
- * the frame gives the provider's URL (keeping the PKCE verifier), the popup
- * goes there, latchd's callback page on the frame origin posts the result
+ * the frame gives the login's begin URL (keeping the PKCE verifier), the
+ * page posts the popup there (beginSocialLogin), latchd binds the login to
+ * this browser and sends the popup to the provider, latchd's callback page
+ * on the frame origin posts the result
  * URI back (only that origin and that window are heard), the frame exchanges
  * it for a session, and the wallet connects like an e-mail login's. The
  * slice's `social` says where it stands (popup → connecting → done, or the
@@ -33,7 +35,7 @@ export async function connectSocial(
   let resultUri: string
   try {
     const frame = await wallet.frame()
-    popup.location.href = await frame.socialRedirectUri(name)
+    beginSocialLogin(await frame.socialRedirectUri(name), popup.name)
     resultUri = await waitForSocialResult(popup, { ...options, frameOrigin: frame.origin })
     popup.close()
   } catch (error) {

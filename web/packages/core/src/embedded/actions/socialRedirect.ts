@@ -1,5 +1,6 @@
 // Social login in redirect mode (spec §2: a Telegram mini-app, where no
-// popup opens): the page itself goes to the provider, latchd's callback sends
+// popup opens): the page itself goes to the provider (through the login's
+// begin URL, which binds the login to this browser), latchd's callback sends
 // it back with the result URI in its result_uri parameter, and the page,
 // starting again, reads it, removes it from the address 100 ms later, and
 // finishes the login. The frame keeps the PKCE verifier across the reload.
@@ -7,6 +8,7 @@ import type { Latch } from '../../latch-types'
 import { globalTimers, type Timers } from '../../timers'
 import { OAUTH_SOCIAL_PROVIDERS, SOCIAL_PROVIDER_MESSAGE } from '../protocol'
 import { requireEmbedded, shownError } from '../required'
+import { beginSocialLogin } from '../socialPopup'
 import type { SocialProviderName } from '../state'
 import { finishSocialLogin } from './connectSocial'
 
@@ -19,6 +21,7 @@ export const RESULT_URI_REMOVE_MS = 100
 
 /** The page's window as redirect mode uses it. */
 export interface RedirectWindow {
+  readonly document: Document
   readonly location: { href: string }
   readonly history: Pick<History, 'replaceState' | 'state'>
   readonly localStorage: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>
@@ -50,8 +53,10 @@ export function readResultUri(win: Pick<RedirectWindow, 'location' | 'history'>,
 
 /**
  * startSocialRedirect starts a social login in redirect mode: the frame gives
- * the provider's URL for a login that comes back to this page, and the page
- * goes there. Failures are the slice's `social` error, as in connectSocial.
+ * the begin URL of a login that comes back to this page, and the page posts
+ * itself there (beginSocialLogin: latchd binds the login to this browser and
+ * sends the page on to the provider). Failures are the slice's `social`
+ * error, as in connectSocial.
  */
 export async function startSocialRedirect(latch: Latch, provider: string, win: RedirectWindow = window): Promise<void> {
   const wallet = requireEmbedded(latch)
@@ -62,7 +67,7 @@ export async function startSocialRedirect(latch: Latch, provider: string, win: R
   try {
     const uri = await (await wallet.frame()).socialRedirectUri(name, withoutResultUri(win.location.href))
     win.localStorage.setItem(TELEGRAM_SOCIAL_PROVIDER_KEY, name)
-    win.location.href = uri
+    beginSocialLogin(uri, '_self', win.document)
   } catch (error) {
     fail(shownError(latch, error))
   }
