@@ -31,8 +31,9 @@ type reservedMatch struct {
 	exact bool
 }
 
-// reservedSet holds reserved labels by skeleton (the first of look-alikes).
-type reservedSet map[string]string
+// reservedSet holds reserved labels by skeleton: each skeleton's labels,
+// so that a reserved label matches itself before any look-alike of it.
+type reservedSet map[string][]string
 
 func newReservedSet(labels []string) reservedSet {
 	set := reservedSet{}
@@ -43,14 +44,20 @@ func newReservedSet(labels []string) reservedSet {
 }
 
 func (s reservedSet) add(label string) {
-	if _, ok := s[Skeleton(label)]; !ok {
-		s[Skeleton(label)] = label
-	}
+	s[Skeleton(label)] = append(s[Skeleton(label)], label)
 }
 
 func (s reservedSet) match(label string) (reservedMatch, bool) {
-	r, ok := s[Skeleton(label)]
-	return reservedMatch{label: r, exact: r == label}, ok
+	alike := s[Skeleton(label)]
+	for _, r := range alike {
+		if r == label {
+			return reservedMatch{label: r, exact: true}, true
+		}
+	}
+	if len(alike) == 0 {
+		return reservedMatch{}, false
+	}
+	return reservedMatch{label: alike[0]}, true
 }
 
 // ReadReservedFile reads a reserved-names file: one name a line (a label, or

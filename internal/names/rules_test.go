@@ -136,6 +136,17 @@ func TestService_Reserved(t *testing.T) {
 		})
 		t.Run("ErrConfigured", func(t *testing.T) {
 			wantErr(t, register("vip-roorn"), apperr.Conflict, "vip-roorn.latch.test looks like vip-room.latch.test, which is reserved")
+			// Reserved look-alikes of each other: each is refused as itself.
+			for _, name := range []string{"gold-coin", "go1d-coin"} {
+				if _, _, err := svc.Reserve(ctx, name); err != nil {
+					t.Fatal(err)
+				}
+			}
+			wantErr(t, register("go1d-coin"), apperr.Conflict, "The name go1d-coin.latch.test is reserved")
+			wantErr(t, register("gold-coin"), apperr.Conflict, "The name gold-coin.latch.test is reserved")
+			for _, name := range []string{"gold-coin", "go1d-coin"} {
+				svc.Release(ctx, name)
+			}
 		})
 		t.Run("ErrProjectName", func(t *testing.T) {
 			wantErr(t, register("acme-pay"), apperr.Conflict, "The name acme-pay.latch.test is reserved")
