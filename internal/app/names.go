@@ -54,7 +54,7 @@ func namesFlags(fs *flag.FlagSet, cfg *Config) func() error {
 	fs.StringVar(&n.GatewayKey, "names-gateway-key", "", "hex secp256k1 private key signing the answers of the ENS offchain resolver gateway (its address is the resolver's trusted signer); latchd dev makes one per start; empty under latchd serve: the gateway answers 503 (secret; prefer LATCH_NAMES_GATEWAY_KEY)")
 	fs.StringVar(&n.ReservedFile, "names-reserved-file", "", "file of names no visitor may register (nor look-alikes of them), one a line, # comments; added to the built-in list (admin, support, wallet, latch, …) and the projects' names; read at start (latchd names reserve changes the list at run time)")
 	fs.IntVar(&n.AccountDaily, "names-account-daily", 1, "names one Latch account (e-mail or social login) may register a day; a refused registration does not count; 0 = no limit")
-	fs.IntVar(&n.IPDaily, "names-ip-daily", 1, "names one client IP may register a day; a refused registration does not count; 0 = no limit")
+	fs.IntVar(&n.IPDaily, "names-ip-daily", 1, "names one client IP (an IPv6 client's /64) may register a day; a refused registration does not count; 0 = no limit")
 	return func() error {
 		if n.AccountDaily < 0 || n.IPDaily < 0 {
 			return fmt.Errorf("--names-account-daily and --names-ip-daily must be 0 (no limit) or more")

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"net/netip"
 	"strings"
 	"time"
 
@@ -202,7 +203,7 @@ func (s *Service) chargeQuotas(ctx context.Context, tx *sql.Tx, caller Caller, n
 		limit    int
 	}{
 		{"account:" + caller.Account, "Your account", s.cfg.AccountDaily},
-		{"ip:" + caller.IP, "Your network (IP address)", s.cfg.IPDaily},
+		{"ip:" + ipKey(caller.IP), "Your network (IP address)", s.cfg.IPDaily},
 	} {
 		if q.limit <= 0 || q.key == "ip:" {
 			continue
@@ -219,6 +220,18 @@ func (s *Service) chargeQuotas(ctx context.Context, tx *sql.Tx, caller Caller, n
 		}
 	}
 	return nil
+}
+
+// ipKey is the network an IP's daily registrations are counted for: the
+// address itself for IPv4, its /64 for IPv6, where one subscriber commonly
+// holds a whole /64 and could otherwise count as billions of clients.
+func ipKey(ip string) string {
+	addr, err := netip.ParseAddr(ip)
+	if err != nil || addr.Unmap().Is4() {
+		return ip
+	}
+	prefix, _ := addr.Prefix(64)
+	return prefix.String()
 }
 
 // charge spends one of key's limit events of the window, or reports how

@@ -330,6 +330,20 @@ func TestService_DailyLimits(t *testing.T) {
 				t.Fatalf("another IP: %v", err)
 			}
 		})
+		t.Run("ErrIPv6Network", func(t *testing.T) {
+			// Addresses of one /64 are one network.
+			e, f, g := newSigner(t), newSigner(t), newSigner(t)
+			for _, name := range []string{"erin", "fred"} {
+				s := map[string]signer{"erin": e, "fred": f}[name]
+				if err := register(s, name, "2001:db8:1:2::"+name[:1]); err != nil {
+					t.Fatal(err)
+				}
+			}
+			wantErr(t, register(g, "gina", "2001:db8:1:2:ffff::1"), apperr.RateLimited, "Your network (IP address) may register 2 names a day")
+			if err := register(g, "gina", "2001:db8:1:3::1"); err != nil {
+				t.Fatalf("another /64: %v", err)
+			}
+		})
 		t.Run("WindowEnds", func(t *testing.T) {
 			clock.t = clock.t.Add(23 * time.Hour)
 			if err := register(d, "dave", "192.0.2.1"); err != nil {
