@@ -32,6 +32,9 @@ Usage:
   latchd image put --kind wallet|asset|currency|token --id ID --file logo.png|.jpg|.webp|.svg
   latchd auth rotate-key     re-encrypt the embedded wallet's stored shares under the first key of --auth-kek
                              and --auth-recovery-key (docs/auth.md)
+  latchd names reserve NAME | release NAME | reserved
+                             reserve a name (and its look-alikes) so no visitor registers it, release one, or list them;
+                             every node applies the change at once (docs/names.md)
   latchd routes              print every route with its method, pattern, guard class and listener
   latchd healthcheck [--url URL] [--timeout D]
                              GET a running latchd's /healthz (default: on --addr); exit 0 if it answers 200
@@ -62,6 +65,8 @@ func CLI(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = runImage(ctx, args, stdout, stderr)
 	case "auth":
 		err = runAuth(ctx, args, stdout, stderr)
+	case "names":
+		err = runNames(ctx, args, stdout, stderr)
 	case "routes":
 		if len(args) > 0 {
 			err = fmt.Errorf("takes no arguments")

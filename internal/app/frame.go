@@ -72,7 +72,8 @@ func init() {
 }
 
 // framePreflight answers the frame origin's CORS preflights for the routes
-// marked alsoFrame (POST with a JSON body); every other preflight goes to
+// marked alsoFrame (POST with a JSON body, and the session's Authorization
+// where the route reads it); every other preflight goes to
 // next, the project guard's, which admits only the project's origins.
 func (m *Main) framePreflight(next http.Handler) http.Handler {
 	origin := m.frameOrigin()
@@ -91,8 +92,9 @@ func (m *Main) framePreflight(next http.Handler) http.Handler {
 			httpx.Error(w, r, apperr.Fieldf(apperr.Forbidden, "Access-Control-Request-Method", "Method %q is not allowed", method))
 			return
 		}
+		// Authorization carries the frame's session (a name registration).
 		for _, h := range strings.Split(r.Header.Get("Access-Control-Request-Headers"), ",") {
-			if h = strings.ToLower(strings.TrimSpace(h)); h != "" && h != "content-type" {
+			if h = strings.ToLower(strings.TrimSpace(h)); h != "" && h != "content-type" && h != "authorization" {
 				httpx.Error(w, r, apperr.Fieldf(apperr.Forbidden, "Access-Control-Request-Headers", "Header %q is not allowed", h))
 				return
 			}

@@ -64,7 +64,7 @@ func gatewayData(t *testing.T, name string) string {
 }
 
 // namesCalls are TestOpenAPI_Responses's calls of the names routes.
-func namesCalls(t *testing.T, pid string) []call {
+func namesCalls(t *testing.T, m *app.Main, pid string) []call {
 	alice, _ := crypto.GenerateKey()
 	mallory, _ := crypto.GenerateKey()
 	aliceAddr := crypto.PubkeyToAddress(alice.PublicKey).Hex()
@@ -72,8 +72,11 @@ func namesCalls(t *testing.T, pid string) []call {
 	forged := nameRegistration(t, mallory, "forged")
 	forged = strings.Replace(forged, stranger, aliceAddr, 1)
 	sender := "/v1/names/gateway/0x" + strings.Repeat("ab", 20) + "/"
+	session := devSession(t, m, "names-openapi@example.com")
 	return []call{
-		{op: "POST /v1/profile/account", url: "/v1/profile/account?" + pid, body: nameRegistration(t, alice, "contract.latch.test")},
+		{op: "POST /v1/profile/account", url: "/v1/profile/account?" + pid, body: nameRegistration(t, alice, "contract.latch.test"), hdr: session},
+		{op: "POST /v1/profile/account", url: "/v1/profile/account?" + pid, body: nameRegistration(t, alice, "c0ntract.latch.test"), hdr: session},
+		{op: "POST /v1/profile/account", url: "/v1/profile/account?" + pid, body: nameRegistration(t, mustKey(t), "other.latch.test"), hdr: session},
 		{op: "POST /v1/profile/account", url: "/v1/profile/account?" + pid, body: nameRegistration(t, mallory, "contract.latch.test")},
 		{op: "POST /v1/profile/account", url: "/v1/profile/account?" + pid, body: nameRegistration(t, mallory, "abc.latch.test")},
 		{op: "POST /v1/profile/account", url: "/v1/profile/account?" + pid, body: forged},
@@ -89,6 +92,8 @@ func namesCalls(t *testing.T, pid string) []call {
 		{op: "GET /v1/profile/reverse/{address}", url: "/v1/profile/reverse/nope?" + pid},
 		{op: "GET /v1/profile/suggestions/{name}", url: "/v1/profile/suggestions/contract?zone=latch.test&" + pid},
 		{op: "GET /v1/profile/suggestions/{name}", url: "/v1/profile/suggestions/abc?" + pid},
+		{op: "GET /v1/profile/suggestions/{name}", url: "/v1/profile/suggestions/c0ntract?" + pid},
+		{op: "GET /v1/profile/suggestions/{name}", url: "/v1/profile/suggestions/admin?" + pid},
 		{op: "GET /v1/profile/suggestions/{name}", url: "/v1/profile/suggestions/contract"},
 		{op: "GET /v1/names/gateway/{sender}/{data}", url: sender + gatewayData(t, "contract.latch.test") + ".json"},
 		{op: "GET /v1/names/gateway/{sender}/{data}", url: sender + gatewayData(t, "contract.eth")},
@@ -174,7 +179,7 @@ func TestNames_DevChainsResolveThroughLatchd(t *testing.T) {
 	// Looked up before it has a name: identity caches "no name" for 5 minutes,
 	// which the registration must replace.
 	c.want(c.do("GET", "/v1/identity/"+addr.Hex()+"?"+pid, ""), 200, `"name":null`)
-	c.want(c.do("POST", "/v1/profile/account?"+pid, nameRegistration(t, key, "newcomer.latch.test")), 200, `"name":"newcomer.latch.test"`)
+	c.want(c.do("POST", "/v1/profile/account?"+pid, nameRegistration(t, key, "newcomer.latch.test"), devSession(t, m, "newcomer@example.com")...), 200, `"name":"newcomer.latch.test"`)
 
 	for _, ch := range m.Devnet.Chains() {
 		t.Run(ch.CAIPNetworkID, func(t *testing.T) {
@@ -238,9 +243,9 @@ func TestNames_Flags(t *testing.T) {
 		}
 		c := client{t, m.APIURL()}
 		pid := "projectId=" + m.DevProjectID
-		bob := mustKey(t)
-		c.want(c.do("POST", "/v1/profile/account?"+pid, nameRegistration(t, bob, "bobby.latch.test")), 400, "not a name of the zone names.example.com")
-		c.want(c.do("POST", "/v1/profile/account?"+pid, nameRegistration(t, bob, "bobby.names.example.com")), 200)
+		bob, session := mustKey(t), devSession(t, m, "bob@example.com")
+		c.want(c.do("POST", "/v1/profile/account?"+pid, nameRegistration(t, bob, "bobby.latch.test"), session...), 400, "not a name of the zone names.example.com")
+		c.want(c.do("POST", "/v1/profile/account?"+pid, nameRegistration(t, bob, "bobby.names.example.com"), session...), 200)
 		ch := m.Devnet.Chains()[0]
 		if got := ccipResolveAddr(t, ch.RPCURL, ch.ENSRegistry, "bobby.names.example.com"); got != crypto.PubkeyToAddress(bob.PublicKey) {
 			t.Fatalf("resolved %s", got)
@@ -260,7 +265,8 @@ func TestNames_Flags(t *testing.T) {
 		defer m.Close()
 		c := client{t, m.APIURL()}
 		pid := "projectId=" + m.DevProjectID
-		c.want(c.do("POST", "/v1/profile/account?"+pid, nameRegistration(t, mustKey(t), "first.latch.test")), 200)
+		c.want(c.do("POST", "/v1/profile/account?"+pid, nameRegistration(t, mustKey(t), "first.latch.test"), devSession(t, m, "first@example.com")...), 200)
+		// The second attempt within the minute is refused before anything else (its session too).
 		c.want(c.do("POST", "/v1/profile/account?"+pid, nameRegistration(t, mustKey(t), "second.latch.test")), 429, "name registrations")
 		// Lookups are not registrations.
 		c.want(c.do("GET", "/v1/profile/account/first.latch.test?"+pid, ""), 200)

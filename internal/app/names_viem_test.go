@@ -40,7 +40,7 @@ func TestNames_ViemResolves(t *testing.T) {
 	sig, _ := crypto.Sign(accounts.TextHash(msg), key)
 	sig[64] += 27
 	body, _ := json.Marshal(map[string]any{"coin_type": 0x80000000 | 31337, "address": addr.Hex(), "message": string(msg), "signature": hexutil.Encode(sig)})
-	c.want(c.do("POST", "/v1/profile/account?projectId="+m.DevProjectID, string(body)), 200)
+	c.want(c.do("POST", "/v1/profile/account?projectId="+m.DevProjectID, string(body), devSession(t, m, "viem@example.com")...), 200)
 
 	for _, ch := range m.Devnet.Chains() {
 		t.Run(ch.CAIPNetworkID, func(t *testing.T) {

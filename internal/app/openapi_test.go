@@ -242,7 +242,7 @@ func TestOpenAPI_Responses(t *testing.T) {
 
 		{op: "GET /openapi.yaml", url: "/openapi.yaml"},
 	}
-	calls = append(calls, namesCalls(t, pid)...) // names_test.go
+	calls = append(calls, namesCalls(t, m, pid)...) // names_test.go
 	for _, cl := range calls {
 		c.do(t, bases, cl)
 	}

@@ -160,7 +160,8 @@ var routes = []route{
 
 	// Account names of this latchd's zone (api-shapes §3.6), and the ENS
 	// offchain resolver gateway ENS clients anywhere call (no projectId).
-	{listener: listenerAPI, pattern: "POST /v1/profile/account", guard: GuardProject, handler: namesRoute((*names.Handler).Register)},
+	// Registration needs the embedded wallet's session (spec §5), which only its frame holds: the frame posts it.
+	{listener: listenerAPI, pattern: "POST /v1/profile/account", guard: GuardProject, handler: namesRoute((*names.Handler).Register), alsoFrame: true},
 	{listener: listenerAPI, pattern: "GET /v1/profile/account/{name}", guard: GuardProject, handler: namesRoute((*names.Handler).Lookup)},
 	{listener: listenerAPI, pattern: "GET /v1/profile/reverse/{address}", guard: GuardProject, handler: namesRoute((*names.Handler).Reverse)},
 	{listener: listenerAPI, pattern: "GET /v1/profile/suggestions/{name}", guard: GuardProject, handler: namesRoute((*names.Handler).Suggestions)},

@@ -146,19 +146,40 @@ func (e *chainEnv) verifier() SignatureVerifier {
 	}}
 }
 
+// factoryAccounts makes Config.SmartAccount the wallets of a
+// DevSmartWalletFactory on the dev chain: an owner's account is the
+// factory's wallet of (owner, salt), as LatchSmartAccountFactory's is in latchd.
+func (e *chainEnv) factoryAccounts(factory common.Address, salt [32]byte) func(*Config) {
+	return func(c *Config) {
+		c.SmartAccount = func(ctx context.Context, chainID uint64, owner common.Address) (common.Address, bool, error) {
+			if chainID != e.chain.ChainID {
+				return common.Address{}, false, nil
+			}
+			out, err := e.evm.CallContract(ctx, factory, mustPack(e.t, walletFactoryArtifact, "walletAddress", owner, salt))
+			return common.BytesToAddress(out), err == nil, err
+		}
+	}
+}
+
 func TestSignatureVerifier_ERC1271(t *testing.T) {
 	e := newChainEnv(t)
 	owner, stranger := newSigner(t), newSigner(t)
-	wallet := e.deploy(smartWalletArtifact, owner.addr)
-	svc, clock := MustService(t, storetest.MustOpenSQLite(t), e.verifier())
+	factory, salt := e.deploy(walletFactoryArtifact), [32]byte{2}
+	e.send(&factory, mustPack(t, walletFactoryArtifact, "deploy", owner.addr, salt))
+	out, err := e.eth.CallContract(context.Background(), ethereum.CallMsg{To: &factory, Data: mustPack(t, walletFactoryArtifact, "walletAddress", owner.addr, salt)}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wallet := common.BytesToAddress(out)
+	svc, clock := MustService(t, storetest.MustOpenSQLite(t), e.verifier(), e.factoryAccounts(factory, salt))
 	ctx := context.Background()
 
 	t.Run("ErrNotOwner", func(t *testing.T) {
-		_, err := svc.Register(ctx, registration(t, stranger, wallet, "wallet", nil, clock.t))
+		_, err := svc.Register(ctx, registration(t, stranger, wallet, "wallet", nil, clock.t), callerOf(stranger))
 		wantErr(t, err, apperr.Unauthorized, "not signed by "+wallet.Hex())
 	})
 	t.Run("OK", func(t *testing.T) {
-		rec, err := svc.Register(ctx, registration(t, owner, wallet, "wallet", nil, clock.t))
+		rec, err := svc.Register(ctx, registration(t, owner, wallet, "wallet", nil, clock.t), callerOf(owner))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -169,14 +190,22 @@ func TestSignatureVerifier_ERC1271(t *testing.T) {
 	t.Run("ErrNoCodeNoKey", func(t *testing.T) {
 		// An address without code answers isValidSignature with nothing.
 		nobody := newSigner(t)
-		_, err := svc.Register(ctx, registration(t, owner, nobody.addr, "nobody", nil, clock.t))
+		_, err := svc.Register(ctx, registration(t, owner, nobody.addr, "nobody", nil, clock.t), callerOf(owner))
 		wantErr(t, err, apperr.Unauthorized, "not signed by")
 	})
 	t.Run("ErrNoNode", func(t *testing.T) {
 		// Without a node of the chain only an EOA signature can be checked.
 		svc, clock := MustService(t, storetest.MustOpenSQLite(t), SignatureVerifier{})
-		_, err := svc.Register(ctx, registration(t, owner, wallet, "wallet", nil, clock.t))
+		_, err := svc.Register(ctx, registration(t, owner, wallet, "wallet", nil, clock.t), callerOf(owner))
 		wantErr(t, err, apperr.Unauthorized, "not signed by")
+	})
+	t.Run("ErrNotTheAccountsSmartAccount", func(t *testing.T) {
+		// A contract that accepts the owner's signature but is not the
+		// owner's account of the factory: a name per such contract would
+		// be a name per deployment, so it is not the auth connector's account.
+		other := e.deploy(smartWalletArtifact, owner.addr)
+		_, err := svc.Register(ctx, registration(t, owner, other, "other", nil, clock.t), callerOf(owner))
+		wantErr(t, err, apperr.Forbidden, MsgAddressNotFound)
 	})
 }
 
@@ -190,7 +219,7 @@ func TestSignatureVerifier_ERC6492(t *testing.T) {
 		t.Fatal(err)
 	}
 	wallet := common.BytesToAddress(out)
-	svc, clock := MustService(t, storetest.MustOpenSQLite(t), e.verifier())
+	svc, clock := MustService(t, storetest.MustOpenSQLite(t), e.verifier(), e.factoryAccounts(factory, salt))
 	ctx := context.Background()
 	// wrap is ERC-6492's signature of an undeployed account: the factory,
 	// the call that deploys it, and the owner's signature, then the suffix.
@@ -205,11 +234,11 @@ func TestSignatureVerifier_ERC6492(t *testing.T) {
 	}
 
 	t.Run("ErrNotOwner", func(t *testing.T) {
-		_, err := svc.Register(ctx, wrap(registration(t, stranger, wallet, "counterfactual", nil, clock.t)))
+		_, err := svc.Register(ctx, wrap(registration(t, stranger, wallet, "counterfactual", nil, clock.t)), callerOf(stranger))
 		wantErr(t, err, apperr.Unauthorized, "not signed by "+wallet.Hex())
 	})
 	t.Run("OK", func(t *testing.T) {
-		rec, err := svc.Register(ctx, wrap(registration(t, owner, wallet, "counterfactual", nil, clock.t)))
+		rec, err := svc.Register(ctx, wrap(registration(t, owner, wallet, "counterfactual", nil, clock.t)), callerOf(owner))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -222,9 +251,36 @@ func TestSignatureVerifier_ERC6492(t *testing.T) {
 	})
 	t.Run("ErrNoNode", func(t *testing.T) {
 		svc, clock := MustService(t, storetest.MustOpenSQLite(t), SignatureVerifier{})
-		_, err := svc.Register(ctx, wrap(registration(t, owner, wallet, "counterfactual", nil, clock.t)))
+		_, err := svc.Register(ctx, wrap(registration(t, owner, wallet, "counterfactual", nil, clock.t)), callerOf(owner))
 		wantErr(t, err, apperr.Unauthorized, "not signed by")
 	})
+}
+
+// A Latch account's second name of the day (its key's smart account, after
+// the key's own address) waits for the next day.
+func TestService_AccountDailyLimit(t *testing.T) {
+	e := newChainEnv(t)
+	owner := newSigner(t)
+	factory, salt := e.deploy(walletFactoryArtifact), [32]byte{3}
+	out, err := e.eth.CallContract(context.Background(), ethereum.CallMsg{To: &factory, Data: mustPack(t, walletFactoryArtifact, "walletAddress", owner.addr, salt)}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wallet := common.BytesToAddress(out)
+	e.send(&factory, mustPack(t, walletFactoryArtifact, "deploy", owner.addr, salt))
+	svc, clock := MustService(t, storetest.MustOpenSQLite(t), e.verifier(), e.factoryAccounts(factory, salt), func(c *Config) { c.AccountDaily = 1 })
+	ctx := context.Background()
+	account := callerOf(owner)
+	if _, err := svc.Register(ctx, registration(t, owner, owner.addr, "owner-key", nil, clock.t), account); err != nil {
+		t.Fatal(err)
+	}
+	_, err = svc.Register(ctx, registration(t, owner, wallet, "owner-wallet", nil, clock.t), account)
+	wantErr(t, err, apperr.RateLimited, "Your account may register 1 name a day; try again in 24 h")
+	clock.t = clock.t.Add(24 * time.Hour)
+	rec, err := svc.Register(ctx, registration(t, owner, wallet, "owner-wallet", nil, clock.t), account)
+	if err != nil || rec.Owner() != wallet {
+		t.Fatalf("a day later: %+v, %v", rec, err)
+	}
 }
 
 func mustPack(t *testing.T, a *contracts.Artifact, method string, args ...any) []byte {
@@ -388,7 +444,7 @@ func TestGateway_OnChain(t *testing.T) {
 	signerAddr := crypto.PubkeyToAddress(key.PublicKey)
 	e := newENSEnv(t, key, signerAddr, time.Now)
 	alice := newSigner(t)
-	if _, err := e.svc.Register(context.Background(), registration(t, alice, alice.addr, "alice", map[string]string{"avatar": "https://example.com/a.png"}, e.clock.t)); err != nil {
+	if _, err := e.svc.Register(context.Background(), registration(t, alice, alice.addr, "alice", map[string]string{"avatar": "https://example.com/a.png"}, e.clock.t), callerOf(alice)); err != nil {
 		t.Fatal(err)
 	}
 	pack := func(method string, args ...any) []byte {

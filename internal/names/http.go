@@ -1,7 +1,10 @@
 package names
 
 import (
+	"errors"
+	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -17,22 +20,36 @@ const maxRegisterBody = 16 << 10
 // Handler serves the profile routes (/v1/profile/*) of a Service.
 type Handler struct {
 	svc *Service
-	// limit spends one of the client's registrations (each may cost an
-	// eth_call) and reports when to retry if none are left; nil: no limit.
-	limit func(*http.Request) (retryAfter time.Duration, ok bool)
+	cfg HandlerConfig
 }
 
-// NewHandler returns the HTTP handlers of svc; limit (may be nil) is
-// consulted before each registration.
-func NewHandler(svc *Service, limit func(*http.Request) (time.Duration, bool)) *Handler {
-	return &Handler{svc: svc, limit: limit}
+// HandlerConfig is what the register route needs from outside the names domain.
+type HandlerConfig struct {
+	// Limit spends one of the client's registration attempts (each may
+	// cost an eth_call) and reports when to retry if none are left; nil: no limit.
+	Limit func(*http.Request) (retryAfter time.Duration, ok bool)
+	// Account returns the Latch account (auth user id) of the request's
+	// auth session, sent by the embedded wallet's frame as
+	// Authorization: Bearer <access token>; "" without a session. An error
+	// is a token that is not a live session's (apperr.Unauthorized) or a
+	// failure. nil: no request has a session.
+	Account func(*http.Request) (string, error)
+	// ClientIP is the request's client IP (behind trusted proxies); nil: the peer's address.
+	ClientIP func(*http.Request) string
+}
+
+// NewHandler returns the HTTP handlers of svc.
+func NewHandler(svc *Service, cfg HandlerConfig) *Handler {
+	return &Handler{svc: svc, cfg: cfg}
 }
 
 // Register serves POST /v1/profile/account: body Registration, answer the
-// new Record.
+// new Record. The request must come with the auth session of the account
+// being registered (spec §5, the auth connector): the embedded wallet's
+// frame sends it; a page alone cannot.
 func (h *Handler) Register(w http.ResponseWriter, r *http.Request) {
-	if h.limit != nil {
-		if retry, ok := h.limit(r); !ok {
+	if h.cfg.Limit != nil {
+		if retry, ok := h.cfg.Limit(r); !ok {
 			httpx.RateLimited(w, r, retry, "name registrations")
 			return
 		}
@@ -42,8 +59,26 @@ func (h *Handler) Register(w http.ResponseWriter, r *http.Request) {
 		httpx.Error(w, r, err)
 		return
 	}
-	rec, err := h.svc.Register(r.Context(), reg)
+	caller := Caller{IP: r.RemoteAddr}
+	if h.cfg.ClientIP != nil {
+		caller.IP = h.cfg.ClientIP(r)
+	} else if host, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
+		caller.IP = host
+	}
+	if h.cfg.Account != nil {
+		account, err := h.cfg.Account(r)
+		if err != nil {
+			httpx.Error(w, r, err)
+			return
+		}
+		caller.Account = account
+	}
+	rec, err := h.svc.Register(r.Context(), reg, caller)
 	if err != nil {
+		var re *RetryError
+		if errors.As(err, &re) {
+			w.Header().Set("Retry-After", strconv.Itoa(max(int((re.RetryAfter+time.Second-1)/time.Second), 1)))
+		}
 		httpx.Error(w, r, err)
 		return
 	}

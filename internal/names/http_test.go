@@ -13,9 +13,15 @@ import (
 	"github.com/latchkit/latch/internal/store/storetest"
 )
 
+// sessionAccount stands in for the auth sessions of internal/auth (the app
+// tests use the real ones): the bearer token is the account id.
+func sessionAccount(r *http.Request) (string, error) {
+	return strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer "), nil
+}
+
 func TestHandler(t *testing.T) {
 	svc, clock := MustService(t, storetest.MustOpenSQLite(t), nil)
-	h := NewHandler(svc, nil)
+	h := NewHandler(svc, HandlerConfig{Account: sessionAccount})
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /v1/profile/account", h.Register)
 	mux.HandleFunc("GET /v1/profile/account/{name}", h.Lookup)
@@ -28,6 +34,9 @@ func TestHandler(t *testing.T) {
 		}
 		r := httptest.NewRequest(method, path, &b)
 		r.Header.Set("Content-Type", "application/json")
+		if reg, ok := body.(Registration); ok {
+			r.Header.Set("Authorization", "Bearer user-"+strings.ToLower(reg.Address))
+		}
 		w := httptest.NewRecorder()
 		mux.ServeHTTP(w, r)
 		return w.Code, w.Body.String()
@@ -49,8 +58,10 @@ func TestHandler(t *testing.T) {
 		}{
 			{registration(t, alice, alice.addr, "abc", nil, clock.t), 400, "at least 4"},
 			{registration(t, newSigner(t), alice.addr, "alicia", nil, clock.t), 401, "not signed by"},
-			{registration(t, newSigner(t), newSigner(t).addr, "alice", nil, clock.t), 401, "not signed by"},
+			{registration(t, newSigner(t), newSigner(t).addr, "zelda", nil, clock.t), 401, "not signed by"},
 			{"nope", 400, "not valid JSON"},
+			// Without a session (the page alone, or an injected wallet): spec §5's message.
+			{struct{ Registration }{registration(t, alice, alice.addr, "alicia", nil, clock.t)}, 401, MsgAddressNotFound},
 		} {
 			code, body := do("POST", "/v1/profile/account", tt.body)
 			if code != tt.code || !strings.Contains(body, tt.text) || !strings.Contains(body, `"status":"FAILED"`) {
@@ -106,16 +117,18 @@ func TestHandler(t *testing.T) {
 func TestHandler_RegisterRateLimited(t *testing.T) {
 	svc, clock := MustService(t, storetest.MustOpenSQLite(t), nil)
 	left := 1
-	h := NewHandler(svc, func(*http.Request) (time.Duration, bool) {
+	h := NewHandler(svc, HandlerConfig{Account: sessionAccount, Limit: func(*http.Request) (time.Duration, bool) {
 		left--
 		return 3 * time.Second, left >= 0
-	})
+	}})
 	for i, want := range []int{200, 429} {
 		s := newSigner(t)
 		var b bytes.Buffer
 		json.NewEncoder(&b).Encode(registration(t, s, s.addr, fmt.Sprintf("user%d", i), nil, clock.t))
 		w := httptest.NewRecorder()
-		h.Register(w, httptest.NewRequest("POST", "/v1/profile/account", &b))
+		r := httptest.NewRequest("POST", "/v1/profile/account", &b)
+		r.Header.Set("Authorization", "Bearer user-"+s.addr.Hex())
+		h.Register(w, r)
 		if w.Code != want {
 			t.Fatalf("registration %d: %d %s, want %d", i, w.Code, w.Body, want)
 		}

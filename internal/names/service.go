@@ -49,15 +49,39 @@ type Config struct {
 	// Registered, when set, is called after a registration is stored (to
 	// refresh cached identities); it must not block for long.
 	Registered func(ctx context.Context, addr common.Address)
+
+	// Reserved are the reserved labels of the configuration
+	// (DefaultReserved and --names-reserved-file); nil reserves none.
+	Reserved []string
+	// ProjectNames, when set, returns the projects' names, whose labels
+	// (ProjectLabels) are reserved too; read at every check, so a new
+	// project's name is reserved at once.
+	ProjectNames func(ctx context.Context) ([]string, error)
+	// SmartAccount returns owner's smart account on the chain (its account
+	// factory's address for owner, salt 0); ok is false where latchd runs
+	// no factory. nil: only the owner key's own address is its account.
+	SmartAccount func(ctx context.Context, chainID uint64, owner common.Address) (account common.Address, ok bool, err error)
+	// AccountDaily and IPDaily are how many names one Latch account and one
+	// client IP may register a day; 0 is no limit.
+	AccountDaily, IPDaily int
 }
 
 // Service registers and looks up the names of one zone.
-type Service struct{ cfg Config }
+type Service struct {
+	cfg      Config
+	reserved reservedSet
+}
 
-// New returns a Service. The zone must be valid (ValidateZone).
+// New returns a Service. The zone must be valid (ValidateZone), and the
+// reserved labels normalised (NormalizeLabel).
 func New(cfg Config) (*Service, error) {
 	if err := ValidateZone(cfg.Zone); err != nil {
 		return nil, err
+	}
+	for _, l := range cfg.Reserved {
+		if n, err := NormalizeLabel(l); err != nil || n != l {
+			return nil, fmt.Errorf("reserved name %q is not a normalised name", l)
+		}
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
@@ -65,7 +89,7 @@ func New(cfg Config) (*Service, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
-	return &Service{cfg: cfg}, nil
+	return &Service{cfg: cfg, reserved: newReservedSet(cfg.Reserved)}, nil
 }
 
 // Zone is the service's zone.
@@ -128,21 +152,47 @@ func CoinTypeOfChain(chainID uint64) (uint64, bool) {
 	return evmCoinTypeBit | chainID, true
 }
 
-// Register registers the name of reg's signed message for reg's address.
+// Caller is who asks for a registration: the Latch account whose auth
+// session (e-mail or social login) came with the request, and the client's IP.
+type Caller struct {
+	Account string // the auth user id; "" without a session
+	IP      string
+}
+
+// MsgAddressNotFound is spec §5's refusal of a registration without the auth
+// connector: no session of the embedded wallet, or an address that is not its
+// account's.
+const MsgAddressNotFound = "Address or auth connector not found"
+
+// Register registers the name of reg's signed message for reg's address, for
+// the Latch account of caller.
 //
-// Rules: the message is {name, attributes, timestamp}, its name a label of
-// the zone (NormalizeLabel), its timestamp within TimestampWindow of now; the
-// coin type names a chain latchd serves; the signature is the address's
-// (EOA, ERC-1271 or ERC-6492); a message is accepted once. An address holds one name
-// per zone: registering the name it holds again updates its attributes, any
-// other name is refused while it holds one.
+// Rules: the caller has a Latch account (its auth session came with the
+// request), and reg's address is that account's: the key that signed is the
+// key the account registered with before (the first registration sets it),
+// and the address is that key's own or its smart account (Config.SmartAccount).
+// The message is {name, attributes, timestamp}, its name a label of the zone
+// (NormalizeLabel), neither reserved nor a look-alike (Skeleton) of a reserved
+// or registered name, its timestamp within TimestampWindow of now; the coin
+// type names a chain latchd serves; the signature is the address's (EOA,
+// ERC-1271 or ERC-6492); a message is accepted once. An address holds one
+// name per zone: registering the name it holds again updates its attributes,
+// any other name is refused while it holds one. A new name spends one of the
+// account's and one of the IP's registrations of the day (AccountDaily,
+// IPDaily); a refused one spends none.
 //
 // Errors: apperr.Invalid (malformed request, a broken name rule, a stale
-// timestamp, an unsupported coin type),
-// apperr.Unauthorized (the signature is not the address's), apperr.Conflict
-// (the name is taken, the address holds another name, the message was
-// already used), apperr.Unavailable (the signature could not be checked).
-func (s *Service) Register(ctx context.Context, reg Registration) (*Record, error) {
+// timestamp, an unsupported coin type), apperr.Unauthorized (no session:
+// MsgAddressNotFound; the signature is not the address's), apperr.Forbidden
+// (the address is not the account's: MsgAddressNotFound), apperr.Conflict
+// (the name is taken, reserved or a look-alike, the address holds another
+// name, the message was already used), apperr.RateLimited in a *RetryError
+// (the day's registrations are spent), apperr.Unavailable (the signature or
+// the smart account could not be checked).
+func (s *Service) Register(ctx context.Context, reg Registration, caller Caller) (*Record, error) {
+	if caller.Account == "" {
+		return nil, apperr.Fieldf(apperr.Unauthorized, "Authorization", MsgAddressNotFound)
+	}
 	if !common.IsHexAddress(reg.Address) || !strings.HasPrefix(reg.Address, "0x") {
 		return nil, apperr.Fieldf(apperr.Invalid, "address", "%q is not an EVM address", clip(reg.Address))
 	}
@@ -173,12 +223,20 @@ func (s *Service) Register(ctx context.Context, reg Registration) (*Record, erro
 	if err != nil || len(sig) == 0 {
 		return nil, apperr.Fieldf(apperr.Invalid, "signature", "The signature must be 0x-prefixed hex")
 	}
+	// Refused names are refused before the signature check, which may cost an eth_call.
+	if err := s.checkAvailable(ctx, label, addr); err != nil {
+		return nil, err
+	}
 	switch err := s.cfg.Verifier.VerifyPersonal(ctx, chainID, addr, []byte(reg.Message), sig); {
 	case errors.Is(err, ErrBadSignature):
 		return nil, apperr.Fieldf(apperr.Unauthorized, "signature", "The message was not signed by %s", addr.Hex())
 	case err != nil:
 		s.cfg.Logger.Warn("names: signature check failed", "address", addr.Hex(), "chainId", chainID, "err", err)
 		return nil, apperr.Errorf(apperr.Unavailable, "The signature could not be checked; retry later")
+	}
+	owner, err := s.ownerOf(ctx, chainID, addr, []byte(reg.Message), sig)
+	if err != nil {
+		return nil, err
 	}
 
 	digest := sha256.Sum256(append(addr.Bytes(), reg.Message...))
@@ -201,11 +259,14 @@ func (s *Service) Register(ctx context.Context, reg Registration) (*Record, erro
 		if _, err := tx.ExecContext(ctx, db.Rebind(`INSERT INTO name_messages (digest, used_at) VALUES (?, ?)`), digest[:], nowSec); err != nil {
 			return err
 		}
-		var owner string
-		err := tx.QueryRowContext(ctx, db.Rebind(`SELECT address FROM names WHERE zone = ? AND label = ?`), s.cfg.Zone, label).Scan(&owner)
+		if err := s.bindOwner(ctx, tx, caller.Account, owner, nowSec); err != nil {
+			return err
+		}
+		var holder string
+		err := tx.QueryRowContext(ctx, db.Rebind(`SELECT address FROM names WHERE zone = ? AND label = ?`), s.cfg.Zone, label).Scan(&holder)
 		switch {
-		case err == nil && owner != lowerHex(addr):
-			return apperr.Fieldf(apperr.Conflict, "name", "The name %s.%s is taken", label, s.cfg.Zone)
+		case err == nil && holder != lowerHex(addr):
+			return errTaken(label, s.cfg.Zone)
 		case err == nil:
 			_, err = tx.ExecContext(ctx, db.Rebind(`UPDATE names SET attributes = ?, coin_type = ?, updated_at = ? WHERE zone = ? AND label = ?`), string(attrs), int64(reg.CoinType), nowSec, s.cfg.Zone, label)
 			return err
@@ -219,8 +280,11 @@ func (s *Service) Register(ctx context.Context, reg Registration) (*Record, erro
 		} else if !errors.Is(err, sql.ErrNoRows) {
 			return err
 		}
-		_, err = tx.ExecContext(ctx, db.Rebind(`INSERT INTO names (zone, label, address, coin_type, attributes, registered_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)`),
-			s.cfg.Zone, label, lowerHex(addr), int64(reg.CoinType), string(attrs), nowSec, nowSec)
+		if err := s.chargeQuotas(ctx, tx, caller, now); err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, db.Rebind(`INSERT INTO names (zone, label, address, coin_type, attributes, registered_at, updated_at, skeleton, account) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+			s.cfg.Zone, label, lowerHex(addr), int64(reg.CoinType), string(attrs), nowSec, nowSec, Skeleton(label), caller.Account)
 		return err
 	})
 	if err != nil {
@@ -228,8 +292,9 @@ func (s *Service) Register(ctx context.Context, reg Registration) (*Record, erro
 			return nil, err
 		}
 		if isUniqueViolation(err) {
-			// A concurrent registration of the same name, address or message won.
-			return nil, apperr.Fieldf(apperr.Conflict, "name", "The name %s.%s or this message was just registered; try again", label, s.cfg.Zone)
+			// A concurrent registration of the same name, a look-alike of
+			// it, the same address or message, or the account's first won.
+			return nil, apperr.Fieldf(apperr.Conflict, "name", "The name %s.%s, a name like it or this message was just registered; try again", label, s.cfg.Zone)
 		}
 		return nil, fmt.Errorf("names: register: %w", err)
 	}
@@ -303,15 +368,19 @@ func (s *Service) query(ctx context.Context, where string, args ...any) ([]Recor
 
 // Suggestion is a name offered for a wanted one.
 type Suggestion struct {
-	Name       string `json:"name"`
-	Registered bool   `json:"registered"`
+	Name string `json:"name"`
+	// Registered is true when the name cannot be registered: it is taken,
+	// or (with Reason) reserved or a look-alike of a reserved or registered name.
+	Registered bool `json:"registered"`
+	// Reason says why a free name cannot be registered; "" otherwise.
+	Reason string `json:"reason,omitempty"`
 }
 
 // maxSuggestions is how many free alternatives Suggestions offers.
 const maxSuggestions = 5
 
-// Suggestions returns the wanted name with whether it is registered, then,
-// when it is taken, up to maxSuggestions free names built from it.
+// Suggestions returns the wanted name with whether it can be registered,
+// then, when it cannot, up to maxSuggestions names built from it that can.
 // Errors: apperr.Invalid for a name that breaks the rules.
 func (s *Service) Suggestions(ctx context.Context, name string) ([]Suggestion, error) {
 	label, err := SplitName(name, s.cfg.Zone)
@@ -324,37 +393,20 @@ func (s *Service) Suggestions(ctx context.Context, name string) ([]Suggestion, e
 			candidates = append(candidates, c)
 		}
 	}
-	taken := map[string]bool{}
-	args := []any{s.cfg.Zone}
-	marks := make([]string, len(candidates))
-	for i, c := range candidates {
-		args = append(args, c)
-		marks[i] = "?"
-	}
-	rows, err := s.cfg.DB.Query(ctx, `SELECT label FROM names WHERE zone = ? AND label IN (`+strings.Join(marks, ", ")+`)`, args...)
+	avail, err := s.available(ctx, candidates, nil)
 	if err != nil {
-		return nil, fmt.Errorf("names: suggestions: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var l string
-		if err := rows.Scan(&l); err != nil {
-			return nil, err
-		}
-		taken[l] = true
-	}
-	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	out := []Suggestion{{Name: label + "." + s.cfg.Zone, Registered: taken[label]}}
-	if !taken[label] {
+	a := avail[label]
+	out := []Suggestion{{Name: label + "." + s.cfg.Zone, Registered: a.taken || a.reason != "", Reason: a.reason}}
+	if !out[0].Registered {
 		return out, nil
 	}
 	for _, c := range candidates[1:] {
 		if len(out) > maxSuggestions {
 			break
 		}
-		if !taken[c] {
+		if a := avail[c]; !a.taken && a.reason == "" {
 			out = append(out, Suggestion{Name: c + "." + s.cfg.Zone})
 		}
 	}

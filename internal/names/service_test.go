@@ -5,6 +5,8 @@ import (
 	"crypto/ecdsa"
 	"encoding/json"
 	"fmt"
+	"io"
+	"log/slog"
 	"strings"
 	"testing"
 	"time"
@@ -31,19 +33,31 @@ type testClock struct{ t time.Time }
 func (c *testClock) Now() time.Time { return c.t }
 
 // MustService returns a Service over db with an EOA-only verifier (no
-// chain) and a clock stopped at 2026-01-01.
-func MustService(tb testing.TB, db *store.DB, v Verifier) (*Service, *testClock) {
+// chain) and a clock stopped at 2026-01-01, without reserved names or daily
+// limits,
+// and options changes its Config.
+func MustService(tb testing.TB, db *store.DB, v Verifier, options ...func(*Config)) (*Service, *testClock) {
 	tb.Helper()
 	clock := &testClock{time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
 	if v == nil {
 		v = SignatureVerifier{}
 	}
-	svc, err := New(Config{DB: db, Zone: testZone, Verifier: v, Now: clock.Now,
-		ChainSupported: func(id uint64) bool { return id == 1 || id == devChainID }})
+	cfg := Config{DB: db, Zone: testZone, Verifier: v, Now: clock.Now, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		ChainSupported: func(id uint64) bool { return id == 1 || id == devChainID }}
+	for _, o := range options {
+		o(&cfg)
+	}
+	svc, err := New(cfg)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	return svc, clock
+}
+
+// callerOf is the Latch account of a test signer: one account per key,
+// asking from one documentation address (RFC 5737).
+func callerOf(s signer) Caller {
+	return Caller{Account: "user-" + strings.ToLower(s.addr.Hex()[2:]), IP: "192.0.2.1"}
 }
 
 // signer is a test account with a key.
@@ -97,7 +111,7 @@ func TestService_Register(t *testing.T) {
 		alice, bob := newSigner(t), newSigner(t)
 
 		t.Run("OK", func(t *testing.T) {
-			rec, err := svc.Register(ctx, registration(t, alice, alice.addr, "Alice.latch.test", map[string]string{"bio": "hi"}, clock.t))
+			rec, err := svc.Register(ctx, registration(t, alice, alice.addr, "Alice.latch.test", map[string]string{"bio": "hi"}, clock.t), callerOf(alice))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -131,28 +145,28 @@ func TestService_Register(t *testing.T) {
 		})
 		t.Run("ErrReplay", func(t *testing.T) {
 			reg := registration(t, bob, bob.addr, "bobby", nil, clock.t)
-			if _, err := svc.Register(ctx, reg); err != nil {
+			if _, err := svc.Register(ctx, reg, callerOf(bob)); err != nil {
 				t.Fatal(err)
 			}
 			clock.t = clock.t.Add(5 * time.Second) // still within the window
-			_, err := svc.Register(ctx, reg)
+			_, err := svc.Register(ctx, reg, callerOf(bob))
 			wantErr(t, err, apperr.Conflict, "already used")
 		})
 		t.Run("ErrNameTaken", func(t *testing.T) {
 			carol := newSigner(t)
-			_, err := svc.Register(ctx, registration(t, carol, carol.addr, "alice", nil, clock.t))
+			_, err := svc.Register(ctx, registration(t, carol, carol.addr, "alice", nil, clock.t), callerOf(carol))
 			wantErr(t, err, apperr.Conflict, "alice.latch.test is taken")
 			if recs, _ := svc.Reverse(ctx, carol.addr); len(recs) != 0 {
 				t.Fatal("a refused registration left a name")
 			}
 		})
 		t.Run("ErrSecondName", func(t *testing.T) {
-			_, err := svc.Register(ctx, registration(t, alice, alice.addr, "alice-two", nil, clock.t))
+			_, err := svc.Register(ctx, registration(t, alice, alice.addr, "alice-two", nil, clock.t), callerOf(alice))
 			wantErr(t, err, apperr.Conflict, "already has the name alice.latch.test")
 		})
 		t.Run("ReRegisterUpdatesAttributes", func(t *testing.T) {
 			clock.t = clock.t.Add(time.Minute)
-			rec, err := svc.Register(ctx, registration(t, alice, alice.addr, "alice", map[string]string{"avatar": "https://example.com/a.png"}, clock.t))
+			rec, err := svc.Register(ctx, registration(t, alice, alice.addr, "alice", map[string]string{"avatar": "https://example.com/a.png"}, clock.t), callerOf(alice))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -163,18 +177,18 @@ func TestService_Register(t *testing.T) {
 		t.Run("ErrStaleTimestamp", func(t *testing.T) {
 			dave := newSigner(t)
 			for _, skew := range []time.Duration{-11 * time.Second, 11 * time.Second} {
-				_, err := svc.Register(ctx, registration(t, dave, dave.addr, "dave", nil, clock.t.Add(skew)))
+				_, err := svc.Register(ctx, registration(t, dave, dave.addr, "dave", nil, clock.t.Add(skew)), callerOf(dave))
 				wantErr(t, err, apperr.Invalid, "more than 10 seconds")
 			}
 			for _, skew := range []time.Duration{-10 * time.Second, 10 * time.Second} {
-				if _, err := svc.Register(ctx, registration(t, dave, dave.addr, "dave", nil, clock.t.Add(skew))); err != nil {
+				if _, err := svc.Register(ctx, registration(t, dave, dave.addr, "dave", nil, clock.t.Add(skew)), callerOf(dave)); err != nil {
 					t.Fatalf("skew %s: %v", skew, err)
 				}
 			}
 		})
 		t.Run("ErrWrongSigner", func(t *testing.T) {
 			erin, mallory := newSigner(t), newSigner(t)
-			_, err := svc.Register(ctx, registration(t, mallory, erin.addr, "erin", nil, clock.t))
+			_, err := svc.Register(ctx, registration(t, mallory, erin.addr, "erin", nil, clock.t), callerOf(mallory))
 			wantErr(t, err, apperr.Unauthorized, "not signed by "+erin.addr.Hex())
 			if rec, _ := svc.Lookup(ctx, "erin"); rec != nil {
 				t.Fatal("a refused registration left a name")
@@ -184,13 +198,13 @@ func TestService_Register(t *testing.T) {
 			erin := newSigner(t)
 			reg := registration(t, erin, erin.addr, "erin", nil, clock.t)
 			reg.Message = strings.Replace(reg.Message, "erin", "eriq", 1)
-			_, err := svc.Register(ctx, reg)
+			_, err := svc.Register(ctx, reg, callerOf(erin))
 			wantErr(t, err, apperr.Unauthorized, "not signed by")
 		})
 		t.Run("ErrNameRules", func(t *testing.T) {
 			frank := newSigner(t)
 			for name, text := range map[string]string{"abc": "at least 4", "fr@nk": "letters, digits and hyphens", "frank.eth": "not a name of the zone", "": "required"} {
-				_, err := svc.Register(ctx, registration(t, frank, frank.addr, name, nil, clock.t))
+				_, err := svc.Register(ctx, registration(t, frank, frank.addr, name, nil, clock.t), callerOf(frank))
 				wantErr(t, err, apperr.Invalid, text)
 			}
 		})
@@ -214,7 +228,7 @@ func TestService_Register(t *testing.T) {
 			} {
 				r := reg
 				tt.edit(&r)
-				_, err := svc.Register(ctx, r)
+				_, err := svc.Register(ctx, r, callerOf(gina))
 				wantErr(t, err, apperr.Invalid, tt.text)
 			}
 		})
@@ -227,7 +241,7 @@ func TestService_Suggestions(t *testing.T) {
 		svc, clock := MustService(t, db, nil)
 		for _, name := range []string{"alice", "alice1", "alice3"} {
 			s := newSigner(t)
-			if _, err := svc.Register(ctx, registration(t, s, s.addr, name, nil, clock.t)); err != nil {
+			if _, err := svc.Register(ctx, registration(t, s, s.addr, name, nil, clock.t), callerOf(s)); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -236,7 +250,7 @@ func TestService_Suggestions(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(got) != 1+maxSuggestions || got[0] != (Suggestion{"alice.latch.test", true}) {
+			if len(got) != 1+maxSuggestions || got[0] != (Suggestion{Name: "alice.latch.test", Registered: true}) {
 				t.Fatalf("suggestions %+v", got)
 			}
 			for _, s := range got[1:] {
@@ -250,7 +264,7 @@ func TestService_Suggestions(t *testing.T) {
 		})
 		t.Run("Free", func(t *testing.T) {
 			got, err := svc.Suggestions(ctx, "zelda")
-			if err != nil || len(got) != 1 || got[0] != (Suggestion{"zelda.latch.test", false}) {
+			if err != nil || len(got) != 1 || got[0] != (Suggestion{Name: "zelda.latch.test"}) {
 				t.Fatalf("suggestions %+v, %v", got, err)
 			}
 		})

@@ -1,12 +1,16 @@
 package names
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 
+	"github.com/ethereum/go-ethereum/accounts"
+	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/latchkit/latch/internal/evm"
 	"github.com/latchkit/latch/pkg/siwx"
@@ -74,4 +78,41 @@ func (e evmCaller) EthCall(ctx context.Context, to *common.Address, data []byte)
 	var out hexutil.Bytes
 	err := e.c.Call(ctx, &out, "eth_call", arg, "latest")
 	return out, err
+}
+
+// erc6492Suffix ends an ERC-6492 signature: abi.encode(factory,
+// factoryCalldata, innerSignature) followed by these 32 bytes.
+var erc6492Suffix = bytes.Repeat([]byte{0x64, 0x92}, 16)
+
+var erc6492Wrap = func() abi.Arguments {
+	address, _ := abi.NewType("address", "", nil)
+	data, _ := abi.NewType("bytes", "", nil)
+	return abi.Arguments{{Type: address}, {Type: data}, {Type: data}}
+}()
+
+// signerOf returns the key whose personal_sign (EIP-191) of message sig is,
+// looking inside an ERC-6492 wrap (a smart account not deployed yet): for an
+// externally owned account its own address, for a smart account that checks
+// its owner's signature (LatchSmartAccount) the owner's. ok is false when no
+// key recovers from sig.
+func signerOf(message, sig []byte) (common.Address, bool) {
+	if len(sig) > len(erc6492Suffix) && bytes.HasSuffix(sig, erc6492Suffix) {
+		vals, err := erc6492Wrap.Unpack(sig[:len(sig)-len(erc6492Suffix)])
+		if err != nil || len(vals) != 3 {
+			return common.Address{}, false
+		}
+		sig = vals[2].([]byte)
+	}
+	if len(sig) != crypto.SignatureLength {
+		return common.Address{}, false
+	}
+	rsv := bytes.Clone(sig)
+	if rsv[64] >= 27 {
+		rsv[64] -= 27
+	}
+	pub, err := crypto.SigToPub(accounts.TextHash(message), rsv)
+	if err != nil {
+		return common.Address{}, false
+	}
+	return crypto.PubkeyToAddress(*pub), true
 }

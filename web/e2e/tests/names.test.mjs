@@ -4,7 +4,9 @@
 // from the Account view, approves the signature, sees the name there, sends to
 // `newcomer.latch.test` (resolved through the dev chain's ENS contracts and
 // latchd's CCIP-Read gateway), and viem's own ENS client resolves the same name.
-// An external wallet's account is offered no registration.
+// The registration reaches latchd from the wallet's frame with its session,
+// which latchd requires (issue 33); an injected wallet's account is offered
+// no registration, the view says why, and latchd refuses its signed request.
 // Build the web packages first (scripts/test-e2e.sh does).
 import { strict as assert } from 'node:assert';
 import { existsSync } from 'node:fs';
@@ -15,6 +17,7 @@ import { createPublicClient, defineChain, getAddress, http } from 'viem';
 import { normalize } from 'viem/ens';
 import { emailLogin } from '../lib/email.mjs';
 import { useHarness } from '../lib/harness.mjs';
+import { walletRequest } from '../wallet/wallet.mjs';
 
 const demoDir = join(dirname(fileURLToPath(import.meta.url)), '../../apps/demo/dist');
 if (!existsSync(join(demoDir, 'index.html'))) throw new Error(`demo not built: ${demoDir} (npm run build in web/)`);
@@ -79,6 +82,8 @@ test('registers newcomer for the e-mail wallet: rules as typed, approve the sign
   await input.fill('Newcomer');
   await view.getByTestId('latch-register-name-available').filter({ hasText: 'newcomer.latch.test is available' }).waitFor();
   await t.screenshot('names-register');
+  // The registration is posted by the e-mail wallet's frame, with the wallet's session.
+  const posted = page.waitForRequest((req) => req.method() === 'POST' && new URL(req.url()).pathname === '/v1/profile/account');
   await submit.click();
 
   // The wallet signs {name, attributes, timestamp} (api-shapes §3.6): the e-mail wallet shows it for approval.
@@ -91,6 +96,9 @@ test('registers newcomer for the e-mail wallet: rules as typed, approve the sign
   const success = page.getByTestId('latch-view-RegisterAccountNameSuccess');
   await success.getByTestId('latch-register-name-success').filter({ hasText: 'newcomer.latch.test is now your name' }).waitFor();
   assert.deepEqual((await reverse(address)).map((r) => r.name), ['newcomer.latch.test']);
+  const request = await posted;
+  assert.match(request.headers().authorization ?? '', /^Bearer \S+$/, 'the session came with the registration');
+  assert.equal(new URL(request.frame().url()).origin, harness.latchd.info.frameOrigin, 'posted by the frame');
 
   // Done: Account shows the name instead of Choose name.
   await success.getByTestId('latch-register-name-done').click();
@@ -144,8 +152,11 @@ test('viem resolves newcomer.latch.test on the dev chain through CCIP-Read, and 
   await view.getByTestId('latch-register-name-available').filter({ hasText: 'newcomer1.latch.test is available' }).waitFor();
 });
 
-test("an external wallet's account shows no way to register a name (spec §5: only the auth connector's account)", async () => {
-  const { page } = await openDemo({});
+test("an injected wallet's account cannot register: no Choose name, the view shows spec §5's message, latchd refuses its signed registration", async () => {
+  const t = await openDemo({});
+  const { page } = t;
+  // The page's own request below is refused (401): Chromium logs that as a console error.
+  t.allowConsoleErrors(/status of 401/);
   await page.getByTestId('latch-connect-button').click();
   await page.getByTestId('latch-view-Connect').waitFor();
   await page.getByRole('button', { name: /Latch Test Wallet/ }).click();
@@ -154,6 +165,29 @@ test("an external wallet's account shows no way to register a name (spec §5: on
   await page.getByTestId('latch-account-button').first().click();
   await page.getByTestId('latch-view-Account').waitFor();
   assert.equal((await asked).status(), 200);
-  await page.waitForTimeout(300);
+  const address = /** @type {string[]} */ (await walletRequest(page, { method: 'eth_accounts' }))[0];
+  // Once the widget holds the answer (no name), Account has rendered without Choose name.
+  await page.waitForFunction((a) => /** @type {any} */ (window).latch._internal.root.getState().names?.profileNames?.[a] === null, address.toLowerCase());
   assert.equal(await page.getByTestId('latch-account-choose-name').count(), 0);
+
+  // The app opens the view anyway: it says why, and offers no form to fill in vain.
+  await page.evaluate(() => /** @type {any} */ (window).latch.open({ view: 'RegisterAccountName' }));
+  const view = page.getByTestId('latch-view-RegisterAccountName');
+  await view.getByTestId('latch-register-name-unavailable').filter({ hasText: 'Address or auth connector not found' }).waitFor();
+  assert.equal(await view.getByTestId('latch-register-name-input').count(), 0);
+  assert.equal(await view.getByTestId('latch-register-name-submit').count(), 0);
+  await t.screenshot('names-injected-wallet');
+
+  // What a page script could do with the injected wallet: sign the registration and post it. latchd wants the
+  // e-mail wallet's session, which the page does not have.
+  const { apiUrl, projectId } = harness.latchd.info;
+  const message = JSON.stringify({ name: 'injected.latch.test', attributes: {}, timestamp: Math.floor(Date.now() / 1000) });
+  const signature = await walletRequest(page, { method: 'personal_sign', params: [message, address] });
+  const answer = await page.evaluate(async ({ url, body }) => {
+    const res = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'text/plain' }, body });
+    return { status: res.status, body: await res.json() };
+  }, { url: `${apiUrl}/v1/profile/account?projectId=${projectId}`, body: JSON.stringify({ coin_type: (0x80000000 | devA) >>> 0, address, message, signature }) });
+  assert.equal(answer.status, 401);
+  assert.equal(answer.body.reasons[0].description, 'Address or auth connector not found');
+  assert.deepEqual(await reverse(address), []);
 });

@@ -114,6 +114,9 @@ export function createAuthApi(target: ApiTarget) {
     /** farcasterConnect spends a completed channel (with the PKCE verifier) for a session. */
     farcasterConnect: (body: { channelToken: string; codeVerifier: string; deviceId: string }) =>
       call('POST', '/auth/v1/farcaster/connect', z.object({ session: sessionSchema, provider: z.string(), username: z.string() }), body),
+    /** registerName posts a signed name registration with the session (POST /v1/profile/account); the answer is latchd's record. */
+    registerName: (token: string, r: { coinType: number; address: string; message: string; signature: string }) =>
+      call('POST', '/v1/profile/account', z.looseObject({ name: z.string() }), { coin_type: r.coinType, address: r.address, message: r.message, signature: r.signature }, token),
     /** rpc sends one JSON-RPC call through latchd's RPC proxy (POST /v1?chainId=<caip2>). */
     async rpc(caip2: string, method: string, params: unknown): Promise<unknown> {
       const res = await doFetch(url('/v1', { chainId: caip2 }), {

@@ -272,6 +272,39 @@ describe('createFrame', () => {
     expect(bodies).toEqual([{ email: 'a@b.co', deviceId: 'd', locale: 'ar' }, { email: 'a@b.co', deviceId: 'd' }])
   })
 
+  it('posts a signed name registration with the session (latchd requires it, spec §5); signed out, nothing is posted', async () => {
+    const server = fakeLatchd()
+    const f = await embed(server)
+    const registration = { coinType: 0x80007a69, address: '0x' + '12'.repeat(20), message: '{"name":"alice.latch.test","attributes":{},"timestamp":1}', signature: '0x' + 'ab'.repeat(65) }
+    expect((await f.ask('REGISTER_NAME', registration)).payload).toEqual({ message: 'Session expired' })
+    expect(server.registrations).toEqual([])
+    await f.login()
+    const answer = await f.ask('REGISTER_NAME', registration)
+    expect(answer.type).toBe('@latch-frame/REGISTER_NAME_SUCCESS')
+    expect((answer.payload as { name: string }).name).toBe('alice.latch.test')
+    expect(server.registrations).toEqual([{ userId: [...server.users.values()][0]!.id, ...registration }])
+    // A malformed registration is not a valid app event: ignored.
+    f.send('REGISTER_NAME', { ...registration, address: 'alice' })
+    expect(server.calls.filter((c) => c === 'registerName')).toHaveLength(1)
+  })
+
+  it('sends the registration to POST /v1/profile/account as AppKit shapes it, with the session as bearer', async () => {
+    const sent: { url: string; init?: RequestInit }[] = []
+    const api = createAuthApi({
+      apiUrl: 'https://latchd.test',
+      projectId: 'p'.repeat(32),
+      fetch: async (url, init) => {
+        sent.push({ url: String(url), init })
+        return new Response(JSON.stringify({ name: 'alice.latch.test', addresses: {} }), { status: 200 })
+      },
+    })
+    await api.registerName('tok', { coinType: 60, address: '0xa', message: '{}', signature: '0xb' })
+    expect(sent[0]?.url).toBe(`https://latchd.test/v1/profile/account?projectId=${'p'.repeat(32)}`)
+    expect(sent[0]?.init?.method).toBe('POST')
+    expect((sent[0]?.init?.headers as Record<string, string>).Authorization).toBe('Bearer tok')
+    expect(JSON.parse(String(sent[0]?.init?.body))).toEqual({ coin_type: 60, address: '0xa', message: '{}', signature: '0xb' })
+  })
+
   it('answers a wrong code with latchd message', async () => {
     const f = await embed(fakeLatchd())
     await f.ask('CONNECT_EMAIL', { email: 'a@b.co' })

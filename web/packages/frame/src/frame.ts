@@ -163,6 +163,8 @@ export async function createFrame(deps: FrameDeps): Promise<Frame> {
         return undefined
       case '@latch-app/UPDATE_EMAIL_SECONDARY_OTP':
         return wallet.updateEmailSecondary(event.payload.otp)
+      case '@latch-app/REGISTER_NAME':
+        return wallet.registerName(event.payload)
       case '@latch-app/SIGN_OUT':
         devicePoll?.abort()
         abortApprovals()

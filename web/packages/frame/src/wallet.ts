@@ -399,6 +399,11 @@ export function createWallet(deps: WalletDeps) {
       return { newEmail: r.newEmail }
     },
 
+    /** registerName posts a name registration the wallet signed, with the session latchd requires for it (spec §5). */
+    async registerName(registration: Parameters<AuthApi['registerName']>[1]): Promise<unknown> {
+      return api.registerName((await requireToken()).token, registration)
+    },
+
     /** signOut ends the session on latchd and here; the device share stays, so the next login needs no recovery. */
     async signOut(): Promise<void> {
       const s = await currentSession()

@@ -190,6 +190,16 @@ const appPayloads = {
   SET_PREFERRED_ACCOUNT: z.object({ type: accountTypeSchema }),
   UPDATE_EMAIL: z.object({ email: emailSchema, locale: localeSchema }),
   UPDATE_EMAIL_PRIMARY_OTP: z.object({ otp: otpSchema, locale: localeSchema }),
+  /**
+   * A name registration the wallet signed (api-shapes §3.6): the frame posts it to latchd with the wallet's session,
+   * which latchd requires (spec §5, the auth connector) and which only the frame holds.
+   */
+  REGISTER_NAME: z.object({
+    coinType: z.int().check(z.nonnegative(), z.lte(0xffffffff)),
+    address: z.string().check(z.regex(/^0x[0-9a-fA-F]{40}$/)),
+    message: z.string().check(z.minLength(2), z.maxLength(4096)),
+    signature: z.string().check(z.regex(/^0x[0-9a-fA-F]{2,8192}$/)),
+  }),
   UPDATE_EMAIL_SECONDARY_OTP: z.object({ otp: otpSchema }),
   SIGN_OUT: none,
   SYNC_THEME: z.object({
@@ -258,6 +268,8 @@ const successPayloads = {
   UPDATE_EMAIL: z.object({ action: z.enum(['VERIFY_PRIMARY_OTP', 'VERIFY_SECONDARY_OTP']) }),
   UPDATE_EMAIL_PRIMARY_OTP: none,
   UPDATE_EMAIL_SECONDARY_OTP: z.object({ newEmail: z.string() }),
+  /** latchd's record of the name; the names module checks its shape. */
+  REGISTER_NAME: z.unknown(),
   SIGN_OUT: none,
   SYNC_THEME: none,
   SYNC_DAPP_DATA: none,

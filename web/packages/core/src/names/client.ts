@@ -3,7 +3,7 @@
 // checked with zod; a refusal carries latchd's reason, which the spec (§8)
 // shows to the visitor as it is.
 import { z } from 'zod/mini'
-import type { ApiClientOptions } from '../apiBase'
+import { ApiResponseError, type ApiClientOptions } from '../apiBase'
 import { createJsonRequest } from '../jsonRequest'
 
 const recordSchema = z.object({
@@ -13,18 +13,35 @@ const recordSchema = z.object({
   attributes: z.nullish(z.record(z.string(), z.string())),
   addresses: z.record(z.string(), z.object({ address: z.string(), created_at: z.nullish(z.string()) })),
 })
-const suggestionsSchema = z.object({ suggestions: z.array(z.object({ name: z.string(), registered: z.boolean() })) })
+const suggestionsSchema = z.object({
+  suggestions: z.array(z.object({ name: z.string(), registered: z.boolean(), reason: z.optional(z.string()) })),
+})
 
 /** A registered name (NameRecord of api/openapi.yaml). */
 export type NameRecord = z.infer<typeof recordSchema>
 
-/** One suggestion: a full name and whether it is taken. */
-export interface NameSuggestion {
-  readonly name: string
-  readonly registered: boolean
+/** parseNameRecord checks latchd's answer to a registration (which the frame relays) and returns it as a NameRecord. */
+export function parseNameRecord(value: unknown): NameRecord {
+  const r = recordSchema.safeParse(value)
+  if (r.success) return r.data
+  const issue = r.error.issues[0]
+  const where = issue && issue.path.length > 0 ? issue.path.join('.') : 'body'
+  throw new ApiResponseError(`POST /v1/profile/account answered with a malformed body: ${where}: ${issue?.message ?? 'invalid'}`)
 }
 
-/** What registerName sends: the signed message and its signer (api-shapes §3.6). */
+/** One suggestion: a full name and whether it can be registered. */
+export interface NameSuggestion {
+  readonly name: string
+  /** True when the name cannot be registered: taken, or (with reason) reserved or a look-alike of another name. */
+  readonly registered: boolean
+  /** latchd's reason a name nobody holds cannot be registered (it names the reserved or registered name it looks like). */
+  readonly reason?: string
+}
+
+/**
+ * What a registration carries: the signed message and its signer (api-shapes §3.6). The embedded wallet's frame posts it
+ * with the wallet's session, which latchd requires (spec §5); a page alone cannot register a name.
+ */
 export interface NameRegistration {
   /** ENSIP-11 coin type of the chain the message was signed on. */
   readonly coinType: number
@@ -53,10 +70,8 @@ export interface NamesClient {
   lookup(name: string, init?: { signal?: AbortSignal }): Promise<NameRecord | null>
   /** The names of an address in latchd's zone (at most one). */
   reverse(address: string, init?: { signal?: AbortSignal }): Promise<NameRecord[]>
-  /** The wanted name first, whether it is taken, then free names like it when it is. */
+  /** The wanted name first, whether it can be registered, then free names like it when it cannot. */
   suggestions(name: string, init?: { signal?: AbortSignal }): Promise<NameSuggestion[]>
-  /** Registers a name with a signed message; resolves with its record. */
-  register(registration: NameRegistration): Promise<NameRecord>
 }
 
 /** createNamesClient makes a client of the profile routes of the latchd at options.apiUrl. */
@@ -80,16 +95,6 @@ export function createNamesClient(options: ApiClientOptions): NamesClient {
         signal: init?.signal,
       })
       return body.suggestions
-    },
-    async register(registration) {
-      return request('/v1/profile/account', '/v1/profile/account', recordSchema, {}, {
-        body: JSON.stringify({
-          coin_type: registration.coinType,
-          address: registration.address,
-          message: registration.message,
-          signature: registration.signature,
-        }),
-      })
     },
   }
 }

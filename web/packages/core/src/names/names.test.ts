@@ -12,7 +12,7 @@ import { createMemoryStorage } from '../storage'
 import { initialEmbeddedState } from '../embedded/state'
 import type { Latch } from '../latch-types'
 import { createNamesClient, NamesRequestError } from './client'
-import { accountHasNames, accountIsEmbedded, accountNameError, coinTypeOf, getNamesState, registerName } from './index'
+import { accountHasNames, accountIsEmbedded, accountNameError, coinTypeOf, getNamesState, registerName, registerUnavailable } from './index'
 
 const record = (name: string, address: string) => ({
   name,
@@ -78,8 +78,8 @@ describe('createNamesClient', () => {
   })
 
   it("a refusal carries latchd's reason; a malformed answer names the route", async () => {
-    await expect(client(async () => refusal(409, 'alice.latch.test is taken')).register({ coinType: 60, address: alice, message: '{}', signature: '0x' }))
-      .rejects.toMatchObject({ name: 'NamesRequestError', status: 409, reason: 'alice.latch.test is taken' })
+    await expect(client(async () => refusal(400, 'A name must be at least 4 characters')).suggestions('abc'))
+      .rejects.toMatchObject({ name: 'NamesRequestError', status: 400, reason: 'A name must be at least 4 characters' })
     await expect(client(async () => json({ suggestions: [{ name: 1 }] })).suggestions('alice')).rejects.toThrow(ApiResponseError)
     await expect(client(async () => new Response('oops', { status: 502 })).reverse(alice)).rejects.toBeInstanceOf(NamesRequestError)
   })
@@ -94,7 +94,14 @@ describe('registerName', () => {
     root.setState({ embedded: { ...initialEmbeddedState(), step: 'connected', user: { address, chainId: 1, accounts: [{ address, type: 'eoa' }] } } })
   }
 
-  async function connected(routes: (url: URL, init: RequestInit | undefined) => Response | undefined, options: { embedded?: boolean } = {}) {
+  /**
+   * Connects a wallet to a real Latch; `frame` answers the embedded wallet's frame requests (its REGISTER_NAME posts
+   * the registration to latchd with the session), and fetch answers latchd's profile routes.
+   */
+  async function connected(
+    routes: (url: URL, init: RequestInit | undefined) => Response | undefined,
+    options: { embedded?: boolean; frame?: (name: string, payload: unknown) => Promise<unknown> } = {},
+  ) {
     vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
       const url = new URL(String(input))
       return routes(url, init) ?? json({ status: 'FAILED', code: 'not_found', reasons: [{ field: '', description: 'not found' }] }, 404)
@@ -110,20 +117,30 @@ describe('registerName', () => {
     const client = latch._internal.clients.get('eip155')
     if (!client) throw new Error('no eip155 client')
     const sign = vi.spyOn(client, 'signMessage').mockResolvedValue('0xsigned')
-    if (options.embedded !== false) asEmbedded(latch, alice)
-    return { latch, sign }
+    const request = vi.fn(options.frame ?? (async () => { throw new Error('unexpected frame request') }))
+    if (options.embedded !== false) {
+      asEmbedded(latch, alice)
+      // The embedded wallet's frame client, as far as names use it.
+      Object.assign(latch._internal, { embedded: { frame: async () => ({ request }) } })
+    }
+    return { latch, sign, request }
   }
 
   it("an external wallet's account cannot register: 'Address or auth connector not found' (spec §5), nothing signed or sent", async () => {
-    const { latch, sign } = await connected(() => undefined, { embedded: false })
+    const { latch, sign, request } = await connected(() => undefined, { embedded: false })
     expect(accountIsEmbedded(latch)).toBe(false)
+    expect(registerUnavailable(latch)).toBe('Address or auth connector not found')
     await expect(registerName(latch, 'newcomer')).rejects.toThrow('Address or auth connector not found')
     expect(sign).not.toHaveBeenCalled()
+    expect(request).not.toHaveBeenCalled()
     expect(globalThis.fetch).not.toHaveBeenCalled()
     asEmbedded(latch, '0x000000000000000000000000000000000000dEaD')
     expect(accountIsEmbedded(latch)).toBe(false)
     asEmbedded(latch, alice.toUpperCase().replace('0X', '0x'))
     expect(accountIsEmbedded(latch)).toBe(true)
+    // Without the embedded wallet itself (its frame) there is no session to send.
+    await expect(registerName(latch, 'newcomer')).rejects.toThrow('Address or auth connector not found')
+    expect(sign).not.toHaveBeenCalled()
   })
 
   it('names are looked up on mainnet, not on a test network, unless the app gave that network ENS contracts (spec §5)', async () => {
@@ -136,17 +153,16 @@ describe('registerName', () => {
     expect(accountHasNames(at(devnet))).toBe(true)
   })
 
-  it('asks whether it is free, has the wallet sign {name, attributes, timestamp}, registers, sets the profile name and shows success', async () => {
-    let posted: Record<string, unknown> | undefined
-    const { latch, sign } = await connected((url, init) => {
-      if (url.pathname === '/v1/profile/suggestions/newcomer') return json({ suggestions: [{ name: 'newcomer.latch.test', registered: false }] })
-      if (url.pathname === '/v1/profile/account' && init?.method === 'POST') {
-        posted = JSON.parse(String(init.body)) as Record<string, unknown>
-        return json(record('newcomer.latch.test', alice))
-      }
-      return undefined
-    })
+  it('asks whether it is free, has the wallet sign {name, attributes, timestamp}, has the frame register it with the session, sets the profile name and shows success', async () => {
+    const { latch, sign, request } = await connected(
+      (url) => {
+        if (url.pathname === '/v1/profile/suggestions/newcomer') return json({ suggestions: [{ name: 'newcomer.latch.test', registered: false }] })
+        return undefined
+      },
+      { frame: async () => record('newcomer.latch.test', alice) },
+    )
     latch.push('RegisterAccountName')
+    expect(registerUnavailable(latch)).toBeUndefined()
     const record_ = await registerName(latch, 'Newcomer')
     expect(record_.name).toBe('newcomer.latch.test')
     const signed = sign.mock.calls[0]?.[0]
@@ -154,23 +170,37 @@ describe('registerName', () => {
     const message = JSON.parse(String(signed?.message)) as { name: string; attributes: object; timestamp: number }
     expect(message).toMatchObject({ name: 'newcomer.latch.test', attributes: {} })
     expect(Math.abs(message.timestamp - Date.now() / 1000)).toBeLessThan(5)
-    expect(posted).toEqual({ coin_type: (0x80000000 | 1) >>> 0, address: alice, message: signed?.message, signature: '0xsigned' })
+    expect(request.mock.calls).toEqual([['REGISTER_NAME', { coinType: (0x80000000 | 1) >>> 0, address: alice, message: signed?.message, signature: '0xsigned' }]])
+    // The page itself posts no registration: latchd would refuse it without the session.
+    for (const [input, init] of vi.mocked(globalThis.fetch).mock.calls) expect(init?.method ?? 'GET', String(input)).toBe('GET')
     expect(getNamesState(latch)).toEqual({ step: 'idle', profileNames: { [alice.toLowerCase()]: 'newcomer.latch.test' } })
     expect(latch.getState().view).toBe('RegisterAccountNameSuccess')
   })
 
-  it("a taken name is refused before signing; latchd's refusal is shown as it is, else the spec's message; the step returns to idle", async () => {
-    let answer: () => Response = () => refusal(401, 'The signature is not the address\u2019s')
-    const { latch, sign } = await connected((url, init) => {
-      if (url.pathname === '/v1/profile/suggestions/taken') return json({ suggestions: [{ name: 'taken.latch.test', registered: true }] })
-      if (url.pathname === '/v1/profile/suggestions/newcomer') return json({ suggestions: [{ name: 'newcomer.latch.test', registered: false }] })
-      if (url.pathname === '/v1/profile/account' && init?.method === 'POST') return answer()
-      return undefined
-    })
+  it("a taken, reserved or look-alike name is refused before signing; latchd's refusal is shown as it is, else the spec's message; the step returns to idle", async () => {
+    let answer: () => Promise<unknown> = async () => {
+      throw new Error('Your account may register 1 name a day; try again in 24 h')
+    }
+    const { latch, sign } = await connected(
+      (url) => {
+        if (url.pathname === '/v1/profile/suggestions/taken') return json({ suggestions: [{ name: 'taken.latch.test', registered: true }] })
+        if (url.pathname === '/v1/profile/suggestions/supp0rt') {
+          return json({ suggestions: [{ name: 'supp0rt.latch.test', registered: true, reason: 'supp0rt.latch.test looks like support.latch.test, which is reserved' }] })
+        }
+        if (url.pathname === '/v1/profile/suggestions/newcomer') return json({ suggestions: [{ name: 'newcomer.latch.test', registered: false }] })
+        return undefined
+      },
+      { frame: () => answer() },
+    )
     await expect(registerName(latch, 'taken')).rejects.toThrow('taken.latch.test is already taken')
+    await expect(registerName(latch, 'supp0rt')).rejects.toThrow('supp0rt.latch.test looks like support.latch.test, which is reserved')
     expect(sign).not.toHaveBeenCalled()
-    await expect(registerName(latch, 'newcomer')).rejects.toThrow('The signature is not the address\u2019s')
-    answer = () => new Response('', { status: 500 })
+    await expect(registerName(latch, 'newcomer')).rejects.toThrow('Your account may register 1 name a day; try again in 24 h')
+    answer = async () => {
+      throw new Error('HTTP status code: 500')
+    }
+    await expect(registerName(latch, 'newcomer')).rejects.toThrow('Error registering name newcomer')
+    answer = async () => ({ name: 7 })
     await expect(registerName(latch, 'newcomer')).rejects.toThrow('Error registering name newcomer')
     await expect(registerName(latch, 'abc')).rejects.toThrow('A name must be at least 4 characters')
     expect(getNamesState(latch)?.step).toBe('idle')

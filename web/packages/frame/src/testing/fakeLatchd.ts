@@ -20,6 +20,8 @@ export function fakeLatchd(opts: { allowedOrigins?: string[]; approveAfterPolls?
   const codes = new Map<string, string>() // email → code
   const calls: string[] = []
   const rpcCalls: { network: string; method: string; params: unknown }[] = []
+  /** The name registrations posted, with the user whose session came with them. */
+  const registrations: { userId: string; coinType: number; address: string; message: string; signature: string }[] = []
   let n = 0
   const fail = (status: number, code: string, message: string): never => {
     throw new AuthApiError(message, status, code)
@@ -183,11 +185,19 @@ export function fakeLatchd(opts: { allowedOrigins?: string[]; approveAfterPolls?
     async changeEmailSecondary() {
       return fail(400, 'invalid', 'Invalid or expired code')
     },
+    async registerName(token, r) {
+      calls.push('registerName')
+      const s = session(token)
+      registrations.push({ userId: s.user.id, ...r })
+      const { name } = JSON.parse(r.message) as { name: string }
+      const at = new Date(now()).toISOString()
+      return { name, registered_at: at, updated_at: at, attributes: {}, addresses: { '60': { address: r.address, created_at: at } } }
+    },
     async rpc(network, method, params) {
       rpcCalls.push({ network, method, params })
       if (method === 'eth_blockNumber') return '0x2a'
       throw new AuthApiError(`no ${method} here`, 400, 'invalid')
     },
   }
-  return { api, users, sessions, calls, rpcCalls, socialFlows, socialPerson, farcasterChannels, completeFarcaster }
+  return { api, users, sessions, calls, rpcCalls, registrations, socialFlows, socialPerson, farcasterChannels, completeFarcaster }
 }

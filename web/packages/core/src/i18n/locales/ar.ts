@@ -201,6 +201,7 @@ const catalogue: Readonly<Record<string, string>> = {
   'names.registering': 'جارٍ التسجيل…',
   'names.success': 'أصبح {name} اسمك الآن',
   'names.done': 'تم',
+  'names.embeddedOnly': 'تُسجَّل الأسماء بمحفظة تسجيل الدخول بالبريد الإلكتروني أو بالحساب الاجتماعي: اتصل بها لاختيار اسم.',
   'buy.asset': 'شراء',
   'buy.network': 'الشبكة',
   'buy.amount': 'المبلغ',

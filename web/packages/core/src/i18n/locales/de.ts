@@ -201,6 +201,7 @@ const catalogue: Readonly<Record<string, string>> = {
   'names.registering': 'Wird registriert…',
   'names.success': '{name} ist jetzt dein Name',
   'names.done': 'Fertig',
+  'names.embeddedOnly': 'Namen werden mit der E-Mail- oder Social-Login-Wallet registriert: Verbinde dich damit, um einen Namen zu wählen.',
   'buy.asset': 'Kaufen',
   'buy.network': 'Netzwerk',
   'buy.amount': 'Betrag',

@@ -201,6 +201,7 @@ const catalogue: Readonly<Record<string, string>> = {
   'names.registering': 'Registrando…',
   'names.success': '{name} ahora es tu nombre',
   'names.done': 'Listo',
+  'names.embeddedOnly': 'Los nombres se registran con la billetera de inicio de sesión por correo o red social: conéctate con ella para elegir un nombre.',
   'buy.asset': 'Comprar',
   'buy.network': 'Red',
   'buy.amount': 'Cantidad',

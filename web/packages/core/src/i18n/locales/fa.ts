@@ -201,6 +201,7 @@ const catalogue: Readonly<Record<string, string>> = {
   'names.registering': 'در حال ثبت…',
   'names.success': '{name} اکنون نام شماست',
   'names.done': 'تمام',
+  'names.embeddedOnly': 'نام‌ها با کیف پول ورود با ایمیل یا شبکه اجتماعی ثبت می‌شوند: برای انتخاب نام با آن متصل شوید.',
   'buy.asset': 'خرید',
   'buy.network': 'شبکه',
   'buy.amount': 'مقدار',

@@ -201,6 +201,7 @@ const catalogue: Readonly<Record<string, string>> = {
   'names.registering': 'Enregistrement…',
   'names.success': '{name} est désormais votre nom',
   'names.done': 'Terminé',
+  'names.embeddedOnly': 'Les noms sont enregistrés par le portefeuille de connexion par e-mail ou réseau social : connectez-vous avec lui pour choisir un nom.',
   'buy.asset': 'Acheter',
   'buy.network': 'Réseau',
   'buy.amount': 'Montant',

@@ -201,6 +201,7 @@ const catalogue: Readonly<Record<string, string>> = {
   'names.registering': 'רושם…',
   'names.success': '{name} הוא עכשיו השם שלך',
   'names.done': 'סיום',
+  'names.embeddedOnly': 'שמות נרשמים בארנק ההתחברות בדוא״ל או ברשת חברתית: התחברו איתו כדי לבחור שם.',
   'buy.asset': 'קנייה',
   'buy.network': 'רשת',
   'buy.amount': 'סכום',

@@ -201,6 +201,7 @@ const catalogue: Readonly<Record<string, string>> = {
   'names.registering': 'रजिस्टर हो रहा है…',
   'names.success': '{name} अब आपका नाम है',
   'names.done': 'हो गया',
+  'names.embeddedOnly': 'नाम ईमेल या सोशल लॉगिन वॉलेट से रजिस्टर होते हैं: नाम चुनने के लिए उससे कनेक्ट करें।',
   'buy.asset': 'खरीदें',
   'buy.network': 'नेटवर्क',
   'buy.amount': 'राशि',

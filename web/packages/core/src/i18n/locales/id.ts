@@ -201,6 +201,7 @@ const catalogue: Readonly<Record<string, string>> = {
   'names.registering': 'Mendaftarkan…',
   'names.success': '{name} kini menjadi nama Anda',
   'names.done': 'Selesai',
+  'names.embeddedOnly': 'Nama didaftarkan oleh dompet login email atau media sosial: hubungkan dengannya untuk memilih nama.',
   'buy.asset': 'Beli',
   'buy.network': 'Jaringan',
   'buy.amount': 'Jumlah',

@@ -201,6 +201,7 @@ const catalogue: Readonly<Record<string, string>> = {
   'names.registering': 'Registrazione…',
   'names.success': '{name} ora è il tuo nome',
   'names.done': 'Fatto',
+  'names.embeddedOnly': 'I nomi si registrano con il wallet di accesso via e-mail o social: collegati con esso per scegliere un nome.',
   'buy.asset': 'Acquista',
   'buy.network': 'Rete',
   'buy.amount': 'Importo',

@@ -201,6 +201,7 @@ const catalogue: Readonly<Record<string, string>> = {
   'names.registering': '登録中…',
   'names.success': '{name}があなたの名前になりました',
   'names.done': '完了',
+  'names.embeddedOnly': '名前はメールまたはソーシャルログインのウォレットで登録します。名前を選ぶにはそのウォレットで接続してください。',
   'buy.asset': '購入する資産',
   'buy.network': 'ネットワーク',
   'buy.amount': '金額',

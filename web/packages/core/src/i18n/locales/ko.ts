@@ -201,6 +201,7 @@ const catalogue: Readonly<Record<string, string>> = {
   'names.registering': '등록 중…',
   'names.success': '이제 {name}이(가) 내 이름입니다',
   'names.done': '완료',
+  'names.embeddedOnly': '이름은 이메일 또는 소셜 로그인 지갑으로 등록됩니다. 이름을 선택하려면 해당 지갑으로 연결하세요.',
   'buy.asset': '구매',
   'buy.network': '네트워크',
   'buy.amount': '금액',

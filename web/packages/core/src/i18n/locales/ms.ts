@@ -201,6 +201,7 @@ const catalogue: Readonly<Record<string, string>> = {
   'names.registering': 'Mendaftar…',
   'names.success': '{name} kini nama anda',
   'names.done': 'Selesai',
+  'names.embeddedOnly': 'Nama didaftarkan oleh dompet log masuk e-mel atau sosial: sambung dengannya untuk memilih nama.',
   'buy.asset': 'Beli',
   'buy.network': 'Rangkaian',
   'buy.amount': 'Jumlah',

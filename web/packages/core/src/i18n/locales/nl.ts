@@ -201,6 +201,7 @@ const catalogue: Readonly<Record<string, string>> = {
   'names.registering': 'Registreren…',
   'names.success': '{name} is nu je naam',
   'names.done': 'Klaar',
+  'names.embeddedOnly': 'Namen worden geregistreerd met de wallet van de e-mail- of sociale login: maak daarmee verbinding om een naam te kiezen.',
   'buy.asset': 'Kopen',
   'buy.network': 'Netwerk',
   'buy.amount': 'Bedrag',

@@ -201,6 +201,7 @@ const catalogue: Readonly<Record<string, string>> = {
   'names.registering': 'Rejestrowanie…',
   'names.success': '{name} to teraz Twoja nazwa',
   'names.done': 'Gotowe',
+  'names.embeddedOnly': 'Nazwy rejestruje portfel logowania e-mailem lub przez konto społecznościowe: połącz się nim, aby wybrać nazwę.',
   'buy.asset': 'Kup',
   'buy.network': 'Sieć',
   'buy.amount': 'Kwota',

@@ -201,6 +201,7 @@ const catalogue: Readonly<Record<string, string>> = {
   'names.registering': 'Registrando…',
   'names.success': '{name} agora é o seu nome',
   'names.done': 'Concluído',
+  'names.embeddedOnly': 'Nomes são registrados pela carteira de login por e-mail ou rede social: conecte-se com ela para escolher um nome.',
   'buy.asset': 'Comprar',
   'buy.network': 'Rede',
   'buy.amount': 'Valor',

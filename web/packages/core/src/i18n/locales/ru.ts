@@ -201,6 +201,7 @@ const catalogue: Readonly<Record<string, string>> = {
   'names.registering': 'Регистрация…',
   'names.success': '{name} — теперь ваше имя',
   'names.done': 'Готово',
+  'names.embeddedOnly': 'Имена регистрирует кошелёк входа по e-mail или через соцсеть: подключитесь им, чтобы выбрать имя.',
   'buy.asset': 'Купить',
   'buy.network': 'Сеть',
   'buy.amount': 'Сумма',

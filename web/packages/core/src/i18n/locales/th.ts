@@ -201,6 +201,7 @@ const catalogue: Readonly<Record<string, string>> = {
   'names.registering': 'กำลังลงทะเบียน…',
   'names.success': 'ตอนนี้ {name} เป็นชื่อของคุณแล้ว',
   'names.done': 'เสร็จสิ้น',
+  'names.embeddedOnly': 'ชื่อจะลงทะเบียนด้วยวอลเล็ตที่เข้าสู่ระบบด้วยอีเมลหรือโซเชียล: เชื่อมต่อด้วยวอลเล็ตนั้นเพื่อเลือกชื่อ',
   'buy.asset': 'ซื้อ',
   'buy.network': 'เครือข่าย',
   'buy.amount': 'จำนวน',

@@ -201,6 +201,7 @@ const catalogue: Readonly<Record<string, string>> = {
   'names.registering': 'Kaydediliyor…',
   'names.success': '{name} artık sizin isminiz',
   'names.done': 'Tamam',
+  'names.embeddedOnly': 'Adlar e-posta veya sosyal giriş cüzdanıyla kaydedilir: ad seçmek için onunla bağlanın.',
   'buy.asset': 'Satın al',
   'buy.network': 'Ağ',
   'buy.amount': 'Tutar',

@@ -201,6 +201,7 @@ const catalogue: Readonly<Record<string, string>> = {
   'names.registering': 'Реєстрація…',
   'names.success': '{name} — тепер ваше ім’я',
   'names.done': 'Готово',
+  'names.embeddedOnly': 'Імена реєструє гаманець входу через e-mail або соцмережу: підʼєднайтеся ним, щоб вибрати імʼя.',
   'buy.asset': 'Купити',
   'buy.network': 'Мережа',
   'buy.amount': 'Сума',

@@ -201,6 +201,7 @@ const catalogue: Readonly<Record<string, string>> = {
   'names.registering': 'Đang đăng ký…',
   'names.success': '{name} giờ là tên của bạn',
   'names.done': 'Xong',
+  'names.embeddedOnly': 'Tên được đăng ký bằng ví đăng nhập qua email hoặc mạng xã hội: hãy kết nối bằng ví đó để chọn tên.',
   'buy.asset': 'Mua',
   'buy.network': 'Mạng',
   'buy.amount': 'Số tiền',

@@ -201,6 +201,7 @@ const catalogue: Readonly<Record<string, string>> = {
   'names.registering': '正在注册…',
   'names.success': '{name} 现在是你的名称',
   'names.done': '完成',
+  'names.embeddedOnly': '名称由邮箱或社交登录钱包注册：请用该钱包连接以选择名称。',
   'buy.asset': '购买',
   'buy.network': '网络',
   'buy.amount': '金额',

@@ -201,6 +201,7 @@ const catalogue: Readonly<Record<string, string>> = {
   'names.registering': '註冊中…',
   'names.success': '{name} 現在是你的名稱',
   'names.done': '完成',
+  'names.embeddedOnly': '名稱由電子郵件或社群登入錢包註冊：請用該錢包連線以選擇名稱。',
   'buy.asset': '購買',
   'buy.network': '網路',
   'buy.amount': '金額',

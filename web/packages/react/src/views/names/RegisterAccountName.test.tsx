@@ -18,12 +18,17 @@ function stubLatchd(names: Record<string, string>) {
     }
     const wanted = /^\/v1\/profile\/suggestions\/(.+)$/.exec(url.pathname)?.[1]
     if (wanted === 'taken') return json({ suggestions: [{ name: 'taken.latch.test', registered: true }, { name: 'taken1.latch.test', registered: false }] })
+    if (wanted === 'supp0rt') {
+      const reason = 'supp0rt.latch.test looks like support.latch.test, which is reserved'
+      return json({ suggestions: [{ name: 'supp0rt.latch.test', registered: true, reason }, { name: 'supp0rt1.latch.test', registered: false }] })
+    }
     if (wanted) return json({ suggestions: [{ name: `${wanted}.latch.test`, registered: false }] })
     return new Response('{}', { status: 404 })
   })
 }
 
 afterEach(() => vi.restoreAllMocks())
+
 
 /** Makes the connected account the embedded wallet's (spec §5: only the auth connector registers names). */
 function asEmbedded(latch: FakeLatch) {
@@ -48,7 +53,7 @@ describe('names in the widget', () => {
     asEmbedded(latch)
     const { user } = renderWithLatch(<ConnectButton />, { latch })
     act(() => void latch.open({ view: 'Account' }))
-    await user.click(await screen.findByTestId('latch-account-choose-name'))
+    await user.click(await screen.findByTestId('latch-account-choose-name', {}, { timeout: 10_000 }))
     const input = await screen.findByTestId('latch-register-name-input')
 
     await user.type(input, 'ab')
@@ -65,6 +70,30 @@ describe('names in the widget', () => {
     expect((input as HTMLInputElement).value).toBe('taken1')
     expect((await screen.findByTestId('latch-register-name-available')).textContent).toBe('taken1.latch.test is available')
     expect((screen.getByTestId('latch-register-name-submit') as HTMLButtonElement).disabled).toBe(false)
+
+    // A reserved name or a look-alike: latchd's reason, before anything is signed.
+    await user.clear(input)
+    await user.type(input, 'supp0rt')
+    expect((await screen.findByTestId('latch-register-name-taken')).textContent).toBe('supp0rt.latch.test looks like support.latch.test, which is reserved')
+    expect((screen.getByTestId('latch-register-name-submit') as HTMLButtonElement).disabled).toBe(true)
+    expect(screen.getByTestId('latch-register-name-suggestion-supp0rt1')).toBeTruthy()
+  })
+
+  it("opened for an external wallet's account, the view says why it cannot register (spec §5) and offers no form", async () => {
+    const fetch = stubLatchd({})
+    const latch = createConnectedFakeLatch()
+    renderWithLatch(<ConnectButton />, { latch })
+    act(() => void latch.open({ view: 'RegisterAccountName' }))
+    const reason = await screen.findByTestId('latch-register-name-unavailable')
+    expect(reason.textContent).toBe('Address or auth connector not found')
+    expect(reason.getAttribute('role')).toBe('alert')
+    expect(screen.getByTestId('latch-view-RegisterAccountName').textContent).toContain('e-mail or social login wallet')
+    expect(screen.queryByTestId('latch-register-name-input')).toBeNull()
+    expect(screen.queryByTestId('latch-register-name-submit')).toBeNull()
+    expect(fetch.mock.calls.some(([u]) => String(u).includes('/v1/profile/suggestions/'))).toBe(false)
+    // Once the account is the embedded wallet's, the form is there.
+    act(() => asEmbedded(latch))
+    expect(await screen.findByTestId('latch-register-name-input')).toBeTruthy()
   })
 
   it("Account shows the account's name from latchd instead of Choose name", async () => {

@@ -3,7 +3,7 @@ import type { NameSuggestion } from '@latchkit/core'
 import { useLatchInstance } from '../../context'
 import { useModalT } from '../../components/LatchModal/strings'
 import { useNamesT } from './strings'
-import { useNamesModule, useNamesState } from './useNames'
+import { useNamesModule, useNamesState, useRegisterUnavailable } from './useNames'
 
 /** How long typing pauses before the name is checked with latchd. */
 const SUGGESTIONS_DELAY_MS = 250
@@ -15,7 +15,9 @@ const labelOf = (name: string) => name.split('.')[0] ?? name
  * RegisterAccountName: the visitor types a name and reads the rules' messages
  * as they type, whether it is free and free names like it (spec §3); Register
  * has the wallet sign the registration and latchd record it (spec §4). A
- * failure keeps the form with the reason.
+ * failure keeps the form with the reason. An account that cannot register (not
+ * the embedded wallet's, whose session latchd requires: spec §5) sees why
+ * instead of a form.
  */
 export { default as RegisterAccountNameSuccessView } from './RegisterAccountNameSuccessView'
 
@@ -26,6 +28,7 @@ export default function RegisterAccountNameView() {
   const names = useNamesModule()
   const state = useNamesState(names)
   const ids = { input: useId(), status: useId() }
+  const unavailable = useRegisterUnavailable(names)
   const [value, setValue] = useState('')
   const [suggestions, setSuggestions] = useState<{ for: string; list: readonly NameSuggestion[] }>()
   const [error, setError] = useState<string>()
@@ -33,7 +36,7 @@ export default function RegisterAccountNameView() {
   const ruleError = names && label !== '' ? names.accountNameError(label, latch) : undefined
 
   useEffect(() => {
-    if (!names || label === '' || ruleError) return
+    if (!names || unavailable || label === '' || ruleError) return
     const abort = new AbortController()
     const timer = setTimeout(() => {
       names.getNameSuggestions(latch, label, { signal: abort.signal }).then(
@@ -47,7 +50,7 @@ export default function RegisterAccountNameView() {
       clearTimeout(timer)
       abort.abort()
     }
-  }, [latch, names, label, ruleError])
+  }, [latch, names, unavailable, label, ruleError])
 
   const current = suggestions?.for === label ? suggestions.list : undefined
   const wanted = current?.[0]
@@ -59,6 +62,17 @@ export default function RegisterAccountNameView() {
     if (!names || !canRegister) return
     setError(undefined)
     names.registerName(latch, label).catch((err: unknown) => setError(err instanceof Error ? err.message : String(err)))
+  }
+
+  if (unavailable) {
+    return (
+      <div className="latch-view latch-register-name" data-testid="latch-view-RegisterAccountName" aria-label={t('view.RegisterAccountName')}>
+        <p className="latch-error-text" role="alert" data-testid="latch-register-name-unavailable">
+          {unavailable}
+        </p>
+        <p className="latch-subtitle">{nt('names.embeddedOnly')}</p>
+      </div>
+    )
   }
 
   const message = error ?? ruleError
@@ -94,7 +108,7 @@ export default function RegisterAccountNameView() {
           <p className="latch-subtitle" data-testid="latch-register-name-checking">{nt('names.checking')}</p>
         ) : wanted ? (
           <p className="latch-subtitle" role="status" data-testid={wanted.registered ? 'latch-register-name-taken' : 'latch-register-name-available'}>
-            {nt(wanted.registered ? 'names.taken' : 'names.available', { name: wanted.name })}
+            {wanted.reason ?? nt(wanted.registered ? 'names.taken' : 'names.available', { name: wanted.name })}
           </p>
         ) : null}
       </div>

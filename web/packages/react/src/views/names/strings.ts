@@ -15,6 +15,7 @@ export const namesStrings = {
   'names.registering': 'Registering…',
   'names.success': '{name} is now your name',
   'names.done': 'Done',
+  'names.embeddedOnly': 'Names are registered by the e-mail or social login wallet: connect with it to choose a name.',
 } as const
 
 /** A key of the names views' strings. */

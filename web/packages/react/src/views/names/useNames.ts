@@ -29,3 +29,23 @@ export function useNamesState(names: NamesModule | undefined): NamesState | unde
     () => undefined,
   )
 }
+
+/**
+ * useRegisterUnavailable is why the connected account cannot register a name (spec §5), undefined when it can or until
+ * the names module is loaded; it follows the instance's store (account, network, the embedded wallet's user).
+ */
+export function useRegisterUnavailable(names: NamesModule | undefined): string | undefined {
+  const latch = useLatchInstance()
+  return useSyncExternalStore(
+    useCallback((onChange: () => void) => {
+      const offRoot = latch._internal.root.subscribe(onChange)
+      const offState = latch.subscribe(onChange)
+      return () => {
+        offRoot()
+        offState()
+      }
+    }, [latch]),
+    () => names?.registerUnavailable(latch),
+    () => undefined,
+  )
+}
