@@ -24,9 +24,9 @@ build-dev: frame
 web:
 	@bash scripts/build-web.sh
 
-dev: web build-dev
-	@echo "starting latchd dev (bin/latchd-dev; LATCH_ADDR=127.0.0.1:PORT picks another API port)..."
-	./bin/latchd-dev dev --log-format text --log-level warn --demo-dir web/apps/demo/dist
+# Builds what latchd dev needs (Go's compile beside npm and the web build) and starts it: scripts/dev.sh.
+dev:
+	@bash scripts/dev.sh
 
 test:
 	bash scripts/test.sh

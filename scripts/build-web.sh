@@ -57,10 +57,11 @@ build() {
   echo "web: built $name in $((SECONDS - start)) s"
 }
 
+# The frame first: latchd embeds it, so latchd's own packages wait for it (make dev compiles the rest meanwhile).
+# It imports core's sources (the page/frame protocol), not its build.
+build @latchkit/frame packages/frame ../internal/frameapp/dist/index.html packages/core
 build @latchkit/core packages/core packages/core/dist
 build @latchkit/react packages/react packages/react/dist packages/core
-# The frame imports core's sources (the page/frame protocol), not its build.
-build @latchkit/frame packages/frame ../internal/frameapp/dist/index.html packages/core
 build @latchkit/demo apps/demo apps/demo/dist packages/core packages/react
 # AppKit's React API over Latch (docs/appkit-compat.md), and the demo written against it (served like the demo).
 build @latchkit/appkit-compat packages/appkit-compat packages/appkit-compat/dist packages/core packages/react
