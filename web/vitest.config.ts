@@ -5,8 +5,8 @@ import { defineConfig } from 'vitest/config'
 // rather than once per file takes the suite's CPU time to about a fifth. What a file changes for itself it undoes:
 // mocks, stubbed globals and env are restored after each test (below), and Testing Library's cleanup runs after
 // each test (react's src/test/setup.ts). make test-flaky runs the suite in shuffled orders to catch a file that
-// leans on another's leftovers.
-const shared = { isolate: false, restoreMocks: true, unstubGlobals: true, unstubEnvs: true } as const
+// leans on another's leftovers. A test may take 15 s: the suites share the machine with the Go and browser tests.
+const shared = { isolate: false, restoreMocks: true, unstubGlobals: true, unstubEnvs: true, testTimeout: 15_000 } as const
 
 export default defineConfig({
   test: {

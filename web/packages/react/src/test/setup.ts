@@ -8,10 +8,14 @@
 // render; loading it here lets a test's click open the modal at once, as in a page where the chunk has arrived.
 // LatchModal.lazy.test.tsx checks the loading itself, with a fresh module.
 import { afterEach } from 'vitest'
-import { cleanup } from '@testing-library/react'
+import { cleanup, configure } from '@testing-library/react'
 import { loadModalDialog } from '../components/LatchModal/LatchModal'
 
 afterEach(() => cleanup())
+
+// findBy* and waitFor wait for the page's state, up to 5 s rather than Testing Library's 1 s: a lazy chunk takes
+// longer than a second to load on a machine busy with other suites (vitest.config.ts gives each test 15 s).
+configure({ asyncUtilTimeout: 5000 })
 
 // Each file starts from the page a fresh environment gives it (files in the node environment have none): no stored wallets, sessions or cookies, the
 // default URL, and no attributes left on <html> (lang, dir) by another file's locale.
