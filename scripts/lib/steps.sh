@@ -17,9 +17,9 @@ steps_t0=$EPOCHREALTIME
 # cpu_now: sets cpu_total to the user + system seconds of this shell's finished children so far. It must run in
 # this shell (not in a pipe or $(…), which fork): `times` in a fork sees no children.
 cpu_now() {
-  times >"$steps_dir/times"
-  local t
-  t=$(tail -n 1 "$steps_dir/times") # "1m2.500s 0m3.250s": children's user and system
+  local file=$steps_dir/times.$BASHPID t # one file a shell: lanes run side by side
+  times >"$file"
+  t=$(tail -n 1 "$file") # "1m2.500s 0m3.250s": children's user and system
   cpu_total=$(awk -v t="$t" 'BEGIN {
     n = split(t, f, " "); s = 0
     for (i = 1; i <= n; i++) { split(f[i], p, "m"); sub("s", "", p[2]); s += p[1] * 60 + p[2] }
