@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -56,6 +57,9 @@ func runNamesMain(t *testing.T, args ...string) *app.Main {
 	return m
 }
 
+// devSessions numbers devSession's devices.
+var devSessions atomic.Int64
+
 // devSession logs email in to the dev project's e-mail wallet as the frame
 // does (a new device: the approval link, then the code, both from the dev
 // outbox) and returns the session's Authorization header.
@@ -63,7 +67,8 @@ func devSession(t *testing.T, m *app.Main, email string) []string {
 	t.Helper()
 	c := client{t, m.APIURL()}
 	pid := "?projectId=" + m.DevProjectID
-	device := "names-device-" + strings.Repeat("0", 12)
+	// A device of its own each time: a device may start 10 logins an hour, and the tests log in more often.
+	device := fmt.Sprintf("names-device-%012x", devSessions.Add(1))
 	outbox := func() map[string]any {
 		t.Helper()
 		var box struct{ Messages []map[string]any }

@@ -226,9 +226,13 @@ func (c *chain) sendLocked(ctx context.Context, to *common.Address, value *big.I
 	return tx, nil
 }
 
-// waitMined waits until every transaction has a receipt and returns them in
-// order. It wakes on each new head rather than polling on a long interval, so
-// a dev block costs milliseconds, not a poll period.
+// waitMined waits until every transaction has a receipt and its block is the
+// chain's head or below it, and returns the receipts in order. It wakes on each
+// new head rather than polling on a long interval, so a dev block costs
+// milliseconds, not a poll period. The receipt is readable a moment before the
+// block becomes the head (the block is inserted, then made canonical by the
+// beacon's forkchoice update), and a caller that reads "latest" next must see
+// the transaction's effects.
 func (c *chain) waitMined(ctx context.Context, hashes ...common.Hash) ([]*types.Receipt, error) {
 	ctx, cancel := context.WithTimeout(ctx, mineTimeout)
 	defer cancel()
@@ -243,7 +247,7 @@ func (c *chain) waitMined(ctx context.Context, hashes ...common.Hash) ([]*types.
 	receipts := make([]*types.Receipt, 0, len(hashes))
 	for _, h := range hashes {
 		for {
-			if r := c.receipt(h); r != nil {
+			if r := c.receipt(h); r != nil && c.backend.BlockChain().CurrentBlock().Number.Cmp(r.BlockNumber) >= 0 {
 				receipts = append(receipts, r)
 				break
 			}
