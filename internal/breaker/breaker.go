@@ -110,9 +110,14 @@ func (b *Breaker) Name() string { return b.cfg.Name }
 func (b *Breaker) State() State { return State(b.state.Load()) }
 
 // Allow reports whether a call may go to the dependency now. When it may,
-// the caller must report the call's outcome with Done; when it may not,
-// the error is an *OpenError (an apperr Unavailable with a Retry-After).
-func (b *Breaker) Allow() error {
+// the caller must report the call's outcome with Record (or Done); when it
+// may not, the error is an *OpenError. A call within a Scope (ctx) whose
+// earlier call to this dependency failed is refused too: one request waits
+// on a failing dependency at most once.
+func (b *Breaker) Allow(ctx context.Context) error {
+	if sc, ok := ctx.Value(scopeKey{}).(*scope); ok && sc.saw(b) {
+		return b.openError(b.cfg.OpenFor)
+	}
 	if State(b.state.Load()) == Closed {
 		return nil
 	}
@@ -195,14 +200,58 @@ const (
 	Abandoned
 )
 
-// Record records an outcome (Done or Abandon).
-func (b *Breaker) Record(o Outcome) {
+// Record records the outcome of a call Allow let through (Done or
+// Abandon); a failure is also remembered by ctx's Scope.
+func (b *Breaker) Record(ctx context.Context, o Outcome) {
 	switch o {
 	case Abandoned:
 		b.Abandon()
+	case Failed:
+		if sc, ok := ctx.Value(scopeKey{}).(*scope); ok {
+			sc.add(b)
+		}
+		b.Done(true)
 	default:
-		b.Done(o == Failed)
+		b.Done(false)
 	}
+}
+
+type scopeKey struct{}
+
+// scope is the dependencies that failed during one request.
+type scope struct {
+	any    atomic.Bool
+	mu     sync.Mutex
+	failed []*Breaker
+}
+
+// WithScope returns ctx carrying a scope (latchd gives one to every
+// request): within it, a dependency that failed once is not waited on
+// again, so a request that makes several calls to a dependency that stalls
+// before its breaker opens waits one timeout, not one per call.
+func WithScope(ctx context.Context) context.Context {
+	return context.WithValue(ctx, scopeKey{}, &scope{})
+}
+
+func (s *scope) saw(b *Breaker) bool {
+	if !s.any.Load() {
+		return false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, f := range s.failed {
+		if f == b {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *scope) add(b *Breaker) {
+	s.mu.Lock()
+	s.failed = append(s.failed, b)
+	s.mu.Unlock()
+	s.any.Store(true)
 }
 
 func (b *Breaker) openLocked() {

@@ -22,26 +22,26 @@ func (h redisHook) DialHook(next redis.DialHook) redis.DialHook { return next }
 
 func (h redisHook) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
 	return func(ctx context.Context, cmd redis.Cmder) error {
-		if err := h.b.Allow(); err != nil {
+		if err := h.b.Allow(ctx); err != nil {
 			cmd.SetErr(err)
 			return err
 		}
 		err := next(ctx, cmd)
-		h.b.Record(RedisOutcome(err))
+		h.b.Record(ctx, RedisOutcome(err))
 		return err
 	}
 }
 
 func (h redisHook) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
 	return func(ctx context.Context, cmds []redis.Cmder) error {
-		if err := h.b.Allow(); err != nil {
+		if err := h.b.Allow(ctx); err != nil {
 			for _, c := range cmds {
 				c.SetErr(err)
 			}
 			return err
 		}
 		err := next(ctx, cmds)
-		h.b.Record(RedisOutcome(err))
+		h.b.Record(ctx, RedisOutcome(err))
 		return err
 	}
 }

@@ -77,6 +77,11 @@ func Status(code string) int {
 // generic message, so internals never reach the client.
 func Error(w http.ResponseWriter, r *http.Request, err error) {
 	e := apperr.As(err)
+	if e == nil && (errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled)) {
+		// A call that ran out of time (or whose client left): something to
+		// retry, not a bug.
+		e = &apperr.Error{Code: apperr.Unavailable, Message: "Service temporarily unavailable: the request did not complete in time; retry later", Cause: err}
+	}
 	if e == nil {
 		slog.ErrorContext(r.Context(), "internal error", "method", r.Method, "path", r.URL.Path, "err", err, "request_id", RequestID(r.Context()))
 		e = &apperr.Error{Code: apperr.Internal, Message: "Internal server error"}

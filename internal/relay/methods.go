@@ -32,6 +32,13 @@ var (
 	}
 )
 
+// The two answers to a publish the relay's storage did not take (Broker:
+// Errors): refused, or unknown.
+var (
+	errNotStored      = &jsonrpc.Error{Code: jsonrpc.CodeInternal, Message: "Storage operation failed: the message was not stored and will not be delivered; retry later", Data: tagStorageError}
+	errPublishUnknown = &jsonrpc.Error{Code: jsonrpc.CodeUnavailable, Message: "Publish outcome unknown: the relay's storage did not answer in time, and the message may still be delivered; publish it again (a repeated message is stored and delivered once)", Data: tagPublishOutcomeUnknown}
+)
+
 func itoa(n int) string { return strconv.Itoa(n) }
 
 // opTimeout bounds one broker operation (a Redis round trip or two).
@@ -511,6 +518,14 @@ func (c *conn) publish(ctx context.Context, m *Message) *jsonrpc.Error {
 	if errors.Is(err, ErrBrokerFull) {
 		return &jsonrpc.Error{Code: jsonrpc.CodeRefused, Data: tagMailboxLimitExceeded,
 			Message: "Mailbox limit exceeded: the relay's storage is full; retry later"}
+	}
+	if errors.Is(err, ErrOutcomeUnknown) {
+		c.s.log.Warn("relay: publish outcome unknown", "err", err)
+		return errPublishUnknown
+	}
+	if errors.Is(err, ErrUnavailable) {
+		c.s.log.Warn("relay: storage unavailable", "err", err)
+		return errNotStored
 	}
 	if err != nil {
 		return c.brokerError(err)

@@ -8,12 +8,16 @@ import (
 	"errors"
 	"fmt"
 	"hash/maphash"
+	"net"
 	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/latchkit/latch/internal/breaker"
 )
 
 // Redis is a Broker shared by every latchd node using the same Redis and key
@@ -88,8 +92,27 @@ func NewRedis(ctx context.Context, rdb redis.UniversalClient, prefix string, cfg
 		logf("relay: Redis has no maxmemory: relay mailboxes are bounded only by per-topic counts and TTLs; set maxmemory (with noeviction) to bound them")
 	}
 	b.ps = rdb.Subscribe(ctx)
-	go b.run(b.ps.ChannelWithSubscriptions(redis.WithChannelSize(4096)))
+	// A stalled Pub/Sub connection is noticed (a ping unanswered for
+	// StoreTimeout) and replaced within a few seconds; the confirmations of
+	// the new one make the node re-read its topics' mailboxes (confirmed).
+	go b.run(b.ps.ChannelWithSubscriptions(redis.WithChannelSize(4096),
+		redis.WithChannelHealthCheckInterval(time.Second),
+		redis.WithChannelPingTimeout(cfg.StoreTimeout),
+		redis.WithChannelReconnectTimeout(2*cfg.StoreTimeout)))
 	return b, nil
+}
+
+// publishError is the Broker error of a publish Redis did not answer:
+// ErrUnavailable when the command cannot have reached Redis (its breaker
+// was open, no connection could be had), else ErrOutcomeUnknown: Redis may
+// have run it, or may run it when a stalled connection flows again.
+func publishError(err error) error {
+	var opErr *net.OpError
+	if errors.Is(err, breaker.ErrOpen) || errors.Is(err, redis.ErrPoolTimeout) || errors.Is(err, redis.ErrClosed) ||
+		errors.As(err, &opErr) && opErr.Op == "dial" {
+		return fmt.Errorf("relay: publish to Redis: %w: %w", ErrUnavailable, err)
+	}
+	return fmt.Errorf("relay: publish to Redis: %w: %w", ErrOutcomeUnknown, err)
 }
 
 func (b *Redis) key(topic, kind string) string { return b.prefix + "{" + topic + "}:" + kind }
@@ -210,10 +233,12 @@ func (b *Redis) Publish(ctx context.Context, m *Message) (bool, error) {
 	}
 	enc := encodeMessage(m)
 	keys := []string{b.key(m.Topic, "mb"), b.key(m.Topic, "msg"), b.key(m.Topic, "ack"), b.key(m.Topic, "dlv"), b.key(m.Topic, "mb:"+m.Publisher)}
+	ctx, cancel := context.WithTimeout(ctx, b.cfg.StoreTimeout)
+	defer cancel()
 	res, err := publishScript.Run(ctx, b.rdb, keys, m.ID, b.cfg.Now().UnixMilli(), m.ExpiresAt, enc,
 		b.cfg.MaxMessagesPerTopic, b.channel(m.Topic), b.node+"\n"+enc, m.Publisher).Int()
 	if err != nil {
-		return false, fmt.Errorf("relay: publish to Redis: %w", err)
+		return false, publishError(err)
 	}
 	switch res {
 	case 0:
@@ -231,6 +256,8 @@ func (b *Redis) Subscribe(ctx context.Context, topic string, s Subscriber) ([]*M
 	if b.closed.Load() {
 		return nil, ErrClosed
 	}
+	ctx, cancel := context.WithTimeout(ctx, b.cfg.StoreTimeout)
+	defer cancel()
 	ready, err := b.addLocal(ctx, topic, s)
 	if err != nil {
 		return nil, err
@@ -239,7 +266,7 @@ func (b *Redis) Subscribe(ctx context.Context, topic string, s Subscriber) ([]*M
 	case <-ready:
 	case <-ctx.Done():
 		b.removeLocal(topic, s)
-		return nil, fmt.Errorf("relay: Redis did not confirm the channel subscription: %w", ctx.Err())
+		return nil, fmt.Errorf("relay: Redis did not confirm the channel subscription: %w: %w", ErrUnavailable, ctx.Err())
 	}
 	msgs, _, err := b.backlogPage(ctx, topic, s.ClientID(), 0, b.cfg.MaxBacklogBytes)
 	if err != nil {

@@ -126,7 +126,7 @@ func (g *guard) waited(ctx context.Context, err error) error {
 // admit asks the breaker and starts the statement budget of the
 // operation, if any.
 func (g *guard) admit(ctx context.Context) error {
-	if err := g.breaker.Allow(); err != nil {
+	if err := g.breaker.Allow(ctx); err != nil {
 		return g.unavailable(err)
 	}
 	if o := opOf(ctx); o != nil {
@@ -141,7 +141,7 @@ func (g *guard) admit(ctx context.Context) error {
 // (driver.ErrSkip, io.EOF) by identity.
 func (g *guard) leave(ctx context.Context, err error) error {
 	o := outcome(ctx, err)
-	g.breaker.Record(o)
+	g.breaker.Record(ctx, o)
 	if o == breaker.Failed {
 		return g.unavailable(err)
 	}
@@ -203,7 +203,7 @@ type guardedConnector struct {
 }
 
 func (c guardedConnector) Connect(ctx context.Context) (driver.Conn, error) {
-	if err := c.g.breaker.Allow(); err != nil {
+	if err := c.g.breaker.Allow(ctx); err != nil {
 		return nil, c.g.unavailable(err)
 	}
 	conn, err := c.Connector.Connect(ctx)
@@ -366,7 +366,7 @@ func (t *guardedTx) Rollback() error { return t.finish(t.inner.Rollback) }
 func (t *guardedTx) finish(fn func() error) error {
 	err := fn()
 	if err != nil && outcome(t.ctx, err) == breaker.Failed {
-		t.g.breaker.Done(true)
+		t.g.breaker.Record(t.ctx, breaker.Failed)
 		err = t.g.unavailable(err)
 	}
 	if o := opOf(t.ctx); o != nil {
@@ -487,7 +487,7 @@ func (r *guardedRows) Next(dest []driver.Value) error {
 		return err
 	}
 	if outcome(r.ctx, err) == breaker.Failed {
-		r.g.breaker.Done(true)
+		r.g.breaker.Record(r.ctx, breaker.Failed)
 		return r.g.unavailable(err)
 	}
 	return err
