@@ -38,6 +38,10 @@ type Proxy struct {
 	resume  chan struct{} // closed when a stall ends
 	links   map[*link]struct{}
 	closing bool
+	// held counts chunks read but not yet forwarded because of a stall;
+	// drained is signalled when it drops to 0.
+	held    int
+	drained *sync.Cond
 	wg      sync.WaitGroup
 }
 
@@ -64,6 +68,7 @@ func Start(tb testing.TB, target string) *Proxy {
 		tb.Fatal(err)
 	}
 	p := &Proxy{tb: tb, target: target, addr: ln.Addr().String(), ln: ln, links: map[*link]struct{}{}}
+	p.drained = sync.NewCond(&p.mu)
 	p.serve(ln)
 	tb.Cleanup(p.close)
 	return p
@@ -132,6 +137,17 @@ func (p *Proxy) Restore() {
 	p.relistenLocked()
 	p.endStallLocked()
 	p.mode = modePass
+}
+
+// WaitDrained waits until every chunk a stall held has been forwarded
+// (after Restore): what was sent into the stall, such as a command whose
+// client gave up, has then reached the target.
+func (p *Proxy) WaitDrained() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for p.held > 0 {
+		p.drained.Wait()
+	}
 }
 
 // Conns is the number of open proxied connections.
@@ -224,10 +240,19 @@ func (p *Proxy) pipe(dst, src net.Conn) {
 	for {
 		n, err := src.Read(buf)
 		if n > 0 {
-			if !p.wait() {
+			stalled := p.hold()
+			ok := p.wait()
+			var werr error
+			if ok {
+				_, werr = dst.Write(buf[:n])
+			}
+			if stalled {
+				p.release()
+			}
+			if !ok {
 				return
 			}
-			if _, werr := dst.Write(buf[:n]); werr != nil {
+			if werr != nil {
 				src.Close()
 				return
 			}
@@ -240,6 +265,25 @@ func (p *Proxy) pipe(dst, src net.Conn) {
 			}
 			return
 		}
+	}
+}
+
+// hold counts a chunk about to wait for a stall to end.
+func (p *Proxy) hold() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.mode != modeStall {
+		return false
+	}
+	p.held++
+	return true
+}
+
+func (p *Proxy) release() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.held--; p.held == 0 {
+		p.drained.Broadcast()
 	}
 }
 

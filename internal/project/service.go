@@ -231,6 +231,10 @@ func (s *Service) maxStale() time.Duration {
 	return DefaultMaxStale
 }
 
+// SetClock replaces the service's clock, before its first use (tests of
+// expiry, whose entries must expire without waiting).
+func (s *Service) SetClock(now func() time.Time) { s.now = now }
+
 func (s *Service) forget(id string) {
 	s.mu.Lock()
 	delete(s.known, id)

@@ -524,7 +524,7 @@ func (c *conn) publish(ctx context.Context, m *Message) *jsonrpc.Error {
 		return errPublishUnknown
 	}
 	if errors.Is(err, ErrUnavailable) {
-		c.s.log.Warn("relay: storage unavailable", "err", err)
+		// Not logged per publish: the outage is (its breaker's log).
 		return errNotStored
 	}
 	if err != nil {

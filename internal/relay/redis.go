@@ -49,6 +49,49 @@ type Redis struct {
 	closed atomic.Bool
 	done   chan struct{}
 	log    func(msg string, args ...any)
+
+	// unknown holds this node's publishes whose outcome was unknown
+	// (ErrOutcomeUnknown), by topic and id, until their expiry: if Redis
+	// stored one after all, its announcement (or the client publishing it
+	// again) is what delivers it to this node's subscribers, which Publish
+	// did not do.
+	unknownMu sync.Mutex
+	unknown   map[string]int64
+}
+
+// maxUnknown bounds Redis.unknown; past it, a late-stored message reaches
+// this node's subscribers at their next subscribe, as the Broker allows.
+const maxUnknown = 4096
+
+func (b *Redis) rememberUnknown(m *Message) {
+	now := b.cfg.Now().UnixMilli()
+	b.unknownMu.Lock()
+	defer b.unknownMu.Unlock()
+	if len(b.unknown) >= maxUnknown {
+		for k, exp := range b.unknown {
+			if exp <= now {
+				delete(b.unknown, k)
+			}
+		}
+		if len(b.unknown) >= maxUnknown {
+			return
+		}
+	}
+	b.unknown[m.Topic+"\x00"+m.ID] = m.ExpiresAt
+}
+
+// settleUnknown reports whether m was a publish of unknown outcome, which
+// it no longer is.
+func (b *Redis) settleUnknown(m *Message) bool {
+	b.unknownMu.Lock()
+	defer b.unknownMu.Unlock()
+	if len(b.unknown) == 0 {
+		return false
+	}
+	k := m.Topic + "\x00" + m.ID
+	_, ok := b.unknown[k]
+	delete(b.unknown, k)
+	return ok
 }
 
 type hubShard struct {
@@ -76,7 +119,7 @@ func NewRedis(ctx context.Context, rdb redis.UniversalClient, prefix string, cfg
 	}
 	var id [8]byte
 	rand.Read(id[:])
-	b := &Redis{cfg: cfg, rdb: rdb, prefix: prefix, node: hex.EncodeToString(id[:]), seed: maphash.MakeSeed(), done: make(chan struct{}), log: logf}
+	b := &Redis{cfg: cfg, rdb: rdb, prefix: prefix, node: hex.EncodeToString(id[:]), seed: maphash.MakeSeed(), done: make(chan struct{}), log: logf, unknown: map[string]int64{}}
 	for i := range b.shards {
 		b.shards[i].topics = map[string]*hubTopic{}
 		b.shards[i].inflight = map[string]int{}
@@ -238,10 +281,19 @@ func (b *Redis) Publish(ctx context.Context, m *Message) (bool, error) {
 	res, err := publishScript.Run(ctx, b.rdb, keys, m.ID, b.cfg.Now().UnixMilli(), m.ExpiresAt, enc,
 		b.cfg.MaxMessagesPerTopic, b.channel(m.Topic), b.node+"\n"+enc, m.Publisher).Int()
 	if err != nil {
-		return false, publishError(err)
+		err = publishError(err)
+		if errors.Is(err, ErrOutcomeUnknown) {
+			b.rememberUnknown(m)
+		}
+		return false, err
 	}
 	switch res {
 	case 0:
+		if b.settleUnknown(m) {
+			// Stored by the earlier publish whose answer was lost, and not
+			// yet announced back to this node: its subscribers get it now.
+			b.deliverLocal(m)
+		}
 		return false, nil
 	case -1:
 		return false, ErrMailboxFull
@@ -483,7 +535,7 @@ func (b *Redis) confirmed(topic string) {
 // announced delivers a message another node published.
 func (b *Redis) announced(msg *redis.Message) {
 	node, enc, ok := strings.Cut(msg.Payload, "\n")
-	if !ok || node == b.node {
+	if !ok {
 		return
 	}
 	topic, ok := strings.CutPrefix(msg.Channel, b.prefix+"ch:")
@@ -493,6 +545,11 @@ func (b *Redis) announced(msg *redis.Message) {
 	m, err := decodeMessage(topic, enc)
 	if err != nil {
 		b.log("relay: undecodable announcement", "err", err)
+		return
+	}
+	// This node's own publishes were delivered here by Publish, but for
+	// those whose answer Redis did not give in time.
+	if node == b.node && !b.settleUnknown(m) {
 		return
 	}
 	if m.ExpiresAt <= b.cfg.Now().UnixMilli() {
