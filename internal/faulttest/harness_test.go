@@ -109,8 +109,8 @@ func (e *env) start(adjust func(*app.Config)) *node {
 	cfg := app.Config{
 		Addr: "127.0.0.1:0", FrameAddr: "127.0.0.1:0", AdminAddr: "127.0.0.1:0", DataDir: e.t.TempDir(),
 		DatabaseURL: e.pgURL, RedisURL: e.redisURL, AdminToken: strings.Repeat("a", 32),
-		TrustedProxies: []*net.IPNet{loopback},
-		RPCUpstreams:   []string{"eip155:1=http://" + e.upstream.Addr()},
+		TrustedProxies:  []*net.IPNet{loopback},
+		RPCUpstreams:    []string{"eip155:1=http://" + e.upstream.Addr()},
 		ShutdownTimeout: 5 * time.Second,
 		Dependencies: app.DependencyConfig{
 			DatabaseConnectTimeout: dbTimeout, DatabaseStatementTimeout: dbTimeout, DatabasePoolTimeout: dbTimeout,

@@ -6,4 +6,3 @@ func (s *Service) CacheLen() (known, unknown int) {
 	defer s.mu.RUnlock()
 	return len(s.known), len(s.unknown)
 }
-
