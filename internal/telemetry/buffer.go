@@ -107,15 +107,33 @@ func (s *Service) RunBuffer(ctx context.Context) {
 		s.flush(ctx)
 		select {
 		case <-ctx.Done():
-			fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), finalFlush)
-			s.flush(fctx)
-			cancel()
-			if n, _ := s.Buffered(); n > 0 {
-				slog.Error("telemetry: database still away at shutdown; buffered events lost", "events", n)
-			}
+			s.finalFlush(ctx)
 			return
 		case <-t.C:
 		case <-s.buf.wake:
+		}
+	}
+}
+
+// finalFlush keeps offering the buffer to the database, for at most
+// finalFlush, when latchd stops: a database just back may still be behind
+// its breaker for a moment.
+func (s *Service) finalFlush(ctx context.Context) {
+	fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), finalFlush)
+	defer cancel()
+	t := time.NewTicker(flushRetry)
+	defer t.Stop()
+	for {
+		s.flush(fctx)
+		n, _ := s.Buffered()
+		if n == 0 {
+			return
+		}
+		select {
+		case <-fctx.Done():
+			slog.Error("telemetry: database still away at shutdown; buffered events lost", "events", n)
+			return
+		case <-t.C:
 		}
 	}
 }
