@@ -132,6 +132,12 @@ func newGuard(o Options) *guard {
 // Breaker is the database's circuit breaker (for readiness and metrics).
 func (db *DB) Breaker() *breaker.Breaker { return db.guard.breaker }
 
+// Options are the bounds the database was opened with (0: off).
+func (db *DB) Options() Options {
+	g := db.guard
+	return Options{ConnectTimeout: g.connect, StatementTimeout: g.statement, PoolTimeout: g.pool, Breaker: g.breaker}
+}
+
 func openSQLite(dataDir string, g *guard) (*DB, error) {
 	// Each in-memory database gets its own name: a shared "file::memory:" would
 	// be one database for every Open in the process.

@@ -97,6 +97,9 @@ func (s *Service) Buffered() (events int, bytes int64) {
 	return s.buf.events, s.buf.bytes
 }
 
+// BufferMax is the bound of the buffer, in bytes (Config.BufferBytes).
+func (s *Service) BufferMax() int64 { return s.buf.max }
+
 // RunBuffer writes the buffered events to the database, oldest first, as
 // soon as it takes them, until ctx ends; then it tries once more for at
 // most finalFlush and logs what could not be written.
