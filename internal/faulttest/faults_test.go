@@ -1,6 +1,7 @@
 package faulttest_test
 
 import (
+	"context"
 	"encoding/base64"
 	"fmt"
 	"net/http"
@@ -23,7 +24,9 @@ import (
 //   - rate limits never fail open, and a request is charged once;
 //   - nothing acknowledged is lost, and every refusal is explicit.
 //
-// SIGTERM drain and SIGKILL durability are in process_test.go.
+// SIGTERM drain and SIGKILL durability are in process_test.go. The tests
+// run in parallel: each has its own schema, Redis prefix, proxies and
+// nodes, and they spend their time waiting out faults.
 
 // traffic sends the steady API load of the issue (RPC proxy, config,
 // telemetry) from one client until stop is closed, checking each answer
@@ -94,6 +97,7 @@ func runFault(t *testing.T, e *env, n *node, fault, restore func()) []string {
 // Finding 1: a stalled Redis blocked the whole HTTP API (an RPC call took
 // 20–30 s) and dropped busy relay sockets.
 func TestFault_RedisStall(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	n := e.start(func(c *app.Config) { c.IPRateLimit = 100000; c.RPCProjectLimit = 100000 })
 
@@ -153,6 +157,7 @@ func TestFault_RedisStall(t *testing.T) {
 // telemetry is buffered (202) and written once Postgres is back, and a
 // route only the database can answer says 503 at once.
 func TestFault_PostgresStall(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	n := e.start(nil)
 	if a := n.config(e, ""); a.status != http.StatusOK {
@@ -175,6 +180,7 @@ func TestFault_PostgresStall(t *testing.T) {
 // with Retry-After; so is a project never seen, and one whose last known
 // settings are older than --project-max-stale.
 func TestFault_PostgresCut(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	n := e.start(func(c *app.Config) { c.Dependencies.ProjectMaxStale = time.Minute })
 	if a := n.rpc(e, ""); a.status != http.StatusOK {
@@ -216,6 +222,7 @@ func TestFault_PostgresCut(t *testing.T) {
 // from the heartbeats of the two nodes; with Redis back, the limit is
 // shared again.
 func TestFault_RedisCutKeepsLimits(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	const limit = 200 // per minute and client address
 	limited := func(c *app.Config) { c.IPRateLimit = limit }
@@ -283,48 +290,72 @@ func TestFault_RedisCutKeepsLimits(t *testing.T) {
 
 // Finding 5: requests held through a Redis stall were charged when it
 // ended, all at once, and so refused although the client kept within its
-// limit. Now they are decided during the stall (locally), and a decision
-// sent into the stall that Redis only makes after its deadline charges
-// nothing: a client within its limit sees no 429.
+// limit. Now they are decided during the stall (locally, in bounded time),
+// and a decision sent into the stall that Redis only makes after its
+// deadline charges nothing: the shared budget is exactly as the stall
+// found it, and a client within its limit sees no 429.
 func TestFault_HeldRequestsChargedOnce(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	const limit = 240 // per minute: one every 250 ms
 	n := e.start(func(c *app.Config) { c.IPRateLimit = limit })
 	ip := "192.0.2.55"
-	// Spend all but a little of the burst, so that a few requests charged
-	// at once go over.
-	for i := 0; i < limit-4; i++ {
-		if r := n.config(e, ip); r.status != http.StatusOK {
-			t.Fatalf("burst request %d: %v", i, r)
-		}
+	// Spend all but one of the burst at once (a JSON-RPC batch: each entry
+	// counts), so that a few requests charged together go over.
+	entries := make([]string, limit-1)
+	for i := range entries {
+		entries[i] = fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"eth_chainId","params":[]}`, i)
 	}
-	// Then keep to 3.2 a second (the limit is 4) through a stall.
-	var wg sync.WaitGroup
-	var mu sync.Mutex
+	if r := call("POST", n.api+"/v1?chainId=eip155:1&projectId="+e.project, ip, "["+strings.Join(entries, ",")+"]"); r.status != http.StatusOK {
+		t.Fatalf("burst: %v", r)
+	}
+	// The client's shared budget: its key's theoretical arrival time.
+	key := e.prefix + "ratelimit:ip:k:" + ip
+	budget := func() string {
+		v, err := e.rdb.Get(context.Background(), key).Result()
+		if err != nil {
+			t.Fatalf("read the shared budget: %v", err)
+		}
+		return v
+	}
+
+	// Then keep to 3.6 a second (the limit is 4) through a stall of 4 s,
+	// longer than go-redis's default read timeout.
 	var statuses []int
-	send := func() {
-		defer wg.Done()
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	send := func(during bool) {
 		r := n.config(e, ip)
-		bounded(t, "request during the stall", r, http.StatusOK, http.StatusTooManyRequests)
+		if during {
+			bounded(t, "request during the stall", r, http.StatusOK, http.StatusTooManyRequests)
+		}
 		mu.Lock()
 		statuses = append(statuses, r.status)
 		mu.Unlock()
 	}
-	tick := time.NewTicker(312 * time.Millisecond)
+	tick := time.NewTicker(278 * time.Millisecond)
 	defer tick.Stop()
-	for i := 0; i < 14; i++ {
-		switch i {
-		case 2:
-			e.redis.Stall()
-		case 9:
-			e.redis.Restore()
-			e.redis.WaitDrained() // what was sent into the stall has run
-		}
-		wg.Add(1)
-		go send()
+	for i := 0; i < 2; i++ {
+		send(false)
 		<-tick.C
 	}
+	before := budget()
+	e.redis.Stall()
+	for i := 0; i < 15; i++ {
+		wg.Add(1)
+		go func() { defer wg.Done(); send(true) }()
+		<-tick.C
+	}
+	e.redis.Restore()
+	e.redis.WaitDrained() // what was sent into the stall has run
 	wg.Wait()
+	if after := budget(); after != before {
+		t.Errorf("the shared budget moved during the stall (%s to %s): decisions made without Redis were charged to it when it came back", before, after)
+	}
+	for i := 0; i < 3; i++ {
+		<-tick.C
+		send(false)
+	}
 	for i, s := range statuses {
 		if s == http.StatusTooManyRequests {
 			t.Fatalf("request %d of a client within its limit answered 429 (statuses %v)", i, statuses)
@@ -338,6 +369,7 @@ func TestFault_HeldRequestsChargedOnce(t *testing.T) {
 // unknown" (PublishOutcomeUnknown), which the client settles by publishing
 // again; every acknowledged message is delivered.
 func TestFault_RelayPublishDuringRedisStall(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	n := e.start(nil)
 	dapp, wallet := e.dialRelay(n), e.dialRelay(n)
@@ -455,6 +487,7 @@ func TestFault_RelayPublishDuringRedisStall(t *testing.T) {
 // answers a JSON-RPC error at once (this held before issue 34; a stalled
 // one takes the proxy's 10 s budget, too long for this suite).
 func TestFault_RPCUpstreamDown(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	n := e.start(nil)
 	e.upstream.Cut()
@@ -470,6 +503,7 @@ func TestFault_RPCUpstreamDown(t *testing.T) {
 // timeout): answers stay bounded, and a slow dependency is not mistaken for
 // a dead one.
 func TestFault_ResetAndSlow(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	n := e.start(func(c *app.Config) { c.IPRateLimit = 100000 })
 	for i := 0; i < 3; i++ {

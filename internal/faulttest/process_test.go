@@ -180,7 +180,7 @@ func postBatch(api, projectID string, n int) ([]string, int, error) {
 	ip := make([]byte, 3)
 	rand.Read(ip)
 	req.Header.Set("X-Forwarded-For", fmt.Sprintf("10.%d.%d.%d", ip[0], ip[1], ip[2]))
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := httpClient.Do(req)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -193,6 +193,7 @@ func postBatch(api, projectID string, n int) ([]string, int, error) {
 // acknowledged before the kill is in the database afterwards, and the
 // database is intact.
 func TestProcess_SigkillKeepsAcknowledgedEvents(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	projectID := newSQLiteProject(t, dir)
 	p := startProcess(t, "LATCH_DATA_DIR="+dir, "LATCH_IP_RATE_LIMIT=0", "LATCH_TRUSTED_PROXIES=127.0.0.1/32")
@@ -270,6 +271,7 @@ func TestProcess_SigkillKeepsAcknowledgedEvents(t *testing.T) {
 // is written before the process exits, and it exits cleanly within its
 // shutdown timeout.
 func TestProcess_SigtermDrains(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	p := startProcess(t, "LATCH_DATABASE_URL="+e.pgURL, "LATCH_REDIS_URL="+e.redisURL, "LATCH_DATA_DIR="+t.TempDir(),
 		"LATCH_TRUSTED_PROXIES=127.0.0.1/32",
