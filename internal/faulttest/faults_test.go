@@ -137,17 +137,10 @@ func TestFault_RedisStall(t *testing.T) {
 	if _, rerr, _ := dapp.call("irn_publish", map[string]any{"topic": topic, "message": msg, "ttl": 300, "tag": 1108}); rerr != nil {
 		t.Fatalf("publish after the stall: %v", rerr)
 	}
+	got := map[string]bool{}
 	waitFor(t, answerWithin, "delivery after the stall", func() bool {
-		for {
-			select {
-			case m := <-wallet.delivered:
-				if m == msg {
-					return true
-				}
-			default:
-				return false
-			}
-		}
+		wallet.drain(got)
+		return got["after the stall"]
 	})
 }
 
@@ -438,20 +431,13 @@ func TestFault_RelayPublishDuringRedisStall(t *testing.T) {
 		}
 	}()
 	waitFor(t, answerWithin, "every acknowledged message delivered", func() bool {
-		for {
-			select {
-			case m := <-wallet.delivered:
-				b, _ := base64.StdEncoding.DecodeString(m)
-				got[string(b)] = true
-			default:
-				for body := range acked {
-					if !got[body] {
-						return false
-					}
-				}
-				return true
+		wallet.drain(got)
+		for body := range acked {
+			if !got[body] {
+				return false
 			}
 		}
+		return true
 	})
 	// Nothing refused as not stored arrives, even from the mailbox.
 	again := e.dialRelay(n)
@@ -463,18 +449,8 @@ func TestFault_RelayPublishDuringRedisStall(t *testing.T) {
 		t.Fatalf("publish: %v", rerr)
 	}
 	waitFor(t, answerWithin, "the second marker", func() bool {
-		for {
-			select {
-			case m := <-again.delivered:
-				b, _ := base64.StdEncoding.DecodeString(m)
-				got[string(b)] = true
-				if string(b) == marker2 {
-					return true
-				}
-			default:
-				return false
-			}
-		}
+		again.drain(got)
+		return got[marker2]
 	})
 	for body := range notStored {
 		if got[body] {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/ed25519"
 	"crypto/rand"
+	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -166,6 +167,11 @@ func call(method, u, ip, body string) answer {
 	if ip != "" {
 		req.Header.Set("X-Forwarded-For", ip)
 	}
+	return do(req)
+}
+
+// do sends req and times its answer.
+func do(req *http.Request) answer {
 	start := time.Now()
 	resp, err := httpClient.Do(req)
 	if err != nil {
@@ -229,14 +235,7 @@ func (n *node) telemetry(e *env, ip string) (string, answer) {
 func (n *node) summary(e *env) answer {
 	req, _ := http.NewRequest("GET", n.api+"/v1/analytics/summary?projectId="+e.project, nil)
 	req.Header.Set("Authorization", "Bearer "+strings.Repeat("a", 32))
-	start := time.Now()
-	resp, err := httpClient.Do(req)
-	if err != nil {
-		return answer{err: err, took: time.Since(start)}
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return answer{status: resp.StatusCode, header: resp.Header, body: b, took: time.Since(start)}
+	return do(req)
 }
 
 func (n *node) ready() answer { return call("GET", n.api+"/readyz", "", "") }
@@ -398,6 +397,19 @@ func (c *relayClient) call(method string, params any) (result any, rpcErr map[st
 		c.t.Fatalf("%s: no answer within %v", method, answerWithin+time.Second)
 	}
 	return nil, nil, 0
+}
+
+// drain moves the messages delivered so far into got, decoded.
+func (c *relayClient) drain(got map[string]bool) {
+	for {
+		select {
+		case m := <-c.delivered:
+			b, _ := base64.StdEncoding.DecodeString(m)
+			got[string(b)] = true
+		default:
+			return
+		}
+	}
 }
 
 func randomHex(n int) string {

@@ -4,11 +4,8 @@ import (
 	"context"
 	"errors"
 	"log/slog"
-	"net/url"
 	"testing"
 	"time"
-
-	"github.com/redis/go-redis/v9"
 
 	"github.com/latchkit/latch/internal/faulttest"
 	"github.com/latchkit/latch/internal/ratelimit"
@@ -71,18 +68,8 @@ func TestFallback_Shared(t *testing.T) {
 // A decision sent into a stalled connection, whose caller gave up and
 // decided without Redis, charges nothing when Redis finally runs it.
 func TestRedis_LateDecisionChargesNothing(t *testing.T) {
-	u, err := url.Parse(redistest.URL(t))
-	if err != nil {
-		t.Fatal(err)
-	}
 	direct, prefix := redistest.MustClient(t)
-	proxy := faulttest.Start(t, u.Host)
-	opts, _ := redis.ParseURL(redistest.URL(t))
-	opts.Addr = proxy.Addr()
-	opts.MaxRetries = -1
-	opts.ContextTimeoutEnabled = true
-	client := redis.NewClient(opts)
-	defer client.Close()
+	client, proxy := faulttest.Redis(t, 200*time.Millisecond)
 
 	nodes := ratelimit.NewNodes(client, prefix, 0)
 	if err := nodes.Beat(context.Background()); err != nil {

@@ -4,11 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/url"
 	"testing"
 	"time"
-
-	"github.com/redis/go-redis/v9"
 
 	"github.com/latchkit/latch/internal/breaker"
 	"github.com/latchkit/latch/internal/faulttest"
@@ -22,19 +19,9 @@ import (
 // publish of unknown outcome that Redis stored late reaches this node's
 // subscriber, and none refused as unavailable is in the mailbox.
 func TestRedisBroker_Outage(t *testing.T) {
-	u, err := url.Parse(redistest.URL(t))
-	if err != nil {
-		t.Fatal(err)
-	}
 	direct, prefix := redistest.MustClient(t)
-	proxy := faulttest.Start(t, u.Host)
-	opts, _ := redis.ParseURL(redistest.URL(t))
-	opts.Addr = proxy.Addr()
 	const bound = 200 * time.Millisecond
-	opts.ReadTimeout, opts.WriteTimeout, opts.DialTimeout, opts.PoolTimeout = bound, bound, bound, bound
-	opts.MaxRetries, opts.ContextTimeoutEnabled = -1, true
-	client := redis.NewClient(opts)
-	defer client.Close()
+	client, proxy := faulttest.Redis(t, bound)
 	client.AddHook(breaker.RedisHook(breaker.New(breaker.Config{Name: "redis", Failures: 2, OpenFor: 300 * time.Millisecond})))
 	ctx := context.Background()
 	b, err := relay.NewRedis(ctx, client, prefix+"relay:", relay.BrokerConfig{StoreTimeout: bound}, t.Logf)
