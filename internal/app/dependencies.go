@@ -23,7 +23,7 @@ import (
 // defaults.
 type DependencyConfig struct {
 	DatabaseConnectTimeout   time.Duration // a new Postgres connection: dial, TLS, start-up
-	DatabaseStatementTimeout time.Duration // one statement with its rows, or one transaction
+	DatabaseStatementTimeout time.Duration // one statement with its rows (each of a transaction's too)
 	DatabasePoolTimeout      time.Duration // waiting for a free database connection
 
 	RedisDialTimeout  time.Duration // a new Redis connection
@@ -53,7 +53,7 @@ const (
 func dependencyFlags(fs *flag.FlagSet, cfg *Config) func() error {
 	d := &cfg.Dependencies
 	fs.DurationVar(&d.DatabaseConnectTimeout, "database-connect-timeout", store.DefaultConnectTimeout, "longest a new Postgres connection may take to open (dial, TLS, start-up)")
-	fs.DurationVar(&d.DatabaseStatementTimeout, "database-statement-timeout", store.DefaultStatementTimeout, "longest one database statement (its rows read included) or transaction may take; then the request is answered 503 (migrations are not bounded)")
+	fs.DurationVar(&d.DatabaseStatementTimeout, "database-statement-timeout", store.DefaultStatementTimeout, "longest one database statement (its rows read included; in a transaction, BEGIN, each statement and COMMIT each) may take; then the request is answered 503 (migrations are not bounded)")
 	fs.DurationVar(&d.DatabasePoolTimeout, "database-pool-timeout", store.DefaultPoolTimeout, "longest a request waits for a free database connection when all are busy")
 	fs.DurationVar(&d.RedisDialTimeout, "redis-dial-timeout", defaultRedisTimeout, "longest a new Redis connection may take to open")
 	fs.DurationVar(&d.RedisReadTimeout, "redis-read-timeout", defaultRedisTimeout, "longest latchd waits for one Redis answer; then it does without Redis (local rate limits, no shared cache) or refuses (relay)")

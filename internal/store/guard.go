@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"net"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -24,8 +25,10 @@ import (
 //   - A call through DB (Exec, Query, QueryRow, InTx and database/sql's
 //     methods, which DB shadows) is an operation with one context: it may
 //     wait PoolTimeout for a pooled connection, and once the driver has the
-//     connection, StatementTimeout for its statement, its rows and, for a
-//     transaction, everything up to its commit.
+//     connection, StatementTimeout for its statement and its rows. A
+//     transaction's BEGIN, and later its COMMIT or ROLLBACK, get
+//     StatementTimeout each; the statements in between are bounded one by
+//     one (next rule), not the transaction as a whole.
 //   - Any other driver call (a statement in a transaction, on a *sql.Conn)
 //     gets StatementTimeout of its own.
 //   - A new Postgres connection gets ConnectTimeout (pgx's).
@@ -40,25 +43,47 @@ var (
 type opKey struct{}
 
 // op is one operation's budget (see above): its context is cancelled when
-// it ends, or by its timer, first at the pool timeout and, once the driver
-// has a connection, at the statement timeout.
+// it ends, or by its timer: first at the pool timeout and, once the driver
+// has a connection, at the statement timeout (paused while a transaction
+// runs its statements).
 type op struct {
 	cancel    context.CancelCauseFunc
-	timer     *time.Timer
 	statement time.Duration
 	started   atomic.Bool
+
+	mu    sync.Mutex
+	timer *time.Timer
+}
+
+// arm replaces the operation's timer by one cancelling it after d with
+// cause; d <= 0: no timer.
+func (o *op) arm(d time.Duration, cause error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.timer != nil {
+		o.timer.Stop()
+		o.timer = nil
+	}
+	if d > 0 {
+		o.timer = time.AfterFunc(d, func() { o.cancel(cause) })
+	}
 }
 
 // acquired starts the statement budget: the driver has a connection.
 func (o *op) acquired() {
 	if o.started.CompareAndSwap(false, true) {
-		o.timer.Stop()
-		o.timer = time.AfterFunc(o.statement, func() { o.cancel(errStatementTimeout) })
+		o.arm(o.statement, errStatementTimeout)
 	}
 }
 
+// pause stops the budget while a transaction runs its statements (each
+// bounded on its own); resume starts a statement budget for its end.
+func (o *op) pause()  { o.arm(0, nil) }
+func (o *op) resume() { o.arm(o.statement, errStatementTimeout) }
+
 // end releases the operation's context; later calls are no-ops.
 func (o *op) end() {
+	o.arm(0, nil)
 	o.cancel(nil)
 }
 
@@ -81,7 +106,7 @@ func (g *guard) begin(ctx context.Context) (context.Context, func()) {
 	// The timer ends the operation even if no one else does (a QueryRow
 	// whose error database/sql keeps in its *sql.Row), so a long-lived
 	// parent context never accumulates operations.
-	o.timer = time.AfterFunc(g.pool, func() { cancel(errPoolTimeout) })
+	o.arm(g.pool, errPoolTimeout)
 	return context.WithValue(ctx, opKey{}, o), o.end
 }
 
@@ -247,10 +272,10 @@ func (c *guardedConn) Begin() (driver.Tx, error) {
 }
 
 // BeginTx begins a transaction. Every transaction is an operation (DB
-// shadows BeginTx): the driver keeps the operation's context for the
-// commit (pgx does), so BEGIN, the statements' wait and COMMIT are all
-// bounded by the operation's timer, and the operation ends with the
-// transaction.
+// shadows BeginTx) and the driver keeps the operation's context for the
+// commit (pgx does): its timer bounds BEGIN, pauses while the statements
+// run (each bounded on its own), and bounds COMMIT or ROLLBACK; the
+// operation ends with the transaction.
 func (c *guardedConn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, error) {
 	if err := c.g.admit(ctx); err != nil {
 		return nil, err
@@ -264,6 +289,9 @@ func (c *guardedConn) BeginTx(ctx context.Context, opts driver.TxOptions) (drive
 	}
 	if err = c.g.leave(ctx, err); err != nil {
 		return nil, err
+	}
+	if o := opOf(ctx); o != nil {
+		o.pause()
 	}
 	return &guardedTx{inner: tx, g: c.g, ctx: ctx}, nil
 }
@@ -364,12 +392,16 @@ func (t *guardedTx) Commit() error   { return t.finish(t.inner.Commit) }
 func (t *guardedTx) Rollback() error { return t.finish(t.inner.Rollback) }
 
 func (t *guardedTx) finish(fn func() error) error {
+	o := opOf(t.ctx)
+	if o != nil {
+		o.resume()
+	}
 	err := fn()
 	if err != nil && outcome(t.ctx, err) == breaker.Failed {
 		t.g.breaker.Record(t.ctx, breaker.Failed)
 		err = t.g.unavailable(err)
 	}
-	if o := opOf(t.ctx); o != nil {
+	if o != nil {
 		o.end()
 	}
 	return err

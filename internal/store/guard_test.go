@@ -63,6 +63,40 @@ func TestDB_StatementTimeout(t *testing.T) {
 	}
 }
 
+// A transaction is bounded statement by statement, not as a whole: one
+// that works longer than the statement timeout, each statement quick,
+// commits.
+func TestDB_LongTransaction(t *testing.T) {
+	urls := map[string]string{"sqlite": ""}
+	if base := os.Getenv("LATCH_TEST_POSTGRES"); base != "" {
+		u, drop := storetest.FreshSchema(t, base)
+		t.Cleanup(drop)
+		urls["postgres"] = u
+	}
+	for name, url := range urls {
+		t.Run(name, func(t *testing.T) {
+			ctx := context.Background()
+			db, err := store.OpenWith(ctx, url, t.TempDir(), store.Options{StatementTimeout: 100 * time.Millisecond})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			err = db.InTx(ctx, func(tx *sql.Tx) error {
+				for i := 0; i < 3; i++ {
+					if _, err := tx.ExecContext(ctx, db.Rebind(`DELETE FROM events WHERE event_id = ?`), "x"); err != nil {
+						return err
+					}
+					time.Sleep(60 * time.Millisecond) // the transaction's own work between statements
+				}
+				return nil
+			})
+			if err != nil {
+				t.Fatalf("a 180 ms transaction of quick statements with a 100 ms statement timeout: %v", err)
+			}
+		})
+	}
+}
+
 // A call that finds every connection busy waits at most the pool timeout,
 // and is answered as an outage, while the connection's holder carries on.
 func TestDB_PoolTimeout(t *testing.T) {

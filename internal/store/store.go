@@ -59,8 +59,9 @@ type Options struct {
 	// ConnectTimeout bounds opening a Postgres connection: dial, TLS and
 	// start-up.
 	ConnectTimeout time.Duration
-	// StatementTimeout bounds one statement with its rows, or one
-	// transaction from BEGIN to COMMIT, once it has its connection.
+	// StatementTimeout bounds one statement with its rows (a transaction's
+	// BEGIN, each of its statements and its COMMIT each), once it has its
+	// connection.
 	StatementTimeout time.Duration
 	// PoolTimeout bounds the wait for a pooled connection when all are busy.
 	PoolTimeout time.Duration
