@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/latchkit/latch/internal/apperr"
+	"github.com/latchkit/latch/internal/breaker"
 	"github.com/latchkit/latch/internal/jsonrpc"
 )
 
@@ -87,8 +88,13 @@ func Error(w http.ResponseWriter, r *http.Request, err error) {
 		e = &apperr.Error{Code: apperr.Internal, Message: "Internal server error"}
 	}
 	if e.Code == apperr.Unavailable && e.Cause != nil {
-		// An outage is the operator's to see, not the client's.
-		slog.WarnContext(r.Context(), "dependency unavailable", "method", r.Method, "path", r.URL.Path, "err", e.Cause, "request_id", RequestID(r.Context()))
+		// An outage is the operator's to see, not the client's. A call an
+		// open breaker refused is Debug: the breaker logged the outage once.
+		level := slog.LevelWarn
+		if errors.Is(e.Cause, breaker.ErrOpen) {
+			level = slog.LevelDebug
+		}
+		slog.Log(r.Context(), level, "dependency unavailable", "method", r.Method, "path", r.URL.Path, "err", e.Cause, "request_id", RequestID(r.Context()))
 	}
 	if (e.Code == apperr.RateLimited || e.Code == apperr.Unavailable) && w.Header().Get("Retry-After") == "" {
 		w.Header().Set("Retry-After", strconv.Itoa(jsonrpc.RetryAfterSeconds(e.RetryAfter)))

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/latchkit/latch/internal/breaker"
 	"github.com/latchkit/latch/internal/jsonrpc"
 )
 
@@ -539,7 +540,8 @@ func (c *conn) publish(ctx context.Context, m *Message) *jsonrpc.Error {
 }
 
 func (c *conn) brokerError(err error) *jsonrpc.Error {
-	if !errors.Is(err, ErrClosed) {
+	// An outage of the broker's store is logged once, by its breaker.
+	if !errors.Is(err, ErrClosed) && !errors.Is(err, ErrUnavailable) && !errors.Is(err, breaker.ErrOpen) {
 		c.s.log.Error("relay: broker", "err", err)
 	}
 	return errStorage
