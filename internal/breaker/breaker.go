@@ -16,6 +16,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -305,8 +306,19 @@ func Unavailable(dependency string, retry time.Duration, cause error) *apperr.Er
 	}
 }
 
-// IsDeadline reports whether err is a deadline that expired (the call
-// timed out), as opposed to a caller that went away (context.Canceled).
-func IsDeadline(err error) bool {
-	return errors.Is(err, context.DeadlineExceeded)
+// Outage returns err as the apperr Unavailable it is when err is a
+// dependency's failure that no service turned into an apperr: a call an
+// open breaker refused, a deadline that passed, a network error (a refused,
+// reset or timed-out connection). It returns nil for anything else, which
+// is a bug to answer as internal.
+func Outage(err error) *apperr.Error {
+	var open *OpenError
+	if errors.As(err, &open) {
+		return Unavailable(open.Dependency, open.RetryAfter, err)
+	}
+	var netErr net.Error
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) || errors.As(err, &netErr) {
+		return Unavailable("a dependency", time.Second, err)
+	}
+	return nil
 }

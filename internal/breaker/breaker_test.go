@@ -3,6 +3,8 @@ package breaker_test
 import (
 	"context"
 	"errors"
+	"fmt"
+	"net"
 	"net/http/httptest"
 	"strings"
 	"sync"
@@ -140,9 +142,22 @@ func TestUnavailable_HTTP(t *testing.T) {
 	if w.Code != 503 || w.Header().Get("Retry-After") != "3" || !strings.Contains(w.Body.String(), `"code":"unavailable"`) || strings.Contains(w.Body.String(), "refused") {
 		t.Fatalf("answer %d %q %s", w.Code, w.Header().Get("Retry-After"), w.Body)
 	}
+	// A dependency's failure no service turned into an apperr is an outage
+	// too, not a bug.
+	for _, raw := range []error{
+		context.DeadlineExceeded,
+		fmt.Errorf("siwx: store nonce: %w", &breaker.OpenError{Dependency: "redis", RetryAfter: 1500 * time.Millisecond}),
+		fmt.Errorf("store: %w", &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("connection refused")}),
+	} {
+		w = httptest.NewRecorder()
+		httpx.Error(w, httptest.NewRequest("GET", "/", nil), raw)
+		if w.Code != 503 || w.Header().Get("Retry-After") == "" || !strings.Contains(w.Body.String(), `"code":"unavailable"`) {
+			t.Errorf("%v: %d %q %s, want 503 unavailable with Retry-After", raw, w.Code, w.Header().Get("Retry-After"), w.Body)
+		}
+	}
 	w = httptest.NewRecorder()
-	httpx.Error(w, httptest.NewRequest("GET", "/", nil), context.DeadlineExceeded)
-	if w.Code != 503 || w.Header().Get("Retry-After") != "1" {
-		t.Fatalf("a deadline: %d %q, want 503 with Retry-After", w.Code, w.Header().Get("Retry-After"))
+	httpx.Error(w, httptest.NewRequest("GET", "/", nil), errors.New("a bug"))
+	if w.Code != 500 {
+		t.Errorf("any other error: %d, want 500", w.Code)
 	}
 }

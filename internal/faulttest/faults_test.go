@@ -253,6 +253,8 @@ func TestFault_RedisCutKeepsLimits(t *testing.T) {
 	if got := a.metric(t, "latch_ratelimit_local"); got != "1" {
 		t.Errorf("latch_ratelimit_local = %q during the cut, want 1", got)
 	}
+	// What needs Redis itself (sign-in nonces) is 503, not 500.
+	bounded(t, "sign-in nonce with Redis cut", call("GET", a.api+"/auth/v1/nonce?projectId="+e.project, "198.51.100.9", ""))
 
 	e.redis.Restore()
 	waitFor(t, answerWithin, "readiness after the cut", func() bool { return a.ready().status == http.StatusOK })

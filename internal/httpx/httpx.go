@@ -78,10 +78,10 @@ func Status(code string) int {
 // generic message, so internals never reach the client.
 func Error(w http.ResponseWriter, r *http.Request, err error) {
 	e := apperr.As(err)
-	if e == nil && (errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled)) {
-		// A call that ran out of time (or whose client left): something to
-		// retry, not a bug.
-		e = &apperr.Error{Code: apperr.Unavailable, Message: "Service temporarily unavailable: the request did not complete in time; retry later", Cause: err}
+	if e == nil {
+		// A dependency that failed (a breaker open, a deadline passed, a
+		// connection refused): something to retry, not a bug.
+		e = breaker.Outage(err)
 	}
 	if e == nil {
 		slog.ErrorContext(r.Context(), "internal error", "method", r.Method, "path", r.URL.Path, "err", err, "request_id", RequestID(r.Context()))
