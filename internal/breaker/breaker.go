@@ -316,8 +316,11 @@ func Outage(err error) *apperr.Error {
 	if errors.As(err, &open) {
 		return Unavailable(open.Dependency, open.RetryAfter, err)
 	}
-	var netErr net.Error
-	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) || errors.As(err, &netErr) {
+	// A connection this process closed itself (net.ErrClosed) is no
+	// dependency's failure.
+	var opErr *net.OpError
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) ||
+		errors.As(err, &opErr) && !errors.Is(err, net.ErrClosed) {
 		return Unavailable("a dependency", time.Second, err)
 	}
 	return nil
