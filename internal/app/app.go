@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/latchkit/latch/data"
+	"github.com/latchkit/latch/internal/breaker"
 	"github.com/latchkit/latch/internal/devchain"
 	"github.com/latchkit/latch/internal/explorer"
 	"github.com/latchkit/latch/internal/httpx"
@@ -46,6 +47,8 @@ type Main struct {
 	// Redis holds the rate limits and the RPC cache shared by all nodes; nil
 	// unless Config.RedisURL is set.
 	Redis redis.UniversalClient
+	// limits makes the rate limiters shared through Redis; nil without it.
+	limits *ratelimit.Shared
 	// RedisPrefix starts every Redis key latchd uses (default "latch:");
 	// nodes sharing budgets and cache entries must agree on it. Set before Run.
 	RedisPrefix string
@@ -126,7 +129,7 @@ func (m *Main) Run(ctx context.Context) (err error) {
 	}
 	solanaStart := m.beginSolanaDev(ctx)
 
-	if m.DB, err = store.Open(ctx, cfg.DatabaseURL, cfg.DataDir); err != nil {
+	if m.DB, err = m.openStore(ctx); err != nil {
 		if cfg.Dev {
 			if r := <-devCh; r.d != nil {
 				r.d.Close()
@@ -140,6 +143,9 @@ func (m *Main) Run(ctx context.Context) (err error) {
 		}
 	}
 	m.Projects = project.NewService(m.DB)
+	m.Projects.MaxStale = orDefault(cfg.Dependencies.ProjectMaxStale, project.DefaultMaxStale)
+	stale := m.Metrics.Counter("latch_project_stale_lookups_total", "Project lookups answered with the project's last known settings because the database was away.")
+	m.Projects.OnStale = func() { stale.Inc() }
 	// A project row with an origin today's rules refuse stops latchd: it
 	// would reach the frame's CSP (README, Commands: the origin rules).
 	if err := m.Projects.CheckStored(ctx); err != nil {
@@ -251,6 +257,10 @@ func (m *Main) Run(ctx context.Context) (err error) {
 		defer t.Stop()
 		m.http.telemetry.RunRetention(bgCtx, t.C)
 	})
+	m.bg.Go(func() { m.http.telemetry.RunBuffer(bgCtx) })
+	if m.limits != nil {
+		m.bg.Go(func() { m.limits.Nodes().Run(bgCtx, m.Logger.With("component", "ratelimit")) })
+	}
 	go m.serve(m.api, m.apiLn, "api")
 	go m.serve(m.frame, m.frameLn, "frame")
 	m.StartupTime = time.Since(start)
@@ -260,17 +270,22 @@ func (m *Main) Run(ctx context.Context) (err error) {
 // openRedis connects to Config.RedisURL; an unreachable Redis fails the
 // start rather than every request later. Messages never show the password.
 func (m *Main) openRedis(ctx context.Context) error {
-	opts, err := redis.ParseURL(m.Config.RedisURL)
+	opts, err := m.redisOptions()
 	if err != nil {
-		return fmt.Errorf("--redis-url: %s: %w", redactURL(m.Config.RedisURL), unwrapURLError(err))
+		return err
 	}
 	redisLogOnce.Do(func() { redis.SetLogger(redisLogger{m.Logger.With("component", "redis")}) })
-	m.Redis = redis.NewClient(opts)
-	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	client := redis.NewClient(opts)
+	m.Redis = client
+	pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
-	if err := m.Redis.Ping(ctx).Err(); err != nil {
+	if err := m.Redis.Ping(pctx).Err(); err != nil {
 		return fmt.Errorf("connect to Redis at %s: %w", redactURL(m.Config.RedisURL), err)
 	}
+	// Gated from here: a Redis that was reachable at start and stops
+	// answering fails its calls fast once the breaker opens.
+	client.AddHook(breaker.RedisHook(m.newBreaker("redis")))
+	m.startLimits()
 	return nil
 }
 
@@ -285,11 +300,12 @@ func (r redisLogger) Printf(ctx context.Context, format string, v ...any) {
 	r.l.WarnContext(ctx, fmt.Sprintf(format, v...))
 }
 
-// newLimiter is a limiter shared through Redis when latchd has one, else in
-// memory. name keeps each limiter's keys apart.
+// newLimiter is a limiter shared through Redis when latchd has one (which
+// falls back to this node's share of the limit while Redis is away), else
+// in memory. name keeps each limiter's keys apart.
 func (m *Main) newLimiter(name string, limit int, window time.Duration) ratelimit.Limiter {
-	if m.Redis != nil {
-		return ratelimit.NewRedis(m.Redis, m.RedisPrefix+"ratelimit:"+name+":", limit, window)
+	if m.limits != nil {
+		return m.limits.Limiter(name, limit, window)
 	}
 	return ratelimit.NewMemory(limit, window)
 }
@@ -438,12 +454,23 @@ func (m *Main) trustedProxy(ip net.IP) bool {
 func (m *Main) buildAPI() {
 	m.http.guard = &project.Guard{Projects: m.Projects, DevOrigins: m.Config.Dev, AdminToken: m.Config.AdminToken}
 	m.http.explorer = explorer.NewHandler(m.Explorer, m.assetName)
-	telemetryCfg := telemetry.Config{AdminToken: m.Config.AdminToken, ClientIP: m.clientIP, Retention: m.Config.TelemetryRetention}
+	bufDropped := m.Metrics.Counter("latch_telemetry_buffer_dropped_total", "Telemetry events refused (503) because the database was away and the memory buffer was full.")
+	bufFlushed := m.Metrics.Counter("latch_telemetry_buffer_flushed_total", "Telemetry events held in memory while the database was away and written once it was back.")
+	telemetryCfg := telemetry.Config{
+		AdminToken: m.Config.AdminToken, ClientIP: m.clientIP, Retention: m.Config.TelemetryRetention,
+		BufferBytes:   m.Config.Dependencies.TelemetryBufferBytes,
+		OnBufferDrop:  func(n int) { bufDropped.Add(uint64(n)) },
+		OnBufferFlush: func(n int) { bufFlushed.Add(uint64(n)) },
+	}
 	if m.Redis != nil {
 		telemetryCfg.RequestLimiter = m.newLimiter("telemetry-request", telemetry.DefaultRequestLimit, telemetry.DefaultRequestWindow)
 		telemetryCfg.ErrorLimiter = m.newLimiter("telemetry-error", telemetry.ErrorLimit, telemetry.ErrorWindow)
 	}
 	m.http.telemetry = telemetry.New(m.DB, telemetryCfg)
+	m.Metrics.Gauge("latch_telemetry_buffered_events", "Telemetry events held in memory while the database is away, to be written when it is back.", func() float64 {
+		n, _ := m.http.telemetry.Buffered()
+		return float64(n)
+	})
 	if m.Config.IPRateLimit > 0 {
 		m.http.ipLimiter = m.newLimiter("ip", m.Config.IPRateLimit, time.Minute)
 	}
@@ -469,28 +496,6 @@ func (m *Main) buildAPI() {
 		rpcCfg.Cache = rpcproxy.NewRedisCache(m.Redis, m.RedisPrefix+"rpc-cache:")
 	}
 	m.rpc = rpcproxy.New(rpcCfg)
-}
-
-func (m *Main) handleReady(w http.ResponseWriter, r *http.Request) {
-	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
-	defer cancel()
-	if err := m.DB.PingContext(ctx); err != nil {
-		m.Logger.Warn("readiness: storage unreachable", "err", err)
-		httpx.JSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "storage": "unreachable"})
-		return
-	}
-	body := map[string]string{"status": "ready", "storage": string(m.DB.Dialect)}
-	if m.Redis != nil {
-		// Rate limits, the RPC cache and the relay's mailbox live there: a node
-		// that cannot reach Redis should leave the load balancer.
-		if err := m.Redis.Ping(ctx).Err(); err != nil {
-			m.Logger.Warn("readiness: Redis unreachable", "err", err)
-			httpx.JSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "storage": string(m.DB.Dialect), "redis": "unreachable"})
-			return
-		}
-		body["redis"] = "ok"
-	}
-	httpx.JSON(w, http.StatusOK, body)
 }
 
 // assetName names network assets for image monograms.

@@ -102,6 +102,10 @@ type Config struct {
 
 	// latchd dev's Solana network (internal/solanadev; flags in solana.go).
 	SolanaDev SolanaDevConfig
+
+	// Bounds on waiting for Postgres and Redis, and what is served while one
+	// is away (flags in dependencies.go).
+	Dependencies DependencyConfig
 }
 
 // minAdminTokenLen is the shortest --admin-token accepted: a guessable
@@ -160,6 +164,7 @@ func flagSet(name string, cfg *Config, out io.Writer) (*flag.FlagSet, func() err
 	finishSwap := swapFlags(fs, cfg)
 	finishOnramp := onrampFlags(fs, cfg)
 	finishBundler := bundlerFlags(fs, cfg)
+	finishDependencies := dependencyFlags(fs, cfg)
 	solanaDevFlags(fs, cfg)
 	fs.String("config", "", "config file: one \"option = value\" line per setting, using the flag names")
 	return fs, func() error {
@@ -188,6 +193,9 @@ func flagSet(name string, cfg *Config, out io.Writer) (*flag.FlagSet, func() err
 			return err
 		}
 		if err := finishBundler(); err != nil {
+			return err
+		}
+		if err := finishDependencies(); err != nil {
 			return err
 		}
 		cfg.RPCUpstreams, cfg.RPCWSUpstreams = upstreams, wsUpstreams

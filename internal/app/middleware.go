@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/latchkit/latch/internal/apperr"
+	"github.com/latchkit/latch/internal/breaker"
 	"github.com/latchkit/latch/internal/httpx"
 	"github.com/latchkit/latch/internal/jsonrpc"
 	"github.com/latchkit/latch/internal/metrics"
@@ -57,7 +58,8 @@ func observe(next http.Handler, log *slog.Logger, requests *metrics.CounterVec, 
 		}
 		w.Header().Set("X-Request-Id", id)
 		sw := &statusWriter{ResponseWriter: w}
-		r = r.WithContext(httpx.WithRequestID(r.Context(), id))
+		// The breaker scope: a request waits on a failing dependency once.
+		r = r.WithContext(breaker.WithScope(httpx.WithRequestID(r.Context(), id)))
 		defer func() {
 			if v := recover(); v != nil {
 				if v == http.ErrAbortHandler {

@@ -65,6 +65,7 @@ func relaySettings(cfg Config) (relay.BrokerConfig, relay.Limits) {
 			MaxBytes:            cfg.RelayBrokerMaxBytes,
 			MaxTopics:           cfg.RelayBrokerMaxTopics,
 			MaxOwnerBytes:       cfg.RelayMaxClientBytes,
+			StoreTimeout:        orDefault(cfg.Dependencies.RedisReadTimeout, defaultRedisTimeout),
 		}, relay.Limits{
 			MaxMessageBytes:     cfg.RelayMaxMessageBytes,
 			MaxTTL:              cfg.RelayMaxTTL,

@@ -9,6 +9,7 @@ package apperr
 import (
 	"errors"
 	"fmt"
+	"time"
 )
 
 // Error codes. They name what went wrong from the caller's point of view.
@@ -31,6 +32,12 @@ type Error struct {
 	Code    string
 	Field   string
 	Message string
+	// RetryAfter, for rate_limited and unavailable, is how long the client
+	// should wait before trying again (0: a second).
+	RetryAfter time.Duration
+	// Cause is the failure behind the error (an unreachable dependency), for
+	// the log only: it never reaches the client.
+	Cause error
 }
 
 func (e *Error) Error() string {
@@ -39,6 +46,9 @@ func (e *Error) Error() string {
 	}
 	return fmt.Sprintf("%s: %s", e.Code, e.Message)
 }
+
+// Unwrap returns the cause, so errors.Is sees through to it (a timeout).
+func (e *Error) Unwrap() error { return e.Cause }
 
 // Errorf returns an *Error with the given code and formatted message.
 func Errorf(code, format string, args ...any) *Error {

@@ -18,6 +18,8 @@ import (
 	"time"
 
 	"github.com/latchkit/latch/internal/apperr"
+	"github.com/latchkit/latch/internal/breaker"
+	"github.com/latchkit/latch/internal/jsonrpc"
 )
 
 // DefaultMaxBody is the body limit for JSON requests that set none of their own.
@@ -77,11 +79,25 @@ func Status(code string) int {
 func Error(w http.ResponseWriter, r *http.Request, err error) {
 	e := apperr.As(err)
 	if e == nil {
+		// A dependency that failed (a breaker open, a deadline passed, a
+		// connection refused): something to retry, not a bug.
+		e = breaker.Outage(err)
+	}
+	if e == nil {
 		slog.ErrorContext(r.Context(), "internal error", "method", r.Method, "path", r.URL.Path, "err", err, "request_id", RequestID(r.Context()))
 		e = &apperr.Error{Code: apperr.Internal, Message: "Internal server error"}
 	}
-	if e.Code == apperr.RateLimited && w.Header().Get("Retry-After") == "" {
-		w.Header().Set("Retry-After", "1")
+	if e.Code == apperr.Unavailable && e.Cause != nil {
+		// An outage is the operator's to see, not the client's. A call an
+		// open breaker refused is Debug: the breaker logged the outage once.
+		level := slog.LevelWarn
+		if errors.Is(e.Cause, breaker.ErrOpen) {
+			level = slog.LevelDebug
+		}
+		slog.Log(r.Context(), level, "dependency unavailable", "method", r.Method, "path", r.URL.Path, "err", e.Cause, "request_id", RequestID(r.Context()))
+	}
+	if (e.Code == apperr.RateLimited || e.Code == apperr.Unavailable) && w.Header().Get("Retry-After") == "" {
+		w.Header().Set("Retry-After", strconv.Itoa(jsonrpc.RetryAfterSeconds(e.RetryAfter)))
 	}
 	JSON(w, Status(e.Code), ErrorBody{
 		Status:  "FAILED",
@@ -92,10 +108,7 @@ func Error(w http.ResponseWriter, r *http.Request, err error) {
 
 // RateLimited writes a 429 with Retry-After rounded up to whole seconds.
 func RateLimited(w http.ResponseWriter, r *http.Request, retryAfter time.Duration, what string) {
-	secs := int((retryAfter + time.Second - 1) / time.Second)
-	if secs < 1 {
-		secs = 1
-	}
+	secs := jsonrpc.RetryAfterSeconds(retryAfter)
 	w.Header().Set("Retry-After", strconv.Itoa(secs))
 	Error(w, r, apperr.Errorf(apperr.RateLimited, "Too many requests: %s; retry in %d s", what, secs))
 }

@@ -26,13 +26,32 @@ const (
 	// evicts the projects in use: each costs a query, as it would anyway.
 	maxCachedProjects = 10_000
 	maxUnknownIDs     = 10_000
+	// DefaultMaxStale is how long after its entry expired a project is still
+	// served, from its last known settings, while the database is away: long
+	// enough to ride out an outage, short enough that a project removed or
+	// restricted meanwhile is not honoured for ever.
+	DefaultMaxStale = 30 * time.Minute
+	// staleRefreshBudget bounds the query refreshing an expired entry that
+	// could still be served: a healthy database answers in milliseconds, and
+	// a request should not wait the whole statement timeout on one that
+	// does not when the answer it needs is at hand.
+	staleRefreshBudget = 500 * time.Millisecond
 )
 
 // Service stores projects and answers the per-request project lookup from a
-// short-lived cache, so the check on every API call costs no query.
+// short-lived cache, so the check on every API call costs no query. While
+// the database is away, a project whose entry expired is served from its
+// last known settings for up to MaxStale.
 type Service struct {
 	db  *store.DB
 	now func() time.Time
+
+	// MaxStale is how long after its entry expired a project may still be
+	// served while the database is away (0: DefaultMaxStale). Set before use.
+	MaxStale time.Duration
+	// OnStale, when set, is called for every lookup answered from an
+	// expired entry (a metric). Set before use.
+	OnStale func()
 
 	mu      sync.RWMutex
 	known   map[string]cached // existing projects
@@ -161,8 +180,16 @@ func (s *Service) Lookup(ctx context.Context, id string) (*Project, error) {
 	}
 	s.mu.RUnlock()
 	if !ok || now.After(c.expires) {
-		p, err := s.Get(ctx, id)
+		p, err := s.refresh(ctx, id, ok && c.p != nil && !now.After(c.expires.Add(s.maxStale())))
 		if err != nil && apperr.Code(err) != apperr.NotFound {
+			if apperr.Code(err) == apperr.Unavailable && ok && c.p != nil && !now.After(c.expires.Add(s.maxStale())) {
+				// The last known good project: the RPC proxy, the relay and
+				// the config API keep working through the outage.
+				if s.OnStale != nil {
+					s.OnStale()
+				}
+				return c.p, nil
+			}
 			return nil, err
 		}
 		if p != nil {
@@ -186,6 +213,33 @@ func (s *Service) Lookup(ctx context.Context, id string) (*Project, error) {
 	}
 	return c.p, nil
 }
+
+// refresh reads a project for the cache; when a stale copy could be served
+// instead (canStale), it waits at most staleRefreshBudget and calls a
+// database that does not answer by then unavailable.
+func (s *Service) refresh(ctx context.Context, id string, canStale bool) (*Project, error) {
+	if !canStale {
+		return s.Get(ctx, id)
+	}
+	rctx, cancel := context.WithTimeout(ctx, staleRefreshBudget)
+	defer cancel()
+	p, err := s.Get(rctx, id)
+	if err != nil && apperr.As(err) == nil && rctx.Err() != nil && ctx.Err() == nil {
+		err = &apperr.Error{Code: apperr.Unavailable, Message: "The database did not answer in time", Cause: err}
+	}
+	return p, err
+}
+
+func (s *Service) maxStale() time.Duration {
+	if s.MaxStale > 0 {
+		return s.MaxStale
+	}
+	return DefaultMaxStale
+}
+
+// SetClock replaces the service's clock, before its first use (tests of
+// expiry, whose entries must expire without waiting).
+func (s *Service) SetClock(now func() time.Time) { s.now = now }
 
 func (s *Service) forget(id string) {
 	s.mu.Lock()

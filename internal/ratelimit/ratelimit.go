@@ -5,6 +5,9 @@
 // Memory keeps its state in the process; Redis keeps it in Redis so that
 // every node shares one budget. Both implement Limiter with the same
 // algorithm (gcra.go), so callers take a Limiter and never a concrete type.
+// Fallback puts a Redis limiter in front of a local share of its limit
+// (the limit divided by the live nodes, which Nodes counts), so that a limit
+// never fails open while Redis is away.
 package ratelimit
 
 import (
@@ -40,7 +43,8 @@ import (
 //     time on the Redis server's clock so that nodes' clocks need not agree.
 //   - Errors: a non-nil error means the limiter could not decide (for
 //     instance Redis is unreachable); the Decision is then meaningless and the
-//     caller chooses whether to fail open or closed. Memory never fails.
+//     caller chooses whether to fail open or closed. Memory and Fallback
+//     never fail.
 //
 // Implementations are safe for concurrent use.
 type Limiter interface {

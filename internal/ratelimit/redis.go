@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"strconv"
 	"time"
@@ -26,9 +27,13 @@ const maxRedisKeyLen = 128
 // KEYS[1] the key: its theoretical arrival time (µs), absent when its budget
 // is full
 // ARGV[1] limit, ARGV[2] window (µs), ARGV[3] n, ARGV[4] the time (µs) when
-// Redis.Now is set, else empty
+// Redis.Now is set, else empty, ARGV[5] the deadline (µs, on the same
+// clock) after which the decision must not be made, else empty
 //
-// Returns {allowed (0/1), remaining, retryAfter (µs)}.
+// Returns {allowed (0/1), remaining, retryAfter (µs)}, or {-1, 0, 0} when
+// the script ran after its deadline: a call sent into a stalled connection
+// whose caller has long given up (and decided without Redis) charges
+// nothing when it finally runs.
 //
 // TIME before a write needs effects replication, the default since Redis 5.
 var gcraScript = redis.NewScript(`
@@ -36,6 +41,10 @@ local now = tonumber(ARGV[4])
 if now == nil then
 	local t = redis.call('TIME')
 	now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+end
+local deadline = tonumber(ARGV[5])
+if deadline ~= nil and now > deadline then
+	return {-1, 0, 0}
 end
 local limit = tonumber(ARGV[1])
 local window = tonumber(ARGV[2])
@@ -76,7 +85,19 @@ type Redis struct {
 	// leave it nil, as only the server's clock is common to them. It must be
 	// set before first use.
 	Now func() time.Time
+	// Timeout, when positive, bounds each decision (the caller's deadline
+	// may be earlier). Set it before first use.
+	Timeout time.Duration
+	// Offset, when set, tells how far the Redis server's clock is ahead of
+	// this node's (Nodes.Offset), and whether that is known: a decision
+	// then carries its deadline on Redis's clock, so that Redis makes none
+	// once the caller has stopped waiting for it. Set it before first use.
+	Offset func() (time.Duration, bool)
 }
+
+// ErrLate is the error of a decision Redis came to only after its deadline:
+// it charged nothing.
+var ErrLate = errors.New("ratelimit: redis: the decision came after its deadline")
 
 // NewRedis returns a limiter allowing limit events per window per key,
 // storing its state in client under keys starting with prefix. Limiters
@@ -99,16 +120,34 @@ func (l *Redis) Allow(ctx context.Context, key string) (Decision, error) {
 func (l *Redis) AllowN(ctx context.Context, key string, n int) (Decision, error) {
 	// Rounding the window up to whole microseconds errs towards refusing.
 	windowUs := int64((l.window + time.Microsecond - 1) / time.Microsecond)
-	now := ""
-	if l.Now != nil {
-		now = strconv.FormatInt(l.Now().UnixMicro(), 10)
+	if l.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, l.Timeout)
+		defer cancel()
 	}
-	res, err := gcraScript.Run(ctx, l.client, []string{l.redisKey(key)}, l.limit, windowUs, max(n, 1), now).Int64Slice()
+	now, deadline := "", ""
+	if l.Now != nil {
+		t := l.Now()
+		now = strconv.FormatInt(t.UnixMicro(), 10)
+		if d, ok := ctx.Deadline(); ok {
+			deadline = strconv.FormatInt(t.Add(time.Until(d)).UnixMicro(), 10)
+		}
+	} else if l.Offset != nil {
+		if off, ok := l.Offset(); ok {
+			if d, ok := ctx.Deadline(); ok {
+				deadline = strconv.FormatInt(d.Add(off).UnixMicro(), 10)
+			}
+		}
+	}
+	res, err := gcraScript.Run(ctx, l.client, []string{l.redisKey(key)}, l.limit, windowUs, max(n, 1), now, deadline).Int64Slice()
 	if err != nil {
 		return Decision{}, fmt.Errorf("ratelimit: redis: %w", err)
 	}
 	if len(res) != 3 {
 		return Decision{}, fmt.Errorf("ratelimit: redis: script returned %d values, want 3", len(res))
+	}
+	if res[0] == -1 {
+		return Decision{}, ErrLate
 	}
 	if res[0] == 1 {
 		return Decision{Allowed: true, Remaining: int(res[1])}, nil

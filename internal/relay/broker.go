@@ -71,6 +71,16 @@ var (
 	// ErrOwnerQuota: storing the message would take its owner (Message.Owner)
 	// over its bytes of unacknowledged messages; the publish is refused.
 	ErrOwnerQuota = errors.New("owner over quota")
+	// ErrUnavailable: a shared broker's store (Redis) is away and the
+	// operation was not sent to it (its circuit breaker is open, or no
+	// connection could be made): for a publish, the message was not stored
+	// and will not be delivered.
+	ErrUnavailable = errors.New("broker store unavailable")
+	// ErrOutcomeUnknown: a publish was sent to a shared broker's store but
+	// no answer came in time: the message may have been stored (and is then
+	// delivered, now or when the store is back) or not. Publishing it again
+	// is safe (see Idempotent publish).
+	ErrOutcomeUnknown = errors.New("publish outcome unknown")
 )
 
 // Broker keeps each topic's mailbox and fans published messages out to the
@@ -133,9 +143,18 @@ var (
 //     the publish: a storage error); there, per-owner bytes are not counted
 //     (a key per owner would not share the topic's cluster slot), and
 //     NewRedis warns when Redis has no maxmemory.
-//   - Errors: a non-nil error means the operation did not happen (for a
-//     shared broker, its store was unreachable); the caller reports it and
-//     the client retries. Nothing fails silently.
+//   - Errors: a publish is acknowledged (nil error) only once the message
+//     is stored. A non-nil error means the operation did not happen, with
+//     one exception: ErrOutcomeUnknown, which a shared broker returns when
+//     its store took a publish but did not answer in time (the message may
+//     be delivered later; the client may publish it again). A store known
+//     to be away is ErrUnavailable: nothing was sent, nothing will be
+//     delivered. Every wait on a store is bounded (BrokerConfig.
+//     StoreTimeout), so a stalled store answers errors, not silence: the
+//     relay's sockets stay open through an outage, and a shared broker
+//     re-reads its subscribers' mailboxes when its store is back, so
+//     messages stored meanwhile (by other nodes) reach them. Nothing fails
+//     silently.
 //
 // Implementations are safe for concurrent use. Ordering across topics is not
 // guaranteed.
@@ -170,6 +189,10 @@ type BrokerConfig struct {
 	// MaxBacklogBytes bounds the backlog a broker that copies it out of its
 	// store returns from one Subscribe (default DefaultMaxBacklogBytes).
 	MaxBacklogBytes int
+	// StoreTimeout bounds each wait of a shared broker on its store, such
+	// as Redis confirming a channel subscription (default
+	// DefaultStoreTimeout); the caller's deadline may be earlier.
+	StoreTimeout time.Duration
 	// Now is the clock used for expiry (default time.Now); tests inject one.
 	Now func() time.Time
 }
@@ -189,6 +212,9 @@ func (c *BrokerConfig) defaults() {
 	}
 	if c.MaxBacklogBytes <= 0 {
 		c.MaxBacklogBytes = DefaultMaxBacklogBytes
+	}
+	if c.StoreTimeout <= 0 {
+		c.StoreTimeout = DefaultStoreTimeout
 	}
 	if c.Now == nil {
 		c.Now = time.Now
@@ -214,4 +240,7 @@ const (
 	// still carries several maximal messages per subscribe, while a
 	// mailbox stuffed under many client ids is not read into memory whole.
 	DefaultMaxBacklogBytes = 4 << 20
+	// DefaultStoreTimeout: Redis answers in well under a millisecond; a
+	// second without an answer is an outage, not load.
+	DefaultStoreTimeout = time.Second
 )

@@ -25,6 +25,7 @@ var (
 	tagInvalidTopic            = jsonrpc.StringData("InvalidTopic")
 	tagMailboxLimitExceeded    = jsonrpc.StringData("MailboxLimitExceeded")
 	tagPayloadSizeExceeded     = jsonrpc.StringData("PayloadSizeExceeded")
+	tagPublishOutcomeUnknown   = jsonrpc.StringData("PublishOutcomeUnknown")
 	tagSerialization           = jsonrpc.StringData("Serialization")
 	tagStorageError            = jsonrpc.StringData("StorageError")
 	tagSubscriberLimitExceeded = jsonrpc.StringData("SubscriberLimitExceeded")

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/latchkit/latch/internal/breaker"
 	"github.com/latchkit/latch/internal/jsonrpc"
 )
 
@@ -30,6 +31,13 @@ var (
 	errRateLimit = func(rate int) *jsonrpc.Error {
 		return &jsonrpc.Error{Code: jsonrpc.CodeTooManyRequests, Message: fmt.Sprintf("Too many requests: at most %d messages may be published per second on one connection", rate), Data: tagTooManyRequests}
 	}
+)
+
+// The two answers to a publish the relay's storage did not take (Broker:
+// Errors): refused, or unknown.
+var (
+	errNotStored      = &jsonrpc.Error{Code: jsonrpc.CodeInternal, Message: "Storage operation failed: the message was not stored and will not be delivered; retry later", Data: tagStorageError}
+	errPublishUnknown = &jsonrpc.Error{Code: jsonrpc.CodeUnavailable, Message: "Publish outcome unknown: the relay's storage did not answer in time, and the message may still be delivered; publish it again (a repeated message is stored and delivered once)", Data: tagPublishOutcomeUnknown}
 )
 
 func itoa(n int) string { return strconv.Itoa(n) }
@@ -512,6 +520,14 @@ func (c *conn) publish(ctx context.Context, m *Message) *jsonrpc.Error {
 		return &jsonrpc.Error{Code: jsonrpc.CodeRefused, Data: tagMailboxLimitExceeded,
 			Message: "Mailbox limit exceeded: the relay's storage is full; retry later"}
 	}
+	if errors.Is(err, ErrOutcomeUnknown) {
+		c.s.log.Warn("relay: publish outcome unknown", "err", err)
+		return errPublishUnknown
+	}
+	if errors.Is(err, ErrUnavailable) {
+		// Not logged per publish: the outage is (its breaker's log).
+		return errNotStored
+	}
 	if err != nil {
 		return c.brokerError(err)
 	}
@@ -524,7 +540,8 @@ func (c *conn) publish(ctx context.Context, m *Message) *jsonrpc.Error {
 }
 
 func (c *conn) brokerError(err error) *jsonrpc.Error {
-	if !errors.Is(err, ErrClosed) {
+	// An outage of the broker's store is logged once, by its breaker.
+	if !errors.Is(err, ErrClosed) && !errors.Is(err, ErrUnavailable) && !errors.Is(err, breaker.ErrOpen) {
 		c.s.log.Error("relay: broker", "err", err)
 	}
 	return errStorage

@@ -8,12 +8,16 @@ import (
 	"errors"
 	"fmt"
 	"hash/maphash"
+	"net"
 	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/latchkit/latch/internal/breaker"
 )
 
 // Redis is a Broker shared by every latchd node using the same Redis and key
@@ -45,6 +49,49 @@ type Redis struct {
 	closed atomic.Bool
 	done   chan struct{}
 	log    func(msg string, args ...any)
+
+	// unknown holds this node's publishes whose outcome was unknown
+	// (ErrOutcomeUnknown), by topic and id, until their expiry: if Redis
+	// stored one after all, its announcement (or the client publishing it
+	// again) is what delivers it to this node's subscribers, which Publish
+	// did not do.
+	unknownMu sync.Mutex
+	unknown   map[string]int64
+}
+
+// maxUnknown bounds Redis.unknown; past it, a late-stored message reaches
+// this node's subscribers at their next subscribe, as the Broker allows.
+const maxUnknown = 4096
+
+func (b *Redis) rememberUnknown(m *Message) {
+	now := b.cfg.Now().UnixMilli()
+	b.unknownMu.Lock()
+	defer b.unknownMu.Unlock()
+	if len(b.unknown) >= maxUnknown {
+		for k, exp := range b.unknown {
+			if exp <= now {
+				delete(b.unknown, k)
+			}
+		}
+		if len(b.unknown) >= maxUnknown {
+			return
+		}
+	}
+	b.unknown[m.Topic+"\x00"+m.ID] = m.ExpiresAt
+}
+
+// settleUnknown reports whether m was a publish of unknown outcome, which
+// it no longer is.
+func (b *Redis) settleUnknown(m *Message) bool {
+	b.unknownMu.Lock()
+	defer b.unknownMu.Unlock()
+	if len(b.unknown) == 0 {
+		return false
+	}
+	k := m.Topic + "\x00" + m.ID
+	_, ok := b.unknown[k]
+	delete(b.unknown, k)
+	return ok
 }
 
 type hubShard struct {
@@ -72,7 +119,7 @@ func NewRedis(ctx context.Context, rdb redis.UniversalClient, prefix string, cfg
 	}
 	var id [8]byte
 	rand.Read(id[:])
-	b := &Redis{cfg: cfg, rdb: rdb, prefix: prefix, node: hex.EncodeToString(id[:]), seed: maphash.MakeSeed(), done: make(chan struct{}), log: logf}
+	b := &Redis{cfg: cfg, rdb: rdb, prefix: prefix, node: hex.EncodeToString(id[:]), seed: maphash.MakeSeed(), done: make(chan struct{}), log: logf, unknown: map[string]int64{}}
 	for i := range b.shards {
 		b.shards[i].topics = map[string]*hubTopic{}
 		b.shards[i].inflight = map[string]int{}
@@ -88,8 +135,27 @@ func NewRedis(ctx context.Context, rdb redis.UniversalClient, prefix string, cfg
 		logf("relay: Redis has no maxmemory: relay mailboxes are bounded only by per-topic counts and TTLs; set maxmemory (with noeviction) to bound them")
 	}
 	b.ps = rdb.Subscribe(ctx)
-	go b.run(b.ps.ChannelWithSubscriptions(redis.WithChannelSize(4096)))
+	// A stalled Pub/Sub connection is noticed (a ping unanswered for
+	// StoreTimeout) and replaced within a few seconds; the confirmations of
+	// the new one make the node re-read its topics' mailboxes (confirmed).
+	go b.run(b.ps.ChannelWithSubscriptions(redis.WithChannelSize(4096),
+		redis.WithChannelHealthCheckInterval(time.Second),
+		redis.WithChannelPingTimeout(cfg.StoreTimeout),
+		redis.WithChannelReconnectTimeout(2*cfg.StoreTimeout)))
 	return b, nil
+}
+
+// publishError is the Broker error of a publish Redis did not answer:
+// ErrUnavailable when the command cannot have reached Redis (its breaker
+// was open, no connection could be had), else ErrOutcomeUnknown: Redis may
+// have run it, or may run it when a stalled connection flows again.
+func publishError(err error) error {
+	var opErr *net.OpError
+	if errors.Is(err, breaker.ErrOpen) || errors.Is(err, redis.ErrPoolTimeout) || errors.Is(err, redis.ErrClosed) ||
+		errors.As(err, &opErr) && opErr.Op == "dial" {
+		return fmt.Errorf("relay: publish to Redis: %w: %w", ErrUnavailable, err)
+	}
+	return fmt.Errorf("relay: publish to Redis: %w: %w", ErrOutcomeUnknown, err)
 }
 
 func (b *Redis) key(topic, kind string) string { return b.prefix + "{" + topic + "}:" + kind }
@@ -210,13 +276,24 @@ func (b *Redis) Publish(ctx context.Context, m *Message) (bool, error) {
 	}
 	enc := encodeMessage(m)
 	keys := []string{b.key(m.Topic, "mb"), b.key(m.Topic, "msg"), b.key(m.Topic, "ack"), b.key(m.Topic, "dlv"), b.key(m.Topic, "mb:"+m.Publisher)}
+	ctx, cancel := context.WithTimeout(ctx, b.cfg.StoreTimeout)
+	defer cancel()
 	res, err := publishScript.Run(ctx, b.rdb, keys, m.ID, b.cfg.Now().UnixMilli(), m.ExpiresAt, enc,
 		b.cfg.MaxMessagesPerTopic, b.channel(m.Topic), b.node+"\n"+enc, m.Publisher).Int()
 	if err != nil {
-		return false, fmt.Errorf("relay: publish to Redis: %w", err)
+		err = publishError(err)
+		if errors.Is(err, ErrOutcomeUnknown) {
+			b.rememberUnknown(m)
+		}
+		return false, err
 	}
 	switch res {
 	case 0:
+		if b.settleUnknown(m) {
+			// Stored by the earlier publish whose answer was lost, and not
+			// yet announced back to this node: its subscribers get it now.
+			b.deliverLocal(m)
+		}
 		return false, nil
 	case -1:
 		return false, ErrMailboxFull
@@ -231,6 +308,8 @@ func (b *Redis) Subscribe(ctx context.Context, topic string, s Subscriber) ([]*M
 	if b.closed.Load() {
 		return nil, ErrClosed
 	}
+	ctx, cancel := context.WithTimeout(ctx, b.cfg.StoreTimeout)
+	defer cancel()
 	ready, err := b.addLocal(ctx, topic, s)
 	if err != nil {
 		return nil, err
@@ -239,7 +318,7 @@ func (b *Redis) Subscribe(ctx context.Context, topic string, s Subscriber) ([]*M
 	case <-ready:
 	case <-ctx.Done():
 		b.removeLocal(topic, s)
-		return nil, fmt.Errorf("relay: Redis did not confirm the channel subscription: %w", ctx.Err())
+		return nil, fmt.Errorf("relay: Redis did not confirm the channel subscription: %w: %w", ErrUnavailable, ctx.Err())
 	}
 	msgs, _, err := b.backlogPage(ctx, topic, s.ClientID(), 0, b.cfg.MaxBacklogBytes)
 	if err != nil {
@@ -456,7 +535,7 @@ func (b *Redis) confirmed(topic string) {
 // announced delivers a message another node published.
 func (b *Redis) announced(msg *redis.Message) {
 	node, enc, ok := strings.Cut(msg.Payload, "\n")
-	if !ok || node == b.node {
+	if !ok {
 		return
 	}
 	topic, ok := strings.CutPrefix(msg.Channel, b.prefix+"ch:")
@@ -466,6 +545,11 @@ func (b *Redis) announced(msg *redis.Message) {
 	m, err := decodeMessage(topic, enc)
 	if err != nil {
 		b.log("relay: undecodable announcement", "err", err)
+		return
+	}
+	// This node's own publishes were delivered here by Publish, but for
+	// those whose answer Redis did not give in time.
+	if node == b.node && !b.settleUnknown(m) {
 		return
 	}
 	if m.ExpiresAt <= b.cfg.Now().UnixMilli() {

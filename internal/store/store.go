@@ -22,8 +22,11 @@ import (
 	"strings"
 	"time"
 
-	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
-	_ "modernc.org/sqlite"             // registers the "sqlite" driver
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/stdlib"
+	"modernc.org/sqlite"
+
+	"github.com/latchkit/latch/internal/breaker"
 )
 
 // Dialect names the SQL dialect of a DB.
@@ -38,24 +41,76 @@ const (
 //go:embed migrations
 var migrations embed.FS
 
-// DB is an open database with its dialect.
+// DB is an open database with its dialect. Every call through it is
+// bounded and guarded (guard.go): its methods that run statements shadow
+// database/sql's to give each its operation's budget.
 type DB struct {
 	*sql.DB
 	Dialect Dialect
 	// Now is the clock used for timestamps written by store users; tests replace it.
 	Now func() time.Time
+
+	guard *guard
 }
 
-// Open opens the database. An empty databaseURL means SQLite in
-// dataDir/latch.db (or in memory when dataDir is ""). It applies pending
-// migrations before returning.
+// Options bound each use of the database. Zero durations get the defaults;
+// a negative one turns that bound off.
+type Options struct {
+	// ConnectTimeout bounds opening a Postgres connection: dial, TLS and
+	// start-up.
+	ConnectTimeout time.Duration
+	// StatementTimeout bounds one statement with its rows (a transaction's
+	// BEGIN, each of its statements and its COMMIT each), once it has its
+	// connection.
+	StatementTimeout time.Duration
+	// PoolTimeout bounds the wait for a pooled connection when all are busy.
+	PoolTimeout time.Duration
+	// Breaker is the database's circuit breaker; nil: one with the
+	// defaults, named "postgres" or "sqlite".
+	Breaker *breaker.Breaker
+}
+
+// Default bounds of Options: a healthy database answers latchd's queries
+// in milliseconds, and a client's request should not wait much longer than
+// this on one that does not.
+const (
+	DefaultConnectTimeout   = 3 * time.Second
+	DefaultStatementTimeout = 3 * time.Second
+	DefaultPoolTimeout      = 3 * time.Second
+)
+
+func (o *Options) defaults(dialect Dialect) {
+	if o.ConnectTimeout == 0 {
+		o.ConnectTimeout = DefaultConnectTimeout
+	}
+	if o.StatementTimeout == 0 {
+		o.StatementTimeout = DefaultStatementTimeout
+	}
+	if o.PoolTimeout == 0 {
+		o.PoolTimeout = DefaultPoolTimeout
+	}
+	if o.Breaker == nil {
+		o.Breaker = breaker.New(breaker.Config{Name: string(dialect)})
+	}
+}
+
+// Open opens the database with the default Options. An empty databaseURL
+// means SQLite in dataDir/latch.db (or in memory when dataDir is ""). It
+// applies pending migrations before returning.
 func Open(ctx context.Context, databaseURL, dataDir string) (*DB, error) {
+	return OpenWith(ctx, databaseURL, dataDir, Options{})
+}
+
+// OpenWith is Open with bounds of its own.
+func OpenWith(ctx context.Context, databaseURL, dataDir string, opts Options) (*DB, error) {
 	var db *DB
 	var err error
 	if databaseURL == "" {
-		db, err = openSQLite(dataDir)
+		opts.defaults(SQLite)
+		db, err = openSQLite(dataDir, newGuard(opts))
 	} else {
-		db, err = openPostgres(databaseURL)
+		opts.defaults(Postgres)
+		db, err = openPostgres(databaseURL, newGuard(opts))
 	}
 	if err != nil {
 		return nil, err
@@ -64,14 +119,27 @@ func Open(ctx context.Context, databaseURL, dataDir string) (*DB, error) {
 		db.Close()
 		return nil, fmt.Errorf("reach database: %w", err)
 	}
-	if err := db.migrate(ctx); err != nil {
+	if err := db.migrate(withoutTimeouts(ctx)); err != nil {
 		db.Close()
 		return nil, err
 	}
 	return db, nil
 }
 
-func openSQLite(dataDir string) (*DB, error) {
+func newGuard(o Options) *guard {
+	return &guard{connect: max(o.ConnectTimeout, 0), statement: max(o.StatementTimeout, 0), pool: max(o.PoolTimeout, 0), breaker: o.Breaker}
+}
+
+// Breaker is the database's circuit breaker (for readiness and metrics).
+func (db *DB) Breaker() *breaker.Breaker { return db.guard.breaker }
+
+// Options are the bounds the database was opened with (0: off).
+func (db *DB) Options() Options {
+	g := db.guard
+	return Options{ConnectTimeout: g.connect, StatementTimeout: g.statement, PoolTimeout: g.pool, Breaker: g.breaker}
+}
+
+func openSQLite(dataDir string, g *guard) (*DB, error) {
 	// Each in-memory database gets its own name: a shared "file::memory:" would
 	// be one database for every Open in the process.
 	var b [8]byte
@@ -86,10 +154,11 @@ func openSQLite(dataDir string) (*DB, error) {
 	// busy_timeout lets concurrent writers wait instead of failing with SQLITE_BUSY;
 	// the pragmas are applied by the driver to every new connection.
 	dsn += sep(dsn) + "_pragma=journal_mode(WAL)&_pragma=foreign_keys(1)&_pragma=busy_timeout(5000)&_pragma=synchronous(NORMAL)&_txlock=immediate"
-	sqlDB, err := sql.Open("sqlite", dsn)
+	connector, err := sqlite.NewConnector(dsn)
 	if err != nil {
 		return nil, fmt.Errorf("open sqlite: %w", err)
 	}
+	sqlDB := sql.OpenDB(guardedConnector{Connector: connector, g: g})
 	if dataDir == "" {
 		// An in-memory database exists only as long as one connection is open.
 		sqlDB.SetMaxOpenConns(1)
@@ -98,7 +167,7 @@ func openSQLite(dataDir string) (*DB, error) {
 		// their page caches) instead of the default 2 idle.
 		sqlDB.SetMaxIdleConns(16)
 	}
-	return &DB{DB: sqlDB, Dialect: SQLite, Now: time.Now}, nil
+	return &DB{DB: sqlDB, Dialect: SQLite, Now: time.Now, guard: g}, nil
 }
 
 func sep(dsn string) string {
@@ -108,18 +177,72 @@ func sep(dsn string) string {
 	return "?"
 }
 
-func openPostgres(url string) (*DB, error) {
-	sqlDB, err := sql.Open("pgx", url)
+func openPostgres(url string, g *guard) (*DB, error) {
+	cfg, err := pgx.ParseConfig(url)
 	if err != nil {
 		return nil, fmt.Errorf("open postgres: %w", err)
 	}
+	if cfg.ConnectTimeout != 0 {
+		return nil, errors.New("open postgres: the URL sets connect_timeout; set the connect timeout with --database-connect-timeout instead")
+	}
+	cfg.ConnectTimeout = g.connect
+	sqlDB := sql.OpenDB(guardedConnector{Connector: stdlib.GetConnector(*cfg), g: g})
 	// Keep as many idle as may be open: database/sql keeps 2 by default, so
 	// under concurrent load it would close and reopen backends (a fork and a
 	// handshake each) on nearly every query.
 	sqlDB.SetMaxOpenConns(20)
 	sqlDB.SetMaxIdleConns(20)
 	sqlDB.SetConnMaxIdleTime(5 * time.Minute)
-	return &DB{DB: sqlDB, Dialect: Postgres, Now: time.Now}, nil
+	return &DB{DB: sqlDB, Dialect: Postgres, Now: time.Now, guard: g}, nil
+}
+
+// The methods of database/sql that run statements, shadowed so that each
+// call is an operation (guard.go): it waits at most PoolTimeout for a
+// connection, then StatementTimeout for its statement and rows. A
+// failure to get a connection in time is answered as the outage it is.
+
+// ExecContext runs a statement.
+func (db *DB) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	ctx, end := db.guard.begin(ctx)
+	defer end()
+	res, err := db.DB.ExecContext(ctx, query, args...)
+	return res, db.guard.waited(ctx, err)
+}
+
+// QueryContext runs a query; the operation ends when its rows are closed.
+func (db *DB) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	ctx, end := db.guard.begin(ctx)
+	rows, err := db.DB.QueryContext(ctx, query, args...)
+	if err != nil {
+		end()
+		return nil, db.guard.waited(ctx, err)
+	}
+	return rows, nil
+}
+
+// QueryRowContext runs a single-row query; the operation ends when the
+// row is scanned (or, if the query failed, by its timer).
+func (db *DB) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	ctx, _ = db.guard.begin(ctx)
+	return db.DB.QueryRowContext(ctx, query, args...)
+}
+
+// BeginTx begins a transaction; the operation ends with it.
+func (db *DB) BeginTx(ctx context.Context, opts *sql.TxOptions) (*sql.Tx, error) {
+	ctx, end := db.guard.begin(ctx)
+	tx, err := db.DB.BeginTx(ctx, opts)
+	if err != nil {
+		end()
+		return nil, db.guard.waited(ctx, err)
+	}
+	return tx, nil
+}
+
+// PingContext checks that the database answers.
+func (db *DB) PingContext(ctx context.Context) error {
+	ctx, end := db.guard.begin(ctx)
+	defer end()
+	return db.guard.waited(ctx, db.DB.PingContext(ctx))
 }
 
 // Rebind rewrites ? placeholders for the DB's dialect.

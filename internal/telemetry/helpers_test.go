@@ -101,3 +101,9 @@ func eventNames(rows []storedRow) []string {
 	}
 	return names
 }
+
+// ingest is Service.Ingest with its counts as the tests check them.
+func ingest(ctx context.Context, svc *telemetry.Service, p *project.Project, rateKey string, events []telemetry.Event) (stored, dropped int, err error) {
+	got, err := svc.Ingest(ctx, p, rateKey, events)
+	return got.Stored, got.Dropped, err
+}

@@ -71,15 +71,21 @@ func (s *Service) ingest(w http.ResponseWriter, r *http.Request, maxBody int64, 
 		httpx.Error(w, r, err)
 		return
 	}
-	stored, dropped, err := s.Ingest(ctx, p, ip, events)
+	got, err := s.Ingest(ctx, p, ip, events)
 	if err != nil {
 		httpx.Error(w, r, err)
 		return
 	}
 	// Counts only: event contents may hold addresses and URLs.
-	slog.DebugContext(ctx, "telemetry ingested", "project", p.ID, "received", len(events), "stored", stored, "dropped", dropped)
-	if dropped > 0 {
-		w.Header().Set(DroppedHeader, strconv.Itoa(dropped))
+	slog.DebugContext(ctx, "telemetry ingested", "project", p.ID, "received", len(events), "stored", got.Stored, "dropped", got.Dropped, "buffered", got.Buffered)
+	if got.Dropped > 0 {
+		w.Header().Set(DroppedHeader, strconv.Itoa(got.Dropped))
+	}
+	if got.Buffered > 0 {
+		// Accepted, not yet stored: the database is away, and the events are
+		// held in this node's memory until it is back.
+		w.WriteHeader(http.StatusAccepted)
+		return
 	}
 	w.WriteHeader(http.StatusNoContent)
 }

@@ -33,7 +33,13 @@ type harness struct {
 
 func newHarness(t *testing.T, cfg telemetry.Config) *harness {
 	t.Helper()
-	db := storetest.MustOpenSQLite(t)
+	h, _ := newHarnessOn(t, storetest.MustOpenSQLite(t), cfg)
+	return h
+}
+
+// newHarnessOn is newHarness on db; it returns the service too.
+func newHarnessOn(t *testing.T, db *store.DB, cfg telemetry.Config) (*harness, *telemetry.Service) {
+	t.Helper()
 	h := &harness{db: db, clock: newClock(), mux: http.NewServeMux()}
 	h.on = MustCreateProject(t, db, true)
 	h.off = MustCreateProject(t, db, false)
@@ -45,7 +51,7 @@ func newHarness(t *testing.T, cfg telemetry.Config) *harness {
 	h.mux.Handle("POST /e", h.middleware(http.HandlerFunc(svc.HandleEvent)))
 	h.mux.Handle("POST /batch", h.middleware(http.HandlerFunc(svc.HandleBatch)))
 	h.mux.Handle("GET /v1/analytics/summary", h.middleware(http.HandlerFunc(svc.HandleSummary)))
-	return h
+	return h, svc
 }
 
 func (h *harness) middleware(next http.Handler) http.Handler {

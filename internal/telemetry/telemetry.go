@@ -72,12 +72,20 @@ type Config struct {
 	Retention time.Duration
 	// Now is the clock; tests replace it. Default memory limiters use it too.
 	Now func() time.Time
+	// BufferBytes bounds the events held in memory while the database is
+	// away (default DefaultBufferBytes).
+	BufferBytes int64
+	// OnBufferDrop and OnBufferFlush, when set, are called with the number
+	// of events refused because the buffer was full, and of buffered events
+	// written to the database (metrics).
+	OnBufferDrop, OnBufferFlush func(events int)
 }
 
 // Service ingests and summarises telemetry events.
 type Service struct {
 	db  *store.DB
 	cfg Config
+	buf buffer
 }
 
 // New returns a Service storing into db.
@@ -98,25 +106,44 @@ func New(db *store.DB, cfg Config) *Service {
 		m.Now = cfg.Now
 		cfg.ErrorLimiter = m
 	}
-	return &Service{db: db, cfg: cfg}
+	if cfg.BufferBytes <= 0 {
+		cfg.BufferBytes = DefaultBufferBytes
+	}
+	return &Service{db: db, cfg: cfg, buf: buffer{max: cfg.BufferBytes, wake: make(chan struct{}, 1)}}
+}
+
+// Ingested is what Ingest did with a request's events.
+type Ingested struct {
+	// Stored counts new rows (a repeated eventId is stored once and not
+	// counted).
+	Stored int
+	// Dropped counts error events refused by the error cap.
+	Dropped int
+	// Buffered counts events held in memory because the database was away;
+	// RunBuffer writes them once it is back.
+	Buffered int
 }
 
 // Ingest validates events and stores those the project's rules keep, all in
 // one transaction. p must not be nil. rateKey identifies the sender for the
 // error cap: its IP (its rate-limit key), never a client-chosen id.
 //
+// When the database is away (or does not answer within storeBudget), the
+// kept events are held in memory, within Config.BufferBytes, and written
+// when it is back: Ingested.Buffered counts them. Events skipped by rule
+// (MODAL_CREATED, non-mandatory events with analytics off) are counted
+// nowhere.
+//
 // Errors: an *apperr.Error with code Invalid naming the field
 // (events[i].<field>) when any event is invalid, in which case nothing is
-// stored; any other error is internal.
-//
-// stored counts new rows (a repeated eventId is stored once and not counted);
-// dropped counts error events refused by the error cap. Events skipped by rule
-// (MODAL_CREATED, non-mandatory events with analytics off) are in neither.
-func (s *Service) Ingest(ctx context.Context, p *project.Project, rateKey string, events []Event) (stored, dropped int, err error) {
+// stored; Unavailable when the database is away and the buffer is full
+// (nothing is kept: the client may retry); any other error is internal.
+func (s *Service) Ingest(ctx context.Context, p *project.Project, rateKey string, events []Event) (Ingested, error) {
+	var out Ingested
 	now := s.cfg.Now()
 	for i := range events {
 		if err := events[i].Validate("events["+strconv.Itoa(i)+"]", now); err != nil {
-			return 0, 0, err
+			return out, err
 		}
 	}
 	keep := make([]Event, 0, len(events))
@@ -127,20 +154,37 @@ func (s *Service) Ingest(ctx context.Context, p *project.Project, rateKey string
 		if e.Type == TypeError {
 			ok, err := s.allowError(ctx, p.ID, rateKey)
 			if err != nil {
-				return 0, 0, err
+				return out, err
 			}
 			if !ok {
-				dropped++
+				out.Dropped++
 				continue
 			}
 		}
 		keep = append(keep, e)
 	}
 	if len(keep) == 0 {
-		return 0, dropped, nil
+		return out, nil
 	}
-	stored, err = s.insert(ctx, p.ID, now, keep)
-	return stored, dropped, err
+	sctx, cancel := context.WithTimeout(ctx, storeBudget)
+	defer cancel()
+	stored, err := s.insert(sctx, p.ID, now, keep)
+	if err == nil {
+		out.Stored = stored
+		return out, nil
+	}
+	if ctx.Err() != nil || (apperr.Code(err) != apperr.Unavailable && sctx.Err() == nil) {
+		return out, err
+	}
+	// The database is away: keep the events for it.
+	if !s.buf.add(pending{projectID: p.ID, received: now, events: keep}) {
+		if s.cfg.OnBufferDrop != nil {
+			s.cfg.OnBufferDrop(len(keep))
+		}
+		return out, &apperr.Error{Code: apperr.Unavailable, Message: "Telemetry storage is unavailable and its buffer is full; retry later", RetryAfter: time.Second, Cause: err}
+	}
+	out.Buffered = len(keep)
+	return out, nil
 }
 
 // kept applies the rules of spec §7 that do not depend on rate.

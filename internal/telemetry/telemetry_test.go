@@ -22,7 +22,7 @@ func TestService_Ingest(t *testing.T) {
 			p := MustCreateProject(t, db, true)
 			at := time.Date(2026, 3, 9, 23, 59, 59, 500e6, time.UTC)
 			e := event(telemetry.TypeTrack, "MODAL_OPEN", at)
-			stored, dropped, err := svc.Ingest(ctx, p, "client", []telemetry.Event{e})
+			stored, dropped, err := ingest(ctx, svc, p, "client", []telemetry.Event{e})
 			if err != nil || stored != 1 || dropped != 0 {
 				t.Fatalf("Ingest = %d, %d, %v; want 1, 0, nil", stored, dropped, err)
 			}
@@ -40,11 +40,11 @@ func TestService_Ingest(t *testing.T) {
 		t.Run("DuplicateStoredOnce", func(t *testing.T) {
 			p := MustCreateProject(t, db, true)
 			e := event(telemetry.TypeTrack, "MODAL_OPEN", now)
-			stored, _, err := svc.Ingest(ctx, p, "client", []telemetry.Event{e, e})
+			stored, _, err := ingest(ctx, svc, p, "client", []telemetry.Event{e, e})
 			if err != nil || stored != 1 {
 				t.Fatalf("Ingest = %d, %v; want 1 stored", stored, err)
 			}
-			stored, _, err = svc.Ingest(ctx, p, "client", []telemetry.Event{e})
+			stored, _, err = ingest(ctx, svc, p, "client", []telemetry.Event{e})
 			if err != nil || stored != 0 {
 				t.Fatalf("retry Ingest = %d, %v; want 0 stored", stored, err)
 			}
@@ -53,14 +53,14 @@ func TestService_Ingest(t *testing.T) {
 			}
 			// The same event id in another project is another event.
 			other := MustCreateProject(t, db, true)
-			if stored, _, err := svc.Ingest(ctx, other, "client", []telemetry.Event{e}); err != nil || stored != 1 {
+			if stored, _, err := ingest(ctx, svc, other, "client", []telemetry.Event{e}); err != nil || stored != 1 {
 				t.Fatalf("other project Ingest = %d, %v; want 1", stored, err)
 			}
 		})
 
 		t.Run("ModalCreatedSkipped", func(t *testing.T) {
 			p := MustCreateProject(t, db, true)
-			stored, dropped, err := svc.Ingest(ctx, p, "client", []telemetry.Event{
+			stored, dropped, err := ingest(ctx, svc, p, "client", []telemetry.Event{
 				event(telemetry.TypeTrack, "MODAL_CREATED", now),
 				event(telemetry.TypeTrack, "MODAL_OPEN", now.Add(time.Second)),
 			})
@@ -80,7 +80,7 @@ func TestService_Ingest(t *testing.T) {
 				events = append(events, event(telemetry.TypeTrack, name, now.Add(time.Duration(i)*time.Second)))
 			}
 			events = append(events, event(telemetry.TypeError, "API_ERROR", now.Add(time.Minute)))
-			stored, _, err := svc.Ingest(ctx, p, "off-client", events)
+			stored, _, err := ingest(ctx, svc, p, "off-client", events)
 			if err != nil || stored != 4 {
 				t.Fatalf("Ingest = %d, %v; want 4 stored", stored, err)
 			}
@@ -97,12 +97,12 @@ func TestService_Ingest(t *testing.T) {
 				events = append(events, event(telemetry.TypeError, "API_ERROR", now.Add(time.Duration(i)*time.Millisecond)))
 			}
 			events = append(events, event(telemetry.TypeTrack, "MODAL_OPEN", now))
-			stored, dropped, err := svc.Ingest(ctx, p, "cap-client", events)
+			stored, dropped, err := ingest(ctx, svc, p, "cap-client", events)
 			if err != nil || stored != 6 || dropped != 2 {
 				t.Fatalf("Ingest = %d, %d, %v; want 6, 2, nil", stored, dropped, err)
 			}
 			// Another client has its own budget.
-			if _, dropped, _ := svc.Ingest(ctx, p, "cap-client-2", []telemetry.Event{event(telemetry.TypeError, "API_ERROR", now)}); dropped != 0 {
+			if _, dropped, _ := ingest(ctx, svc, p, "cap-client-2", []telemetry.Event{event(telemetry.TypeError, "API_ERROR", now)}); dropped != 0 {
 				t.Fatalf("other client dropped %d", dropped)
 			}
 		})
@@ -110,7 +110,7 @@ func TestService_Ingest(t *testing.T) {
 		t.Run("ErrInvalidNothingStored", func(t *testing.T) {
 			p := MustCreateProject(t, db, true)
 			bad := event(telemetry.TypeTrack, "bad name", now)
-			_, _, err := svc.Ingest(ctx, p, "client", []telemetry.Event{event(telemetry.TypeTrack, "MODAL_OPEN", now), bad})
+			_, _, err := ingest(ctx, svc, p, "client", []telemetry.Event{event(telemetry.TypeTrack, "MODAL_OPEN", now), bad})
 			if e := apperr.As(err); e == nil || e.Code != apperr.Invalid || e.Field != "events[1].props.event" {
 				t.Fatalf("err = %v, want invalid events[1].props.event", err)
 			}
@@ -136,10 +136,10 @@ func TestService_Summary(t *testing.T) {
 			event(telemetry.TypeTrack, "MODAL_OPEN", day2),
 			event(telemetry.TypeError, "API_ERROR", day2),
 		}
-		if _, _, err := svc.Ingest(ctx, p, "c", events); err != nil {
+		if _, _, err := ingest(ctx, svc, p, "c", events); err != nil {
 			t.Fatal(err)
 		}
-		if _, _, err := svc.Ingest(ctx, other, "c", []telemetry.Event{event(telemetry.TypeTrack, "MODAL_OPEN", day1)}); err != nil {
+		if _, _, err := ingest(ctx, svc, other, "c", []telemetry.Event{event(telemetry.TypeTrack, "MODAL_OPEN", day1)}); err != nil {
 			t.Fatal(err)
 		}
 
@@ -195,7 +195,7 @@ func TestService_RunRetention(t *testing.T) {
 		svc := telemetry.New(db, telemetry.Config{Now: c.Now, Retention: 90 * 24 * time.Hour})
 		forever := telemetry.New(db, telemetry.Config{Now: c.Now})
 		old, recent := event(telemetry.TypeTrack, "OLD", now.Add(-24*time.Hour)), event(telemetry.TypeTrack, "RECENT", now)
-		if _, _, err := svc.Ingest(ctx, p, "192.0.2.1", []telemetry.Event{old, recent}); err != nil {
+		if _, _, err := ingest(ctx, svc, p, "192.0.2.1", []telemetry.Event{old, recent}); err != nil {
 			t.Fatal(err)
 		}
 		ticks := make(chan time.Time)
