@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math/big"
 	"sort"
 	"time"
@@ -32,6 +33,9 @@ func (n *netState) loop(ctx context.Context) {
 	defer t.Stop()
 	defer n.leader.release()
 	for {
+		if _, _, err := n.keyFunds(ctx); err != nil && ctx.Err() == nil {
+			n.svc.cfg.Logger.WarnContext(ctx, "bundler: read the bundler key's balance", "network", n.Network, "err", err)
+		}
 		n.bundleAll(ctx)
 		select {
 		case <-ctx.Done():
@@ -92,7 +96,7 @@ func (n *netState) settleSubmitted(ctx context.Context) error {
 			}
 			continue
 		}
-		if err := n.settle(ctx, tx, raw, ops); err != nil {
+		if err := n.settleCounted(ctx, tx, raw, ops); err != nil {
 			return err
 		}
 	}
@@ -110,36 +114,55 @@ func hashes(recs []*Record) []common.Hash {
 // bundleOnce sends one bundle of pending operations (fees covering the
 // base fee; a sender's in nonce order, each only after every live one of
 // its nonce key with a lower nonce, so several of a sender's go in one
-// bundle) and waits for it. Operations the EntryPoint refuses (FailedOp
-// while estimating the bundle) are marked failed with their reason and the
-// bundle is retried without them (a sender's later ones then fail with
-// AA25 the same way). It reports whether it sent or dropped anything.
+// bundle) and waits for it. Operations of banned entities, and of
+// throttled ones past their blocks, are dropped first (reputation.go);
+// each picked operation is validated again (revalidate) and dropped with
+// the reason if it would now fail; the rest go through one estimate of the
+// bundle, where an operation the EntryPoint refuses (FailedOp) is dropped
+// the same way and the bundle estimated again without it. It reports
+// whether it sent or dropped anything.
 func (n *netState) bundleOnce(ctx context.Context) (bool, error) {
-	st, now := n.svc.cfg.Store, n.svc.cfg.Now
+	st := n.svc.cfg.Store
 	pending, err := st.ByStatus(ctx, n.Network, StatusPending, n.svc.cfg.MaxBundleOps*4)
 	if err != nil || len(pending) == 0 {
 		return false, err
 	}
-	baseFee, err := n.baseFee(ctx)
+	head, err := n.head(ctx)
 	if err != nil {
 		return false, err
+	}
+	pending, throttled, dropped, err := n.dropUnwelcome(ctx, pending, head.number)
+	if err != nil || len(pending) == 0 {
+		return dropped, err
 	}
 	lives, err := st.LiveNonces(ctx, n.Network)
 	if err != nil {
-		return false, err
+		return dropped, err
 	}
-	ops := n.pick(pending, lives, baseFee)
+	ops := n.pick(pending, lives, head.baseFee, throttled)
 	if len(pending) <= len(ops) {
 		n.singles = false
 	}
-	dropped := false
+	ops, again, err := n.revalidateBundle(ctx, ops)
+	if err != nil {
+		return dropped || again, err
+	}
+	dropped = dropped || again
 	for len(ops) > 0 {
 		gas, err := n.estimateBundle(ctx, ops)
 		var fo *FailedOpError
 		if errors.As(err, &fo) && fo.Index >= 0 && fo.Index < len(ops) {
 			bad := ops[fo.Index]
 			n.svc.cfg.Logger.InfoContext(ctx, "bundler: operation dropped", "network", n.Network, "userOpHash", bad.Hash, "reason", fo.Reason)
-			if err := st.MarkFailed(ctx, bad.Hash, fo.Error(), now()); err != nil {
+			// It passed its validation a moment ago and fails in the bundle:
+			// GREP-040's penalty for the entity the reason names, when it is
+			// a paymaster or staked (the entities GREP rules apply to; an
+			// honest sender whose pipelined operations cannot all pay is
+			// not banned for it).
+			if e := n.blame(ctx, bad.Op, fo.Reason, ""); e != nil && (e.kind == kindPaymaster || n.stakedEntity(ctx, e.addr)) {
+				n.reputationChanged(ctx, []common.Address{e.addr}, reputationChange{penalty: true})
+			}
+			if err := st.MarkFailed(ctx, bad.Hash, fo.Error(), n.svc.cfg.Now()); err != nil {
 				return dropped, err
 			}
 			// The sender's later operations in the bundle now fail with
@@ -151,17 +174,118 @@ func (n *netState) bundleOnce(ctx context.Context) (bool, error) {
 		if err != nil {
 			return dropped, err
 		}
-		return true, n.send(ctx, ops, gas, baseFee)
+		return true, n.send(ctx, ops, gas, head.baseFee)
 	}
 	return dropped, nil
+}
+
+// revalidateBundle validates each picked operation again, as the bundle
+// will run it (a sender's later operation after its earlier ones, which
+// may deploy it), and drops those that would now fail: marked failed with
+// the reason, their entities' reputation changed (GREP-040, EREP-015). A
+// dropped operation's later ones by the same sender wait for the next
+// bundle, where they are validated without it.
+func (n *netState) revalidateBundle(ctx context.Context, ops []*Record) (kept []*Record, dropped bool, err error) {
+	type senderKey struct {
+		sender common.Address
+		key    string
+	}
+	gone := map[common.Address]bool{}
+	deploys := map[common.Address][]byte{}
+	earlier := map[senderKey]bool{}
+	for _, r := range ops {
+		op := r.Op
+		if gone[op.Sender] {
+			continue
+		}
+		var prior after
+		k := senderKey{op.Sender, nonceKey(op.Nonce).String()}
+		if earlier[k] {
+			prior.NextSeq = nonceSeq(op.Nonce)
+		}
+		prior.DeployCode = deploys[op.Sender]
+		out, err := n.revalidate(ctx, op, prior)
+		if err != nil {
+			return kept, dropped, err
+		}
+		if out.reason == "" {
+			kept = append(kept, r)
+			earlier[k] = true
+			if op.Factory != nil {
+				deploys[op.Sender] = op.InitCode()
+			}
+			continue
+		}
+		n.svc.cfg.Logger.InfoContext(ctx, "bundler: operation dropped at its second validation", "network", n.Network, "userOpHash", r.Hash, "reason", out.reason)
+		// Reputation first: whoever sees the operation failed sees its effect.
+		if out.culprit != nil {
+			n.reputationChanged(ctx, []common.Address{out.culprit.addr}, reputationChange{penalty: true})
+		}
+		if out.spared != nil {
+			n.reputationChanged(ctx, []common.Address{out.spared.addr}, reputationChange{seen: -1})
+		}
+		if err := n.svc.cfg.Store.MarkFailed(ctx, r.Hash, out.reason, n.svc.cfg.Now()); err != nil {
+			return kept, dropped, err
+		}
+		gone[op.Sender], dropped = true, true
+	}
+	return kept, dropped, nil
+}
+
+// dropUnwelcome drops (marks failed) the pending operations of banned
+// entities (GREP-010) and those of throttled entities accepted more than
+// THROTTLED_ENTITY_LIVE_BLOCKS blocks before head (GREP-020), and returns
+// the others with the throttled entities among them.
+func (n *netState) dropUnwelcome(ctx context.Context, pending []*Record, head uint64) (kept []*Record, throttled map[common.Address]bool, dropped bool, err error) {
+	var addrs []common.Address
+	seen := map[common.Address]bool{}
+	for _, r := range pending {
+		for _, e := range n.rated(r.Op) {
+			if !seen[e.addr] {
+				seen[e.addr] = true
+				addrs = append(addrs, e.addr)
+			}
+		}
+	}
+	reps, err := n.svc.cfg.Store.Reputations(ctx, n.Network, addrs, n.svc.cfg.Now())
+	if err != nil {
+		return nil, nil, false, err
+	}
+	throttled = map[common.Address]bool{}
+	for _, r := range pending {
+		reason := ""
+		for _, e := range n.rated(r.Op) {
+			switch reps[e.addr].Status() {
+			case ReputationBanned:
+				reason = fmt.Sprintf("dropped: %s %s is banned by this bundler's ERC-7562 reputation rules", e.kind, e.addr.Hex())
+			case ReputationThrottled:
+				throttled[e.addr] = true
+				if head > r.SeenBlock+throttledEntityLiveBlocks && reason == "" {
+					reason = fmt.Sprintf("dropped: %s %s is throttled by this bundler's ERC-7562 reputation rules and the operation was not bundled within %d blocks", e.kind, e.addr.Hex(), throttledEntityLiveBlocks)
+				}
+			}
+		}
+		if reason == "" {
+			kept = append(kept, r)
+			continue
+		}
+		n.svc.cfg.Logger.InfoContext(ctx, "bundler: operation dropped", "network", n.Network, "userOpHash", r.Hash, "reason", reason)
+		if err := n.svc.cfg.Store.MarkFailed(ctx, r.Hash, reason, n.svc.cfg.Now()); err != nil {
+			return nil, nil, dropped, err
+		}
+		dropped = true
+	}
+	return kept, throttled, dropped, nil
 }
 
 // pick chooses a bundle from pending (oldest first): senders in the order
 // of their oldest operation, each sender's operations in nonce order, an
 // operation only when every live operation (lives) of its sender and
 // nonce key with a lower nonce is already in the bundle, within the
-// bundle's operation and gas limits (one operation after a reverted bundle).
-func (n *netState) pick(pending []*Record, lives []LiveNonce, baseFee *big.Int) []*Record {
+// bundle's operation and gas limits (one operation after a reverted
+// bundle) and THROTTLED_ENTITY_BUNDLE_COUNT operations of each throttled
+// entity.
+func (n *netState) pick(pending []*Record, lives []LiveNonce, baseFee *big.Int, throttled map[common.Address]bool) []*Record {
 	type senderKey struct {
 		sender common.Address
 		key    string
@@ -181,6 +305,7 @@ func (n *netState) pick(pending []*Record, lives []LiveNonce, baseFee *big.Int) 
 	}
 	var ops []*Record
 	in := map[common.Hash]bool{}
+	perThrottled := map[common.Address]int{}
 	gas := uint64(bundleOverheadGas)
 	full := func() bool { return len(ops) == n.svc.cfg.MaxBundleOps || (n.singles && len(ops) == 1) }
 	for _, sender := range order {
@@ -196,6 +321,12 @@ func (n *netState) pick(pending []*Record, lives []LiveNonce, baseFee *big.Int) 
 					ready = false
 				}
 			}
+			limited := n.rated(r.Op)
+			for _, e := range limited {
+				if throttled[e.addr] && perThrottled[e.addr] >= throttledEntityBundleCount {
+					ready = false
+				}
+			}
 			if !ready {
 				break // nor any later one of this sender
 			}
@@ -205,6 +336,11 @@ func (n *netState) pick(pending []*Record, lives []LiveNonce, baseFee *big.Int) 
 			gas += opGas(r.Op)
 			in[r.Hash] = true
 			ops = append(ops, r)
+			for _, e := range limited {
+				if throttled[e.addr] {
+					perThrottled[e.addr]++
+				}
+			}
 		}
 	}
 	return ops
@@ -229,9 +365,11 @@ func opGas(op *UserOperation) uint64 {
 
 // estimateBundle returns the gas limit of handleOps(ops): the sum of the
 // operations' gas limits and bundleOverheadGas, which the EntryPoint cannot
-// exceed without reverting. One eth_call with that limit from the bundler
-// checks the bundle; a FailedOp comes back as *FailedOpError. (A single call,
-// not eth_estimateGas, whose search runs the bundle some twenty times.)
+// exceed without reverting. One eth_call of the transaction send will make
+// (from the bundler, with that limit and its fees, so tx.gasprice is what
+// the chain will see) checks the bundle; a FailedOp comes back as
+// *FailedOpError. (A single call, not eth_estimateGas, whose search runs
+// the bundle some twenty times.)
 func (n *netState) estimateBundle(ctx context.Context, ops []*Record) (uint64, error) {
 	data, err := n.handleOpsData(ops)
 	if err != nil {
@@ -241,25 +379,23 @@ func (n *netState) estimateBundle(ctx context.Context, ops []*Record) (uint64, e
 	for _, r := range ops {
 		gas += opGas(r.Op)
 	}
+	tip, feeCap := bundleFees(ops)
 	var out hexutil.Bytes
-	err = n.Node.Call(ctx, &out, "eth_call", map[string]any{"from": n.bundler, "to": n.EntryPoint, "data": hexutil.Bytes(data), "gas": hexutil.Uint64(gas)}, "latest")
+	err = n.Node.Call(ctx, &out, "eth_call", map[string]any{
+		"from": n.bundler, "to": n.EntryPoint, "data": hexutil.Bytes(data), "gas": hexutil.Uint64(gas),
+		"maxFeePerGas": (*hexutil.Big)(feeCap), "maxPriorityFeePerGas": (*hexutil.Big)(tip),
+	}, "latest")
 	if err != nil {
 		return 0, decodeRevert(err)
 	}
 	return gas, nil
 }
 
-// send signs and submits handleOps(ops), marks them submitted and waits for
-// the receipt. The transaction's tip is the lowest maxPriorityFeePerGas of
-// the bundle and its fee cap the lowest maxFeePerGas, so every operation
-// pays the bundler at least what its gas costs.
-func (n *netState) send(ctx context.Context, ops []*Record, gas uint64, baseFee *big.Int) error {
-	st, now := n.svc.cfg.Store, n.svc.cfg.Now
-	data, err := n.handleOpsData(ops)
-	if err != nil {
-		return err
-	}
-	tip, feeCap := ops[0].Op.MaxPriorityFeePerGas, ops[0].Op.MaxFeePerGas
+// bundleFees are the bundle transaction's tip and fee cap: the lowest
+// maxPriorityFeePerGas and maxFeePerGas of its operations, so every
+// operation pays the bundler at least what its gas costs.
+func bundleFees(ops []*Record) (tip, feeCap *big.Int) {
+	tip, feeCap = ops[0].Op.MaxPriorityFeePerGas, ops[0].Op.MaxFeePerGas
 	for _, r := range ops[1:] {
 		if r.Op.MaxPriorityFeePerGas.Cmp(tip) < 0 {
 			tip = r.Op.MaxPriorityFeePerGas
@@ -268,6 +404,18 @@ func (n *netState) send(ctx context.Context, ops []*Record, gas uint64, baseFee 
 			feeCap = r.Op.MaxFeePerGas
 		}
 	}
+	return tip, feeCap
+}
+
+// send signs and submits handleOps(ops), marks them submitted and waits for
+// the receipt. The transaction's fees are bundleFees(ops).
+func (n *netState) send(ctx context.Context, ops []*Record, gas uint64, baseFee *big.Int) error {
+	st, now := n.svc.cfg.Store, n.svc.cfg.Now
+	data, err := n.handleOpsData(ops)
+	if err != nil {
+		return err
+	}
+	tip, feeCap := bundleFees(ops)
 	var nonce hexutil.Uint64
 	if err := n.Node.Call(ctx, &nonce, "eth_getTransactionCount", n.bundler, "pending"); err != nil {
 		return err
@@ -300,7 +448,7 @@ func (n *netState) send(ctx context.Context, ops []*Record, gas uint64, baseFee 
 			return err
 		}
 		if rcpt != nil {
-			return n.settle(ctx, tx.Hash(), rcpt, ops)
+			return n.settleCounted(ctx, tx.Hash(), rcpt, ops)
 		}
 		if time.Now().After(deadline) {
 			return nil // settleSubmitted takes it from here
@@ -323,6 +471,23 @@ func (n *netState) receipt(ctx context.Context, tx common.Hash) (json.RawMessage
 		return nil, nil
 	}
 	return raw, nil
+}
+
+// settleCounted settles a mined bundle and counts, for ERC-7562's
+// reputation, an inclusion for each rated entity of each operation with a
+// UserOperationEvent in it (opsIncluded).
+func (n *netState) settleCounted(ctx context.Context, tx common.Hash, raw json.RawMessage, ops []*Record) error {
+	if err := n.settle(ctx, tx, raw, ops); err != nil {
+		return err
+	}
+	var included []common.Address
+	for _, r := range ops {
+		if _, err := buildReceipt(raw, n.EntryPoint, r.Hash); err == nil {
+			included = append(included, addrsOf(n.rated(r.Op))...)
+		}
+	}
+	n.reputationChanged(ctx, included, reputationChange{included: 1})
+	return nil
 }
 
 // settle records a mined bundle: each operation with its UserOperationEvent

@@ -39,8 +39,11 @@ type Record struct {
 	TxHash      common.Hash
 	BlockHash   common.Hash
 	BlockNumber uint64
-	CreatedAt   time.Time
-	UpdatedAt   time.Time
+	// SeenBlock is the chain's head when the operation was accepted (a
+	// throttled entity's operations stay THROTTLED_ENTITY_LIVE_BLOCKS).
+	SeenBlock uint64
+	CreatedAt time.Time
+	UpdatedAt time.Time
 }
 
 // ErrLive is Store.Add's answer when another live operation (pending or
@@ -63,7 +66,7 @@ func NewStore(db *store.DB) *Store { return &Store{db: db} }
 
 func hexLower(b []byte) string { return "0x" + fmt.Sprintf("%x", b) }
 
-const opColumns = `hash, network, entry_point, project_id, op, status, reason, tx_hash, block_hash, block_number, created_at, updated_at`
+const opColumns = `hash, network, entry_point, project_id, op, status, reason, tx_hash, block_hash, block_number, seen_block, created_at, updated_at`
 
 // Add stores rec as pending. With replaces set, that operation (the live one
 // of the same sender and nonce, still pending) is marked replaced in the same
@@ -108,15 +111,33 @@ func (s *Store) Add(ctx context.Context, rec *Record, replaces *common.Hash, max
 				return ErrLive
 			}
 		}
-		_, err := tx.ExecContext(ctx, s.db.Rebind(`INSERT INTO bundler_user_operations (hash, network, entry_point, project_id, sender, nonce, op, status, created_at, updated_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+		_, err := tx.ExecContext(ctx, s.db.Rebind(`INSERT INTO bundler_user_operations (hash, network, entry_point, project_id, sender, nonce, op, status, factory, paymaster, seen_block, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
 			hexLower(rec.Hash[:]), rec.Network, hexLower(rec.EntryPoint[:]), rec.ProjectID, sender, rec.Op.Nonce.String(),
-			string(op), string(StatusPending), now, now)
+			string(op), string(StatusPending), optionalAddress(rec.Op.Factory), optionalAddress(rec.Op.Paymaster), int64(rec.SeenBlock), now, now)
 		if err != nil && isUniqueViolation(err) {
 			return ErrLive
 		}
 		return err
 	})
+}
+
+// optionalAddress is a lowercase address, or ” for none.
+func optionalAddress(a *common.Address) string {
+	if a == nil {
+		return ""
+	}
+	return hexLower(a[:])
+}
+
+// LiveReferencing counts the live (pending and submitted) operations on
+// network whose sender, factory or paymaster is addr.
+func (s *Store) LiveReferencing(ctx context.Context, network string, addr common.Address) (int, error) {
+	a := hexLower(addr[:])
+	var n int
+	err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM bundler_user_operations WHERE network = ? AND status IN ('pending', 'submitted') AND (sender = ? OR factory = ? OR paymaster = ?)`,
+		network, a, a, a).Scan(&n)
+	return n, err
 }
 
 // isUniqueViolation recognises both drivers' unique-constraint errors.
@@ -234,9 +255,9 @@ func (s *Store) query(ctx context.Context, q string, args ...any) ([]*Record, er
 	for rows.Next() {
 		var hash, ep, op, status, txHash, blockHash string
 		var created, updated int64
-		var block int64
+		var block, seen int64
 		r := &Record{}
-		if err := rows.Scan(&hash, &r.Network, &ep, &r.ProjectID, &op, &status, &r.Reason, &txHash, &blockHash, &block, &created, &updated); err != nil {
+		if err := rows.Scan(&hash, &r.Network, &ep, &r.ProjectID, &op, &status, &r.Reason, &txHash, &blockHash, &block, &seen, &created, &updated); err != nil {
 			return nil, err
 		}
 		parsed, err := ParseUserOperation(json.RawMessage(op), false)
@@ -250,7 +271,7 @@ func (s *Store) query(ctx context.Context, q string, args ...any) ([]*Record, er
 		if blockHash != "" {
 			r.BlockHash = common.HexToHash(blockHash)
 		}
-		r.BlockNumber = uint64(block)
+		r.BlockNumber, r.SeenBlock = uint64(block), uint64(seen)
 		r.CreatedAt, r.UpdatedAt = time.UnixMilli(created), time.UnixMilli(updated)
 		out = append(out, r)
 	}

@@ -1,0 +1,179 @@
+package bundler
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+
+	"github.com/latchkit/latch/internal/jsonrpc"
+)
+
+// bundleValidityMargin: an operation whose validity window ends sooner when
+// it is validated again before bundling is dropped, since its bundle could
+// be mined after (a mainnet slot).
+const bundleValidityMargin = 12 * time.Second
+
+// validate simulates op's validation through the EntryPoint, checks
+// ERC-7562's rules on its trace where the node can trace, and checks its
+// signatures and validity windows (with validityMargin).
+func (n *netState) validate(ctx context.Context, op *UserOperation, prior after) *jsonrpc.Error {
+	refuse := n.svc.cfg.Untraced == UntracedRefuse
+	if refuse && !n.tracing.try(n.svc.cfg.Now()) {
+		return n.untracedError()
+	}
+	res, v, traced, err := n.simulate(ctx, op, prior)
+	if err != nil {
+		return n.simulationError(ctx, err)
+	}
+	if refuse && !traced {
+		return n.untracedError()
+	}
+	if v != nil {
+		return v.rpcError()
+	}
+	return n.checkValidationData(res, op, validityMargin)
+}
+
+func (n *netState) untracedError() *jsonrpc.Error {
+	return rpcError(jsonrpc.CodeUnavailable, "this bundler takes no operations on %s while the network's node cannot trace their validation (debug_traceCall with %s), which ERC-7562's rules are checked with", n.Network, erc7562Tracer)
+}
+
+// simulate runs simulateValidation, traced when the node can trace, and
+// returns the rule the trace shows broken (nil: none, or not traced).
+func (n *netState) simulate(ctx context.Context, op *UserOperation, prior after) (res *validationResult, v *violation, traced bool, err error) {
+	now := n.svc.cfg.Now()
+	if n.tracing.try(now) {
+		top, err := n.sim.trace(ctx, "simulateValidation", op, prior)
+		switch {
+		case err == nil:
+			n.tracing.traced()
+			var r validationResult
+			if err := top.result("simulateValidation", &r); err != nil {
+				return nil, nil, true, err
+			}
+			v, err := checkRules(op, top, n.EntryPoint, func(a common.Address) (bool, error) { return n.isStaked(ctx, a) })
+			return &r, v, true, err
+		case errors.Is(err, errTracingUnsupported):
+			if n.tracing.refuse(now) {
+				n.svc.cfg.Logger.WarnContext(ctx, "bundler: the network's node cannot trace validation (debug_traceCall with "+erc7562Tracer+"); ERC-7562's validation rules are not checked there",
+					"network", n.Network, "untraced", string(n.svc.cfg.Untraced), "recheck", traceRecheck)
+			}
+		default:
+			return nil, nil, true, err
+		}
+	}
+	r, err := n.sim.validate(ctx, op, prior)
+	return r, nil, false, err
+}
+
+// isStaked reports whether entity has ERC-7562's stake in the EntryPoint:
+// at least MinStake, locked with an unstake delay of at least a day.
+func (n *netState) isStaked(ctx context.Context, entity common.Address) (bool, error) {
+	stake, delay, staked, err := n.sim.stakeInfo(ctx, entity)
+	if err != nil {
+		return false, err
+	}
+	return staked && stake.Cmp(n.svc.cfg.MinStake) >= 0 && delay >= minUnstakeDelay, nil
+}
+
+// stakedEntity is isStaked with a failure to read taken as unstaked.
+func (n *netState) stakedEntity(ctx context.Context, entity common.Address) bool {
+	staked, err := n.isStaked(ctx, entity)
+	return err == nil && staked
+}
+
+// checkValidationData refuses a bad signature, an aggregator, and a
+// validity window that does not hold from now until margin from now.
+func (n *netState) checkValidationData(res *validationResult, op *UserOperation, margin time.Duration) *jsonrpc.Error {
+	nowT := n.svc.cfg.Now()
+	end, now := uint64(nowT.Add(margin).Unix()), uint64(nowT.Unix())
+	acc := parseValidationData(res.AccountValidationData)
+	switch {
+	case acc.aggregator == sigFailed:
+		return rpcError(CodeInvalidSignature, "Invalid UserOperation signature")
+	case acc.aggregator != (common.Address{}):
+		return rpcError(CodeUnsupportedAgg, "signature aggregator %s is not supported", acc.aggregator.Hex())
+	case acc.validUntil != 0 && acc.validUntil < end, acc.validAfter > now:
+		return rpcError(CodeOutOfTimeRange, "AA22 expired or not due: the account's validity window does not include the next %s", margin)
+	}
+	if op.Paymaster != nil {
+		pm := parseValidationData(res.PaymasterValidationData)
+		switch {
+		case pm.aggregator != (common.Address{}):
+			return rpcError(CodeInvalidSignature, "Invalid paymaster signature")
+		case pm.validUntil != 0 && pm.validUntil < end, pm.validAfter > now:
+			return rpcError(CodeOutOfTimeRange, "AA32 paymaster expired or not due: the paymaster's approval has expired or is not valid for the next %s", margin)
+		}
+	}
+	return nil
+}
+
+func (n *netState) simulationError(ctx context.Context, err error) *jsonrpc.Error {
+	var fo *FailedOpError
+	if errors.As(err, &fo) {
+		return failedOpError(fo)
+	}
+	var re *RevertError
+	if errors.As(err, &re) {
+		return &jsonrpc.Error{Code: CodeSimulateValidation, Message: "the EntryPoint's validation reverted", Data: hexData(re.Data)}
+	}
+	n.svc.cfg.Logger.WarnContext(ctx, "bundler: simulation failed", "network", n.Network, "err", err)
+	return rpcError(jsonrpc.CodeInternal, "The network's node did not answer")
+}
+
+// revalidation is the outcome of validating a mempool operation again
+// before bundling it.
+type revalidation struct {
+	// reason is why the operation is dropped; "" keeps it.
+	reason string
+	// culprit broke a rule it passed when the operation was accepted
+	// (GREP-040's penalty); nil: none, or an entity not rated.
+	culprit *entityRef
+	// spared is the paymaster whose opsSeen the failure of its operation's
+	// account or factory takes back (EREP-015); nil: none.
+	spared *entityRef
+}
+
+// revalidate validates op again as it would now be bundled (after prior).
+// An error is the node's, not the operation's.
+func (n *netState) revalidate(ctx context.Context, op *UserOperation, prior after) (revalidation, error) {
+	res, v, _, err := n.simulate(ctx, op, prior)
+	var fo *FailedOpError
+	var re *RevertError
+	switch {
+	case errors.As(err, &fo):
+		out := revalidation{reason: fo.Error()}
+		if !isPaymasterReason(fo.Reason) {
+			out.spared = n.ratedPaymaster(op)
+		}
+		return out, nil
+	case errors.As(err, &re):
+		return revalidation{reason: fmt.Sprintf("the EntryPoint's validation reverted (%s)", hexutil.Encode(re.Data))}, nil
+	case err != nil:
+		return revalidation{}, err
+	case v != nil:
+		out := revalidation{reason: v.Error(), culprit: n.blame(ctx, op, "", v.Entity)}
+		if v.Entity != entityPaymaster {
+			out.spared = n.ratedPaymaster(op)
+		}
+		return out, nil
+	}
+	if rerr := n.checkValidationData(res, op, bundleValidityMargin); rerr != nil {
+		return revalidation{reason: rerr.Message}, nil
+	}
+	return revalidation{}, nil
+}
+
+// ratedPaymaster is op's paymaster when the bundler rates it.
+func (n *netState) ratedPaymaster(op *UserOperation) *entityRef {
+	for _, e := range n.rated(op) {
+		if e.kind == kindPaymaster {
+			return &e
+		}
+	}
+	return nil
+}
