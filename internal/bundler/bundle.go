@@ -115,11 +115,11 @@ func hashes(recs []*Record) []common.Hash {
 // base fee; a sender's in nonce order, each only after every live one of
 // its nonce key with a lower nonce, so several of a sender's go in one
 // bundle) and waits for it. Operations of banned entities, and of
-// throttled ones past their blocks, are dropped first (reputation.go);
-// each picked operation is validated again (revalidate) and dropped with
-// the reason if it would now fail; the rest go through one estimate of the
-// bundle, where an operation the EntryPoint refuses (FailedOp) is dropped
-// the same way and the bundle estimated again without it. It reports
+// throttled ones past their blocks, are dropped first (reputation.go).
+// Then the bundle is run as it will be sent (checkBundle), which validates
+// every operation again: one that would now fail, or breaks ERC-7562's
+// rules, is dropped (marked failed with the reason) and the bundle run
+// again without it, so the bundler key pays nothing for it. It reports
 // whether it sent or dropped anything.
 func (n *netState) bundleOnce(ctx context.Context) (bool, error) {
 	st := n.svc.cfg.Store
@@ -143,93 +143,117 @@ func (n *netState) bundleOnce(ctx context.Context) (bool, error) {
 	if len(pending) <= len(ops) {
 		n.singles = false
 	}
-	ops, again, err := n.revalidateBundle(ctx, ops)
-	if err != nil {
-		return dropped || again, err
+	// Validity windows are checked from the later of our clock and the
+	// latest block's: the bundle's block is after both.
+	at := n.svc.cfg.Now()
+	if head.time.After(at) {
+		at = head.time
 	}
-	dropped = dropped || again
 	for len(ops) > 0 {
-		gas, err := n.estimateBundle(ctx, ops)
+		drops := n.expiring(ops, at)
+		var gas uint64
+		if len(drops) == 0 {
+			gas, drops, err = n.checkBundle(ctx, ops, at)
+		}
 		var fo *FailedOpError
 		if errors.As(err, &fo) && fo.Index >= 0 && fo.Index < len(ops) {
-			bad := ops[fo.Index]
-			n.svc.cfg.Logger.InfoContext(ctx, "bundler: operation dropped", "network", n.Network, "userOpHash", bad.Hash, "reason", fo.Reason)
-			// It passed its validation a moment ago and fails in the bundle:
-			// GREP-040's penalty for the entity the reason names, when it is
-			// a paymaster or staked (the entities GREP rules apply to; an
-			// honest sender whose pipelined operations cannot all pay is
-			// not banned for it).
-			if e := n.blame(ctx, bad.Op, fo.Reason, ""); e != nil && (e.kind == kindPaymaster || n.stakedEntity(ctx, e.addr)) {
-				n.reputationChanged(ctx, []common.Address{e.addr}, reputationChange{penalty: true})
-			}
-			if err := st.MarkFailed(ctx, bad.Hash, fo.Error(), n.svc.cfg.Now()); err != nil {
+			out, err := n.bundleFailure(ctx, ops, fo, at)
+			if err != nil {
 				return dropped, err
 			}
-			// The sender's later operations in the bundle now fail with
-			// AA25 in the next estimate and are dropped the same way.
-			ops = append(ops[:fo.Index:fo.Index], ops[fo.Index+1:]...)
-			dropped = true
-			continue
-		}
-		if err != nil {
+			drops = map[int]revalidation{fo.Index: out}
+		} else if err != nil {
 			return dropped, err
 		}
-		return true, n.send(ctx, ops, gas, head.baseFee)
+		if len(drops) == 0 {
+			return true, n.send(ctx, ops, gas, head.baseFee)
+		}
+		kept := ops[:0:0]
+		for i, r := range ops {
+			out, drop := drops[i]
+			if !drop {
+				kept = append(kept, r)
+				continue
+			}
+			if err := n.drop(ctx, r, out); err != nil {
+				return dropped, err
+			}
+		}
+		// A dropped operation's later ones by the same sender now fail
+		// (AA25, or AA20 when it was to deploy the sender) and are dropped
+		// the same way.
+		ops, dropped = kept, true
 	}
 	return dropped, nil
 }
 
-// revalidateBundle validates each picked operation again, as the bundle
-// will run it (a sender's later operation after its earlier ones, which
-// may deploy it), and drops those that would now fail: marked failed with
-// the reason, their entities' reputation changed (GREP-040, EREP-015). A
-// dropped operation's later ones by the same sender wait for the next
-// bundle, where they are validated without it.
-func (n *netState) revalidateBundle(ctx context.Context, ops []*Record) (kept []*Record, dropped bool, err error) {
-	type senderKey struct {
-		sender common.Address
-		key    string
+// expiring returns the operations whose validity window, as their
+// validation returned it when accepted, does not hold from at until
+// bundleValidityMargin after: their bundle could be mined after it ends.
+func (n *netState) expiring(ops []*Record, at time.Time) map[int]revalidation {
+	drops := map[int]revalidation{}
+	for i, r := range ops {
+		if r.validation == nil {
+			continue // accepted before this was recorded: the bundle's run checks it
+		}
+		if rerr := n.checkValidationData(r.validation, r.Op, at, bundleValidityMargin); rerr != nil {
+			drops[i] = revalidation{reason: rerr.Message}
+		}
 	}
-	gone := map[common.Address]bool{}
-	deploys := map[common.Address][]byte{}
-	earlier := map[senderKey]bool{}
-	for _, r := range ops {
-		op := r.Op
-		if gone[op.Sender] {
+	return drops
+}
+
+// bundleFailure decides about ops[fo.Index], which the EntryPoint refused
+// in the bundle: validated alone (after the sender's earlier operations in
+// the bundle), an operation that fails there too is dropped for that
+// reason (its state changed since it was accepted); one that passes alone
+// failed because of the bundle, and a paymaster or staked entity the
+// reason names is answerable for it (GREP-040; an unstaked sender is not:
+// a wallet whose pipelined operations cannot all pay is not an attacker).
+func (n *netState) bundleFailure(ctx context.Context, ops []*Record, fo *FailedOpError, at time.Time) (revalidation, error) {
+	bad := ops[fo.Index].Op
+	out, err := n.revalidate(ctx, bad, priorIn(ops, fo.Index), at)
+	if err != nil || out.reason != "" {
+		return out, err
+	}
+	out = revalidation{reason: fo.Error()}
+	if e := n.blame(ctx, bad, fo.Reason, ""); e != nil && (e.kind == kindPaymaster || n.stakedEntity(ctx, e.addr)) {
+		out.culprit = e
+	}
+	return out, nil
+}
+
+// drop marks r failed with out's reason, after changing the reputation of
+// the entities out names (so whoever sees the operation failed sees that).
+func (n *netState) drop(ctx context.Context, r *Record, out revalidation) error {
+	n.svc.cfg.Logger.InfoContext(ctx, "bundler: operation dropped", "network", n.Network, "userOpHash", r.Hash, "reason", out.reason)
+	if out.culprit != nil {
+		n.reputationChanged(ctx, []common.Address{out.culprit.addr}, reputationChange{penalty: true})
+	}
+	if out.spared != nil {
+		n.reputationChanged(ctx, []common.Address{out.spared.addr}, reputationChange{seen: -1})
+	}
+	return n.svc.cfg.Store.MarkFailed(ctx, r.Hash, out.reason, n.svc.cfg.Now())
+}
+
+// priorIn is what validating ops[i] alone must take into account of the
+// operations before it in the bundle: its sender's earlier nonces of its
+// key, and their deployment of the sender.
+func priorIn(ops []*Record, i int) after {
+	op := ops[i].Op
+	var prior after
+	for _, r := range ops[:i] {
+		if r.Op.Sender != op.Sender {
 			continue
 		}
-		var prior after
-		k := senderKey{op.Sender, nonceKey(op.Nonce).String()}
-		if earlier[k] {
+		if nonceKey(r.Op.Nonce).Cmp(nonceKey(op.Nonce)) == 0 {
 			prior.NextSeq = nonceSeq(op.Nonce)
 		}
-		prior.DeployCode = deploys[op.Sender]
-		out, err := n.revalidate(ctx, op, prior)
-		if err != nil {
-			return kept, dropped, err
+		if r.Op.Factory != nil {
+			prior.DeployCode = r.Op.InitCode()
 		}
-		if out.reason == "" {
-			kept = append(kept, r)
-			earlier[k] = true
-			if op.Factory != nil {
-				deploys[op.Sender] = op.InitCode()
-			}
-			continue
-		}
-		n.svc.cfg.Logger.InfoContext(ctx, "bundler: operation dropped at its second validation", "network", n.Network, "userOpHash", r.Hash, "reason", out.reason)
-		// Reputation first: whoever sees the operation failed sees its effect.
-		if out.culprit != nil {
-			n.reputationChanged(ctx, []common.Address{out.culprit.addr}, reputationChange{penalty: true})
-		}
-		if out.spared != nil {
-			n.reputationChanged(ctx, []common.Address{out.spared.addr}, reputationChange{seen: -1})
-		}
-		if err := n.svc.cfg.Store.MarkFailed(ctx, r.Hash, out.reason, n.svc.cfg.Now()); err != nil {
-			return kept, dropped, err
-		}
-		gone[op.Sender], dropped = true, true
 	}
-	return kept, dropped, nil
+	return prior
 }
 
 // dropUnwelcome drops (marks failed) the pending operations of banned
@@ -363,32 +387,95 @@ func opGas(op *UserOperation) uint64 {
 	return op.VerificationGasLimit + op.CallGasLimit + op.PreVerificationGas + op.PaymasterVerificationGasLimit + op.PaymasterPostOpGasLimit
 }
 
-// estimateBundle returns the gas limit of handleOps(ops): the sum of the
-// operations' gas limits and bundleOverheadGas, which the EntryPoint cannot
-// exceed without reverting. One eth_call of the transaction send will make
-// (from the bundler, with that limit and its fees, so tx.gasprice is what
-// the chain will see) checks the bundle; a FailedOp comes back as
-// *FailedOpError. (A single call, not eth_estimateGas, whose search runs
-// the bundle some twenty times.)
-func (n *netState) estimateBundle(ctx context.Context, ops []*Record) (uint64, error) {
+// checkBundle runs handleOps(ops) as send will send it (from the bundler,
+// with its gas limit, the sum of the operations' limits and
+// bundleOverheadGas, which the EntryPoint cannot exceed without reverting,
+// and its fees, so tx.gasprice is what the chain will see): this is each
+// operation's validation again, just before bundling. A FailedOp comes
+// back as *FailedOpError. When an operation's validation read state that
+// may have changed since it was accepted (not static), and the node can
+// trace, the run is traced and each operation's validation checked
+// against ERC-7562's rules and its validity window (bundleValidityMargin
+// from at); the operations to drop come back in drops, by index. A trace
+// costs some ten times the eth_call (the whole bundle's frames come back),
+// which operations like the embedded wallet's, sponsored, do without.
+// (One call, not eth_estimateGas, whose search runs the bundle some twenty
+// times.)
+func (n *netState) checkBundle(ctx context.Context, ops []*Record, at time.Time) (gas uint64, drops map[int]revalidation, err error) {
 	data, err := n.handleOpsData(ops)
 	if err != nil {
-		return 0, err
+		return 0, nil, err
 	}
-	gas := uint64(bundleOverheadGas)
+	gas = uint64(bundleOverheadGas)
 	for _, r := range ops {
 		gas += opGas(r.Op)
 	}
 	tip, feeCap := bundleFees(ops)
-	var out hexutil.Bytes
-	err = n.Node.Call(ctx, &out, "eth_call", map[string]any{
+	args := map[string]any{
 		"from": n.bundler, "to": n.EntryPoint, "data": hexutil.Bytes(data), "gas": hexutil.Uint64(gas),
 		"maxFeePerGas": (*hexutil.Big)(feeCap), "maxPriorityFeePerGas": (*hexutil.Big)(tip),
-	}, "latest")
-	if err != nil {
-		return 0, decodeRevert(err)
 	}
-	return gas, nil
+	static := true
+	for _, r := range ops {
+		static = static && r.static
+	}
+	if now := n.svc.cfg.Now(); !static && n.tracing.try(now) {
+		var top frame
+		err := n.Node.Call(ctx, &top, "debug_traceCall", args, "latest", map[string]any{"tracer": erc7562Tracer, "tracerConfig": tracerConfig})
+		switch {
+		case err == nil:
+			n.tracing.traced()
+			if top.Error != "" {
+				return 0, nil, revertError(top.Output, top.Error)
+			}
+			drops, err := n.bundleFindings(ctx, ops, &top, at)
+			return gas, drops, err
+		case cannotTrace(err):
+			n.cannotTrace(ctx, now)
+		default:
+			return 0, nil, err
+		}
+	}
+	var out hexutil.Bytes
+	if err := n.Node.Call(ctx, &out, "eth_call", args, "latest"); err != nil {
+		return 0, nil, decodeRevert(err)
+	}
+	return gas, nil, nil
+}
+
+// bundleFindings checks each operation's validation in a traced bundle:
+// one that breaks a rule it passed when it was accepted is dropped and its
+// entity penalised (ERC-7562 asks to degrade it; a paymaster is spared its
+// account's or factory's breach, EREP-015); one whose validity window ends
+// within bundleValidityMargin is dropped.
+func (n *netState) bundleFindings(ctx context.Context, ops []*Record, top *frame, at time.Time) (map[int]revalidation, error) {
+	all, err := bundlePhases(opsOf(ops), top, n.EntryPoint)
+	if err != nil {
+		return nil, err
+	}
+	drops := map[int]revalidation{}
+	for i, r := range ops {
+		v, err := checkRules(r.Op, all[i], top.Keccak, n.EntryPoint, n.stakedFunc(ctx))
+		if err != nil {
+			return nil, err
+		}
+		if v != nil {
+			drops[i] = n.violated(ctx, r.Op, v)
+			continue
+		}
+		if rerr := n.checkValidationData(all[i].validationData(), r.Op, at, bundleValidityMargin); rerr != nil {
+			drops[i] = revalidation{reason: rerr.Message}
+		}
+	}
+	return drops, nil
+}
+
+func opsOf(recs []*Record) []*UserOperation {
+	out := make([]*UserOperation, len(recs))
+	for i, r := range recs {
+		out[i] = r.Op
+	}
+	return out
 }
 
 // bundleFees are the bundle transaction's tip and fee cap: the lowest

@@ -132,37 +132,153 @@ func senderCreatorOf(entryPoint common.Address) common.Address {
 	return crypto.CreateAddress(entryPoint, 1)
 }
 
-// checkRules returns the first rule op's validation (top, the traced
-// simulation) breaks, or nil. Phases are the EntryPoint's calls: to the
-// SenderCreator (the factory, when op has one; otherwise an earlier
-// operation's deployment, validated when that one was accepted), to the
-// sender and to the paymaster.
-func checkRules(op *UserOperation, top *frame, entryPoint common.Address, staked func(common.Address) (bool, error)) (*violation, error) {
-	c := &ruleCheck{op: op, entryPoint: entryPoint, senderCreator: senderCreatorOf(entryPoint), staked: staked}
-	c.associate(top.Keccak)
+// phases are the frames of one operation's validation, the EntryPoint's
+// calls: to its SenderCreator, which calls the factory (nil without one),
+// to the sender's validateUserOp, and to the paymaster's
+// validatePaymasterUserOp (nil without one).
+type phases struct {
+	factory, account, paymaster *frame
+}
+
+// simulationPhases finds op's phases in a traced simulateValidation. A call
+// to the SenderCreator when op has no factory is an earlier operation's
+// deployment of the sender (…AfterDeploy), validated when that one was
+// accepted: not op's.
+func simulationPhases(op *UserOperation, top *frame, entryPoint common.Address) phases {
+	var ph phases
+	senderCreator := senderCreatorOf(entryPoint)
 	for i := range top.Calls {
-		ph := &top.Calls[i]
-		switch to := ph.to(); {
-		case to == c.senderCreator:
-			if op.Factory == nil {
-				continue
+		f := &top.Calls[i]
+		switch to := f.to(); {
+		case to == senderCreator && op.Factory != nil:
+			ph.factory = f
+		case to == op.Sender && ph.account == nil:
+			ph.account = f
+		case op.Paymaster != nil && to == *op.Paymaster && ph.paymaster == nil:
+			ph.paymaster = f
+		}
+	}
+	return ph
+}
+
+// bundlePhases finds each operation's phases in a traced handleOps(ops):
+// the EntryPoint validates the operations in order, each one's factory,
+// account and paymaster, before it executes any.
+func bundlePhases(ops []*UserOperation, top *frame, entryPoint common.Address) ([]phases, error) {
+	senderCreator := senderCreatorOf(entryPoint)
+	out := make([]phases, len(ops))
+	next := 0
+	find := func(to common.Address) *frame {
+		for ; next < len(top.Calls); next++ {
+			if top.Calls[next].to() == to {
+				next++
+				return &top.Calls[next-1]
 			}
-			for j := range ph.Calls { // the SenderCreator's call of the factory
-				if v, err := c.phase(entityFactory, *op.Factory, &ph.Calls[j]); v != nil || err != nil {
-					return v, err
-				}
-			}
-		case to == op.Sender:
-			if v, err := c.phase(entityAccount, op.Sender, ph); v != nil || err != nil {
-				return v, err
-			}
-		case op.Paymaster != nil && to == *op.Paymaster:
-			if v, err := c.phase(entityPaymaster, *op.Paymaster, ph); v != nil || err != nil {
+		}
+		return nil
+	}
+	for i, op := range ops {
+		if op.Factory != nil {
+			out[i].factory = find(senderCreator)
+		}
+		out[i].account = find(op.Sender)
+		if op.Paymaster != nil {
+			out[i].paymaster = find(*op.Paymaster)
+		}
+		if out[i].account == nil || (op.Factory != nil && out[i].factory == nil) || (op.Paymaster != nil && out[i].paymaster == nil) {
+			return nil, fmt.Errorf("bundler: the bundle's trace lacks the validation of operation %d", i)
+		}
+	}
+	return out, nil
+}
+
+// validationData is what the phases' validation returned: the account's
+// validationData, and the paymaster's (the second word of its (context,
+// validationData)).
+func (ph phases) validationData() *validationResult {
+	r := &validationResult{AccountValidationData: new(big.Int), PaymasterValidationData: new(big.Int)}
+	if ph.account != nil && len(ph.account.Output) >= 32 {
+		r.AccountValidationData.SetBytes(ph.account.Output[:32])
+	}
+	if ph.paymaster != nil && len(ph.paymaster.Output) >= 64 {
+		r.PaymasterValidationData.SetBytes(ph.paymaster.Output[32:64])
+	}
+	return r
+}
+
+// checkRules returns the first rule op's validation phases break, or nil;
+// preimages are the keccak preimages of the traced call.
+func checkRules(op *UserOperation, ph phases, preimages []hexutil.Bytes, entryPoint common.Address, staked func(common.Address) (bool, error)) (*violation, error) {
+	c := &ruleCheck{op: op, entryPoint: entryPoint, senderCreator: senderCreatorOf(entryPoint), staked: staked}
+	c.associate(preimages)
+	if ph.factory != nil {
+		for j := range ph.factory.Calls { // the SenderCreator's call of the factory
+			if v, err := c.phase(entityFactory, *op.Factory, &ph.factory.Calls[j]); v != nil || err != nil {
 				return v, err
 			}
 		}
 	}
+	if ph.account != nil {
+		if v, err := c.phase(entityAccount, op.Sender, ph.account); v != nil || err != nil {
+			return v, err
+		}
+	}
+	if ph.paymaster != nil {
+		return c.phase(entityPaymaster, *op.Paymaster, ph.paymaster)
+	}
 	return nil, nil
+}
+
+// staticValidation reports whether op's traced validation (top, its
+// phases ph) read no state that can change before its bundle, so that
+// validating it again needs no trace: the bundle's eth_call checks what
+// the EntryPoint keeps (nonces, deposits), and the rest runs as it did.
+// That holds when op has a paymaster (missingAccountFunds, which follows
+// the sender's deposit, is then 0 for good), no frame of its phases used
+// storage (transient too), BALANCE or SELFBALANCE, and no address they or
+// the EntryPoint used has 23 bytes of code: an EIP-7702 delegation, which
+// its owner can change. (The rules bar the environment opcodes, and calls
+// to addresses without code, which could get some.)
+func staticValidation(op *UserOperation, top *frame, ph phases, entryPoint common.Address) bool {
+	if op.Paymaster == nil || delegates(top) {
+		return false
+	}
+	var static func(f *frame) bool
+	static = func(f *frame) bool {
+		if f.to() == entryPoint {
+			return true // the EntryPoint's own state: checked by the bundle's eth_call
+		}
+		s := &f.AccessedSlots
+		if len(s.Reads)+len(s.Writes)+len(s.TransientReads)+len(s.TransientWrites) > 0 || delegates(f) ||
+			f.UsedOpcodes[opBalance] > 0 || f.UsedOpcodes[opSelfBalance] > 0 {
+			return false
+		}
+		for i := range f.Calls {
+			if !static(&f.Calls[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	for _, root := range []*frame{ph.factory, ph.account, ph.paymaster} {
+		if root != nil && !static(root) {
+			return false
+		}
+	}
+	return true
+}
+
+// eip7702CodeSize is the size of an EIP-7702 delegation designator (0xef0100 || address).
+const eip7702CodeSize = 23
+
+// delegates reports whether f used an address whose code may be an EIP-7702 delegation.
+func delegates(f *frame) bool {
+	for _, size := range f.ContractSize {
+		if size.ContractSize == eip7702CodeSize {
+			return true
+		}
+	}
+	return false
 }
 
 // associate collects, for the operation's entities, the slot bases their

@@ -134,14 +134,19 @@ type reputationChange struct {
 	penalty        bool  // GREP-040: opsSeen = BAN_OPS_SEEN_PENALTY, opsIncluded = 0
 }
 
-// changeReputation decays addrs' counts to now's hour and applies ch to
-// each, once per time an address is listed, in one transaction (a node's
-// increments never lose another's). Rows are locked in address order, so
-// two transactions never wait for each other's rows.
+// changeReputation decays the counts of the addresses listed to now's
+// hour and applies ch to each, once per time it is listed, in one
+// transaction (a node's increments never lose another's).
 func (s *Store) changeReputation(ctx context.Context, network string, list []common.Address, ch reputationChange, now time.Time) error {
 	if len(list) == 0 {
 		return nil
 	}
+	return s.db.InTx(ctx, func(tx *sql.Tx) error { return s.changeReputationTx(ctx, tx, network, list, ch, now) })
+}
+
+// changeReputationTx is changeReputation in tx. Rows are locked in address
+// order, so two transactions never wait for each other's rows.
+func (s *Store) changeReputationTx(ctx context.Context, tx *sql.Tx, network string, list []common.Address, ch reputationChange, now time.Time) error {
 	times := map[common.Address]int64{}
 	var addrs []common.Address
 	for _, a := range list {
@@ -156,29 +161,44 @@ func (s *Store) changeReputation(ctx context.Context, network string, list []com
 	if s.db.Dialect == store.Postgres {
 		sel += ` FOR UPDATE` // SQLite's transactions hold the write lock from BEGIN
 	}
-	return s.db.InTx(ctx, func(tx *sql.Tx) error {
-		for _, a := range addrs {
-			addr, k := hexLower(a[:]), times[a]
-			if _, err := tx.ExecContext(ctx, s.db.Rebind(`INSERT INTO bundler_reputation (network, address, ops_seen, ops_included, decayed_hour) VALUES (?, ?, 0, 0, ?) ON CONFLICT (network, address) DO NOTHING`),
-				network, addr, hour); err != nil {
+	for _, a := range addrs {
+		addr, k := hexLower(a[:]), times[a]
+		if !ch.penalty && ch.seen >= 0 && ch.included >= 0 {
+			// The common case in one statement: a new row, or one already
+			// decayed to this hour, counts up; others take the long way.
+			res, err := tx.ExecContext(ctx, s.db.Rebind(`INSERT INTO bundler_reputation (network, address, ops_seen, ops_included, decayed_hour) VALUES (?, ?, ?, ?, ?)
+				ON CONFLICT (network, address) DO UPDATE SET ops_seen = bundler_reputation.ops_seen + excluded.ops_seen, ops_included = bundler_reputation.ops_included + excluded.ops_included
+				WHERE bundler_reputation.decayed_hour = excluded.decayed_hour`), network, addr, k*ch.seen, k*ch.included, hour)
+			if err != nil {
 				return err
 			}
-			var seen, included, at int64
-			if err := tx.QueryRowContext(ctx, s.db.Rebind(sel), network, addr).Scan(&seen, &included, &at); err != nil {
+			n, err := res.RowsAffected()
+			if err != nil {
 				return err
 			}
-			seen, included = int64(decay(uint64(seen), hour-at)), int64(decay(uint64(included), hour-at))
-			if ch.penalty {
-				seen, included = banOpsSeenPenalty, 0
-			}
-			seen, included = max(seen+k*ch.seen, 0), max(included+k*ch.included, 0)
-			if _, err := tx.ExecContext(ctx, s.db.Rebind(`UPDATE bundler_reputation SET ops_seen = ?, ops_included = ?, decayed_hour = ? WHERE network = ? AND address = ?`),
-				seen, included, hour, network, addr); err != nil {
-				return err
+			if n == 1 {
+				continue
 			}
 		}
-		return nil
-	})
+		if _, err := tx.ExecContext(ctx, s.db.Rebind(`INSERT INTO bundler_reputation (network, address, ops_seen, ops_included, decayed_hour) VALUES (?, ?, 0, 0, ?) ON CONFLICT (network, address) DO NOTHING`),
+			network, addr, hour); err != nil {
+			return err
+		}
+		var seen, included, at int64
+		if err := tx.QueryRowContext(ctx, s.db.Rebind(sel), network, addr).Scan(&seen, &included, &at); err != nil {
+			return err
+		}
+		seen, included = int64(decay(uint64(seen), hour-at)), int64(decay(uint64(included), hour-at))
+		if ch.penalty {
+			seen, included = banOpsSeenPenalty, 0
+		}
+		seen, included = max(seen+k*ch.seen, 0), max(included+k*ch.included, 0)
+		if _, err := tx.ExecContext(ctx, s.db.Rebind(`UPDATE bundler_reputation SET ops_seen = ?, ops_included = ?, decayed_hour = ? WHERE network = ? AND address = ?`),
+			seen, included, hour, network, addr); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // SetReputation overwrites addr's counts (operators and tests: ERC-7769's

@@ -334,12 +334,14 @@ func (s *Service) SendUserOperation(ctx context.Context, projectID, network stri
 	if rerr != nil {
 		return common.Hash{}, rerr
 	}
-	if rerr := n.validate(ctx, op, prior); rerr != nil {
+	sim, rerr := n.validate(ctx, op, prior)
+	if rerr != nil {
 		return common.Hash{}, rerr
 	}
 	now := s.cfg.Now()
-	rec := &Record{Hash: hash, Network: network, EntryPoint: n.EntryPoint, ProjectID: projectID, Op: op, SeenBlock: headNumber, CreatedAt: now}
-	if err := s.cfg.Store.Add(ctx, rec, replaces, s.cfg.MaxPendingPerSender); err != nil {
+	rec := &Record{Hash: hash, Network: network, EntryPoint: n.EntryPoint, ProjectID: projectID, Op: op, SeenBlock: headNumber, CreatedAt: now,
+		validation: sim.res, static: sim.static}
+	if err := s.cfg.Store.Add(ctx, rec, replaces, s.cfg.MaxPendingPerSender, addrsOf(n.rated(op))); err != nil {
 		if errors.Is(err, ErrLive) {
 			return common.Hash{}, rpcError(CodeInvalidFields, "an operation of %s with nonce %s is already in the mempool", op.Sender.Hex(), op.Nonce)
 		}
@@ -349,7 +351,6 @@ func (s *Service) SendUserOperation(ctx context.Context, projectID, network stri
 		s.cfg.Logger.ErrorContext(ctx, "bundler: store operation", "err", err)
 		return common.Hash{}, errInternal
 	}
-	n.reputationChanged(ctx, addrsOf(n.rated(op)), reputationChange{seen: 1})
 	select {
 	case n.wake <- struct{}{}:
 	default:
@@ -454,17 +455,19 @@ func (n *netState) baseFee(ctx context.Context) (*big.Int, error) {
 type chainHead struct {
 	baseFee *big.Int // zero on a chain without EIP-1559
 	number  uint64
+	time    time.Time
 }
 
 func (n *netState) head(ctx context.Context) (chainHead, error) {
 	var head struct {
 		BaseFee *hexutil.Big   `json:"baseFeePerGas"`
 		Number  hexutil.Uint64 `json:"number"`
+		Time    hexutil.Uint64 `json:"timestamp"`
 	}
 	if err := n.Node.Call(ctx, &head, "eth_getBlockByNumber", "latest", false); err != nil {
 		return chainHead{}, err
 	}
-	h := chainHead{baseFee: new(big.Int), number: uint64(head.Number)}
+	h := chainHead{baseFee: new(big.Int), number: uint64(head.Number), time: time.Unix(int64(head.Time), 0)}
 	if head.BaseFee != nil {
 		h.baseFee = head.BaseFee.ToInt()
 	}

@@ -86,6 +86,22 @@ func (f *frame) storageOwner() common.Address {
 	return f.to()
 }
 
+// tracerConfig keeps erc7562Tracer's answer to what the rules read: the
+// top stack item of each opcode (for the EXTCODE* address) and, in
+// usedOpcodes, only the opcodes a rule names (and unassigned ones), not
+// the thousands of others a validation runs.
+var tracerConfig = func() map[string]any {
+	var ignored []hexutil.Uint64
+	for op := 0; op < 256; op++ {
+		b := byte(op)
+		if _, banned := bannedOpcodes[b]; banned || !assigned(b) || b == opBalance || b == opSelfBalance || b == opcodeGas {
+			continue
+		}
+		ignored = append(ignored, hexutil.Uint64(op))
+	}
+	return map[string]any{"stackTopItemsSize": 1, "ignoredOpcodes": ignored}
+}()
+
 // errTracingUnsupported: the node answered that it cannot run erc7562Tracer.
 var errTracingUnsupported = errors.New("bundler: the node cannot trace (debug_traceCall with erc7562Tracer)")
 
@@ -98,6 +114,7 @@ func (s *simulator) trace(ctx context.Context, method string, op *UserOperation,
 	}
 	cfg := map[string]any{
 		"tracer":         erc7562Tracer,
+		"tracerConfig":   tracerConfig,
 		"stateOverrides": req.override,
 	}
 	var top frame

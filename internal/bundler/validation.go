@@ -19,32 +19,42 @@ const bundleValidityMargin = 12 * time.Second
 
 // validate simulates op's validation through the EntryPoint, checks
 // ERC-7562's rules on its trace where the node can trace, and checks its
-// signatures and validity windows (with validityMargin).
-func (n *netState) validate(ctx context.Context, op *UserOperation, prior after) *jsonrpc.Error {
+// signatures and validity windows (with validityMargin). It returns the
+// simulation, for the mempool record.
+func (n *netState) validate(ctx context.Context, op *UserOperation, prior after) (*simulated, *jsonrpc.Error) {
 	refuse := n.svc.cfg.Untraced == UntracedRefuse
 	if refuse && !n.tracing.try(n.svc.cfg.Now()) {
-		return n.untracedError()
+		return nil, n.untracedError()
 	}
-	res, v, traced, err := n.simulate(ctx, op, prior)
+	sim, err := n.simulate(ctx, op, prior)
 	if err != nil {
-		return n.simulationError(ctx, err)
+		return nil, n.simulationError(ctx, err)
 	}
-	if refuse && !traced {
-		return n.untracedError()
+	if refuse && !sim.traced {
+		return nil, n.untracedError()
 	}
-	if v != nil {
-		return v.rpcError()
+	if sim.violation != nil {
+		return nil, sim.violation.rpcError()
 	}
-	return n.checkValidationData(res, op, validityMargin)
+	return sim, n.checkValidationData(sim.res, op, n.svc.cfg.Now(), validityMargin)
 }
 
 func (n *netState) untracedError() *jsonrpc.Error {
 	return rpcError(jsonrpc.CodeUnavailable, "this bundler takes no operations on %s while the network's node cannot trace their validation (debug_traceCall with %s), which ERC-7562's rules are checked with", n.Network, erc7562Tracer)
 }
 
-// simulate runs simulateValidation, traced when the node can trace, and
-// returns the rule the trace shows broken (nil: none, or not traced).
-func (n *netState) simulate(ctx context.Context, op *UserOperation, prior after) (res *validationResult, v *violation, traced bool, err error) {
+// simulated is the outcome of simulating an operation's validation.
+type simulated struct {
+	res *validationResult
+	// violation is the rule the trace shows broken (nil: none, or not traced).
+	violation *violation
+	traced    bool
+	// static: traced, and nothing it read can change (staticValidation).
+	static bool
+}
+
+// simulate runs simulateValidation, traced when the node can trace.
+func (n *netState) simulate(ctx context.Context, op *UserOperation, prior after) (*simulated, error) {
 	now := n.svc.cfg.Now()
 	if n.tracing.try(now) {
 		top, err := n.sim.trace(ctx, "simulateValidation", op, prior)
@@ -53,21 +63,35 @@ func (n *netState) simulate(ctx context.Context, op *UserOperation, prior after)
 			n.tracing.traced()
 			var r validationResult
 			if err := top.result("simulateValidation", &r); err != nil {
-				return nil, nil, true, err
+				return nil, err
 			}
-			v, err := checkRules(op, top, n.EntryPoint, func(a common.Address) (bool, error) { return n.isStaked(ctx, a) })
-			return &r, v, true, err
+			ph := simulationPhases(op, top, n.EntryPoint)
+			v, err := checkRules(op, ph, top.Keccak, n.EntryPoint, n.stakedFunc(ctx))
+			return &simulated{res: &r, violation: v, traced: true, static: staticValidation(op, top, ph, n.EntryPoint)}, err
 		case errors.Is(err, errTracingUnsupported):
-			if n.tracing.refuse(now) {
-				n.svc.cfg.Logger.WarnContext(ctx, "bundler: the network's node cannot trace validation (debug_traceCall with "+erc7562Tracer+"); ERC-7562's validation rules are not checked there",
-					"network", n.Network, "untraced", string(n.svc.cfg.Untraced), "recheck", traceRecheck)
-			}
+			n.cannotTrace(ctx, now)
 		default:
-			return nil, nil, true, err
+			return nil, err
 		}
 	}
 	r, err := n.sim.validate(ctx, op, prior)
-	return r, nil, false, err
+	if err != nil {
+		return nil, err
+	}
+	return &simulated{res: r}, nil
+}
+
+// cannotTrace records the node's refusal to trace, logging it once.
+func (n *netState) cannotTrace(ctx context.Context, now time.Time) {
+	if n.tracing.refuse(now) {
+		n.svc.cfg.Logger.WarnContext(ctx, "bundler: the network's node cannot trace validation (debug_traceCall with "+erc7562Tracer+"); ERC-7562's validation rules are not checked there",
+			"network", n.Network, "untraced", string(n.svc.cfg.Untraced), "recheck", traceRecheck)
+	}
+}
+
+// stakedFunc is isStaked for checkRules.
+func (n *netState) stakedFunc(ctx context.Context) func(common.Address) (bool, error) {
+	return func(a common.Address) (bool, error) { return n.isStaked(ctx, a) }
 }
 
 // isStaked reports whether entity has ERC-7562's stake in the EntryPoint:
@@ -87,10 +111,9 @@ func (n *netState) stakedEntity(ctx context.Context, entity common.Address) bool
 }
 
 // checkValidationData refuses a bad signature, an aggregator, and a
-// validity window that does not hold from now until margin from now.
-func (n *netState) checkValidationData(res *validationResult, op *UserOperation, margin time.Duration) *jsonrpc.Error {
-	nowT := n.svc.cfg.Now()
-	end, now := uint64(nowT.Add(margin).Unix()), uint64(nowT.Unix())
+// validity window that does not hold from at until margin after.
+func (n *netState) checkValidationData(res *validationResult, op *UserOperation, at time.Time, margin time.Duration) *jsonrpc.Error {
+	end, now := uint64(at.Add(margin).Unix()), uint64(at.Unix())
 	acc := parseValidationData(res.AccountValidationData)
 	switch {
 	case acc.aggregator == sigFailed:
@@ -138,10 +161,11 @@ type revalidation struct {
 	spared *entityRef
 }
 
-// revalidate validates op again as it would now be bundled (after prior).
-// An error is the node's, not the operation's.
-func (n *netState) revalidate(ctx context.Context, op *UserOperation, prior after) (revalidation, error) {
-	res, v, _, err := n.simulate(ctx, op, prior)
+// revalidate validates op again, alone, as it would now be bundled (after
+// prior), its validity window checked from at. An error is the node's, not
+// the operation's.
+func (n *netState) revalidate(ctx context.Context, op *UserOperation, prior after, at time.Time) (revalidation, error) {
+	sim, err := n.simulate(ctx, op, prior)
 	var fo *FailedOpError
 	var re *RevertError
 	switch {
@@ -155,17 +179,25 @@ func (n *netState) revalidate(ctx context.Context, op *UserOperation, prior afte
 		return revalidation{reason: fmt.Sprintf("the EntryPoint's validation reverted (%s)", hexutil.Encode(re.Data))}, nil
 	case err != nil:
 		return revalidation{}, err
-	case v != nil:
-		out := revalidation{reason: v.Error(), culprit: n.blame(ctx, op, "", v.Entity)}
-		if v.Entity != entityPaymaster {
-			out.spared = n.ratedPaymaster(op)
-		}
-		return out, nil
+	case sim.violation != nil:
+		return n.violated(ctx, op, sim.violation), nil
 	}
-	if rerr := n.checkValidationData(res, op, bundleValidityMargin); rerr != nil {
+	if rerr := n.checkValidationData(sim.res, op, at, bundleValidityMargin); rerr != nil {
 		return revalidation{reason: rerr.Message}, nil
 	}
 	return revalidation{}, nil
+}
+
+// violated is the outcome of an operation breaking a rule when validated
+// again (having passed them when accepted): dropped, and the entity that
+// broke it penalised (ERC-7562 asks to degrade it), its paymaster spared
+// when the account or factory broke it (EREP-015).
+func (n *netState) violated(ctx context.Context, op *UserOperation, v *violation) revalidation {
+	out := revalidation{reason: v.Error(), culprit: n.blame(ctx, op, "", v.Entity)}
+	if v.Entity != entityPaymaster {
+		out.spared = n.ratedPaymaster(op)
+	}
+	return out
 }
 
 // ratedPaymaster is op's paymaster when the bundler rates it.
