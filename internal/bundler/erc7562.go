@@ -93,9 +93,9 @@ func assigned(op byte) bool {
 
 // The opcodes ERC-7562 treats apart.
 const (
-	opBalance     = 0x31
-	opSelfBalance = 0x47
-	opcodeGas     = 0x5a
+	opcodeBalance     = 0x31
+	opcodeSelfBalance = 0x47
+	opcodeGas         = 0x5a
 )
 
 // precompileAllowed: OP-062 admits the core precompiles 1 to 9 and
@@ -250,7 +250,7 @@ func staticValidation(op *UserOperation, top *frame, ph phases, entryPoint commo
 		}
 		s := &f.AccessedSlots
 		if len(s.Reads)+len(s.Writes)+len(s.TransientReads)+len(s.TransientWrites) > 0 || delegates(f) ||
-			f.UsedOpcodes[opBalance] > 0 || f.UsedOpcodes[opSelfBalance] > 0 {
+			f.UsedOpcodes[opcodeBalance] > 0 || f.UsedOpcodes[opcodeSelfBalance] > 0 {
 			return false
 		}
 		for i := range f.Calls {
@@ -419,7 +419,7 @@ func (c *ruleCheck) opcodes(ps *phaseState, f *frame) (*violation, error) {
 			return c.violate(ps, "OP-012", "used GAS other than before a *CALL"), nil
 		case !assigned(op):
 			return c.violate(ps, "OP-013", "used the unassigned opcode 0x%02x", op), nil
-		case op == opBalance || op == opSelfBalance:
+		case op == opcodeBalance || op == opcodeSelfBalance:
 			staked, err := c.isStaked(ps)
 			if err != nil {
 				return nil, err

@@ -147,7 +147,7 @@ func optionalAddress(a *common.Address) string {
 }
 
 // formatValidation and parseValidation store a validation's account and
-// paymaster validationData as "account,paymaster" in decimal (” for none).
+// paymaster validationData as "account,paymaster" in decimal (empty for none).
 func formatValidation(v *validationResult) string {
 	if v == nil {
 		return ""

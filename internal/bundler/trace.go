@@ -94,7 +94,7 @@ var tracerConfig = func() map[string]any {
 	var ignored []hexutil.Uint64
 	for op := 0; op < 256; op++ {
 		b := byte(op)
-		if _, banned := bannedOpcodes[b]; banned || !assigned(b) || b == opBalance || b == opSelfBalance || b == opcodeGas {
+		if _, banned := bannedOpcodes[b]; banned || !assigned(b) || b == opcodeBalance || b == opcodeSelfBalance || b == opcodeGas {
 			continue
 		}
 		ignored = append(ignored, hexutil.Uint64(op))

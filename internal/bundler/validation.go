@@ -3,11 +3,9 @@ package bundler
 import (
 	"context"
 	"errors"
-	"fmt"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
-	"github.com/ethereum/go-ethereum/common/hexutil"
 
 	"github.com/latchkit/latch/internal/jsonrpc"
 )
@@ -146,66 +144,4 @@ func (n *netState) simulationError(ctx context.Context, err error) *jsonrpc.Erro
 	}
 	n.svc.cfg.Logger.WarnContext(ctx, "bundler: simulation failed", "network", n.Network, "err", err)
 	return rpcError(jsonrpc.CodeInternal, "The network's node did not answer")
-}
-
-// revalidation is the outcome of validating a mempool operation again
-// before bundling it.
-type revalidation struct {
-	// reason is why the operation is dropped; "" keeps it.
-	reason string
-	// culprit broke a rule it passed when the operation was accepted
-	// (GREP-040's penalty); nil: none, or an entity not rated.
-	culprit *entityRef
-	// spared is the paymaster whose opsSeen the failure of its operation's
-	// account or factory takes back (EREP-015); nil: none.
-	spared *entityRef
-}
-
-// revalidate validates op again, alone, as it would now be bundled (after
-// prior), its validity window checked from at. An error is the node's, not
-// the operation's.
-func (n *netState) revalidate(ctx context.Context, op *UserOperation, prior after, at time.Time) (revalidation, error) {
-	sim, err := n.simulate(ctx, op, prior)
-	var fo *FailedOpError
-	var re *RevertError
-	switch {
-	case errors.As(err, &fo):
-		out := revalidation{reason: fo.Error()}
-		if !isPaymasterReason(fo.Reason) {
-			out.spared = n.ratedPaymaster(op)
-		}
-		return out, nil
-	case errors.As(err, &re):
-		return revalidation{reason: fmt.Sprintf("the EntryPoint's validation reverted (%s)", hexutil.Encode(re.Data))}, nil
-	case err != nil:
-		return revalidation{}, err
-	case sim.violation != nil:
-		return n.violated(ctx, op, sim.violation), nil
-	}
-	if rerr := n.checkValidationData(sim.res, op, at, bundleValidityMargin); rerr != nil {
-		return revalidation{reason: rerr.Message}, nil
-	}
-	return revalidation{}, nil
-}
-
-// violated is the outcome of an operation breaking a rule when validated
-// again (having passed them when accepted): dropped, and the entity that
-// broke it penalised (ERC-7562 asks to degrade it), its paymaster spared
-// when the account or factory broke it (EREP-015).
-func (n *netState) violated(ctx context.Context, op *UserOperation, v *violation) revalidation {
-	out := revalidation{reason: v.Error(), culprit: n.blame(ctx, op, "", v.Entity)}
-	if v.Entity != entityPaymaster {
-		out.spared = n.ratedPaymaster(op)
-	}
-	return out
-}
-
-// ratedPaymaster is op's paymaster when the bundler rates it.
-func (n *netState) ratedPaymaster(op *UserOperation) *entityRef {
-	for _, e := range n.rated(op) {
-		if e.kind == kindPaymaster {
-			return &e
-		}
-	}
-	return nil
 }
