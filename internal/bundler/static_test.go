@@ -5,7 +5,6 @@ import (
 	"crypto/ecdsa"
 	"math/big"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -21,26 +20,13 @@ import (
 	"github.com/latchkit/latch/internal/store/storetest"
 )
 
-// countingNode counts the traces the bundler asks the dev chain's node for.
-type countingNode struct {
-	bundler.Node
-	traces atomic.Int32
-}
-
-func (c *countingNode) Call(ctx context.Context, result any, method string, args ...any) error {
-	if method == "debug_traceCall" {
-		c.traces.Add(1)
-	}
-	return c.Node.Call(ctx, result, method, args...)
-}
-
 // An operation whose traced validation read no state that can change (the
 // embedded wallet's account, sponsored) is validated again before bundling
 // by the bundle's eth_call alone; one whose validation read storage (here
 // its own) is traced again, which catches the griefing of
 // TestService_GriefingOperationCostsTheBundlerNothing.
 func TestService_StaticValidationIsNotTracedAgain(t *testing.T) {
-	node := &countingNode{}
+	node := &tracingNode{}
 	h := newHarness(t, storetest.MustOpenSQLite(t), func(c *bundler.Config) {
 		node.Node = c.Networks[0].Node
 		c.Networks[0].Node = node

@@ -19,20 +19,23 @@ import (
 	"github.com/latchkit/latch/internal/store/storetest"
 )
 
-// untracedNode is the dev chain's node seen as an operator's node without
-// the debug API (no --http.api debug): debug_traceCall reaches the node
-// under a method name it does not serve, so the refusal is the node's own
-// answer. (Older nodes without erc7562Tracer answer differently; see
-// TestCannotTrace.)
-type untracedNode struct {
+// tracingNode is the dev chain's node, counting the traces the bundler asks
+// for. With refuse, it is an operator's node without the debug API (no
+// --http.api debug): debug_traceCall reaches the node under a method name
+// it does not serve, so the refusal is the node's own answer. (Older nodes
+// without erc7562Tracer answer differently; see TestCannotTrace.)
+type tracingNode struct {
 	bundler.Node
+	refuse bool
 	traces atomic.Int32
 }
 
-func (u *untracedNode) Call(ctx context.Context, result any, method string, args ...any) error {
+func (u *tracingNode) Call(ctx context.Context, result any, method string, args ...any) error {
 	if method == "debug_traceCall" {
 		u.traces.Add(1)
-		method = "debug_traceCallUnavailable"
+		if u.refuse {
+			method = "debug_traceCallUnavailable"
+		}
 	}
 	return u.Node.Call(ctx, result, method, args...)
 }
@@ -62,7 +65,7 @@ func (s *syncBuffer) String() string {
 func TestService_UntracedNetwork(t *testing.T) {
 	t.Run("Accept", func(t *testing.T) {
 		var logs syncBuffer
-		node := &untracedNode{}
+		node := &tracingNode{refuse: true}
 		h := newHarness(t, storetest.MustOpenSQLite(t), func(c *bundler.Config) {
 			node.Node = c.Networks[0].Node
 			c.Networks[0].Node = node
@@ -85,7 +88,7 @@ func TestService_UntracedNetwork(t *testing.T) {
 	})
 	t.Run("Refuse", func(t *testing.T) {
 		h := newHarness(t, storetest.MustOpenSQLite(t), func(c *bundler.Config) {
-			c.Networks[0].Node = &untracedNode{Node: c.Networks[0].Node}
+			c.Networks[0].Node = &tracingNode{Node: c.Networks[0].Node, refuse: true}
 			c.Untraced = bundler.UntracedRefuse
 		})
 		op := h.rulesOp(h.rulesAccountAt(ruleNone, common.Address{}))
