@@ -7,7 +7,7 @@ import (
 
 func TestNames(t *testing.T) {
 	got := Names()
-	want := []string{"DevENSRegistry", "DevENSResolver", "DevFarcasterIdRegistry", "DevPriceFeed", "DevSmartWallet", "DevSmartWalletFactory", "DevToken", "DevUniversalResolver", "IAccount", "IAggregator", "IEntryPoint", "ILatchSwapERC20", "ILatchSwapWETH", "IPaymaster", "LatchEntryPoint", "LatchEntryPointSimulations", "LatchSenderCreator", "LatchSignatures", "LatchSmartAccount", "LatchSmartAccountFactory", "LatchSwapFactory", "LatchSwapPair", "LatchSwapRouter", "LatchSwapTransfer", "LatchTestAggregatedAccount", "LatchTestAggregator", "LatchVerifyingPaymaster", "Multicall3", "OffchainResolver", "UniversalSigValidator", "ValidateSigOffchain", "WETH"}
+	want := []string{"DevENSRegistry", "DevENSResolver", "DevFarcasterIdRegistry", "DevPriceFeed", "DevSmartWallet", "DevSmartWalletFactory", "DevToken", "DevUniversalResolver", "IAccount", "IAggregator", "IEntryPoint", "ILatchSwapERC20", "ILatchSwapWETH", "IPaymaster", "LatchEntryPoint", "LatchEntryPointSimulations", "LatchSenderCreator", "LatchSignatures", "LatchSmartAccount", "LatchSmartAccountFactory", "LatchSwapFactory", "LatchSwapPair", "LatchSwapRouter", "LatchSwapTransfer", "LatchTestAggregatedAccount", "LatchTestAggregator", "LatchTestRulesAccount", "LatchTestRulesFactory", "LatchVerifyingPaymaster", "Multicall3", "OffchainResolver", "UniversalSigValidator", "ValidateSigOffchain", "WETH"}
 	if len(got) != len(want) {
 		t.Fatalf("Names() = %v, want %v", got, want)
 	}

@@ -41,6 +41,13 @@ type BundlerConfig struct {
 	SponsorDefault         bool
 	SponsorAccountDailyCap int
 	SponsorDailyCap        int
+	// Untraced is "accept" or "refuse": operations on a network whose node
+	// cannot trace, where ERC-7562's rules cannot be checked.
+	Untraced string
+	// MinStake is ERC-7562's MIN_STAKE_VALUE in wei.
+	MinStake string
+	// MinBalances are "<caip2>=<wei>": the bundler key's floor on a network.
+	MinBalances []string
 }
 
 // bundlerService is the bundler's state in Main.
@@ -61,7 +68,7 @@ const (
 
 // bundlerFlags binds the bundler flags and returns their check.
 func bundlerFlags(fs *flag.FlagSet, cfg *Config) func() error {
-	var networks, paymasters stringList
+	var networks, paymasters, minBalances stringList
 	b := &cfg.Bundler
 	fs.BoolVar(&b.Dev, "dev-bundler", true, "latchd dev: an ERC-4337 bundler and paymaster on every dev network (their EntryPoint, account factory and paymaster are deployed at start)")
 	fs.Var(&networks, "bundler", "an ERC-4337 v0.7 bundler on a network, <caip2>=<entryPoint>,<factory> (the canonical EntryPoint v0.7 is 0x0000000071727De22E5E9d8BAf0edAc6f37da032); needs --bundler-key-file and the network's --rpc-upstream; repeatable")
@@ -73,8 +80,11 @@ func bundlerFlags(fs *flag.FlagSet, cfg *Config) func() error {
 	fs.BoolVar(&b.SponsorDefault, "sponsor-default", false, "the paymaster sponsors operations of projects without a sponsorship policy of their own (latchd dev's project has one that sponsors)")
 	fs.IntVar(&b.SponsorAccountDailyCap, "sponsor-account-daily-cap", defaultSponsorAccountDailyCap, "with --sponsor-default: sponsored operations per account per UTC day (0 = no cap)")
 	fs.IntVar(&b.SponsorDailyCap, "sponsor-daily-cap", defaultSponsorDailyCap, "with --sponsor-default: sponsored operations per project per UTC day (0 = no cap)")
+	fs.StringVar(&b.Untraced, "bundler-untraced", string(bundler.UntracedAccept), "on a network whose node cannot trace (debug_traceCall with erc7562Tracer), so ERC-7562's validation rules cannot be checked: accept operations on simulation alone, or refuse them")
+	fs.StringVar(&b.MinStake, "bundler-min-stake", bundler.DefaultMinStake.String(), "ERC-7562's MIN_STAKE_VALUE (wei): the EntryPoint stake, locked for at least a day, that makes a factory or paymaster staked")
+	fs.Var(&minBalances, "bundler-min-balance", "<caip2>=<wei>, repeatable: below this balance of the bundler key on the network, new user operations are refused (default: one full bundle at twice the current base fee)")
 	return func() error {
-		b.Networks, b.Paymasters = networks, paymasters
+		b.Networks, b.Paymasters, b.MinBalances = networks, paymasters, minBalances
 		for _, s := range b.Networks {
 			if _, _, _, err := parseBundlerFlag(s); err != nil {
 				return err
@@ -100,8 +110,41 @@ func bundlerFlags(fs *flag.FlagSet, cfg *Config) func() error {
 		if b.SponsorAccountDailyCap < 0 || b.SponsorDailyCap < 0 {
 			return fmt.Errorf("--sponsor-account-daily-cap and --sponsor-daily-cap must not be negative")
 		}
+		if p := bundler.UntracedPolicy(b.Untraced); p != bundler.UntracedAccept && p != bundler.UntracedRefuse {
+			return fmt.Errorf("--bundler-untraced: %q; want %s or %s", b.Untraced, bundler.UntracedAccept, bundler.UntracedRefuse)
+		}
+		if _, err := weiFlag("--bundler-min-stake", b.MinStake); err != nil {
+			return err
+		}
+		for _, s := range b.MinBalances {
+			if _, _, err := parseMinBalanceFlag(s); err != nil {
+				return err
+			}
+		}
 		return nil
 	}
+}
+
+// weiFlag reads a non-negative amount of wei.
+func weiFlag(name, s string) (*big.Int, error) {
+	v, ok := new(big.Int).SetString(s, 10)
+	if !ok || v.Sign() < 0 {
+		return nil, fmt.Errorf("%s: %q is not a number of wei", name, s)
+	}
+	return v, nil
+}
+
+// parseMinBalanceFlag reads "<caip2>=<wei>".
+func parseMinBalanceFlag(s string) (string, *big.Int, error) {
+	id, amount, ok := strings.Cut(s, "=")
+	if !ok {
+		return "", nil, fmt.Errorf("--bundler-min-balance %q: want <caip2>=<wei>", s)
+	}
+	if _, err := caip.EVMChainID(id); err != nil {
+		return "", nil, fmt.Errorf("--bundler-min-balance %q: %s is not an eip155 network", s, id)
+	}
+	v, err := weiFlag("--bundler-min-balance "+id, amount)
+	return id, v, err
 }
 
 // parseBundlerFlag reads "<caip2>=<entryPoint>,<factory>".
@@ -197,10 +240,23 @@ func (m *Main) startBundler(ctx context.Context) error {
 	for id := range paymasters {
 		return fmt.Errorf("--paymaster %s: the network has no --bundler", id)
 	}
+	minBalances := map[string]*big.Int{}
+	for _, s := range b.MinBalances {
+		id, v, _ := parseMinBalanceFlag(s)
+		minBalances[id] = v
+	}
+	for i := range nets {
+		nets[i].MinBalance = minBalances[nets[i].Network]
+		delete(minBalances, nets[i].Network)
+	}
+	for id := range minBalances {
+		return fmt.Errorf("--bundler-min-balance %s: the network has no bundler", id)
+	}
 	if len(nets) == 0 {
 		return nil
 	}
 	minFee, _ := new(big.Int).SetString(b.MinPriorityFee, 10)
+	minStake, _ := weiFlag("--bundler-min-stake", b.MinStake)
 	st := bundler.NewStore(m.DB)
 	svc, err := bundler.New(bundler.Config{
 		Networks:            nets,
@@ -208,6 +264,9 @@ func (m *Main) startBundler(ctx context.Context) error {
 		MinPriorityFee:      minFee,
 		MaxPendingPerSender: b.MaxPendingPerSender,
 		DefaultPolicy:       bundler.Policy{Enabled: b.SponsorDefault, AccountDailyCap: b.SponsorAccountDailyCap, DailyCap: b.SponsorDailyCap},
+		Untraced:            bundler.UntracedPolicy(b.Untraced),
+		MinStake:            minStake,
+		Metrics:             m.Metrics,
 		Logger:              m.Logger.With("component", "bundler"),
 	})
 	if err != nil {

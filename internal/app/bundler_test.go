@@ -27,7 +27,7 @@ import (
 // runBundlerMain starts latchd dev on one chain with the given bundler config.
 func runBundlerMain(t *testing.T, b app.BundlerConfig) *app.Main {
 	t.Helper()
-	cfg := app.Config{Dev: true, Addr: "127.0.0.1:0", FrameAddr: "127.0.0.1:0", DataDir: t.TempDir(), DevChains: []uint64{31337}, ShutdownTimeout: 5 * time.Second, Bundler: b}
+	cfg := app.Config{Dev: true, Addr: "127.0.0.1:0", FrameAddr: "127.0.0.1:0", AdminAddr: "127.0.0.1:0", DataDir: t.TempDir(), DevChains: []uint64{31337}, ShutdownTimeout: 5 * time.Second, Bundler: b}
 	m := app.NewMain(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err := m.Run(context.Background()); err != nil {
 		t.Fatalf("Run: %v", err)
@@ -217,6 +217,7 @@ func TestMain_BundlerStartErrors(t *testing.T) {
 		{"NoUpstream", app.BundlerConfig{Networks: []string{"eip155:1=0x0000000071727De22E5E9d8BAf0edAc6f37da032,0x0000000000000000000000000000000000000001"}, KeyFile: keyFile}, "no --rpc-upstream"},
 		{"BadKey", app.BundlerConfig{Networks: []string{"eip155:1=0x0000000071727De22E5E9d8BAf0edAc6f37da032,0x0000000000000000000000000000000000000001"}, KeyFile: badKey}, "does not hold a hex private key"},
 		{"PaymasterWithoutBundler", app.BundlerConfig{Paymasters: []string{"eip155:1=0x0000000000000000000000000000000000000002"}, PaymasterKeyFile: keyFile}, "has no --bundler"},
+		{"MinBalanceWithoutBundler", app.BundlerConfig{Dev: true, MinBalances: []string{"eip155:1=5"}}, "--bundler-min-balance eip155:1: the network has no bundler"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			cfg := app.Config{Dev: true, Addr: "127.0.0.1:0", FrameAddr: "127.0.0.1:0", DataDir: t.TempDir(), DevChains: []uint64{31337}, Bundler: tt.b}
@@ -230,5 +231,27 @@ func TestMain_BundlerStartErrors(t *testing.T) {
 				t.Fatal("the error shows the key")
 			}
 		})
+	}
+}
+
+// --bundler-min-balance: below it the dev network's bundler refuses new
+// operations, and the admin listener's metric says so.
+func TestMain_BundlerMinBalance(t *testing.T) {
+	m := runBundlerMain(t, app.BundlerConfig{Dev: true, MinBalances: []string{"eip155:31337=" + strings.Repeat("9", 40)}})
+	nw := m.Info().Networks[0]
+	url := m.APIURL() + "/v1?chainId=" + nw.CAIPNetworkID + "&projectId=" + m.DevProjectID
+	op := &bundler.UserOperation{Sender: common.Address{7}, Nonce: new(big.Int), MaxFeePerGas: big.NewInt(2), MaxPriorityFeePerGas: big.NewInt(1), CallGasLimit: 1, VerificationGasLimit: 1, PreVerificationGas: 1, Signature: []byte{1}}
+	a := rpcCall(t, url, "eth_sendUserOperation", op, common.HexToAddress(nw.EntryPoint))
+	if a.Error == nil || a.Error.Code != -32002 || !strings.Contains(a.Error.Message, "takes no new operations for now") {
+		t.Fatalf("answer %s %+v", a.Result, a.Error)
+	}
+	resp, err := http.Get(m.AdminURL() + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	if !strings.Contains(string(body), "\nlatch_bundler_key_balance_low 1\n") {
+		t.Fatalf("/metrics has no latch_bundler_key_balance_low 1:\n%s", body)
 	}
 }

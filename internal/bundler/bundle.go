@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math/big"
 	"sort"
 	"time"
@@ -32,6 +33,9 @@ func (n *netState) loop(ctx context.Context) {
 	defer t.Stop()
 	defer n.leader.release()
 	for {
+		if _, _, err := n.keyFunds(ctx); err != nil && ctx.Err() == nil {
+			n.svc.cfg.Logger.WarnContext(ctx, "bundler: read the bundler key's balance", "network", n.Network, "err", err)
+		}
 		n.bundleAll(ctx)
 		select {
 		case <-ctx.Done():
@@ -92,7 +96,7 @@ func (n *netState) settleSubmitted(ctx context.Context) error {
 			}
 			continue
 		}
-		if err := n.settle(ctx, tx, raw, ops); err != nil {
+		if err := n.settleCounted(ctx, tx, raw, ops); err != nil {
 			return err
 		}
 	}
@@ -110,58 +114,134 @@ func hashes(recs []*Record) []common.Hash {
 // bundleOnce sends one bundle of pending operations (fees covering the
 // base fee; a sender's in nonce order, each only after every live one of
 // its nonce key with a lower nonce, so several of a sender's go in one
-// bundle) and waits for it. Operations the EntryPoint refuses (FailedOp
-// while estimating the bundle) are marked failed with their reason and the
-// bundle is retried without them (a sender's later ones then fail with
-// AA25 the same way). It reports whether it sent or dropped anything.
+// bundle) and waits for it. Operations of banned entities, and of
+// throttled ones past their blocks, are dropped first (reputation.go).
+// Then the bundle is run as it will be sent (checkBundle), which validates
+// every operation again: one that would now fail, or breaks ERC-7562's
+// rules, is dropped (marked failed with the reason) and the bundle run
+// again without it, so the bundler key pays nothing for it. It reports
+// whether it sent or dropped anything.
 func (n *netState) bundleOnce(ctx context.Context) (bool, error) {
-	st, now := n.svc.cfg.Store, n.svc.cfg.Now
+	st := n.svc.cfg.Store
 	pending, err := st.ByStatus(ctx, n.Network, StatusPending, n.svc.cfg.MaxBundleOps*4)
 	if err != nil || len(pending) == 0 {
 		return false, err
 	}
-	baseFee, err := n.baseFee(ctx)
+	head, err := n.head(ctx)
 	if err != nil {
 		return false, err
+	}
+	pending, throttled, dropped, err := n.dropUnwelcome(ctx, pending, head.number)
+	if err != nil || len(pending) == 0 {
+		return dropped, err
 	}
 	lives, err := st.LiveNonces(ctx, n.Network)
 	if err != nil {
-		return false, err
+		return dropped, err
 	}
-	ops := n.pick(pending, lives, baseFee)
+	ops := n.pick(pending, lives, head.baseFee, throttled)
 	if len(pending) <= len(ops) {
 		n.singles = false
 	}
-	dropped := false
+	// Validity windows are checked from the later of our clock and the
+	// latest block's: the bundle's block is after both.
+	at := n.svc.cfg.Now()
+	if head.time.After(at) {
+		at = head.time
+	}
 	for len(ops) > 0 {
-		gas, err := n.estimateBundle(ctx, ops)
+		drops := n.expiring(ops, at)
+		var gas uint64
+		var err error
+		if len(drops) == 0 {
+			gas, drops, err = n.checkBundle(ctx, ops, at)
+		}
 		var fo *FailedOpError
 		if errors.As(err, &fo) && fo.Index >= 0 && fo.Index < len(ops) {
-			bad := ops[fo.Index]
-			n.svc.cfg.Logger.InfoContext(ctx, "bundler: operation dropped", "network", n.Network, "userOpHash", bad.Hash, "reason", fo.Reason)
-			if err := st.MarkFailed(ctx, bad.Hash, fo.Error(), now()); err != nil {
+			out, err := n.bundleFailure(ctx, ops, fo, at)
+			if err != nil {
 				return dropped, err
 			}
-			// The sender's later operations in the bundle now fail with
-			// AA25 in the next estimate and are dropped the same way.
-			ops = append(ops[:fo.Index:fo.Index], ops[fo.Index+1:]...)
-			dropped = true
-			continue
-		}
-		if err != nil {
+			drops = map[int]revalidation{fo.Index: out}
+		} else if err != nil {
 			return dropped, err
 		}
-		return true, n.send(ctx, ops, gas, baseFee)
+		if len(drops) == 0 {
+			return true, n.send(ctx, ops, gas, head.baseFee)
+		}
+		kept := ops[:0:0]
+		for i, r := range ops {
+			out, drop := drops[i]
+			if !drop {
+				kept = append(kept, r)
+				continue
+			}
+			if err := n.drop(ctx, r, out); err != nil {
+				return dropped, err
+			}
+		}
+		// A dropped operation's later ones by the same sender now fail
+		// (AA25, or AA20 when it was to deploy the sender) and are dropped
+		// the same way.
+		ops, dropped = kept, true
 	}
 	return dropped, nil
+}
+
+// dropUnwelcome drops (marks failed) the pending operations of banned
+// entities (GREP-010) and those of throttled entities accepted more than
+// THROTTLED_ENTITY_LIVE_BLOCKS blocks before head (GREP-020), and returns
+// the others with the throttled entities among them.
+func (n *netState) dropUnwelcome(ctx context.Context, pending []*Record, head uint64) (kept []*Record, throttled map[common.Address]bool, dropped bool, err error) {
+	var addrs []common.Address
+	seen := map[common.Address]bool{}
+	for _, r := range pending {
+		for _, e := range n.rated(r.Op) {
+			if !seen[e.addr] {
+				seen[e.addr] = true
+				addrs = append(addrs, e.addr)
+			}
+		}
+	}
+	reps, err := n.svc.cfg.Store.Reputations(ctx, n.Network, addrs, n.svc.cfg.Now())
+	if err != nil {
+		return nil, nil, false, err
+	}
+	throttled = map[common.Address]bool{}
+	for _, r := range pending {
+		reason := ""
+		for _, e := range n.rated(r.Op) {
+			switch reps[e.addr].Status() {
+			case ReputationBanned:
+				reason = fmt.Sprintf("dropped: %s %s is banned by this bundler's ERC-7562 reputation rules", e.kind, e.addr.Hex())
+			case ReputationThrottled:
+				throttled[e.addr] = true
+				if head > r.SeenBlock+throttledEntityLiveBlocks && reason == "" {
+					reason = fmt.Sprintf("dropped: %s %s is throttled by this bundler's ERC-7562 reputation rules and the operation was not bundled within %d blocks", e.kind, e.addr.Hex(), throttledEntityLiveBlocks)
+				}
+			}
+		}
+		if reason == "" {
+			kept = append(kept, r)
+			continue
+		}
+		n.svc.cfg.Logger.InfoContext(ctx, "bundler: operation dropped", "network", n.Network, "userOpHash", r.Hash, "reason", reason)
+		if err := n.svc.cfg.Store.MarkFailed(ctx, r.Hash, reason, n.svc.cfg.Now()); err != nil {
+			return nil, nil, dropped, err
+		}
+		dropped = true
+	}
+	return kept, throttled, dropped, nil
 }
 
 // pick chooses a bundle from pending (oldest first): senders in the order
 // of their oldest operation, each sender's operations in nonce order, an
 // operation only when every live operation (lives) of its sender and
 // nonce key with a lower nonce is already in the bundle, within the
-// bundle's operation and gas limits (one operation after a reverted bundle).
-func (n *netState) pick(pending []*Record, lives []LiveNonce, baseFee *big.Int) []*Record {
+// bundle's operation and gas limits (one operation after a reverted
+// bundle) and THROTTLED_ENTITY_BUNDLE_COUNT operations of each throttled
+// entity.
+func (n *netState) pick(pending []*Record, lives []LiveNonce, baseFee *big.Int, throttled map[common.Address]bool) []*Record {
 	type senderKey struct {
 		sender common.Address
 		key    string
@@ -181,6 +261,7 @@ func (n *netState) pick(pending []*Record, lives []LiveNonce, baseFee *big.Int) 
 	}
 	var ops []*Record
 	in := map[common.Hash]bool{}
+	perThrottled := map[common.Address]int{}
 	gas := uint64(bundleOverheadGas)
 	full := func() bool { return len(ops) == n.svc.cfg.MaxBundleOps || (n.singles && len(ops) == 1) }
 	for _, sender := range order {
@@ -196,6 +277,12 @@ func (n *netState) pick(pending []*Record, lives []LiveNonce, baseFee *big.Int) 
 					ready = false
 				}
 			}
+			limited := n.rated(r.Op)
+			for _, e := range limited {
+				if throttled[e.addr] && perThrottled[e.addr] >= throttledEntityBundleCount {
+					ready = false
+				}
+			}
 			if !ready {
 				break // nor any later one of this sender
 			}
@@ -205,6 +292,11 @@ func (n *netState) pick(pending []*Record, lives []LiveNonce, baseFee *big.Int) 
 			gas += opGas(r.Op)
 			in[r.Hash] = true
 			ops = append(ops, r)
+			for _, e := range limited {
+				if throttled[e.addr] {
+					perThrottled[e.addr]++
+				}
+			}
 		}
 	}
 	return ops
@@ -227,39 +319,11 @@ func opGas(op *UserOperation) uint64 {
 	return op.VerificationGasLimit + op.CallGasLimit + op.PreVerificationGas + op.PaymasterVerificationGasLimit + op.PaymasterPostOpGasLimit
 }
 
-// estimateBundle returns the gas limit of handleOps(ops): the sum of the
-// operations' gas limits and bundleOverheadGas, which the EntryPoint cannot
-// exceed without reverting. One eth_call with that limit from the bundler
-// checks the bundle; a FailedOp comes back as *FailedOpError. (A single call,
-// not eth_estimateGas, whose search runs the bundle some twenty times.)
-func (n *netState) estimateBundle(ctx context.Context, ops []*Record) (uint64, error) {
-	data, err := n.handleOpsData(ops)
-	if err != nil {
-		return 0, err
-	}
-	gas := uint64(bundleOverheadGas)
-	for _, r := range ops {
-		gas += opGas(r.Op)
-	}
-	var out hexutil.Bytes
-	err = n.Node.Call(ctx, &out, "eth_call", map[string]any{"from": n.bundler, "to": n.EntryPoint, "data": hexutil.Bytes(data), "gas": hexutil.Uint64(gas)}, "latest")
-	if err != nil {
-		return 0, decodeRevert(err)
-	}
-	return gas, nil
-}
-
-// send signs and submits handleOps(ops), marks them submitted and waits for
-// the receipt. The transaction's tip is the lowest maxPriorityFeePerGas of
-// the bundle and its fee cap the lowest maxFeePerGas, so every operation
-// pays the bundler at least what its gas costs.
-func (n *netState) send(ctx context.Context, ops []*Record, gas uint64, baseFee *big.Int) error {
-	st, now := n.svc.cfg.Store, n.svc.cfg.Now
-	data, err := n.handleOpsData(ops)
-	if err != nil {
-		return err
-	}
-	tip, feeCap := ops[0].Op.MaxPriorityFeePerGas, ops[0].Op.MaxFeePerGas
+// bundleFees are the bundle transaction's tip and fee cap: the lowest
+// maxPriorityFeePerGas and maxFeePerGas of its operations, so every
+// operation pays the bundler at least what its gas costs.
+func bundleFees(ops []*Record) (tip, feeCap *big.Int) {
+	tip, feeCap = ops[0].Op.MaxPriorityFeePerGas, ops[0].Op.MaxFeePerGas
 	for _, r := range ops[1:] {
 		if r.Op.MaxPriorityFeePerGas.Cmp(tip) < 0 {
 			tip = r.Op.MaxPriorityFeePerGas
@@ -268,6 +332,18 @@ func (n *netState) send(ctx context.Context, ops []*Record, gas uint64, baseFee 
 			feeCap = r.Op.MaxFeePerGas
 		}
 	}
+	return tip, feeCap
+}
+
+// send signs and submits handleOps(ops), marks them submitted and waits for
+// the receipt. The transaction's fees are bundleFees(ops).
+func (n *netState) send(ctx context.Context, ops []*Record, gas uint64, baseFee *big.Int) error {
+	st, now := n.svc.cfg.Store, n.svc.cfg.Now
+	data, err := n.handleOpsData(ops)
+	if err != nil {
+		return err
+	}
+	tip, feeCap := bundleFees(ops)
 	var nonce hexutil.Uint64
 	if err := n.Node.Call(ctx, &nonce, "eth_getTransactionCount", n.bundler, "pending"); err != nil {
 		return err
@@ -300,7 +376,7 @@ func (n *netState) send(ctx context.Context, ops []*Record, gas uint64, baseFee 
 			return err
 		}
 		if rcpt != nil {
-			return n.settle(ctx, tx.Hash(), rcpt, ops)
+			return n.settleCounted(ctx, tx.Hash(), rcpt, ops)
 		}
 		if time.Now().After(deadline) {
 			return nil // settleSubmitted takes it from here
@@ -323,6 +399,23 @@ func (n *netState) receipt(ctx context.Context, tx common.Hash) (json.RawMessage
 		return nil, nil
 	}
 	return raw, nil
+}
+
+// settleCounted settles a mined bundle and counts, for ERC-7562's
+// reputation, an inclusion for each rated entity of each operation with a
+// UserOperationEvent in it (opsIncluded).
+func (n *netState) settleCounted(ctx context.Context, tx common.Hash, raw json.RawMessage, ops []*Record) error {
+	if err := n.settle(ctx, tx, raw, ops); err != nil {
+		return err
+	}
+	var included []common.Address
+	for _, r := range ops {
+		if _, err := buildReceipt(raw, n.EntryPoint, r.Hash); err == nil {
+			included = append(included, addrsOf(n.rated(r.Op))...)
+		}
+	}
+	n.reputationChanged(ctx, included, reputationChange{included: 1})
+	return nil
 }
 
 // settle records a mined bundle: each operation with its UserOperationEvent

@@ -73,8 +73,16 @@ func decodeRevert(err error) error {
 		return err
 	}
 	data, derr := hexutil.Decode(s)
-	if derr != nil || len(data) < 4 {
-		return &RevertError{Data: data, Msg: de.Error()}
+	if derr != nil {
+		return &RevertError{Msg: de.Error()}
+	}
+	return revertError(data, de.Error())
+}
+
+// revertError is the FailedOpError or RevertError of revert data.
+func revertError(data []byte, msg string) error {
+	if len(data) < 4 {
+		return &RevertError{Data: data, Msg: msg}
 	}
 	for _, name := range []string{"FailedOp", "FailedOpWithRevert"} {
 		e := entryPointABI.Errors[name]
@@ -91,7 +99,7 @@ func decodeRevert(err error) error {
 		}
 		return fo
 	}
-	return &RevertError{Data: data, Msg: de.Error()}
+	return &RevertError{Data: data, Msg: msg}
 }
 
 // validationResult is LatchEntryPointSimulations.ValidationResult.
@@ -183,10 +191,17 @@ func nonceSeq(nonce *big.Int) *big.Int {
 	return new(big.Int).And(nonce, new(big.Int).SetUint64(^uint64(0)))
 }
 
-func (s *simulator) call(ctx context.Context, method string, op *UserOperation, prior after, out any) error {
+// simulation is one call of LatchEntryPointSimulations: the eth_call
+// arguments and the state override that puts its code at the EntryPoint.
+type simulation struct {
+	args     map[string]any
+	override map[common.Address]map[string]any
+}
+
+func (s *simulator) request(ctx context.Context, method string, op *UserOperation, prior after) (*simulation, error) {
 	code, err := s.runtimeCode(ctx)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	var data []byte
 	if prior.DeployCode != nil {
@@ -195,7 +210,7 @@ func (s *simulator) call(ctx context.Context, method string, op *UserOperation, 
 		data, err = simulationsCode.ABI.Pack(method, op.Pack())
 	}
 	if err != nil {
-		return err
+		return nil, err
 	}
 	override := map[string]any{"code": code}
 	if prior.NextSeq != nil {
@@ -203,14 +218,26 @@ func (s *simulator) call(ctx context.Context, method string, op *UserOperation, 
 			nonceStorageSlot(op.Sender, nonceKey(op.Nonce)): common.BigToHash(prior.NextSeq),
 		}
 	}
-	var res hexutil.Bytes
-	err = s.node.Call(ctx, &res, "eth_call",
-		map[string]any{"from": s.from, "to": s.entryPoint, "data": hexutil.Bytes(data), "gas": hexutil.Uint64(simulationGasCap)},
-		"latest",
-		map[common.Address]map[string]any{s.entryPoint: override})
+	return &simulation{
+		args:     map[string]any{"from": s.from, "to": s.entryPoint, "data": hexutil.Bytes(data), "gas": hexutil.Uint64(simulationGasCap)},
+		override: map[common.Address]map[string]any{s.entryPoint: override},
+	}, nil
+}
+
+func (s *simulator) call(ctx context.Context, method string, op *UserOperation, prior after, out any) error {
+	req, err := s.request(ctx, method, op, prior)
 	if err != nil {
+		return err
+	}
+	var res hexutil.Bytes
+	if err := s.node.Call(ctx, &res, "eth_call", req.args, "latest", req.override); err != nil {
 		return decodeRevert(err)
 	}
+	return unpackSimulation(method, res, out)
+}
+
+// unpackSimulation decodes what a simulation method returned into out.
+func unpackSimulation(method string, res []byte, out any) error {
 	vals, err := simulationsCode.ABI.Unpack(method, res) // the AfterDeploy variants answer the same
 	if err != nil || len(vals) != 1 {
 		return fmt.Errorf("bundler: %s answer: %v", method, err)

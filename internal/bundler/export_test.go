@@ -1,6 +1,11 @@
 package bundler
 
-import "context"
+import (
+	"context"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+)
 
 // Leads reports whether s bundles network now (tests).
 func (s *Service) Leads(ctx context.Context, network string) bool {
@@ -12,3 +17,9 @@ var (
 	NonceStorageSlot   = nonceStorageSlot
 	DepositStorageSlot = depositStorageSlot
 )
+
+// SeeForTest counts one operation seen of addr (reputation.go), as
+// accepting an operation does.
+func (s *Store) SeeForTest(ctx context.Context, network string, addr common.Address, now time.Time) error {
+	return s.changeReputation(ctx, network, []common.Address{addr}, reputationChange{seen: 1}, now)
+}

@@ -226,7 +226,7 @@ func TestService_FailedOperationHoldsItsFollowers(t *testing.T) {
 		o := h.newOwner()
 		to := common.HexToAddress("0x00000000000000000000000000000000000b0b09")
 		// The first operation's approval passes the 30 s margin when sent,
-		// then expires before bundling (as in TestService_BundleDropsFailingOperation).
+		// and is dropped when bundled (as in TestService_BundleDropsFailingOperation).
 		h.now = time.Now().Add(-30 * time.Second)
 		first := h.op(o, &to, 0)
 		h.sponsor(first, "p1")
@@ -235,12 +235,14 @@ func TestService_FailedOperationHoldsItsFollowers(t *testing.T) {
 		if rerr != nil {
 			t.Fatal(rerr)
 		}
-		h.now = time.Time{}
+		// The follower's approval is made an hour ahead: it holds however far
+		// the dev chain's clock has run ahead of ours (a block a second at least).
+		h.now = time.Now().Add(time.Hour)
 		h1, rerr := h.send(h.next(o, first, 1, to, 0))
 		if rerr != nil {
 			t.Fatal(rerr)
 		}
-		time.Sleep(3 * time.Second)
+		h.now = time.Time{}
 		h.run()
 		if r := h.waitStatus(h0, bundler.StatusFailed); !strings.Contains(r.Reason, "AA32") {
 			t.Fatalf("first: reason %q", r.Reason)
@@ -266,7 +268,7 @@ func TestStore_AddLimitPerSender(t *testing.T) {
 				defer wg.Done()
 				op := &bundler.UserOperation{Sender: sender, Nonce: big.NewInt(int64(i)), CallData: []byte{}, MaxFeePerGas: big.NewInt(1), MaxPriorityFeePerGas: big.NewInt(1), Signature: []byte{1}}
 				rec := &bundler.Record{Hash: common.Hash{byte(i + 1)}, Network: network, EntryPoint: chain.EntryPoint, ProjectID: "p1", Op: op, CreatedAt: time.Now()}
-				err := st.Add(context.Background(), rec, nil, 4)
+				err := st.Add(context.Background(), rec, nil, 4, nil)
 				mu.Lock()
 				defer mu.Unlock()
 				switch {

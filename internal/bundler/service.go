@@ -10,10 +10,15 @@
 // them through the network's EntryPoint (an eth_call with the
 // LatchEntryPointSimulations code put at the EntryPoint's address), kept in
 // a mempool in latchd's database, and bundled into handleOps transactions
-// from the bundler's key (bundle.go). ERC-7562's opcode and reputation
-// rules, which protect a shared mempool from operations that validate in
-// simulation but fail on chain, are not applied: a bundle that fails is
-// retried without the failing operation, which is marked failed.
+// from the bundler's key (bundle.go). On networks whose node can trace
+// (debug_traceCall with erc7562Tracer), each simulation is traced and
+// ERC-7562's validation rules are checked on it (erc7562.go), so an
+// operation whose validation could pass in simulation and fail on chain is
+// refused; entities are rated by ERC-7562's reputation (reputation.go); and
+// every operation is validated again just before it is bundled, so one
+// that would now fail is dropped before the bundler's key pays for it.
+// Below a floor of the bundler key's balance, new operations are refused
+// (funds.go).
 package bundler
 
 import (
@@ -31,6 +36,7 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/latchkit/latch/internal/jsonrpc"
+	"github.com/latchkit/latch/internal/metrics"
 )
 
 // Defaults of Config.
@@ -70,6 +76,10 @@ type NetworkConfig struct {
 	// zero: no paymaster on this network.
 	Paymaster    common.Address
 	PaymasterKey *ecdsa.PrivateKey
+	// MinBalance is the bundler key's balance (wei) below which new
+	// operations are refused; nil: enough for one full bundle
+	// (Config.MaxBundleGas) at twice the current base fee plus the minimum tip.
+	MinBalance *big.Int
 }
 
 // Config configures a Service. Store and Networks are required.
@@ -101,8 +111,17 @@ type Config struct {
 	MaxSponsoredCost *big.Int
 	// ApprovalLifetime is how long a paymaster approval (pm_getPaymasterData) stays valid; default 10 minutes.
 	ApprovalLifetime time.Duration
-	Now              func() time.Time
-	Logger           *slog.Logger
+	// Untraced is what happens on a network whose node cannot trace, where
+	// ERC-7562's rules cannot be checked; default UntracedAccept.
+	Untraced UntracedPolicy
+	// MinStake is ERC-7562's MIN_STAKE_VALUE: the stake (wei, with an
+	// unstake delay of a day) that makes a factory or paymaster staked;
+	// default DefaultMinStake.
+	MinStake *big.Int
+	// Metrics, when set, receives the bundler's gauges.
+	Metrics *metrics.Registry
+	Now     func() time.Time
+	Logger  *slog.Logger
 }
 
 // Service is the bundler of every configured network; safe for concurrent use.
@@ -125,6 +144,8 @@ type netState struct {
 	// singles: the last bundle reverted, bundle one operation at a time
 	// until the queue is through (the loop's goroutine only).
 	singles bool
+	tracing tracing
+	funds   funds
 }
 
 // New returns a Service; Run starts its bundling loops.
@@ -162,6 +183,19 @@ func New(cfg Config) (*Service, error) {
 	if cfg.ApprovalLifetime == 0 {
 		cfg.ApprovalLifetime = 10 * time.Minute
 	}
+	switch cfg.Untraced {
+	case "":
+		cfg.Untraced = UntracedAccept
+	case UntracedAccept, UntracedRefuse:
+	default:
+		return nil, fmt.Errorf("bundler: Untraced must be %q or %q, not %q", UntracedAccept, UntracedRefuse, cfg.Untraced)
+	}
+	if cfg.MinStake == nil {
+		cfg.MinStake = new(big.Int).Set(DefaultMinStake)
+	}
+	if cfg.MinStake.Sign() < 0 {
+		return nil, errors.New("bundler: MinStake must not be negative")
+	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
@@ -172,6 +206,9 @@ func New(cfg Config) (*Service, error) {
 	for _, n := range cfg.Networks {
 		if n.Node == nil || n.BundlerKey == nil || n.ChainID == 0 || n.EntryPoint == (common.Address{}) {
 			return nil, fmt.Errorf("bundler: %s: node, chain id, EntryPoint and bundler key are required", n.Network)
+		}
+		if n.MinBalance != nil && n.MinBalance.Sign() < 0 {
+			return nil, fmt.Errorf("bundler: %s: MinBalance must not be negative", n.Network)
 		}
 		if (n.Paymaster == common.Address{}) != (n.PaymasterKey == nil) {
 			return nil, fmt.Errorf("bundler: %s: a paymaster needs its signer key and a key its paymaster", n.Network)
@@ -188,6 +225,9 @@ func New(cfg Config) (*Service, error) {
 			svc:           s,
 			leader:        &leader{db: cfg.Store.db, key: "latch-bundler:" + n.Network},
 		}
+	}
+	if cfg.Metrics != nil {
+		cfg.Metrics.Gauge("latch_bundler_key_balance_low", "Networks whose bundler key holds less than its floor (--bundler-min-balance): new user operations are refused there while above 0.", s.lowFunds)
 	}
 	return s, nil
 }
@@ -254,7 +294,11 @@ func (s *Service) SendUserOperation(ctx context.Context, projectID, network stri
 	if rerr := n.checkEntryPoint(entryPoint); rerr != nil {
 		return common.Hash{}, rerr
 	}
-	if rerr := n.checkStatic(ctx, op); rerr != nil {
+	if rerr := n.checkFunds(ctx); rerr != nil {
+		return common.Hash{}, rerr
+	}
+	headNumber, rerr := n.checkStatic(ctx, op)
+	if rerr != nil {
 		return common.Hash{}, rerr
 	}
 	hash := op.Hash(n.EntryPoint, n.ChainID)
@@ -283,16 +327,21 @@ func (s *Service) SendUserOperation(ctx context.Context, projectID, network stri
 	} else if len(lives) >= s.cfg.MaxPendingPerSender {
 		return common.Hash{}, tooManyPending(op.Sender, s.cfg.MaxPendingPerSender)
 	}
+	if rerr := n.checkReputation(ctx, op, replaces != nil); rerr != nil {
+		return common.Hash{}, rerr
+	}
 	prior, rerr := n.priorOps(ctx, op, lives)
 	if rerr != nil {
 		return common.Hash{}, rerr
 	}
-	if rerr := n.validate(ctx, op, prior); rerr != nil {
+	sim, rerr := n.validate(ctx, op, prior)
+	if rerr != nil {
 		return common.Hash{}, rerr
 	}
 	now := s.cfg.Now()
-	rec := &Record{Hash: hash, Network: network, EntryPoint: n.EntryPoint, ProjectID: projectID, Op: op, CreatedAt: now}
-	if err := s.cfg.Store.Add(ctx, rec, replaces, s.cfg.MaxPendingPerSender); err != nil {
+	rec := &Record{Hash: hash, Network: network, EntryPoint: n.EntryPoint, ProjectID: projectID, Op: op, SeenBlock: headNumber, CreatedAt: now,
+		validation: sim.res, static: sim.static}
+	if err := s.cfg.Store.Add(ctx, rec, replaces, s.cfg.MaxPendingPerSender, addrsOf(n.rated(op))); err != nil {
 		if errors.Is(err, ErrLive) {
 			return common.Hash{}, rpcError(CodeInvalidFields, "an operation of %s with nonce %s is already in the mempool", op.Sender.Hex(), op.Nonce)
 		}
@@ -366,73 +415,31 @@ func bumped(next, prev *big.Int) bool {
 
 // checkStatic applies the rules that need no simulation: gas limits, fees
 // against the minimum tip and the current base fee, and preVerificationGas
-// against the operation's calldata cost.
-func (n *netState) checkStatic(ctx context.Context, op *UserOperation) *jsonrpc.Error {
+// against the operation's calldata cost. It returns the chain's head block.
+func (n *netState) checkStatic(ctx context.Context, op *UserOperation) (uint64, *jsonrpc.Error) {
 	cfg := n.svc.cfg
 	if op.VerificationGasLimit > cfg.MaxVerificationGas {
-		return rpcError(CodeInvalidFields, "verificationGasLimit %d is above this bundler's limit of %d", op.VerificationGasLimit, cfg.MaxVerificationGas)
+		return 0, rpcError(CodeInvalidFields, "verificationGasLimit %d is above this bundler's limit of %d", op.VerificationGasLimit, cfg.MaxVerificationGas)
 	}
 	total := op.VerificationGasLimit + op.CallGasLimit + op.PreVerificationGas + op.PaymasterVerificationGasLimit + op.PaymasterPostOpGasLimit
 	if total > cfg.MaxOperationGas || total < op.VerificationGasLimit {
-		return rpcError(CodeInvalidFields, "the operation's gas limits add up to more than this bundler's limit of %d", cfg.MaxOperationGas)
+		return 0, rpcError(CodeInvalidFields, "the operation's gas limits add up to more than this bundler's limit of %d", cfg.MaxOperationGas)
 	}
 	if need := requiredPreVerificationGas(op); op.PreVerificationGas < need {
-		return rpcError(CodeInvalidFields, "preVerificationGas %d is too low: at least %d", op.PreVerificationGas, need)
+		return 0, rpcError(CodeInvalidFields, "preVerificationGas %d is too low: at least %d", op.PreVerificationGas, need)
 	}
 	if op.MaxPriorityFeePerGas.Cmp(cfg.MinPriorityFee) < 0 {
-		return rpcError(CodeInvalidFields, "maxPriorityFeePerGas %s is below this bundler's minimum of %s wei", op.MaxPriorityFeePerGas, cfg.MinPriorityFee)
+		return 0, rpcError(CodeInvalidFields, "maxPriorityFeePerGas %s is below this bundler's minimum of %s wei", op.MaxPriorityFeePerGas, cfg.MinPriorityFee)
 	}
-	baseFee, err := n.baseFee(ctx)
+	head, err := n.head(ctx)
 	if err != nil {
 		cfg.Logger.WarnContext(ctx, "bundler: read base fee", "network", n.Network, "err", err)
-		return rpcError(jsonrpc.CodeInternal, "The network's node did not answer")
+		return 0, rpcError(jsonrpc.CodeInternal, "The network's node did not answer")
 	}
-	if op.MaxFeePerGas.Cmp(baseFee) < 0 {
-		return rpcError(CodeInvalidFields, "maxFeePerGas %s is below the current base fee of %s wei", op.MaxFeePerGas, baseFee)
+	if op.MaxFeePerGas.Cmp(head.baseFee) < 0 {
+		return 0, rpcError(CodeInvalidFields, "maxFeePerGas %s is below the current base fee of %s wei", op.MaxFeePerGas, head.baseFee)
 	}
-	return nil
-}
-
-// validate simulates op's validation through the EntryPoint and checks its
-// signatures and validity windows.
-func (n *netState) validate(ctx context.Context, op *UserOperation, prior after) *jsonrpc.Error {
-	res, err := n.sim.validate(ctx, op, prior)
-	if err != nil {
-		return n.simulationError(ctx, err)
-	}
-	now := uint64(n.svc.cfg.Now().Add(validityMargin).Unix())
-	acc := parseValidationData(res.AccountValidationData)
-	switch {
-	case acc.aggregator == sigFailed:
-		return rpcError(CodeInvalidSignature, "Invalid UserOperation signature")
-	case acc.aggregator != (common.Address{}):
-		return rpcError(CodeUnsupportedAgg, "signature aggregator %s is not supported", acc.aggregator.Hex())
-	case acc.validUntil != 0 && acc.validUntil < now, acc.validAfter > uint64(n.svc.cfg.Now().Unix()):
-		return rpcError(CodeOutOfTimeRange, "the account's validity window does not include now")
-	}
-	if op.Paymaster != nil {
-		pm := parseValidationData(res.PaymasterValidationData)
-		switch {
-		case pm.aggregator != (common.Address{}):
-			return rpcError(CodeInvalidSignature, "Invalid paymaster signature")
-		case pm.validUntil != 0 && pm.validUntil < now, pm.validAfter > uint64(n.svc.cfg.Now().Unix()):
-			return rpcError(CodeOutOfTimeRange, "the paymaster's approval has expired or is not yet valid")
-		}
-	}
-	return nil
-}
-
-func (n *netState) simulationError(ctx context.Context, err error) *jsonrpc.Error {
-	var fo *FailedOpError
-	if errors.As(err, &fo) {
-		return failedOpError(fo)
-	}
-	var re *RevertError
-	if errors.As(err, &re) {
-		return &jsonrpc.Error{Code: CodeSimulateValidation, Message: "the EntryPoint's validation reverted", Data: hexData(re.Data)}
-	}
-	n.svc.cfg.Logger.WarnContext(ctx, "bundler: simulation failed", "network", n.Network, "err", err)
-	return rpcError(jsonrpc.CodeInternal, "The network's node did not answer")
+	return head.number, nil
 }
 
 func hexData(b []byte) []byte {
@@ -440,16 +447,31 @@ func hexData(b []byte) []byte {
 }
 
 func (n *netState) baseFee(ctx context.Context) (*big.Int, error) {
+	h, err := n.head(ctx)
+	return h.baseFee, err
+}
+
+// chainHead is what the bundler reads of the latest block.
+type chainHead struct {
+	baseFee *big.Int // zero on a chain without EIP-1559
+	number  uint64
+	time    time.Time
+}
+
+func (n *netState) head(ctx context.Context) (chainHead, error) {
 	var head struct {
-		BaseFee *hexutil.Big `json:"baseFeePerGas"`
+		BaseFee *hexutil.Big   `json:"baseFeePerGas"`
+		Number  hexutil.Uint64 `json:"number"`
+		Time    hexutil.Uint64 `json:"timestamp"`
 	}
 	if err := n.Node.Call(ctx, &head, "eth_getBlockByNumber", "latest", false); err != nil {
-		return nil, err
+		return chainHead{}, err
 	}
-	if head.BaseFee == nil {
-		return new(big.Int), nil // a chain without EIP-1559
+	h := chainHead{baseFee: new(big.Int), number: uint64(head.Number), time: time.Unix(int64(head.Time), 0)}
+	if head.BaseFee != nil {
+		h.baseFee = head.BaseFee.ToInt()
 	}
-	return head.BaseFee.ToInt(), nil
+	return h, nil
 }
 
 // Overheads of preVerificationGas: the bundle transaction's base cost (a

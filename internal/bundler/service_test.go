@@ -273,10 +273,14 @@ func TestService_BundleDropsFailingOperation(t *testing.T) {
 		h := newHarness(t, db, func(c *bundler.Config) { c.ApprovalLifetime = 32 * time.Second })
 		good, bad := h.newOwner(), h.newOwner()
 		gop := h.op(good, nil, 0)
+		// The good one's approval is made an hour ahead: it holds however far
+		// the dev chain's clock has run ahead of ours (a block a second at least).
+		h.now = time.Now().Add(time.Hour)
 		h.sponsor(gop, "p1")
 		h.sign(gop, good.key)
 		// The approval of bad is made with a clock 30 s back and lasts 32 s:
-		// it passes the 30 s margin when sent, then expires before bundling.
+		// it passes the 30 s margin when sent, and is dropped when bundled,
+		// since it ends within 12 s.
 		h.now = time.Now().Add(-30 * time.Second)
 		bop := h.op(bad, nil, 0)
 		h.sponsor(bop, "p1")
@@ -290,7 +294,6 @@ func TestService_BundleDropsFailingOperation(t *testing.T) {
 		if rerr != nil {
 			t.Fatal(rerr)
 		}
-		time.Sleep(3 * time.Second)
 		h.run()
 		r := h.waitStatus(bh, bundler.StatusFailed)
 		if !strings.Contains(r.Reason, "AA32 paymaster expired or not due") {

@@ -39,8 +39,17 @@ type Record struct {
 	TxHash      common.Hash
 	BlockHash   common.Hash
 	BlockNumber uint64
-	CreatedAt   time.Time
-	UpdatedAt   time.Time
+	// SeenBlock is the chain's head when the operation was accepted (a
+	// throttled entity's operations stay THROTTLED_ENTITY_LIVE_BLOCKS).
+	SeenBlock uint64
+	CreatedAt time.Time
+	UpdatedAt time.Time
+
+	// validation is what the operation's validation returned when it was
+	// accepted (nil: not known); static, that its traced validation read no
+	// state that can change before its bundle (staticValidation).
+	validation *validationResult
+	static     bool
 }
 
 // ErrLive is Store.Add's answer when another live operation (pending or
@@ -63,7 +72,7 @@ func NewStore(db *store.DB) *Store { return &Store{db: db} }
 
 func hexLower(b []byte) string { return "0x" + fmt.Sprintf("%x", b) }
 
-const opColumns = `hash, network, entry_point, project_id, op, status, reason, tx_hash, block_hash, block_number, created_at, updated_at`
+const opColumns = `hash, network, entry_point, project_id, op, status, reason, tx_hash, block_hash, block_number, seen_block, validation, static_validation, created_at, updated_at`
 
 // Add stores rec as pending. With replaces set, that operation (the live one
 // of the same sender and nonce, still pending) is marked replaced in the same
@@ -72,7 +81,9 @@ const opColumns = `hash, network, entry_point, project_id, op, status, reason, t
 // Add return ErrLive, and with maxLive above 0, a sender that already has
 // maxLive live operations on the network makes it return ErrTooManyPending
 // (counted in the same transaction, so concurrent sends cannot pass it).
-func (s *Store) Add(ctx context.Context, rec *Record, replaces *common.Hash, maxLive int) error {
+// The same transaction counts the operation as seen for the entities
+// listed in seen (ERC-7562 reputation, reputation.go).
+func (s *Store) Add(ctx context.Context, rec *Record, replaces *common.Hash, maxLive int, seen []common.Address) error {
 	op, err := json.Marshal(rec.Op)
 	if err != nil {
 		return err
@@ -108,15 +119,60 @@ func (s *Store) Add(ctx context.Context, rec *Record, replaces *common.Hash, max
 				return ErrLive
 			}
 		}
-		_, err := tx.ExecContext(ctx, s.db.Rebind(`INSERT INTO bundler_user_operations (hash, network, entry_point, project_id, sender, nonce, op, status, created_at, updated_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+		static := 0
+		if rec.static {
+			static = 1
+		}
+		_, err := tx.ExecContext(ctx, s.db.Rebind(`INSERT INTO bundler_user_operations (hash, network, entry_point, project_id, sender, nonce, op, status, factory, paymaster, seen_block, validation, static_validation, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
 			hexLower(rec.Hash[:]), rec.Network, hexLower(rec.EntryPoint[:]), rec.ProjectID, sender, rec.Op.Nonce.String(),
-			string(op), string(StatusPending), now, now)
+			string(op), string(StatusPending), optionalAddress(rec.Op.Factory), optionalAddress(rec.Op.Paymaster), int64(rec.SeenBlock),
+			formatValidation(rec.validation), static, now, now)
 		if err != nil && isUniqueViolation(err) {
 			return ErrLive
 		}
-		return err
+		if err != nil {
+			return err
+		}
+		return s.changeReputationTx(ctx, tx, rec.Network, seen, reputationChange{seen: 1}, rec.CreatedAt)
 	})
+}
+
+// optionalAddress is a lowercase address, or ” for none.
+func optionalAddress(a *common.Address) string {
+	if a == nil {
+		return ""
+	}
+	return hexLower(a[:])
+}
+
+// formatValidation and parseValidation store a validation's account and
+// paymaster validationData as "account,paymaster" in decimal (empty for none).
+func formatValidation(v *validationResult) string {
+	if v == nil {
+		return ""
+	}
+	return v.AccountValidationData.String() + "," + v.PaymasterValidationData.String()
+}
+
+func parseValidation(s string) *validationResult {
+	acc, pm, ok := strings.Cut(s, ",")
+	a, okA := new(big.Int).SetString(acc, 10)
+	p, okP := new(big.Int).SetString(pm, 10)
+	if !ok || !okA || !okP {
+		return nil
+	}
+	return &validationResult{AccountValidationData: a, PaymasterValidationData: p}
+}
+
+// LiveReferencing counts the live (pending and submitted) operations on
+// network whose sender, factory or paymaster is addr.
+func (s *Store) LiveReferencing(ctx context.Context, network string, addr common.Address) (int, error) {
+	a := hexLower(addr[:])
+	var n int
+	err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM bundler_user_operations WHERE network = ? AND status IN ('pending', 'submitted') AND (sender = ? OR factory = ? OR paymaster = ?)`,
+		network, a, a, a).Scan(&n)
+	return n, err
 }
 
 // isUniqueViolation recognises both drivers' unique-constraint errors.
@@ -232,13 +288,14 @@ func (s *Store) query(ctx context.Context, q string, args ...any) ([]*Record, er
 	defer rows.Close()
 	var out []*Record
 	for rows.Next() {
-		var hash, ep, op, status, txHash, blockHash string
+		var hash, ep, op, status, txHash, blockHash, validation string
 		var created, updated int64
-		var block int64
+		var block, seen, static int64
 		r := &Record{}
-		if err := rows.Scan(&hash, &r.Network, &ep, &r.ProjectID, &op, &status, &r.Reason, &txHash, &blockHash, &block, &created, &updated); err != nil {
+		if err := rows.Scan(&hash, &r.Network, &ep, &r.ProjectID, &op, &status, &r.Reason, &txHash, &blockHash, &block, &seen, &validation, &static, &created, &updated); err != nil {
 			return nil, err
 		}
+		r.validation, r.static = parseValidation(validation), static == 1
 		parsed, err := ParseUserOperation(json.RawMessage(op), false)
 		if err != nil {
 			return nil, fmt.Errorf("bundler: stored operation %s: %w", hash, err)
@@ -250,7 +307,7 @@ func (s *Store) query(ctx context.Context, q string, args ...any) ([]*Record, er
 		if blockHash != "" {
 			r.BlockHash = common.HexToHash(blockHash)
 		}
-		r.BlockNumber = uint64(block)
+		r.BlockNumber, r.SeenBlock = uint64(block), uint64(seen)
 		r.CreatedAt, r.UpdatedAt = time.UnixMilli(created), time.UnixMilli(updated)
 		out = append(out, r)
 	}

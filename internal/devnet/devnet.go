@@ -22,6 +22,8 @@ import (
 	"github.com/ethereum/go-ethereum/eth/catalyst"
 	"github.com/ethereum/go-ethereum/eth/ethconfig"
 	"github.com/ethereum/go-ethereum/eth/filters"
+	"github.com/ethereum/go-ethereum/eth/tracers"
+	_ "github.com/ethereum/go-ethereum/eth/tracers/native" // callTracer, erc7562Tracer, … as in stock geth
 	"github.com/ethereum/go-ethereum/node"
 	"github.com/ethereum/go-ethereum/p2p"
 	"github.com/ethereum/go-ethereum/params"
@@ -240,7 +242,7 @@ func newChain(cfg Config, chainID uint64, name string) (*chain, error) {
 		},
 		HTTPHost:    cfg.Host,
 		HTTPPort:    0,
-		HTTPModules: []string{"eth", "net", "web3"},
+		HTTPModules: []string{"eth", "net", "web3", "debug"}, // debug: debug_traceCall with erc7562Tracer, which the bundler checks ERC-7562's rules with
 		// A dev page on any localhost port (and wallets' extension origins)
 		// calls the node directly; no other page may (CORS), and a request
 		// must name the node by a local Host, so a DNS-rebinding page (its
@@ -284,6 +286,7 @@ func newChain(cfg Config, chainID uint64, name string) (*chain, error) {
 		LogQueryLimit: ethCfg.LogQueryLimit,
 	})
 	stack.RegisterAPIs([]rpc.API{{Namespace: "eth", Service: filters.NewFilterAPI(filterSystem)}})
+	stack.RegisterAPIs(tracers.APIs(backend.APIBackend))
 
 	// Period 0: the beacon seals only when asked, which sealLoop does as soon
 	// as transactions arrive.
