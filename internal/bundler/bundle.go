@@ -347,6 +347,8 @@ func (n *netState) settle(ctx context.Context, tx common.Hash, raw json.RawMessa
 	}
 	if head.Status != 1 {
 		n.singles = true // retried one operation per bundle, so the culprit is found
+	} else {
+		n.settleReceipt(ctx, tx, raw) // the sponsored operations' cost, at once
 	}
 	var back []common.Hash
 	for _, r := range ops {

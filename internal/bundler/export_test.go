@@ -1,6 +1,10 @@
 package bundler
 
-import "context"
+import (
+	"context"
+
+	"github.com/ethereum/go-ethereum/common"
+)
 
 // Leads reports whether s bundles network now (tests).
 func (s *Service) Leads(ctx context.Context, network string) bool {
@@ -12,3 +16,18 @@ var (
 	NonceStorageSlot   = nonceStorageSlot
 	DepositStorageSlot = depositStorageSlot
 )
+
+// SponsoredPreVerificationGas is the preVerificationGas the paymaster
+// computes for op once it carries the paymaster's fields (tests).
+func SponsoredPreVerificationGas(op *UserOperation, paymaster common.Address) uint64 {
+	c := op.Copy()
+	c.Paymaster = &paymaster
+	if c.PaymasterVerificationGasLimit == 0 {
+		c.PaymasterVerificationGasLimit = paymasterVerificationGas
+	}
+	if c.PaymasterPostOpGasLimit == 0 {
+		c.PaymasterPostOpGasLimit = paymasterPostOpGas
+	}
+	c.PaymasterData = make([]byte, 12+len(stubSignature))
+	return sponsoredPreVerificationGas(c)
+}

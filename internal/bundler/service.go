@@ -52,6 +52,11 @@ const (
 	replacementBump = 10
 )
 
+// DefaultApprovalLifetime is how long a paymaster approval stays valid:
+// long enough to sign and send, short enough that approvals asked for
+// someone else's account do not hold its budget for long.
+const DefaultApprovalLifetime = 120 * time.Second
+
 // DefaultMaxSponsoredCost is 0.05 ether: two million gas at 25 gwei.
 var DefaultMaxSponsoredCost = big.NewInt(5e16)
 
@@ -70,6 +75,8 @@ type NetworkConfig struct {
 	// zero: no paymaster on this network.
 	Paymaster    common.Address
 	PaymasterKey *ecdsa.PrivateKey
+	// Sponsor bounds what the paymaster approves on this network (fees.go).
+	Sponsor SponsorLimits
 }
 
 // Config configures a Service. Store and Networks are required.
@@ -99,10 +106,14 @@ type Config struct {
 	// be turned into a large payment to the block's producer; default
 	// DefaultMaxSponsoredCost.
 	MaxSponsoredCost *big.Int
-	// ApprovalLifetime is how long a paymaster approval (pm_getPaymasterData) stays valid; default 10 minutes.
+	// ApprovalLifetime is how long a paymaster approval (pm_getPaymasterData)
+	// stays valid, and so how long an unused one holds budget; default
+	// DefaultApprovalLifetime.
 	ApprovalLifetime time.Duration
-	Now              func() time.Time
-	Logger           *slog.Logger
+	// Sponsorship configures the paymaster's fee bounds and sessions (budget.go).
+	Sponsorship SponsorConfig
+	Now         func() time.Time
+	Logger      *slog.Logger
 }
 
 // Service is the bundler of every configured network; safe for concurrent use.
@@ -160,7 +171,10 @@ func New(cfg Config) (*Service, error) {
 		return nil, fmt.Errorf("bundler: the largest operation (%d gas) does not fit a bundle (%d gas)", cfg.MaxOperationGas, cfg.MaxBundleGas)
 	}
 	if cfg.ApprovalLifetime == 0 {
-		cfg.ApprovalLifetime = 10 * time.Minute
+		cfg.ApprovalLifetime = DefaultApprovalLifetime
+	}
+	if cfg.Sponsorship.BaseFeeMultiplierPercent == 0 {
+		cfg.Sponsorship.BaseFeeMultiplierPercent = DefaultBaseFeeMultiplierPercent
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
@@ -179,6 +193,7 @@ func New(cfg Config) (*Service, error) {
 		if _, dup := s.nets[n.Network]; dup {
 			return nil, fmt.Errorf("bundler: %s configured twice", n.Network)
 		}
+		n.Sponsor.withDefaults()
 		from := crypto.PubkeyToAddress(n.BundlerKey.PublicKey)
 		s.nets[n.Network] = &netState{
 			NetworkConfig: n,
@@ -211,6 +226,13 @@ func (s *Service) Run(ctx context.Context) {
 				defer s.wg.Done()
 				n.loop(ctx)
 			}()
+			if n.Paymaster != (common.Address{}) {
+				s.wg.Add(1)
+				go func() {
+					defer s.wg.Done()
+					n.watchSponsored(ctx)
+				}()
+			}
 		}
 	})
 }

@@ -1,0 +1,216 @@
+package bundler
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/big"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/rpc"
+
+	"github.com/latchkit/latch/internal/jsonrpc"
+)
+
+// Defaults of SponsorLimits and SponsorConfig. A LatchSmartAccount's
+// first operation (its deployment and a call) validates in about 300,000
+// gas; the call caps bound the EntryPoint's 10% charge on unused call gas,
+// which is paid to whoever bundles the operation.
+const (
+	DefaultSponsorMaxVerificationGas    = 2_000_000
+	DefaultSponsorMaxCallGas            = 1_000_000
+	DefaultSponsorMaxPreVerificationGas = 500_000
+	// DefaultBaseFeeMultiplierPercent: maxFeePerGas may be up to twice the
+	// current base fee (plus the priority fee cap), room for six full
+	// blocks of base-fee rises between approval and inclusion.
+	DefaultBaseFeeMultiplierPercent = 200
+	// tipMargin: maxPriorityFeePerGas may be up to this many times the
+	// network's suggestion, which moves between a wallet's reading and the
+	// approval.
+	tipMargin = 2
+	// preVerificationSlackPercent: preVerificationGas may exceed what latchd
+	// computes by this much (issue 33); more is paid to the bundler, not
+	// spent on the operation.
+	preVerificationSlackPercent = 10
+)
+
+// DefaultSponsorMaxPriorityFee is the ceiling of a sponsored operation's
+// maxPriorityFeePerGas, whatever the network suggests: 10 gwei.
+var DefaultSponsorMaxPriorityFee = big.NewInt(10_000_000_000)
+
+// SponsorLimits bound what the paymaster approves on one network; zero
+// fields take the defaults.
+type SponsorLimits struct {
+	MaxVerificationGas    uint64
+	MaxCallGas            uint64
+	MaxPreVerificationGas uint64
+	// MaxPriorityFee is the ceiling of maxPriorityFeePerGas, in wei.
+	MaxPriorityFee *big.Int
+	// DailyBudget bounds what every project's sponsored operations on the
+	// network may cost together per UTC day, in wei; nil: no bound but the
+	// projects' own.
+	DailyBudget *big.Int
+	// Symbol is the native coin's symbol, for messages ("ETH").
+	Symbol string
+}
+
+func (l *SponsorLimits) withDefaults() {
+	if l.MaxVerificationGas == 0 {
+		l.MaxVerificationGas = DefaultSponsorMaxVerificationGas
+	}
+	if l.MaxCallGas == 0 {
+		l.MaxCallGas = DefaultSponsorMaxCallGas
+	}
+	if l.MaxPreVerificationGas == 0 {
+		l.MaxPreVerificationGas = DefaultSponsorMaxPreVerificationGas
+	}
+	if l.MaxPriorityFee == nil {
+		l.MaxPriorityFee = new(big.Int).Set(DefaultSponsorMaxPriorityFee)
+	}
+	if l.Symbol == "" {
+		l.Symbol = "ETH"
+	}
+}
+
+// boundError is a refusal for crossing a bound: ERC-7769's paymaster
+// rejection code, a message naming the bound, and data with the bound's
+// field, its limit and the operation's value.
+func boundError(field string, limit, value *big.Int, format string, args ...any) *jsonrpc.Error {
+	data, _ := json.Marshal(map[string]string{"bound": field, "limit": hexutil.EncodeBig(limit), "value": hexutil.EncodeBig(value)})
+	return &jsonrpc.Error{Code: CodePaymasterRejected, Message: fmt.Sprintf(format, args...), Data: data}
+}
+
+// checkSponsoredGas refuses gas limits above the network's caps or the
+// paymaster's own, and a preVerificationGas more than 10% away from what
+// latchd computes for op (which must carry its final paymaster fields).
+func (n *netState) checkSponsoredGas(op *UserOperation) *jsonrpc.Error {
+	l := n.Sponsor
+	u := func(v uint64) *big.Int { return new(big.Int).SetUint64(v) }
+	for _, g := range []struct {
+		field      string
+		value, max uint64
+		whose      string
+	}{
+		{"verificationGasLimit", op.VerificationGasLimit, l.MaxVerificationGas, "this paymaster sponsors on " + n.Network},
+		{"callGasLimit", op.CallGasLimit, l.MaxCallGas, "this paymaster sponsors on " + n.Network},
+		{"preVerificationGas", op.PreVerificationGas, l.MaxPreVerificationGas, "this paymaster sponsors on " + n.Network},
+		{"paymasterVerificationGasLimit", op.PaymasterVerificationGasLimit, paymasterVerificationGas, "the paymaster's validation needs"},
+		{"paymasterPostOpGasLimit", op.PaymasterPostOpGasLimit, paymasterPostOpGas, "the paymaster's postOp needs"},
+	} {
+		if g.value > g.max {
+			return boundError(g.field, u(g.max), u(g.value), "%s %d is above the %d %s", g.field, g.value, g.max, g.whose)
+		}
+	}
+	need := sponsoredPreVerificationGas(op)
+	if op.PreVerificationGas < need {
+		return boundError("preVerificationGas", u(need), u(op.PreVerificationGas), "preVerificationGas %d is below the %d latchd computes for this operation", op.PreVerificationGas, need)
+	}
+	if most := need * (100 + preVerificationSlackPercent) / 100; op.PreVerificationGas > most {
+		return boundError("preVerificationGas", u(most), u(op.PreVerificationGas), "preVerificationGas %d is more than %d%% above the %d latchd computes for this operation (at most %d)", op.PreVerificationGas, preVerificationSlackPercent, need, most)
+	}
+	return nil
+}
+
+// sponsoredPreVerificationGas is what latchd computes for op as it will be
+// sent: with a signature of a real one's length when it has none yet, as
+// eth_estimateUserOperationGas computes it.
+func sponsoredPreVerificationGas(op *UserOperation) uint64 {
+	if len(op.Signature) >= len(stubSignature) {
+		return requiredPreVerificationGas(op)
+	}
+	c := *op
+	c.Signature = stubSignature
+	return requiredPreVerificationGas(&c)
+}
+
+// chainView is what an approval reads of the network: the latest base fee,
+// the node's suggested priority fee and the sender's next nonce.
+type chainView struct {
+	baseFee, tip, nonce *big.Int
+}
+
+// batchNode is a Node that takes JSON-RPC batches (internal/evm.Client).
+type batchNode interface {
+	Batch(ctx context.Context, elems []rpc.BatchElem) error
+}
+
+// readChain reads the chain view of sender's nonce key in one batch when
+// the node takes batches, else in three calls.
+func (n *netState) readChain(ctx context.Context, sender common.Address, key *big.Int) (chainView, error) {
+	nonceData, err := entryPointABI.Pack("getNonce", sender, key)
+	if err != nil {
+		return chainView{}, err
+	}
+	var head struct {
+		BaseFee *hexutil.Big `json:"baseFeePerGas"`
+	}
+	var tip hexutil.Big
+	var nonce hexutil.Bytes
+	elems := []rpc.BatchElem{
+		{Method: "eth_getBlockByNumber", Args: []any{"latest", false}, Result: &head},
+		{Method: "eth_maxPriorityFeePerGas", Result: &tip},
+		{Method: "eth_call", Args: []any{map[string]any{"to": n.EntryPoint, "data": hexutil.Bytes(nonceData)}, "latest"}, Result: &nonce},
+	}
+	if b, ok := n.Node.(batchNode); ok {
+		if err := b.Batch(ctx, elems); err != nil {
+			return chainView{}, err
+		}
+		for _, e := range elems {
+			if e.Error != nil {
+				return chainView{}, fmt.Errorf("%s: %w", e.Method, e.Error)
+			}
+		}
+	} else {
+		for _, e := range elems {
+			if err := n.Node.Call(ctx, e.Result, e.Method, e.Args...); err != nil {
+				return chainView{}, fmt.Errorf("%s: %w", e.Method, err)
+			}
+		}
+	}
+	v := chainView{baseFee: new(big.Int), tip: tip.ToInt(), nonce: new(big.Int).SetBytes(nonce)}
+	if head.BaseFee != nil {
+		v.baseFee = head.BaseFee.ToInt() // else a chain without EIP-1559
+	}
+	return v, nil
+}
+
+// checkSponsoredFees refuses fees above what the network charges now: a
+// priority fee above tipMargin times the node's suggestion (at least
+// MinPriorityFee, at most the network's MaxPriorityFee), and a fee cap
+// above the base fee times the multiplier plus that priority cap. Fees so
+// bounded pay the bundler about what its transaction costs, so an
+// approval cannot be turned into a payment to whoever bundles it.
+func (n *netState) checkSponsoredFees(op *UserOperation, v chainView) *jsonrpc.Error {
+	cfg := n.svc.cfg
+	suggested := v.tip
+	if suggested.Cmp(cfg.MinPriorityFee) < 0 {
+		suggested = cfg.MinPriorityFee
+	}
+	tipCap := new(big.Int).Mul(suggested, big.NewInt(tipMargin))
+	if tipCap.Cmp(n.Sponsor.MaxPriorityFee) > 0 {
+		tipCap = n.Sponsor.MaxPriorityFee
+	}
+	if op.MaxPriorityFeePerGas.Cmp(tipCap) > 0 {
+		return boundError("maxPriorityFeePerGas", tipCap, op.MaxPriorityFeePerGas,
+			"maxPriorityFeePerGas %s is above the %s wei this paymaster sponsors on %s now (%d times the network's suggested %s wei, at most %s)",
+			op.MaxPriorityFeePerGas, tipCap, n.Network, tipMargin, v.tip, n.Sponsor.MaxPriorityFee)
+	}
+	feeCap := new(big.Int).Mul(v.baseFee, new(big.Int).SetUint64(cfg.Sponsorship.BaseFeeMultiplierPercent))
+	feeCap.Div(feeCap, big.NewInt(100)).Add(feeCap, tipCap)
+	if op.MaxFeePerGas.Cmp(feeCap) > 0 {
+		return boundError("maxFeePerGas", feeCap, op.MaxFeePerGas,
+			"maxFeePerGas %s is above the %s wei this paymaster sponsors on %s now (%s times the base fee of %s wei, plus %s)",
+			op.MaxFeePerGas, feeCap, n.Network, percentString(cfg.Sponsorship.BaseFeeMultiplierPercent), v.baseFee, tipCap)
+	}
+	return nil
+}
+
+// percentString shows a percentage as a multiplier: 200 → "2", 150 → "1.5".
+func percentString(p uint64) string {
+	s := fmt.Sprintf("%d.%02d", p/100, p%100)
+	for s[len(s)-1] == '0' {
+		s = s[:len(s)-1]
+	}
+	return s[:len(s)-boolInt(s[len(s)-1] == '.')]
+}

@@ -1,0 +1,492 @@
+package bundler
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"math/big"
+	"strings"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/latchkit/latch/internal/store"
+)
+
+// Policy is a project's sponsorship policy (pm_getPaymasterData).
+type Policy struct {
+	Enabled bool
+	// AccountDailyCap bounds sponsored operations per account per UTC day; 0: no cap.
+	AccountDailyCap int
+	// DailyCap bounds the project's sponsored operations per UTC day; 0: no cap.
+	DailyCap int
+	// DailyBudget bounds what the project's sponsored operations may cost
+	// per UTC day on one network, in wei; nil: no bound but its balance
+	// (a stored policy without one takes Config.DefaultPolicy's).
+	DailyBudget *big.Int
+	// AccountDailyBudget bounds the same per account (operation sender).
+	AccountDailyBudget *big.Int
+	// RequireSession sponsors only operations that come with the
+	// visitor's Latch session and its wallet's proof that the sender is
+	// that wallet's smart account (session.go): no anonymous sponsorship.
+	RequireSession bool
+	// AllowedContracts, when not empty, are the only contracts a sponsored
+	// operation may call (the targets of execute and executeBatch).
+	AllowedContracts []common.Address
+}
+
+// Policy returns projectID's stored policy, or ok false when it has none.
+// Budgets it does not set are nil.
+func (s *Store) Policy(ctx context.Context, projectID string) (p Policy, ok bool, err error) {
+	var enabled, session int
+	var allowed, budget, accountBudget string
+	err = s.db.QueryRow(ctx, `SELECT enabled, account_daily_cap, daily_cap, allowed_contracts, daily_budget, account_daily_budget, require_session FROM bundler_sponsor_policies WHERE project_id = ?`, projectID).
+		Scan(&enabled, &p.AccountDailyCap, &p.DailyCap, &allowed, &budget, &accountBudget, &session)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Policy{}, false, nil
+	}
+	if err != nil {
+		return Policy{}, false, err
+	}
+	p.Enabled, p.RequireSession = enabled != 0, session != 0
+	for _, a := range strings.Split(allowed, ",") {
+		if a != "" {
+			p.AllowedContracts = append(p.AllowedContracts, common.HexToAddress(a))
+		}
+	}
+	if p.DailyBudget, err = optionalWei(budget); err != nil {
+		return Policy{}, false, err
+	}
+	if p.AccountDailyBudget, err = optionalWei(accountBudget); err != nil {
+		return Policy{}, false, err
+	}
+	return p, true, nil
+}
+
+// SetPolicy stores projectID's policy, replacing any.
+func (s *Store) SetPolicy(ctx context.Context, projectID string, p Policy, now time.Time) error {
+	if p.AccountDailyCap < 0 || p.DailyCap < 0 {
+		return fmt.Errorf("bundler: sponsorship caps must not be negative")
+	}
+	if (p.DailyBudget != nil && p.DailyBudget.Sign() < 0) || (p.AccountDailyBudget != nil && p.AccountDailyBudget.Sign() < 0) {
+		return fmt.Errorf("bundler: sponsorship budgets must not be negative")
+	}
+	allowed := make([]string, len(p.AllowedContracts))
+	for i, a := range p.AllowedContracts {
+		allowed[i] = hexLower(a[:])
+	}
+	_, err := s.db.Exec(ctx, `INSERT INTO bundler_sponsor_policies (project_id, enabled, account_daily_cap, daily_cap, allowed_contracts, daily_budget, account_daily_budget, require_session, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (project_id) DO UPDATE SET enabled = excluded.enabled, account_daily_cap = excluded.account_daily_cap, daily_cap = excluded.daily_cap, allowed_contracts = excluded.allowed_contracts,
+		daily_budget = excluded.daily_budget, account_daily_budget = excluded.account_daily_budget, require_session = excluded.require_session, updated_at = excluded.updated_at`,
+		projectID, boolInt(p.Enabled), p.AccountDailyCap, p.DailyCap, strings.Join(allowed, ","), weiText(p.DailyBudget), weiText(p.AccountDailyBudget), boolInt(p.RequireSession), now.UnixMilli())
+	return err
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// weiText is v as stored: decimal, or the empty string for nil.
+func weiText(v *big.Int) string {
+	if v == nil {
+		return ""
+	}
+	return v.String()
+}
+
+func optionalWei(s string) (*big.Int, error) {
+	if s == "" {
+		return nil, nil
+	}
+	return parseWei(s)
+}
+
+func parseWei(s string) (*big.Int, error) {
+	v, ok := new(big.Int).SetString(s, 10)
+	if !ok {
+		return nil, fmt.Errorf("bundler: stored amount %q is not a number", s)
+	}
+	return v, nil
+}
+
+// dayOf is the start of t's UTC day in Unix milliseconds, the key of the daily budgets.
+func dayOf(t time.Time) int64 { return t.UTC().Truncate(24 * time.Hour).UnixMilli() }
+
+// Scopes of sponsor_daily.
+func projectScope(projectID, network string) string { return "project:" + projectID + ":" + network }
+func accountScope(projectID, network string, sender common.Address) string {
+	return "account:" + projectID + ":" + network + ":" + hexLower(sender[:])
+}
+func networkScope(network string) string { return "network:" + network }
+
+// lockNetwork serialises the budget transactions of a network: a
+// reservation's checks and insert must not interleave with another's or a
+// settlement's. SQLite's transactions take the write lock at BEGIN
+// (_txlock=immediate); Postgres takes an advisory lock on the network.
+func (s *Store) lockNetwork(ctx context.Context, tx *sql.Tx, network string) error {
+	if s.db.Dialect != store.Postgres {
+		return nil
+	}
+	_, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(hashtextextended($1, 17))`, "bundler-sponsor:"+network)
+	return err
+}
+
+// Reservation is one approval's hold on the budgets: the most the
+// operation can cost, from its approval until it is settled or ValidUntil
+// passes.
+type Reservation struct {
+	ID         common.Hash // the approved operation's userOpHash
+	ProjectID  string
+	Network    string
+	Sender     common.Address
+	Nonce      *big.Int
+	Amount     *big.Int // the operation's prefund: every gas limit at maxFeePerGas
+	ValidUntil time.Time
+	UserID     string // the Latch session's user, when one came with the request
+}
+
+// Budgets are the bounds a reservation must keep besides the project's
+// balance: the policy's caps and budgets, and the network's daily budget
+// (nil: none).
+type Budgets struct {
+	Policy
+	NetworkDailyBudget *big.Int
+}
+
+// Bounds a reservation can cross (BudgetError.Bound).
+const (
+	BoundBalance            = "balance"
+	BoundDailyCap           = "daily_cap"
+	BoundAccountDailyCap    = "account_daily_cap"
+	BoundDailyBudget        = "daily_budget"
+	BoundAccountDailyBudget = "account_daily_budget"
+	BoundNetworkDailyBudget = "network_daily_budget"
+)
+
+// BudgetError is Reserve's refusal: the bound the reservation would cross,
+// its limit, what is already used of it (spent today and reserved, or the
+// operations counted) and what the reservation asked for.
+type BudgetError struct {
+	Bound string
+	Limit *big.Int // wei, or operations for the caps
+	Used  *big.Int
+	Asked *big.Int
+}
+
+func (e *BudgetError) Error() string {
+	return fmt.Sprintf("bundler: sponsorship %s: %s used of %s, %s asked", e.Bound, e.Used, e.Limit, e.Asked)
+}
+
+// liveRow is a live reservation as Reserve reads it.
+type liveRow struct {
+	id, project string
+	sender      common.Address
+	nonce       *big.Int
+	amount      *big.Int
+}
+
+// slot is one sender's nonce within a project: of the approvals for it,
+// only one can ever be included, so a slot holds the largest of them.
+type slot struct {
+	project string
+	sender  common.Address
+	nonce   string
+}
+
+// Reserve records r if the budgets allow it, checking and inserting in one
+// transaction, and returns a *BudgetError naming the bound it would cross
+// otherwise. Approvals for the same sender and nonce hold the largest of
+// their amounts, not their sum. An account's bounds count only its own
+// reservations with the same nonce key and a lower sequence number, so
+// approvals others request for the account (which only its owner can use)
+// cannot stop its next operation. Reserving the same id twice is a no-op.
+func (s *Store) Reserve(ctx context.Context, r Reservation, b Budgets, now time.Time) error {
+	day := dayOf(now)
+	return s.db.InTx(ctx, func(tx *sql.Tx) error {
+		if err := s.lockNetwork(ctx, tx, r.Network); err != nil {
+			return err
+		}
+		funded, spent, err := s.balanceTx(ctx, tx, r.ProjectID, r.Network)
+		if err != nil {
+			return err
+		}
+		left := new(big.Int).Sub(funded, spent)
+		if left.Sign() <= 0 {
+			return &BudgetError{Bound: BoundBalance, Limit: left, Used: new(big.Int), Asked: r.Amount}
+		}
+		live, err := s.liveTx(ctx, tx, r.Network, now)
+		if err != nil {
+			return err
+		}
+		mine := slot{r.ProjectID, r.Sender, r.Nonce.String()}
+		slots := map[slot]*big.Int{}
+		for _, l := range live {
+			if l.id == hexLower(r.ID[:]) {
+				return nil // this very approval, asked for again
+			}
+			k := slot{l.project, l.sender, l.nonce.String()}
+			if cur := slots[k]; cur == nil || l.amount.Cmp(cur) > 0 {
+				slots[k] = l.amount
+			}
+		}
+		if cur := slots[mine]; cur == nil || r.Amount.Cmp(cur) > 0 {
+			slots[mine] = r.Amount
+		}
+		projectReserved, networkReserved, accountReserved := new(big.Int), new(big.Int), new(big.Int).Set(r.Amount)
+		projectOps, accountOps := int64(0), int64(1)
+		key, seq := nonceKey(r.Nonce), nonceSeq(r.Nonce)
+		for k, amount := range slots {
+			networkReserved.Add(networkReserved, amount)
+			if k.project != r.ProjectID {
+				continue
+			}
+			projectReserved.Add(projectReserved, amount)
+			projectOps++
+			if k.sender != r.Sender || k == mine {
+				continue
+			}
+			n, _ := new(big.Int).SetString(k.nonce, 10)
+			if nonceKey(n).Cmp(key) == 0 && nonceSeq(n).Cmp(seq) < 0 {
+				accountReserved.Add(accountReserved, amount)
+				accountOps++
+			}
+		}
+		if projectReserved.Cmp(left) > 0 {
+			return &BudgetError{Bound: BoundBalance, Limit: left, Used: new(big.Int).Sub(projectReserved, slots[mine]), Asked: slots[mine]}
+		}
+		projectSpent, projectIncluded, err := s.dailyTx(ctx, tx, projectScope(r.ProjectID, r.Network), day)
+		if err != nil {
+			return err
+		}
+		accountSpent, accountIncluded, err := s.dailyTx(ctx, tx, accountScope(r.ProjectID, r.Network, r.Sender), day)
+		if err != nil {
+			return err
+		}
+		networkSpent, _, err := s.dailyTx(ctx, tx, networkScope(r.Network), day)
+		if err != nil {
+			return err
+		}
+		checks := []struct {
+			bound       string
+			limit       *big.Int
+			used, asked *big.Int
+		}{
+			{BoundAccountDailyCap, capLimit(b.AccountDailyCap), big.NewInt(accountIncluded + accountOps - 1), big.NewInt(1)},
+			{BoundDailyCap, capLimit(b.DailyCap), big.NewInt(projectIncluded + projectOps - 1), big.NewInt(1)},
+			{BoundAccountDailyBudget, b.AccountDailyBudget, new(big.Int).Add(accountSpent, new(big.Int).Sub(accountReserved, r.Amount)), r.Amount},
+			{BoundDailyBudget, b.DailyBudget, new(big.Int).Add(projectSpent, new(big.Int).Sub(projectReserved, slots[mine])), slots[mine]},
+			{BoundNetworkDailyBudget, b.NetworkDailyBudget, new(big.Int).Add(networkSpent, new(big.Int).Sub(networkReserved, slots[mine])), slots[mine]},
+		}
+		for _, c := range checks {
+			if c.limit != nil && new(big.Int).Add(c.used, c.asked).Cmp(c.limit) > 0 {
+				return &BudgetError{Bound: c.bound, Limit: c.limit, Used: c.used, Asked: c.asked}
+			}
+		}
+		_, err = tx.ExecContext(ctx, s.db.Rebind(`INSERT INTO sponsor_reservations (id, project_id, network, sender, nonce, amount, day, user_id, status, valid_until, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'reserved', ?, ?)`),
+			hexLower(r.ID[:]), r.ProjectID, r.Network, hexLower(r.Sender[:]), r.Nonce.String(), r.Amount.String(), day, r.UserID, r.ValidUntil.UnixMilli(), now.UnixMilli())
+		return err
+	})
+}
+
+// capLimit is an operation cap as a limit; nil for 0 (no cap).
+func capLimit(n int) *big.Int {
+	if n <= 0 {
+		return nil
+	}
+	return big.NewInt(int64(n))
+}
+
+func (s *Store) balanceTx(ctx context.Context, tx *sql.Tx, projectID, network string) (funded, spent *big.Int, err error) {
+	var f, sp string
+	err = tx.QueryRowContext(ctx, s.db.Rebind(`SELECT funded, spent FROM sponsor_balances WHERE project_id = ? AND network = ?`), projectID, network).Scan(&f, &sp)
+	if errors.Is(err, sql.ErrNoRows) {
+		return new(big.Int), new(big.Int), nil
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	if funded, err = parseWei(f); err != nil {
+		return nil, nil, err
+	}
+	spent, err = parseWei(sp)
+	return funded, spent, err
+}
+
+// liveTx reads the network's reservations that still hold budget: not
+// settled, approval not expired.
+func (s *Store) liveTx(ctx context.Context, tx *sql.Tx, network string, now time.Time) ([]liveRow, error) {
+	rows, err := tx.QueryContext(ctx, s.db.Rebind(`SELECT id, project_id, sender, nonce, amount FROM sponsor_reservations WHERE network = ? AND status = 'reserved' AND valid_until >= ?`),
+		network, now.UnixMilli())
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []liveRow
+	for rows.Next() {
+		var l liveRow
+		var sender, nonce, amount string
+		if err := rows.Scan(&l.id, &l.project, &sender, &nonce, &amount); err != nil {
+			return nil, err
+		}
+		l.sender = common.HexToAddress(sender)
+		if l.nonce, err = parseWei(nonce); err != nil {
+			return nil, err
+		}
+		if l.amount, err = parseWei(amount); err != nil {
+			return nil, err
+		}
+		out = append(out, l)
+	}
+	return out, rows.Err()
+}
+
+func (s *Store) dailyTx(ctx context.Context, tx *sql.Tx, scope string, day int64) (spent *big.Int, ops int64, err error) {
+	var sp string
+	err = tx.QueryRowContext(ctx, s.db.Rebind(`SELECT spent, ops FROM sponsor_daily WHERE scope = ? AND day = ?`), scope, day).Scan(&sp, &ops)
+	if errors.Is(err, sql.ErrNoRows) {
+		return new(big.Int), 0, nil
+	}
+	if err != nil {
+		return nil, 0, err
+	}
+	spent, err = parseWei(sp)
+	return spent, ops, err
+}
+
+// addDailyTx adds one included operation of cost to scope's day.
+func (s *Store) addDailyTx(ctx context.Context, tx *sql.Tx, scope string, day int64, cost *big.Int) error {
+	spent, ops, err := s.dailyTx(ctx, tx, scope, day)
+	if err != nil {
+		return err
+	}
+	_, err = tx.ExecContext(ctx, s.db.Rebind(`INSERT INTO sponsor_daily (scope, day, spent, ops) VALUES (?, ?, ?, ?)
+		ON CONFLICT (scope, day) DO UPDATE SET spent = excluded.spent, ops = excluded.ops`), scope, day, spent.Add(spent, cost).String(), ops+1)
+	return err
+}
+
+// addBalanceTx adds to a project's funded and spent sums on a network.
+func (s *Store) addBalanceTx(ctx context.Context, tx *sql.Tx, projectID, network string, funded, spent *big.Int, now time.Time) error {
+	f, sp, err := s.balanceTx(ctx, tx, projectID, network)
+	if err != nil {
+		return err
+	}
+	_, err = tx.ExecContext(ctx, s.db.Rebind(`INSERT INTO sponsor_balances (project_id, network, funded, spent, updated_at) VALUES (?, ?, ?, ?, ?)
+		ON CONFLICT (project_id, network) DO UPDATE SET funded = excluded.funded, spent = excluded.spent, updated_at = excluded.updated_at`),
+		projectID, network, f.Add(f, funded).String(), sp.Add(sp, spent).String(), now.UnixMilli())
+	return err
+}
+
+// Fund adds amount (wei, positive) to projectID's sponsorship balance on
+// network, with a ledger entry carrying note.
+func (s *Store) Fund(ctx context.Context, projectID, network string, amount *big.Int, note string, now time.Time) error {
+	if amount == nil || amount.Sign() <= 0 {
+		return errors.New("bundler: a top-up must be positive")
+	}
+	var id [12]byte
+	if _, err := rand.Read(id[:]); err != nil {
+		return err
+	}
+	return s.db.InTx(ctx, func(tx *sql.Tx) error {
+		if err := s.lockNetwork(ctx, tx, network); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, s.db.Rebind(`INSERT INTO sponsor_ledger (id, project_id, network, kind, amount, note, created_at) VALUES (?, ?, ?, 'fund', ?, ?, ?)`),
+			"fund:"+hex.EncodeToString(id[:]), projectID, network, amount.String(), note, now.UnixMilli()); err != nil {
+			return err
+		}
+		return s.addBalanceTx(ctx, tx, projectID, network, amount, new(big.Int), now)
+	})
+}
+
+// Settlement is one included sponsored operation, from its UserOperationEvent.
+type Settlement struct {
+	UserOpHash    common.Hash
+	Network       string
+	Sender        common.Address
+	ActualGasCost *big.Int
+	TxHash        common.Hash
+}
+
+// Settle records what an included operation cost, once per operation: a
+// spend in the ledger of the project whose approval it used (whether or
+// not that approval has expired since: what the chain paid was spent),
+// which ends its reservation. An operation latchd has no approval of is
+// recorded as spent by no project (project ""). It reports whether the
+// operation was new.
+func (s *Store) Settle(ctx context.Context, st Settlement, now time.Time) (bool, error) {
+	settled := false
+	err := s.db.InTx(ctx, func(tx *sql.Tx) error {
+		if err := s.lockNetwork(ctx, tx, st.Network); err != nil {
+			return err
+		}
+		projectID, day := "", dayOf(now)
+		err := tx.QueryRowContext(ctx, s.db.Rebind(`SELECT project_id, day FROM sponsor_reservations WHERE id = ?`), hexLower(st.UserOpHash[:])).Scan(&projectID, &day)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return err
+		}
+		res, err := tx.ExecContext(ctx, s.db.Rebind(`INSERT INTO sponsor_ledger (id, project_id, network, kind, amount, note, created_at) VALUES (?, ?, ?, 'spend', ?, ?, ?) ON CONFLICT (id) DO NOTHING`),
+			"spend:"+hexLower(st.UserOpHash[:]), projectID, st.Network, st.ActualGasCost.String(), "tx "+hexLower(st.TxHash[:]), now.UnixMilli())
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n != 1 {
+			return nil // settled before
+		}
+		if _, err := tx.ExecContext(ctx, s.db.Rebind(`UPDATE sponsor_reservations SET status = 'settled' WHERE id = ?`), hexLower(st.UserOpHash[:])); err != nil {
+			return err
+		}
+		if err := s.addBalanceTx(ctx, tx, projectID, st.Network, new(big.Int), st.ActualGasCost, now); err != nil {
+			return err
+		}
+		scopes := []string{networkScope(st.Network), projectScope(projectID, st.Network)}
+		if projectID != "" {
+			scopes = append(scopes, accountScope(projectID, st.Network, st.Sender))
+		}
+		for _, sc := range scopes {
+			if err := s.addDailyTx(ctx, tx, sc, day, st.ActualGasCost); err != nil {
+				return err
+			}
+		}
+		settled = true
+		return nil
+	})
+	return settled, err
+}
+
+// PruneReservations deletes reservations whose approval ended before
+// cutoff: settled or expired, they hold nothing (the ledger keeps spends).
+func (s *Store) PruneReservations(ctx context.Context, cutoff time.Time) error {
+	_, err := s.db.Exec(ctx, `DELETE FROM sponsor_reservations WHERE valid_until < ?`, cutoff.UnixMilli())
+	return err
+}
+
+// Cursor returns the last block of network whose sponsored operations are
+// settled, ok false before the first.
+func (s *Store) Cursor(ctx context.Context, network string) (block uint64, ok bool, err error) {
+	var b int64
+	err = s.db.QueryRow(ctx, `SELECT block FROM sponsor_cursors WHERE network = ?`, network).Scan(&b)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, false, nil
+	}
+	return uint64(b), err == nil, err
+}
+
+// SetCursor records that network's blocks up to block are settled.
+func (s *Store) SetCursor(ctx context.Context, network string, block uint64, now time.Time) error {
+	_, err := s.db.Exec(ctx, `INSERT INTO sponsor_cursors (network, block, updated_at) VALUES (?, ?, ?)
+		ON CONFLICT (network) DO UPDATE SET block = excluded.block, updated_at = excluded.updated_at`, network, int64(block), now.UnixMilli())
+	return err
+}
+
+// SetPrice records the USD price of network's native coin, for Report.
+func (s *Store) SetPrice(ctx context.Context, network string, usd float64, now time.Time) error {
+	_, err := s.db.Exec(ctx, `INSERT INTO sponsor_prices (network, usd, at) VALUES (?, ?, ?)
+		ON CONFLICT (network) DO UPDATE SET usd = excluded.usd, at = excluded.at`, network, fmt.Sprintf("%g", usd), now.UnixMilli())
+	return err
+}

@@ -1,0 +1,84 @@
+-- Sponsorship budgets (internal/bundler, issue 33): what each project may
+-- spend through the paymaster is its own balance in a ledger the operator
+-- tops up (latchd sponsor fund); an approval reserves the operation's
+-- maximum cost until it is included (settled from the EntryPoint's
+-- UserOperationEvent) or its approval expires. Amounts are wei as decimal
+-- strings: they do not fit 64 bits. Times are Unix milliseconds.
+
+-- Approvals were counted here when signed, which let anyone use up another
+-- account's allowance; sponsor_reservations replaces it.
+DROP TABLE bundler_sponsorships;
+
+ALTER TABLE bundler_sponsor_policies ADD COLUMN daily_budget TEXT NOT NULL DEFAULT '';         -- wei per UTC day; '': the operator's default
+ALTER TABLE bundler_sponsor_policies ADD COLUMN account_daily_budget TEXT NOT NULL DEFAULT ''; -- wei per account per UTC day; '': the operator's default
+ALTER TABLE bundler_sponsor_policies ADD COLUMN require_session INTEGER NOT NULL DEFAULT 0;     -- 1: only operations with the visitor's Latch session
+
+-- Every movement of a project's sponsorship balance on a network: the
+-- operator's top-ups and each included operation's cost. id is
+-- 'spend:<userOpHash>' for a spend (so an operation is settled once) and
+-- 'fund:<random>' for a top-up. project_id is '' for a spend of an approval
+-- latchd has no record of.
+CREATE TABLE sponsor_ledger (
+    id          TEXT PRIMARY KEY,
+    project_id  TEXT NOT NULL,
+    network     TEXT NOT NULL,
+    kind        TEXT NOT NULL,  -- fund, spend
+    amount      TEXT NOT NULL,
+    note        TEXT NOT NULL DEFAULT '',
+    created_at  BIGINT NOT NULL
+);
+CREATE INDEX sponsor_ledger_project ON sponsor_ledger (project_id, network, created_at);
+
+-- The ledger's sums per project and network, kept with each entry.
+CREATE TABLE sponsor_balances (
+    project_id  TEXT NOT NULL,
+    network     TEXT NOT NULL,
+    funded      TEXT NOT NULL,
+    spent       TEXT NOT NULL,
+    updated_at  BIGINT NOT NULL,
+    PRIMARY KEY (project_id, network)
+);
+
+-- What was spent (and how many operations were included) per UTC day and
+-- scope: 'project:<id>:<network>', 'account:<id>:<network>:<sender>' or
+-- 'network:<network>'.
+CREATE TABLE sponsor_daily (
+    scope  TEXT NOT NULL,
+    day    BIGINT NOT NULL,
+    spent  TEXT NOT NULL,
+    ops    INTEGER NOT NULL,
+    PRIMARY KEY (scope, day)
+);
+
+-- One row per signed approval: id is the approved operation's userOpHash.
+-- It holds amount (the operation's prefund) of the budgets while status is
+-- reserved and valid_until (the approval's validUntil) has not passed.
+CREATE TABLE sponsor_reservations (
+    id           TEXT PRIMARY KEY,
+    project_id   TEXT NOT NULL,
+    network      TEXT NOT NULL,
+    sender       TEXT NOT NULL,
+    nonce        TEXT NOT NULL,
+    amount       TEXT NOT NULL,
+    day          BIGINT NOT NULL,
+    user_id      TEXT NOT NULL DEFAULT '',  -- the Latch session's user, when one came with it
+    status       TEXT NOT NULL,             -- reserved, settled
+    valid_until  BIGINT NOT NULL,
+    created_at   BIGINT NOT NULL
+);
+CREATE INDEX sponsor_reservations_live ON sponsor_reservations (network, status, valid_until);
+
+-- How far each network's UserOperationEvent logs have been settled.
+CREATE TABLE sponsor_cursors (
+    network     TEXT PRIMARY KEY,
+    block       BIGINT NOT NULL,
+    updated_at  BIGINT NOT NULL
+);
+
+-- The last USD price latchd read for each network's native coin, for the
+-- report (latchd sponsor report runs without the networks).
+CREATE TABLE sponsor_prices (
+    network  TEXT PRIMARY KEY,
+    usd      TEXT NOT NULL,
+    at       BIGINT NOT NULL
+);
