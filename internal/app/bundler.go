@@ -41,6 +41,8 @@ type BundlerConfig struct {
 	SponsorDefault         bool
 	SponsorAccountDailyCap int
 	SponsorDailyCap        int
+	// Sponsor holds the budgets and bounds of sponsorship (sponsor.go).
+	Sponsor SponsorConfig
 }
 
 // bundlerService is the bundler's state in Main.
@@ -73,7 +75,11 @@ func bundlerFlags(fs *flag.FlagSet, cfg *Config) func() error {
 	fs.BoolVar(&b.SponsorDefault, "sponsor-default", false, "the paymaster sponsors operations of projects without a sponsorship policy of their own (latchd dev's project has one that sponsors)")
 	fs.IntVar(&b.SponsorAccountDailyCap, "sponsor-account-daily-cap", defaultSponsorAccountDailyCap, "with --sponsor-default: sponsored operations per account per UTC day (0 = no cap)")
 	fs.IntVar(&b.SponsorDailyCap, "sponsor-daily-cap", defaultSponsorDailyCap, "with --sponsor-default: sponsored operations per project per UTC day (0 = no cap)")
+	finishSponsor := sponsorFlags(fs, &b.Sponsor)
 	return func() error {
+		if err := finishSponsor(); err != nil {
+			return err
+		}
 		b.Networks, b.Paymasters = networks, paymasters
 		for _, s := range b.Networks {
 			if _, _, _, err := parseBundlerFlag(s); err != nil {
@@ -200,27 +206,43 @@ func (m *Main) startBundler(ctx context.Context) error {
 	if len(nets) == 0 {
 		return nil
 	}
+	sp, err := b.Sponsor.parse()
+	if err != nil {
+		return err
+	}
+	for i := range nets {
+		symbol := "ETH"
+		if nw := m.Networks.Get(nets[i].Network); nw != nil && nw.NativeCurrency.Symbol != "" {
+			symbol = nw.NativeCurrency.Symbol
+		}
+		nets[i].Sponsor = sp.limits(nets[i].Network, symbol)
+	}
 	minFee, _ := new(big.Int).SetString(b.MinPriorityFee, 10)
 	st := bundler.NewStore(m.DB)
+	policy := bundler.Policy{Enabled: b.SponsorDefault, AccountDailyCap: b.SponsorAccountDailyCap, DailyCap: b.SponsorDailyCap,
+		DailyBudget: sp.dailyBudget, AccountDailyBudget: sp.accountDailyBudget, RequireSession: b.Sponsor.RequireSession}
 	svc, err := bundler.New(bundler.Config{
 		Networks:            nets,
 		Store:               st,
 		MinPriorityFee:      minFee,
 		MaxPendingPerSender: b.MaxPendingPerSender,
-		DefaultPolicy:       bundler.Policy{Enabled: b.SponsorDefault, AccountDailyCap: b.SponsorAccountDailyCap, DailyCap: b.SponsorDailyCap},
+		DefaultPolicy:       policy,
+		ApprovalLifetime:    b.Sponsor.ApprovalTTL,
+		Sponsorship:         m.sponsorConfig(sp),
 		Logger:              m.Logger.With("component", "bundler"),
 	})
 	if err != nil {
 		return err
 	}
-	// latchd dev's project sponsors its operations unless its policy was set otherwise.
+	// latchd dev's project sponsors its operations within the flags'
+	// bounds, from a balance topped up at every start (docs/smart-accounts.md).
 	if m.Config.Dev && m.DevProjectID != "" {
-		if _, ok, err := st.Policy(ctx, m.DevProjectID); err != nil {
+		policy.Enabled = true
+		if err := st.SetPolicy(ctx, m.DevProjectID, policy, time.Now()); err != nil {
 			return err
-		} else if !ok {
-			if err := st.SetPolicy(ctx, m.DevProjectID, bundler.Policy{Enabled: true, AccountDailyCap: b.SponsorAccountDailyCap, DailyCap: b.SponsorDailyCap}, time.Now()); err != nil {
-				return err
-			}
+		}
+		if err := fundDevProject(ctx, st, m.DevProjectID, nets); err != nil {
+			return err
 		}
 	}
 	m.bundler.svc = svc

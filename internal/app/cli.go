@@ -32,6 +32,10 @@ Usage:
   latchd image put --kind wallet|asset|currency|token --id ID --file logo.png|.jpg|.webp|.svg
   latchd auth rotate-key     re-encrypt the embedded wallet's stored shares under the first key of --auth-kek
                              and --auth-recovery-key (docs/auth.md)
+  latchd sponsor fund --project ID --network CAIP2 --amount X [--note TEXT]
+                             add X of the network's coin (e.g. 0.5) to the project's sponsorship balance there
+  latchd sponsor report [--json]
+                             print each project's sponsorship per network: funded, spent, reserved, left
   latchd routes              print every route with its method, pattern, guard class and listener
   latchd healthcheck [--url URL] [--timeout D]
                              GET a running latchd's /healthz (default: on --addr); exit 0 if it answers 200
@@ -62,6 +66,8 @@ func CLI(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = runImage(ctx, args, stdout, stderr)
 	case "auth":
 		err = runAuth(ctx, args, stdout, stderr)
+	case "sponsor":
+		err = runSponsor(ctx, args, stdout, stderr)
 	case "routes":
 		if len(args) > 0 {
 			err = fmt.Errorf("takes no arguments")

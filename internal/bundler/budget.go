@@ -50,7 +50,7 @@ func (s *Store) Left(ctx context.Context, projectID, network string) (*big.Int, 
 // -32501 for a project without balance, -32504 for a daily cap or budget,
 // with the bound in data.
 func (n *netState) budgetError(e *BudgetError) *jsonrpc.Error {
-	amount := func(v *big.Int) string { return formatNative(v, n.Sponsor.Symbol) }
+	amount := func(v *big.Int) string { return FormatNative(v, n.Sponsor.Symbol) }
 	used := func() string { return amount(e.Used) }
 	switch e.Bound {
 	case BoundBalance:
@@ -78,9 +78,9 @@ func throttled(e *BudgetError, format string, args ...any) *jsonrpc.Error {
 	return err
 }
 
-// formatNative shows wei in whole units of an 18-decimal coin, exactly:
+// FormatNative shows wei in whole units of an 18-decimal coin, exactly:
 // 1500000000000000 → "0.0015 ETH".
-func formatNative(wei *big.Int, symbol string) string {
+func FormatNative(wei *big.Int, symbol string) string {
 	neg := wei.Sign() < 0
 	s := new(big.Int).Abs(wei).String()
 	if len(s) <= 18 {

@@ -17,8 +17,8 @@ var (
 	DepositStorageSlot = depositStorageSlot
 )
 
-// SponsoredPreVerificationGas is the preVerificationGas the paymaster
-// computes for op once it carries the paymaster's fields (tests).
+// SponsoredPreVerificationGas is the preVerificationGas latchd computes
+// for op once it carries the paymaster's fields (tests).
 func SponsoredPreVerificationGas(op *UserOperation, paymaster common.Address) uint64 {
 	c := op.Copy()
 	c.Paymaster = &paymaster
@@ -29,5 +29,5 @@ func SponsoredPreVerificationGas(op *UserOperation, paymaster common.Address) ui
 		c.PaymasterPostOpGasLimit = paymasterPostOpGas
 	}
 	c.PaymasterData = make([]byte, 12+len(stubSignature))
-	return sponsoredPreVerificationGas(c)
+	return estimatedPreVerificationGas(c)
 }

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/big"
+	"strconv"
+	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
@@ -14,12 +16,13 @@ import (
 )
 
 // Defaults of SponsorLimits and SponsorConfig. A LatchSmartAccount's
-// first operation (its deployment and a call) validates in about 300,000
-// gas; the call caps bound the EntryPoint's 10% charge on unused call gas,
-// which is paid to whoever bundles the operation.
+// first operation (its deployment) validates in about 650,000 gas. The
+// call cap bounds the EntryPoint's 10% charge on unused call gas, which is
+// paid to whoever bundles the operation: what a self-bundling holder of an
+// approval can gain beyond its gas (docs/smart-accounts.md).
 const (
 	DefaultSponsorMaxVerificationGas    = 2_000_000
-	DefaultSponsorMaxCallGas            = 1_000_000
+	DefaultSponsorMaxCallGas            = 500_000
 	DefaultSponsorMaxPreVerificationGas = 500_000
 	// DefaultBaseFeeMultiplierPercent: maxFeePerGas may be up to twice the
 	// current base fee (plus the priority fee cap), room for six full
@@ -102,26 +105,35 @@ func (n *netState) checkSponsoredGas(op *UserOperation) *jsonrpc.Error {
 			return boundError(g.field, u(g.max), u(g.value), "%s %d is above the %d %s", g.field, g.value, g.max, g.whose)
 		}
 	}
-	need := sponsoredPreVerificationGas(op)
+	need, latchd := requiredPreVerificationGas(asSent(op)), estimatedPreVerificationGas(op)
 	if op.PreVerificationGas < need {
-		return boundError("preVerificationGas", u(need), u(op.PreVerificationGas), "preVerificationGas %d is below the %d latchd computes for this operation", op.PreVerificationGas, need)
+		return boundError("preVerificationGas", u(need), u(op.PreVerificationGas), "preVerificationGas %d is below the %d this operation needs (its calldata and the bundle's overheads)", op.PreVerificationGas, need)
 	}
-	if most := need * (100 + preVerificationSlackPercent) / 100; op.PreVerificationGas > most {
-		return boundError("preVerificationGas", u(most), u(op.PreVerificationGas), "preVerificationGas %d is more than %d%% above the %d latchd computes for this operation (at most %d)", op.PreVerificationGas, preVerificationSlackPercent, need, most)
+	if most := latchd * (100 + preVerificationSlackPercent) / 100; op.PreVerificationGas > most {
+		return boundError("preVerificationGas", u(most), u(op.PreVerificationGas), "preVerificationGas %d is more than %d%% above the %d latchd computes for this operation (at most %d)", op.PreVerificationGas, preVerificationSlackPercent, latchd, most)
 	}
 	return nil
 }
 
-// sponsoredPreVerificationGas is what latchd computes for op as it will be
-// sent: with a signature of a real one's length when it has none yet, as
-// eth_estimateUserOperationGas computes it.
-func sponsoredPreVerificationGas(op *UserOperation) uint64 {
-	if len(op.Signature) >= len(stubSignature) {
-		return requiredPreVerificationGas(op)
+// asSent is op with a signature of a real one's length when it has none
+// yet (a paymaster approval comes before the owner signs).
+func asSent(op *UserOperation) *UserOperation {
+	if len(op.Signature) > 0 {
+		return op
 	}
 	c := *op
 	c.Signature = stubSignature
-	return requiredPreVerificationGas(&c)
+	return &c
+}
+
+// estimatedPreVerificationGas is the preVerificationGas latchd computes
+// for op as it will be sent (eth_estimateUserOperationGas's answer): its
+// calldata cost with a preVerificationGas of 2^20 (its own encoding's size
+// barely depends on its value), plus 1,000 to spare.
+func estimatedPreVerificationGas(op *UserOperation) uint64 {
+	c := *asSent(op)
+	c.PreVerificationGas = 1 << 20
+	return requiredPreVerificationGas(&c) + 1_000
 }
 
 // chainView is what an approval reads of the network: the latest base fee,
@@ -201,16 +213,15 @@ func (n *netState) checkSponsoredFees(op *UserOperation, v chainView) *jsonrpc.E
 	if op.MaxFeePerGas.Cmp(feeCap) > 0 {
 		return boundError("maxFeePerGas", feeCap, op.MaxFeePerGas,
 			"maxFeePerGas %s is above the %s wei this paymaster sponsors on %s now (%s times the base fee of %s wei, plus %s)",
-			op.MaxFeePerGas, feeCap, n.Network, percentString(cfg.Sponsorship.BaseFeeMultiplierPercent), v.baseFee, tipCap)
+			op.MaxFeePerGas, feeCap, n.Network, Multiplier(cfg.Sponsorship.BaseFeeMultiplierPercent), v.baseFee, tipCap)
 	}
 	return nil
 }
 
-// percentString shows a percentage as a multiplier: 200 → "2", 150 → "1.5".
-func percentString(p uint64) string {
-	s := fmt.Sprintf("%d.%02d", p/100, p%100)
-	for s[len(s)-1] == '0' {
-		s = s[:len(s)-1]
+// Multiplier shows a percentage as a multiplier: 200 → "2", 150 → "1.5".
+func Multiplier(percent uint64) string {
+	if percent%100 == 0 {
+		return strconv.FormatUint(percent/100, 10)
 	}
-	return s[:len(s)-boolInt(s[len(s)-1] == '.')]
+	return strings.TrimRight(fmt.Sprintf("%d.%02d", percent/100, percent%100), "0")
 }

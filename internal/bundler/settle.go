@@ -34,11 +34,12 @@ func (n *netState) sponsoredEvent(lg rpcLog, tx common.Hash) (Settlement, bool) 
 	if err != nil || len(vals) != 4 {
 		return Settlement{}, false
 	}
-	cost, ok := vals[2].(*big.Int)
-	if !ok {
+	nonce, ok1 := vals[0].(*big.Int)
+	cost, ok2 := vals[2].(*big.Int)
+	if !ok1 || !ok2 {
 		return Settlement{}, false
 	}
-	return Settlement{UserOpHash: lg.Topics[1], Network: n.Network, Sender: common.BytesToAddress(lg.Topics[2].Bytes()), ActualGasCost: cost, TxHash: tx}, true
+	return Settlement{UserOpHash: lg.Topics[1], Network: n.Network, Sender: common.BytesToAddress(lg.Topics[2].Bytes()), Nonce: nonce, ActualGasCost: cost, TxHash: tx}, true
 }
 
 // settleReceipt settles the sponsored operations of a mined bundle of

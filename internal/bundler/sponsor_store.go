@@ -409,16 +409,18 @@ type Settlement struct {
 	UserOpHash    common.Hash
 	Network       string
 	Sender        common.Address
+	Nonce         *big.Int
 	ActualGasCost *big.Int
 	TxHash        common.Hash
 }
 
 // Settle records what an included operation cost, once per operation: a
 // spend in the ledger of the project whose approval it used (whether or
-// not that approval has expired since: what the chain paid was spent),
-// which ends its reservation. An operation latchd has no approval of is
-// recorded as spent by no project (project ""). It reports whether the
-// operation was new.
+// not that approval has expired since: what the chain paid was spent).
+// It ends the reservations of every approval of the sender and nonce,
+// which no other operation can use now. An operation latchd has no
+// approval of is recorded as spent by no project (project ""). It
+// reports whether the operation was new.
 func (s *Store) Settle(ctx context.Context, st Settlement, now time.Time) (bool, error) {
 	settled := false
 	err := s.db.InTx(ctx, func(tx *sql.Tx) error {
@@ -439,6 +441,10 @@ func (s *Store) Settle(ctx context.Context, st Settlement, now time.Time) (bool,
 			return nil // settled before
 		}
 		if _, err := tx.ExecContext(ctx, s.db.Rebind(`UPDATE sponsor_reservations SET status = 'settled' WHERE id = ?`), hexLower(st.UserOpHash[:])); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, s.db.Rebind(`UPDATE sponsor_reservations SET status = 'settled' WHERE network = ? AND sender = ? AND nonce = ? AND status = 'reserved'`),
+			st.Network, hexLower(st.Sender[:]), st.Nonce.String()); err != nil {
 			return err
 		}
 		if err := s.addBalanceTx(ctx, tx, projectID, st.Network, new(big.Int), st.ActualGasCost, now); err != nil {

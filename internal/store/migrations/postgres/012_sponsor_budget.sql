@@ -67,6 +67,7 @@ CREATE TABLE sponsor_reservations (
     created_at   BIGINT NOT NULL
 );
 CREATE INDEX sponsor_reservations_live ON sponsor_reservations (network, status, valid_until);
+CREATE INDEX sponsor_reservations_slot ON sponsor_reservations (network, sender, nonce);
 
 -- How far each network's UserOperationEvent logs have been settled.
 CREATE TABLE sponsor_cursors (
