@@ -264,3 +264,62 @@ func TestMain_BundlerStartErrors(t *testing.T) {
 		})
 	}
 }
+
+// The sponsorship settings (--sponsor-* flags) bound what latchd dev's
+// paymaster approves: gas caps, fee multiplier and priority fee ceiling,
+// the approval's lifetime, and the daily budgets.
+func TestMain_SponsorBounds(t *testing.T) {
+	m := runBundlerMain(t, app.BundlerConfig{Dev: true, Sponsor: app.SponsorConfig{
+		MaxCallGas: []string{"eip155:31337=90000"}, MaxVerificationGas: []string{"1900000"}, BaseFeeMultiplier: "1.5",
+		MaxPriorityFee: []string{"1500000000"}, ApprovalTTL: 45 * time.Second,
+	}})
+	nw := m.Info().Networks[0]
+	url := m.APIURL() + "/v1?chainId=" + nw.CAIPNetworkID + "&projectId=" + m.DevProjectID
+	ep, chainID := common.HexToAddress(nw.EntryPoint), hexutil.EncodeUint64(nw.ChainID)
+	w := newWalletOp(t, m, url, common.Address{0xb0}, new(big.Int))
+	var approval bundler.PaymasterApproval
+	mustResult(t, rpcCall(t, url, "pm_getPaymasterData", w.op, ep, chainID, map[string]any{}), &approval)
+	if d := time.Until(time.Unix(new(big.Int).SetBytes(approval.PaymasterData[:6]).Int64(), 0)); d > 45*time.Second || d < 40*time.Second {
+		t.Fatalf("approval valid for %s, want 45 s", d)
+	}
+	var head struct {
+		BaseFee *hexutil.Big `json:"baseFeePerGas"`
+	}
+	mustResult(t, rpcCall(t, url, "eth_getBlockByNumber", "latest", false), &head)
+	for _, tt := range []struct {
+		mod  func(op *bundler.UserOperation)
+		want string
+	}{
+		{func(op *bundler.UserOperation) { op.CallGasLimit = 90_001 }, "callGasLimit 90001 is above the 90000"},
+		{func(op *bundler.UserOperation) { op.VerificationGasLimit = 1_900_001 }, "verificationGasLimit 1900001 is above the 1900000"},
+		{func(op *bundler.UserOperation) {
+			op.MaxPriorityFeePerGas = big.NewInt(1_500_000_001)
+			op.MaxFeePerGas = new(big.Int).Add(op.MaxPriorityFeePerGas, head.BaseFee.ToInt())
+		}, "at most 1500000000"},
+		{func(op *bundler.UserOperation) { op.MaxFeePerGas = big.NewInt(25_000_000_000) }, "1.5 times the base fee"},
+	} {
+		op := w.op.Copy()
+		tt.mod(op)
+		if a := rpcCall(t, url, "pm_getPaymasterData", op, ep, chainID, map[string]any{}); a.Error == nil || a.Error.Code != bundler.CodePaymasterRejected || !strings.Contains(a.Error.Message, tt.want) {
+			t.Errorf("answer %+v, want %q", a.Error, tt.want)
+		}
+	}
+	for _, tt := range []struct {
+		name string
+		s    app.SponsorConfig
+		want string
+	}{
+		{"DailyBudget", app.SponsorConfig{DailyBudget: "0.000001"}, "This project has reached today's sponsorship budget of 0.000001 ETH on eip155:31337"},
+		{"AccountDailyBudget", app.SponsorConfig{AccountDailyBudget: "0.000002"}, "This account has reached today's sponsorship budget of 0.000002 ETH"},
+		{"NetworkDailyBudget", app.SponsorConfig{NetworkDailyBudgets: []string{"eip155:31337=0.000003"}}, "Sponsorship on eip155:31337 has reached today's budget of 0.000003 ETH"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			m := runBundlerMain(t, app.BundlerConfig{Dev: true, Sponsor: tt.s})
+			url := m.APIURL() + "/v1?chainId=" + nw.CAIPNetworkID + "&projectId=" + m.DevProjectID
+			w := newWalletOp(t, m, url, common.Address{0xb0}, new(big.Int))
+			if a := rpcCall(t, url, "pm_getPaymasterData", w.op, ep, chainID, map[string]any{}); a.Error == nil || a.Error.Code != bundler.CodeThrottled || !strings.Contains(a.Error.Message, tt.want) {
+				t.Fatalf("answer %+v, want %q", a.Error, tt.want)
+			}
+		})
+	}
+}
