@@ -7,8 +7,9 @@ import (
 	"math/big"
 	"strconv"
 	"strings"
+	"sync"
+	"time"
 
-	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/rpc"
 
@@ -136,10 +137,10 @@ func estimatedPreVerificationGas(op *UserOperation) uint64 {
 	return requiredPreVerificationGas(&c) + 1_000
 }
 
-// chainView is what an approval reads of the network: the latest base fee,
-// the node's suggested priority fee and the sender's next nonce.
-type chainView struct {
-	baseFee, tip, nonce *big.Int
+// feeView is what the network charges now: the latest block's base fee
+// and the node's suggested priority fee.
+type feeView struct {
+	baseFee, tip *big.Int
 }
 
 // batchNode is a Node that takes JSON-RPC batches (internal/evm.Client).
@@ -147,43 +148,63 @@ type batchNode interface {
 	Batch(ctx context.Context, elems []rpc.BatchElem) error
 }
 
-// readChain reads the chain view of sender's nonce key in one batch when
-// the node takes batches, else in three calls.
-func (n *netState) readChain(ctx context.Context, sender common.Address, key *big.Int) (chainView, error) {
-	nonceData, err := entryPointABI.Pack("getNonce", sender, key)
-	if err != nil {
-		return chainView{}, err
+// feeQuoteTTL: how long the network's fees are reused between
+// approvals. The base fee moves at most 12.5% a block, well inside the
+// multiplier's margin.
+const feeQuoteTTL = time.Second
+
+// feeCache holds a network's last fees read (base fee and suggested tip).
+type feeCache struct {
+	mu           sync.Mutex
+	at           time.Time
+	baseFee, tip *big.Int
+}
+
+func (c *feeCache) get() (baseFee, tip *big.Int, ok bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.baseFee, c.tip, c.baseFee != nil && time.Since(c.at) < feeQuoteTTL
+}
+
+func (c *feeCache) set(baseFee, tip *big.Int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.at, c.baseFee, c.tip = time.Now(), baseFee, tip
+}
+
+// readFees returns the network's fees, read again (in one batch when the
+// node takes batches) once the cached ones are older than feeQuoteTTL.
+func (n *netState) readFees(ctx context.Context) (feeView, error) {
+	if baseFee, tip, ok := n.fees.get(); ok {
+		return feeView{baseFee, tip}, nil
 	}
 	var head struct {
 		BaseFee *hexutil.Big `json:"baseFeePerGas"`
 	}
 	var tip hexutil.Big
-	var nonce hexutil.Bytes
 	elems := []rpc.BatchElem{
 		{Method: "eth_getBlockByNumber", Args: []any{"latest", false}, Result: &head},
 		{Method: "eth_maxPriorityFeePerGas", Result: &tip},
-		{Method: "eth_call", Args: []any{map[string]any{"to": n.EntryPoint, "data": hexutil.Bytes(nonceData)}, "latest"}, Result: &nonce},
 	}
 	if b, ok := n.Node.(batchNode); ok {
 		if err := b.Batch(ctx, elems); err != nil {
-			return chainView{}, err
-		}
-		for _, e := range elems {
-			if e.Error != nil {
-				return chainView{}, fmt.Errorf("%s: %w", e.Method, e.Error)
-			}
+			return feeView{}, err
 		}
 	} else {
-		for _, e := range elems {
-			if err := n.Node.Call(ctx, e.Result, e.Method, e.Args...); err != nil {
-				return chainView{}, fmt.Errorf("%s: %w", e.Method, err)
-			}
+		for i := range elems {
+			elems[i].Error = n.Node.Call(ctx, elems[i].Result, elems[i].Method, elems[i].Args...)
 		}
 	}
-	v := chainView{baseFee: new(big.Int), tip: tip.ToInt(), nonce: new(big.Int).SetBytes(nonce)}
+	for _, e := range elems {
+		if e.Error != nil {
+			return feeView{}, fmt.Errorf("%s: %w", e.Method, e.Error)
+		}
+	}
+	v := feeView{baseFee: new(big.Int), tip: tip.ToInt()}
 	if head.BaseFee != nil {
 		v.baseFee = head.BaseFee.ToInt() // else a chain without EIP-1559
 	}
+	n.fees.set(v.baseFee, v.tip)
 	return v, nil
 }
 
@@ -193,7 +214,7 @@ func (n *netState) readChain(ctx context.Context, sender common.Address, key *bi
 // above the base fee times the multiplier plus that priority cap. Fees so
 // bounded pay the bundler about what its transaction costs, so an
 // approval cannot be turned into a payment to whoever bundles it.
-func (n *netState) checkSponsoredFees(op *UserOperation, v chainView) *jsonrpc.Error {
+func (n *netState) checkSponsoredFees(op *UserOperation, v feeView) *jsonrpc.Error {
 	cfg := n.svc.cfg
 	suggested := v.tip
 	if suggested.Cmp(cfg.MinPriorityFee) < 0 {

@@ -160,7 +160,7 @@ func (s *Service) Stub(ctx context.Context, req ApprovalRequest) (*PaymasterStub
 		return nil, n.budgetError(&BudgetError{Bound: BoundBalance, Limit: left, Used: new(big.Int), Asked: new(big.Int)})
 	}
 	if req.Op.MaxFeePerGas.Sign() > 0 {
-		v, err := n.readChain(ctx, req.Op.Sender, nonceKey(req.Op.Nonce))
+		v, err := n.readFees(ctx)
 		if err != nil {
 			return nil, n.nodeError(ctx, err)
 		}
@@ -190,9 +190,10 @@ func (s *Service) PaymasterData(ctx context.Context, projectID, network string, 
 // Config.ApprovalLifetime, when it keeps every bound: the policy (and the
 // visitor's session when it asks for one), the network's gas caps, a
 // preVerificationGas within 10% of latchd's, fees near the network's
-// current ones, a nonce among the sender's next few, and the budgets,
-// which the approval then holds its maximum cost of (Store.Reserve) until
-// it is included or expires.
+// current ones, a nonce among the sender's next few (once it has approvals
+// held: one more RPC call then), and the budgets, which the approval then
+// holds its maximum cost of (Store.Reserve) until it is included or
+// expires.
 func (s *Service) Approve(ctx context.Context, req ApprovalRequest) (*PaymasterApproval, *jsonrpc.Error) {
 	n, p, rerr := s.sponsorable(ctx, req)
 	if rerr != nil {
@@ -222,14 +223,11 @@ func (s *Service) Approve(ctx context.Context, req ApprovalRequest) (*PaymasterA
 	if cost.Cmp(s.cfg.MaxSponsoredCost) > 0 {
 		return nil, boundError("prefund", s.cfg.MaxSponsoredCost, cost, "The operation's prefund (its gas limits at maxFeePerGas) is %s wei, more than the %s wei this paymaster sponsors: lower its gas limits or maxFeePerGas", cost, s.cfg.MaxSponsoredCost)
 	}
-	v, err := n.readChain(ctx, op.Sender, nonceKey(op.Nonce))
+	v, err := n.readFees(ctx)
 	if err != nil {
 		return nil, n.nodeError(ctx, err)
 	}
 	if rerr := n.checkSponsoredFees(signed, v); rerr != nil {
-		return nil, rerr
-	}
-	if rerr := n.checkSponsoredNonce(op, v.nonce); rerr != nil {
 		return nil, rerr
 	}
 	now := s.cfg.Now()
@@ -239,10 +237,23 @@ func (s *Service) Approve(ctx context.Context, req ApprovalRequest) (*PaymasterA
 		return nil, errInternal
 	}
 	signed.PaymasterData = data
-	err = s.cfg.Store.Reserve(ctx, Reservation{
+	r := Reservation{
 		ID: signed.Hash(n.EntryPoint, n.ChainID), ProjectID: req.ProjectID, Network: req.Network, Sender: op.Sender, Nonce: op.Nonce,
 		Amount: cost, ValidUntil: validUntil.Truncate(time.Second), UserID: userID,
-	}, Budgets{Policy: p, NetworkDailyBudget: n.Sponsor.DailyBudget}, now)
+	}
+	b := Budgets{Policy: p, NetworkDailyBudget: n.Sponsor.DailyBudget}
+	err = s.cfg.Store.Reserve(ctx, r, b, now)
+	if errors.Is(err, ErrNeedNonce) {
+		// The account has approvals held: the chain's next nonce says
+		// which still count, and bounds how far ahead this one may be.
+		if r.NextNonce, err = n.sim.chainNonce(ctx, op.Sender, nonceKey(op.Nonce)); err != nil {
+			return nil, n.nodeError(ctx, err)
+		}
+		if rerr := n.checkSponsoredNonce(op, r.NextNonce); rerr != nil {
+			return nil, rerr
+		}
+		err = s.cfg.Store.Reserve(ctx, r, b, now)
+	}
 	var be *BudgetError
 	if errors.As(err, &be) {
 		return nil, n.budgetError(be)
@@ -260,8 +271,8 @@ func (s *Service) Approve(ctx context.Context, req ApprovalRequest) (*PaymasterA
 
 // checkSponsoredNonce refuses a nonce that is not among the sender's next
 // MaxPendingPerSender under its key (next is the chain's): the only
-// approvals the sender could use soon, so approvals asked for far nonces
-// cannot pile up against it.
+// approvals the sender could use soon, so approvals asked for other
+// nonces cannot pile up against it.
 func (n *netState) checkSponsoredNonce(op *UserOperation, next *big.Int) *jsonrpc.Error {
 	seq, first := nonceSeq(op.Nonce), nonceSeq(next)
 	last := new(big.Int).Add(first, big.NewInt(int64(n.svc.cfg.MaxPendingPerSender-1)))

@@ -292,6 +292,11 @@ func TestService_PaymasterBounds(t *testing.T) {
 	} {
 		t.Run(tt.bound, func(t *testing.T) {
 			op := honest()
+			if tt.bound == "nonce" { // the window applies once the account has an approval held
+				if rerr := approve(op); rerr != nil {
+					t.Fatal(rerr)
+				}
+			}
 			tt.mod(op)
 			if tt.bound != "preVerificationGas" { // what latchd computes follows the fields
 				op.PreVerificationGas = bundler.SponsoredPreVerificationGas(op, chain.VerifyingPaymaster)

@@ -136,6 +136,8 @@ type netState struct {
 	// singles: the last bundle reverted, bundle one operation at a time
 	// until the queue is through (the loop's goroutine only).
 	singles bool
+	// fees caches the network's fees for the paymaster's bounds (fees.go).
+	fees feeCache
 }
 
 // New returns a Service; Run starts its bundling loops.

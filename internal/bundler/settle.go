@@ -19,7 +19,7 @@ const (
 	maxLogBlocks = 1_000
 	// priceInterval: how often the native coin's price is recorded for the report.
 	priceInterval = time.Minute
-	// pruneInterval and pruneAge: reservations that ended a day ago are deleted.
+	// pruneInterval and pruneAge: approvals that expired a day ago are deleted.
 	pruneInterval = time.Hour
 	pruneAge      = 24 * time.Hour
 )
@@ -69,7 +69,7 @@ func (n *netState) settleReceipt(ctx context.Context, tx common.Hash, raw json.R
 // submit it itself), from the EntryPoint's UserOperationEvent logs with
 // the paymaster as topic, block by block from a cursor kept in the
 // database, on the node that bundles the network. It also records the
-// native coin's price for the report and prunes ended reservations.
+// native coin's price for the report and prunes expired approvals.
 func (n *netState) watchSponsored(ctx context.Context) {
 	t := time.NewTicker(settleInterval)
 	defer t.Stop()
@@ -89,7 +89,7 @@ func (n *netState) watchSponsored(ctx context.Context) {
 				}
 			}
 			if now.Sub(pruned) >= pruneInterval {
-				if err := n.svc.cfg.Store.PruneReservations(ctx, now.Add(-pruneAge)); err == nil {
+				if err := n.svc.cfg.Store.PruneApprovals(ctx, now.Add(-pruneAge)); err == nil {
 					pruned = now
 				}
 			}

@@ -83,39 +83,26 @@ func (s *Store) Report(ctx context.Context, now time.Time) ([]BalanceReport, err
 	return out, nil
 }
 
-// addReserved adds each live reservation slot (the largest approval of a
-// sender and nonce) to its project's row.
+// addReserved adds each live slot (the largest approval of a sender and
+// nonce) to its project's row.
 func (s *Store) addReserved(ctx context.Context, now time.Time, out []BalanceReport, index map[[2]string]int) error {
-	rows, err := s.db.Query(ctx, `SELECT project_id, network, sender, nonce, amount FROM sponsor_reservations WHERE status = 'reserved' AND valid_until >= ?`, now.UnixMilli())
+	rows, err := s.db.Query(ctx, `SELECT project_id, network, amount FROM sponsor_slots WHERE valid_until >= ?`, now.UnixMilli())
 	if err != nil {
 		return err
 	}
 	defer rows.Close()
-	type key struct {
-		project, network, sender, nonce string
-	}
-	slots := map[key]*big.Int{}
 	for rows.Next() {
-		var k key
-		var amount string
-		if err := rows.Scan(&k.project, &k.network, &k.sender, &k.nonce, &amount); err != nil {
+		var project, network, amount string
+		if err := rows.Scan(&project, &network, &amount); err != nil {
 			return err
 		}
 		a, err := parseWei(amount)
 		if err != nil {
 			return err
 		}
-		if cur := slots[k]; cur == nil || a.Cmp(cur) > 0 {
-			slots[k] = a
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return err
-	}
-	for k, a := range slots {
-		if i, ok := index[[2]string{k.project, k.network}]; ok {
+		if i, ok := index[[2]string{project, network}]; ok {
 			out[i].Reserved.Add(out[i].Reserved, a)
 		}
 	}
-	return nil
+	return rows.Err()
 }

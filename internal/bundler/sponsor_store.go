@@ -149,7 +149,16 @@ type Reservation struct {
 	Amount     *big.Int // the operation's prefund: every gas limit at maxFeePerGas
 	ValidUntil time.Time
 	UserID     string // the Latch session's user, when one came with the request
+	// NextNonce is the chain's next nonce of Sender under Nonce's key: the
+	// account's slots below it are stale (approvals asked for nonces it
+	// has used). Reserve answers ErrNeedNonce when it is nil and the
+	// account has slots in the project.
+	NextNonce *big.Int
 }
+
+// ErrNeedNonce is Reserve's answer when the account has slots and the
+// reservation does not say the chain's next nonce.
+var ErrNeedNonce = errors.New("bundler: the account has approvals held; its next nonce is needed")
 
 // Budgets are the bounds a reservation must keep besides the project's
 // balance: the policy's caps and budgets, and the network's daily budget
@@ -183,33 +192,32 @@ func (e *BudgetError) Error() string {
 	return fmt.Sprintf("bundler: sponsorship %s: %s used of %s, %s asked", e.Bound, e.Used, e.Limit, e.Asked)
 }
 
-// liveRow is a live reservation as Reserve reads it.
-type liveRow struct {
-	id, project string
-	sender      common.Address
-	nonce       *big.Int
-	amount      *big.Int
-}
-
-// slot is one sender's nonce within a project: of the approvals for it,
-// only one can ever be included, so a slot holds the largest of them.
-type slot struct {
-	project string
-	sender  common.Address
-	nonce   string
-}
-
-// Reserve records r if the budgets allow it, checking and inserting in one
+// Reserve records r if the budgets allow it, checking and writing in one
 // transaction, and returns a *BudgetError naming the bound it would cross
-// otherwise. Approvals for the same sender and nonce hold the largest of
-// their amounts, not their sum. An account's bounds count only its own
-// reservations with the same nonce key and a lower sequence number, so
-// approvals others request for the account (which only its owner can use)
-// cannot stop its next operation. Reserving the same id twice is a no-op.
+// otherwise. Approvals of the same project, sender and nonce share a slot
+// that holds the largest of their amounts, not their sum (only one of them
+// can be included). An account's bounds count only its own slots with the
+// same nonce key and a sequence number from the chain's next (NextNonce)
+// to below r's, so approvals others ask for the account (which only its
+// owner can use) cannot stop its next operation. Reserving the same id
+// twice is a no-op. Slots whose approvals have all expired are released
+// first.
 func (s *Store) Reserve(ctx context.Context, r Reservation, b Budgets, now time.Time) error {
 	day := dayOf(now)
 	return s.db.InTx(ctx, func(tx *sql.Tx) error {
 		if err := s.lockNetwork(ctx, tx, r.Network); err != nil {
+			return err
+		}
+		// Recorded first: a refusal below rolls it back.
+		res, err := tx.ExecContext(ctx, s.db.Rebind(`INSERT INTO sponsor_approvals (id, project_id, network, sender, nonce, amount, day, user_id, valid_until, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`),
+			hexLower(r.ID[:]), r.ProjectID, r.Network, hexLower(r.Sender[:]), r.Nonce.String(), r.Amount.String(), day, r.UserID, r.ValidUntil.UnixMilli(), now.UnixMilli())
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return nil // this very approval, asked for again
+		}
+		if err := s.sweepTx(ctx, tx, r.Network, now); err != nil {
 			return err
 		}
 		funded, spent, err := s.balanceTx(ctx, tx, r.ProjectID, r.Network)
@@ -220,57 +228,60 @@ func (s *Store) Reserve(ctx context.Context, r Reservation, b Budgets, now time.
 		if left.Sign() <= 0 {
 			return &BudgetError{Bound: BoundBalance, Limit: left, Used: new(big.Int), Asked: r.Amount}
 		}
-		live, err := s.liveTx(ctx, tx, r.Network, now)
+		// The account's slots in the project: r's own (which may hold a
+		// larger approval already) and those that come before it.
+		senderSlots, err := s.senderSlotsTx(ctx, tx, r.Network, r.Sender)
 		if err != nil {
 			return err
 		}
-		mine := slot{r.ProjectID, r.Sender, r.Nonce.String()}
-		slots := map[slot]*big.Int{}
-		for _, l := range live {
-			if l.id == hexLower(r.ID[:]) {
-				return nil // this very approval, asked for again
-			}
-			k := slot{l.project, l.sender, l.nonce.String()}
-			if cur := slots[k]; cur == nil || l.amount.Cmp(cur) > 0 {
-				slots[k] = l.amount
-			}
-		}
-		if cur := slots[mine]; cur == nil || r.Amount.Cmp(cur) > 0 {
-			slots[mine] = r.Amount
-		}
-		projectReserved, networkReserved, accountReserved := new(big.Int), new(big.Int), new(big.Int).Set(r.Amount)
-		projectOps, accountOps := int64(0), int64(1)
+		held := new(big.Int) // what r's slot holds already
+		slotIsNew := true
+		accountReserved, accountOps := new(big.Int).Set(r.Amount), int64(1)
 		key, seq := nonceKey(r.Nonce), nonceSeq(r.Nonce)
-		for k, amount := range slots {
-			networkReserved.Add(networkReserved, amount)
-			if k.project != r.ProjectID {
+		for _, sl := range senderSlots {
+			if sl.project != r.ProjectID {
 				continue
 			}
-			projectReserved.Add(projectReserved, amount)
-			projectOps++
-			if k.sender != r.Sender || k == mine {
-				continue
+			if r.NextNonce == nil {
+				return ErrNeedNonce
 			}
-			n, _ := new(big.Int).SetString(k.nonce, 10)
-			if nonceKey(n).Cmp(key) == 0 && nonceSeq(n).Cmp(seq) < 0 {
-				accountReserved.Add(accountReserved, amount)
+			switch {
+			case sl.nonce.Cmp(r.Nonce) == 0:
+				held, slotIsNew = sl.amount, false
+			case nonceKey(sl.nonce).Cmp(key) == 0 && nonceSeq(sl.nonce).Cmp(seq) < 0 && nonceSeq(sl.nonce).Cmp(nonceSeq(r.NextNonce)) >= 0:
+				accountReserved.Add(accountReserved, sl.amount)
 				accountOps++
 			}
 		}
-		if projectReserved.Cmp(left) > 0 {
-			return &BudgetError{Bound: BoundBalance, Limit: left, Used: new(big.Int).Sub(projectReserved, slots[mine]), Asked: slots[mine]}
+		delta := new(big.Int) // what r adds to what is held
+		if r.Amount.Cmp(held) > 0 {
+			delta.Sub(r.Amount, held)
 		}
-		projectSpent, projectIncluded, err := s.dailyTx(ctx, tx, projectScope(r.ProjectID, r.Network), day)
+		slotAmount := new(big.Int).Add(held, delta)
+		pScope, nScope := projectScope(r.ProjectID, r.Network), networkScope(r.Network)
+		heldBy, err := s.heldTx(ctx, tx, pScope, nScope)
 		if err != nil {
 			return err
 		}
-		accountSpent, accountIncluded, err := s.dailyTx(ctx, tx, accountScope(r.ProjectID, r.Network, r.Sender), day)
+		projectHeld, networkHeld := heldBy[pScope].amount, heldBy[nScope].amount
+		projectSlots := heldBy[pScope].slots
+		if slotIsNew {
+			projectSlots++
+		}
+		if total := new(big.Int).Add(projectHeld, delta); total.Cmp(left) > 0 {
+			return &BudgetError{Bound: BoundBalance, Limit: left, Used: new(big.Int).Sub(total, slotAmount), Asked: slotAmount}
+		}
+		aScope := accountScope(r.ProjectID, r.Network, r.Sender)
+		daily, err := s.dailyTx(ctx, tx, day, pScope, aScope, nScope)
 		if err != nil {
 			return err
 		}
-		networkSpent, _, err := s.dailyTx(ctx, tx, networkScope(r.Network), day)
-		if err != nil {
-			return err
+		projectSpent, projectIncluded := daily[pScope].amount, daily[pScope].slots
+		accountSpent, accountIncluded := daily[aScope].amount, daily[aScope].slots
+		networkSpent := daily[nScope].amount
+		others := func(spentToday, heldNow *big.Int) *big.Int { // spent today and held, r's slot aside
+			v := new(big.Int).Add(spentToday, heldNow)
+			return v.Sub(v, held)
 		}
 		checks := []struct {
 			bound       string
@@ -278,19 +289,28 @@ func (s *Store) Reserve(ctx context.Context, r Reservation, b Budgets, now time.
 			used, asked *big.Int
 		}{
 			{BoundAccountDailyCap, capLimit(b.AccountDailyCap), big.NewInt(accountIncluded + accountOps - 1), big.NewInt(1)},
-			{BoundDailyCap, capLimit(b.DailyCap), big.NewInt(projectIncluded + projectOps - 1), big.NewInt(1)},
+			{BoundDailyCap, capLimit(b.DailyCap), big.NewInt(projectIncluded + projectSlots - 1), big.NewInt(1)},
 			{BoundAccountDailyBudget, b.AccountDailyBudget, new(big.Int).Add(accountSpent, new(big.Int).Sub(accountReserved, r.Amount)), r.Amount},
-			{BoundDailyBudget, b.DailyBudget, new(big.Int).Add(projectSpent, new(big.Int).Sub(projectReserved, slots[mine])), slots[mine]},
-			{BoundNetworkDailyBudget, b.NetworkDailyBudget, new(big.Int).Add(networkSpent, new(big.Int).Sub(networkReserved, slots[mine])), slots[mine]},
+			{BoundDailyBudget, b.DailyBudget, others(projectSpent, projectHeld), slotAmount},
+			{BoundNetworkDailyBudget, b.NetworkDailyBudget, others(networkSpent, networkHeld), slotAmount},
 		}
 		for _, c := range checks {
 			if c.limit != nil && new(big.Int).Add(c.used, c.asked).Cmp(c.limit) > 0 {
 				return &BudgetError{Bound: c.bound, Limit: c.limit, Used: c.used, Asked: c.asked}
 			}
 		}
-		_, err = tx.ExecContext(ctx, s.db.Rebind(`INSERT INTO sponsor_reservations (id, project_id, network, sender, nonce, amount, day, user_id, status, valid_until, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'reserved', ?, ?)`),
-			hexLower(r.ID[:]), r.ProjectID, r.Network, hexLower(r.Sender[:]), r.Nonce.String(), r.Amount.String(), day, r.UserID, r.ValidUntil.UnixMilli(), now.UnixMilli())
-		return err
+		// The slot lives until its last approval expires.
+		if _, err := tx.ExecContext(ctx, s.db.Rebind(`INSERT INTO sponsor_slots (network, project_id, sender, nonce, amount, valid_until) VALUES (?, ?, ?, ?, ?, ?)
+			ON CONFLICT (network, project_id, sender, nonce) DO UPDATE SET amount = excluded.amount,
+			valid_until = CASE WHEN excluded.valid_until > sponsor_slots.valid_until THEN excluded.valid_until ELSE sponsor_slots.valid_until END`),
+			r.Network, r.ProjectID, hexLower(r.Sender[:]), r.Nonce.String(), slotAmount.String(), r.ValidUntil.UnixMilli()); err != nil {
+			return err
+		}
+		added := int64(0)
+		if slotIsNew {
+			added = 1
+		}
+		return s.setHeldTx(ctx, tx, heldBy, delta, added)
 	})
 }
 
@@ -300,6 +320,137 @@ func capLimit(n int) *big.Int {
 		return nil
 	}
 	return big.NewInt(int64(n))
+}
+
+// slotRow is a slot as Reserve and Settle read it.
+type slotRow struct {
+	project string
+	sender  common.Address
+	nonce   *big.Int
+	amount  *big.Int
+}
+
+func scanSlots(rows *sql.Rows) ([]slotRow, error) {
+	defer rows.Close()
+	var out []slotRow
+	for rows.Next() {
+		var sl slotRow
+		var sender, nonce, amount string
+		if err := rows.Scan(&sl.project, &sender, &nonce, &amount); err != nil {
+			return nil, err
+		}
+		sl.sender = common.HexToAddress(sender)
+		var err error
+		if sl.nonce, err = parseWei(nonce); err != nil {
+			return nil, err
+		}
+		if sl.amount, err = parseWei(amount); err != nil {
+			return nil, err
+		}
+		out = append(out, sl)
+	}
+	return out, rows.Err()
+}
+
+// slotsTx reads network's slots that match where (with its args after network).
+func (s *Store) slotsTx(ctx context.Context, tx *sql.Tx, network, where string, args ...any) ([]slotRow, error) {
+	rows, err := tx.QueryContext(ctx, s.db.Rebind(`SELECT project_id, sender, nonce, amount FROM sponsor_slots WHERE network = ? AND `+where), append([]any{network}, args...)...)
+	if err != nil {
+		return nil, err
+	}
+	return scanSlots(rows)
+}
+
+// senderSlotsTx reads sender's slots on network (every project's).
+func (s *Store) senderSlotsTx(ctx context.Context, tx *sql.Tx, network string, sender common.Address) ([]slotRow, error) {
+	return s.slotsTx(ctx, tx, network, `sender = ?`, hexLower(sender[:]))
+}
+
+// sweepTx releases network's slots whose approvals have all expired.
+func (s *Store) sweepTx(ctx context.Context, tx *sql.Tx, network string, now time.Time) error {
+	expired, err := s.slotsTx(ctx, tx, network, `valid_until < ?`, now.UnixMilli())
+	if err != nil {
+		return err
+	}
+	return s.dropSlotsTx(ctx, tx, network, expired)
+}
+
+// dropSlotsTx deletes slots and takes them out of the held sums.
+func (s *Store) dropSlotsTx(ctx context.Context, tx *sql.Tx, network string, slots []slotRow) error {
+	for _, sl := range slots {
+		if _, err := tx.ExecContext(ctx, s.db.Rebind(`DELETE FROM sponsor_slots WHERE network = ? AND project_id = ? AND sender = ? AND nonce = ?`),
+			network, sl.project, hexLower(sl.sender[:]), sl.nonce.String()); err != nil {
+			return err
+		}
+		if err := s.addHeldTx(ctx, tx, sl.project, network, new(big.Int).Neg(sl.amount), -1); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// sum is an amount and a count: held and slots, or spent and operations included.
+type sum struct {
+	amount *big.Int
+	slots  int64
+}
+
+// sumsTx reads the sums of scopes (query, with cond and the scopes as the
+// rest of its WHERE clause); a scope without a row sums to zero.
+func (s *Store) sumsTx(ctx context.Context, tx *sql.Tx, query, cond string, args []any, scopes []string) (map[string]sum, error) {
+	out := make(map[string]sum, len(scopes))
+	for _, sc := range scopes {
+		out[sc] = sum{amount: new(big.Int)}
+		args = append(args, sc)
+	}
+	rows, err := tx.QueryContext(ctx, s.db.Rebind(query+` WHERE `+cond+`scope IN (?`+strings.Repeat(`, ?`, len(scopes)-1)+`)`), args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var scope, amount string
+		var n int64
+		if err := rows.Scan(&scope, &amount, &n); err != nil {
+			return nil, err
+		}
+		v, err := parseWei(amount)
+		if err != nil {
+			return nil, err
+		}
+		out[scope] = sum{amount: v, slots: n}
+	}
+	return out, rows.Err()
+}
+
+// heldTx reads what live slots hold per scope.
+func (s *Store) heldTx(ctx context.Context, tx *sql.Tx, scopes ...string) (map[string]sum, error) {
+	return s.sumsTx(ctx, tx, `SELECT scope, amount, slots FROM sponsor_held`, ``, nil, scopes)
+}
+
+// dailyTx reads what was spent and included per scope on day.
+func (s *Store) dailyTx(ctx context.Context, tx *sql.Tx, day int64, scopes ...string) (map[string]sum, error) {
+	return s.sumsTx(ctx, tx, `SELECT scope, spent, ops FROM sponsor_daily`, `day = ? AND `, []any{day}, scopes)
+}
+
+// setHeldTx writes the held sums read as cur, plus amount and slots.
+func (s *Store) setHeldTx(ctx context.Context, tx *sql.Tx, cur map[string]sum, amount *big.Int, slots int64) error {
+	for scope, c := range cur {
+		if _, err := tx.ExecContext(ctx, s.db.Rebind(`INSERT INTO sponsor_held (scope, amount, slots) VALUES (?, ?, ?)
+			ON CONFLICT (scope) DO UPDATE SET amount = excluded.amount, slots = excluded.slots`), scope, new(big.Int).Add(c.amount, amount).String(), c.slots+slots); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// addHeldTx adds amount and slots to the held sums of a project and of its network.
+func (s *Store) addHeldTx(ctx context.Context, tx *sql.Tx, projectID, network string, amount *big.Int, slots int64) error {
+	cur, err := s.heldTx(ctx, tx, projectScope(projectID, network), networkScope(network))
+	if err != nil {
+		return err
+	}
+	return s.setHeldTx(ctx, tx, cur, amount, slots)
 }
 
 func (s *Store) balanceTx(ctx context.Context, tx *sql.Tx, projectID, network string) (funded, spent *big.Int, err error) {
@@ -318,56 +469,19 @@ func (s *Store) balanceTx(ctx context.Context, tx *sql.Tx, projectID, network st
 	return funded, spent, err
 }
 
-// liveTx reads the network's reservations that still hold budget: not
-// settled, approval not expired.
-func (s *Store) liveTx(ctx context.Context, tx *sql.Tx, network string, now time.Time) ([]liveRow, error) {
-	rows, err := tx.QueryContext(ctx, s.db.Rebind(`SELECT id, project_id, sender, nonce, amount FROM sponsor_reservations WHERE network = ? AND status = 'reserved' AND valid_until >= ?`),
-		network, now.UnixMilli())
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []liveRow
-	for rows.Next() {
-		var l liveRow
-		var sender, nonce, amount string
-		if err := rows.Scan(&l.id, &l.project, &sender, &nonce, &amount); err != nil {
-			return nil, err
-		}
-		l.sender = common.HexToAddress(sender)
-		if l.nonce, err = parseWei(nonce); err != nil {
-			return nil, err
-		}
-		if l.amount, err = parseWei(amount); err != nil {
-			return nil, err
-		}
-		out = append(out, l)
-	}
-	return out, rows.Err()
-}
-
-func (s *Store) dailyTx(ctx context.Context, tx *sql.Tx, scope string, day int64) (spent *big.Int, ops int64, err error) {
-	var sp string
-	err = tx.QueryRowContext(ctx, s.db.Rebind(`SELECT spent, ops FROM sponsor_daily WHERE scope = ? AND day = ?`), scope, day).Scan(&sp, &ops)
-	if errors.Is(err, sql.ErrNoRows) {
-		return new(big.Int), 0, nil
-	}
-	if err != nil {
-		return nil, 0, err
-	}
-	spent, err = parseWei(sp)
-	return spent, ops, err
-}
-
-// addDailyTx adds one included operation of cost to scope's day.
-func (s *Store) addDailyTx(ctx context.Context, tx *sql.Tx, scope string, day int64, cost *big.Int) error {
-	spent, ops, err := s.dailyTx(ctx, tx, scope, day)
+// addDailyTx adds one included operation of cost to each scope's day.
+func (s *Store) addDailyTx(ctx context.Context, tx *sql.Tx, day int64, cost *big.Int, scopes ...string) error {
+	cur, err := s.dailyTx(ctx, tx, day, scopes...)
 	if err != nil {
 		return err
 	}
-	_, err = tx.ExecContext(ctx, s.db.Rebind(`INSERT INTO sponsor_daily (scope, day, spent, ops) VALUES (?, ?, ?, ?)
-		ON CONFLICT (scope, day) DO UPDATE SET spent = excluded.spent, ops = excluded.ops`), scope, day, spent.Add(spent, cost).String(), ops+1)
-	return err
+	for scope, c := range cur {
+		if _, err := tx.ExecContext(ctx, s.db.Rebind(`INSERT INTO sponsor_daily (scope, day, spent, ops) VALUES (?, ?, ?, ?)
+			ON CONFLICT (scope, day) DO UPDATE SET spent = excluded.spent, ops = excluded.ops`), scope, day, new(big.Int).Add(c.amount, cost).String(), c.slots+1); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // addBalanceTx adds to a project's funded and spent sums on a network.
@@ -428,7 +542,7 @@ func (s *Store) Settle(ctx context.Context, st Settlement, now time.Time) (bool,
 			return err
 		}
 		projectID, day := "", dayOf(now)
-		err := tx.QueryRowContext(ctx, s.db.Rebind(`SELECT project_id, day FROM sponsor_reservations WHERE id = ?`), hexLower(st.UserOpHash[:])).Scan(&projectID, &day)
+		err := tx.QueryRowContext(ctx, s.db.Rebind(`SELECT project_id, day FROM sponsor_approvals WHERE id = ?`), hexLower(st.UserOpHash[:])).Scan(&projectID, &day)
 		if err != nil && !errors.Is(err, sql.ErrNoRows) {
 			return err
 		}
@@ -440,11 +554,12 @@ func (s *Store) Settle(ctx context.Context, st Settlement, now time.Time) (bool,
 		if n, _ := res.RowsAffected(); n != 1 {
 			return nil // settled before
 		}
-		if _, err := tx.ExecContext(ctx, s.db.Rebind(`UPDATE sponsor_reservations SET status = 'settled' WHERE id = ?`), hexLower(st.UserOpHash[:])); err != nil {
+		// The nonce is used: no approval of it can be included any more.
+		used, err := s.slotsTx(ctx, tx, st.Network, `sender = ? AND nonce = ?`, hexLower(st.Sender[:]), st.Nonce.String())
+		if err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, s.db.Rebind(`UPDATE sponsor_reservations SET status = 'settled' WHERE network = ? AND sender = ? AND nonce = ? AND status = 'reserved'`),
-			st.Network, hexLower(st.Sender[:]), st.Nonce.String()); err != nil {
+		if err := s.dropSlotsTx(ctx, tx, st.Network, used); err != nil {
 			return err
 		}
 		if err := s.addBalanceTx(ctx, tx, projectID, st.Network, new(big.Int), st.ActualGasCost, now); err != nil {
@@ -454,10 +569,8 @@ func (s *Store) Settle(ctx context.Context, st Settlement, now time.Time) (bool,
 		if projectID != "" {
 			scopes = append(scopes, accountScope(projectID, st.Network, st.Sender))
 		}
-		for _, sc := range scopes {
-			if err := s.addDailyTx(ctx, tx, sc, day, st.ActualGasCost); err != nil {
-				return err
-			}
+		if err := s.addDailyTx(ctx, tx, day, st.ActualGasCost, scopes...); err != nil {
+			return err
 		}
 		settled = true
 		return nil
@@ -465,10 +578,10 @@ func (s *Store) Settle(ctx context.Context, st Settlement, now time.Time) (bool,
 	return settled, err
 }
 
-// PruneReservations deletes reservations whose approval ended before
-// cutoff: settled or expired, they hold nothing (the ledger keeps spends).
-func (s *Store) PruneReservations(ctx context.Context, cutoff time.Time) error {
-	_, err := s.db.Exec(ctx, `DELETE FROM sponsor_reservations WHERE valid_until < ?`, cutoff.UnixMilli())
+// PruneApprovals deletes the records of approvals that expired before
+// cutoff: no operation can use them any more (the ledger keeps spends).
+func (s *Store) PruneApprovals(ctx context.Context, cutoff time.Time) error {
+	_, err := s.db.Exec(ctx, `DELETE FROM sponsor_approvals WHERE valid_until < ?`, cutoff.UnixMilli())
 	return err
 }
 

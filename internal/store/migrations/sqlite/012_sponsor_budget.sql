@@ -6,7 +6,7 @@
 -- strings: they do not fit 64 bits. Times are Unix milliseconds.
 
 -- Approvals were counted here when signed, which let anyone use up another
--- account's allowance; sponsor_reservations replaces it.
+-- account's allowance; sponsor_approvals and sponsor_slots replace it.
 DROP TABLE bundler_sponsorships;
 
 ALTER TABLE bundler_sponsor_policies ADD COLUMN daily_budget TEXT NOT NULL DEFAULT '';         -- wei per UTC day; '': the operator's default
@@ -50,24 +50,46 @@ CREATE TABLE sponsor_daily (
     PRIMARY KEY (scope, day)
 );
 
--- One row per signed approval: id is the approved operation's userOpHash.
--- It holds amount (the operation's prefund) of the budgets while status is
--- reserved and valid_until (the approval's validUntil) has not passed.
-CREATE TABLE sponsor_reservations (
+-- One row per signed approval: id is the approved operation's userOpHash,
+-- so its UserOperationEvent finds the project whose approval it used.
+CREATE TABLE sponsor_approvals (
     id           TEXT PRIMARY KEY,
     project_id   TEXT NOT NULL,
     network      TEXT NOT NULL,
     sender       TEXT NOT NULL,
     nonce        TEXT NOT NULL,
-    amount       TEXT NOT NULL,
-    day          BIGINT NOT NULL,
+    amount       TEXT NOT NULL,             -- the operation's prefund: the most it can cost
+    day          BIGINT NOT NULL,           -- the UTC day its spend counts against
     user_id      TEXT NOT NULL DEFAULT '',  -- the Latch session's user, when one came with it
-    status       TEXT NOT NULL,             -- reserved, settled
     valid_until  BIGINT NOT NULL,
     created_at   BIGINT NOT NULL
 );
-CREATE INDEX sponsor_reservations_live ON sponsor_reservations (network, status, valid_until);
-CREATE INDEX sponsor_reservations_slot ON sponsor_reservations (network, sender, nonce);
+CREATE INDEX sponsor_approvals_valid ON sponsor_approvals (valid_until);
+
+-- What live approvals hold of the budgets: one row per project, sender and
+-- nonce (of a nonce's approvals only one can be included), holding the
+-- largest of their amounts until the last of them expires (valid_until)
+-- or the nonce is used. Rows go when they end.
+CREATE TABLE sponsor_slots (
+    network      TEXT NOT NULL,
+    project_id   TEXT NOT NULL,
+    sender       TEXT NOT NULL,
+    nonce        TEXT NOT NULL,
+    amount       TEXT NOT NULL,
+    valid_until  BIGINT NOT NULL,
+    PRIMARY KEY (network, project_id, sender, nonce)
+);
+CREATE INDEX sponsor_slots_expiry ON sponsor_slots (network, valid_until);
+CREATE INDEX sponsor_slots_sender ON sponsor_slots (network, sender);
+
+-- The sums of sponsor_slots per 'project:<id>:<network>' and
+-- 'network:<network>', kept with each change so an approval reads them in
+-- one row: amount held and how many slots.
+CREATE TABLE sponsor_held (
+    scope   TEXT PRIMARY KEY,
+    amount  TEXT NOT NULL,
+    slots   INTEGER NOT NULL
+);
 
 -- How far each network's UserOperationEvent logs have been settled.
 CREATE TABLE sponsor_cursors (
