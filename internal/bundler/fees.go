@@ -106,9 +106,13 @@ func (n *netState) checkSponsoredGas(op *UserOperation) *jsonrpc.Error {
 			return boundError(g.field, u(g.max), u(g.value), "%s %d is above the %d %s", g.field, g.value, g.max, g.whose)
 		}
 	}
-	need, latchd := requiredPreVerificationGas(asSent(op)), estimatedPreVerificationGas(op)
-	if op.PreVerificationGas < need {
-		return boundError("preVerificationGas", u(need), u(op.PreVerificationGas), "preVerificationGas %d is below the %d this operation needs (its calldata and the bundle's overheads)", op.PreVerificationGas, need)
+	latchd := estimatedPreVerificationGas(op)
+	// latchd is 1,000 over the need at any preVerificationGas's encoding:
+	// the need is computed only for a value below it.
+	if op.PreVerificationGas < latchd {
+		if need := requiredPreVerificationGas(asSent(op)); op.PreVerificationGas < need {
+			return boundError("preVerificationGas", u(need), u(op.PreVerificationGas), "preVerificationGas %d is below the %d this operation needs (its calldata and the bundle's overheads)", op.PreVerificationGas, need)
+		}
 	}
 	if most := latchd * (100 + preVerificationSlackPercent) / 100; op.PreVerificationGas > most {
 		return boundError("preVerificationGas", u(most), u(op.PreVerificationGas), "preVerificationGas %d is more than %d%% above the %d latchd computes for this operation (at most %d)", op.PreVerificationGas, preVerificationSlackPercent, latchd, most)

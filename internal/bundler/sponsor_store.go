@@ -217,10 +217,13 @@ func (s *Store) Reserve(ctx context.Context, r Reservation, b Budgets, now time.
 		if n, _ := res.RowsAffected(); n == 0 {
 			return nil // this very approval, asked for again
 		}
-		if err := s.sweepTx(ctx, tx, r.Network, now); err != nil {
-			return err
+		if s.sweepDue(r.Network, now) {
+			if err := s.sweepTx(ctx, tx, r.Network, now); err != nil {
+				return err
+			}
 		}
-		funded, spent, err := s.balanceTx(ctx, tx, r.ProjectID, r.Network)
+		pScope, nScope, aScope := projectScope(r.ProjectID, r.Network), networkScope(r.Network), accountScope(r.ProjectID, r.Network, r.Sender)
+		funded, spent, heldBy, daily, err := s.budgetTx(ctx, tx, r.ProjectID, r.Network, day, []string{pScope, nScope}, []string{pScope, aScope, nScope})
 		if err != nil {
 			return err
 		}
@@ -258,11 +261,6 @@ func (s *Store) Reserve(ctx context.Context, r Reservation, b Budgets, now time.
 			delta.Sub(r.Amount, held)
 		}
 		slotAmount := new(big.Int).Add(held, delta)
-		pScope, nScope := projectScope(r.ProjectID, r.Network), networkScope(r.Network)
-		heldBy, err := s.heldTx(ctx, tx, pScope, nScope)
-		if err != nil {
-			return err
-		}
 		projectHeld, networkHeld := heldBy[pScope].amount, heldBy[nScope].amount
 		projectSlots := heldBy[pScope].slots
 		if slotIsNew {
@@ -270,11 +268,6 @@ func (s *Store) Reserve(ctx context.Context, r Reservation, b Budgets, now time.
 		}
 		if total := new(big.Int).Add(projectHeld, delta); total.Cmp(left) > 0 {
 			return &BudgetError{Bound: BoundBalance, Limit: left, Used: new(big.Int).Sub(total, slotAmount), Asked: slotAmount}
-		}
-		aScope := accountScope(r.ProjectID, r.Network, r.Sender)
-		daily, err := s.dailyTx(ctx, tx, day, pScope, aScope, nScope)
-		if err != nil {
-			return err
 		}
 		projectSpent, projectIncluded := daily[pScope].amount, daily[pScope].slots
 		accountSpent, accountIncluded := daily[aScope].amount, daily[aScope].slots
@@ -433,15 +426,83 @@ func (s *Store) dailyTx(ctx context.Context, tx *sql.Tx, day int64, scopes ...st
 	return s.sumsTx(ctx, tx, `SELECT scope, spent, ops FROM sponsor_daily`, `day = ? AND `, []any{day}, scopes)
 }
 
-// setHeldTx writes the held sums read as cur, plus amount and slots.
+// setHeldTx writes the held sums read as cur, plus amount and slots, in one statement.
 func (s *Store) setHeldTx(ctx context.Context, tx *sql.Tx, cur map[string]sum, amount *big.Int, slots int64) error {
+	var args []any
 	for scope, c := range cur {
-		if _, err := tx.ExecContext(ctx, s.db.Rebind(`INSERT INTO sponsor_held (scope, amount, slots) VALUES (?, ?, ?)
-			ON CONFLICT (scope) DO UPDATE SET amount = excluded.amount, slots = excluded.slots`), scope, new(big.Int).Add(c.amount, amount).String(), c.slots+slots); err != nil {
-			return err
+		args = append(args, scope, new(big.Int).Add(c.amount, amount).String(), c.slots+slots)
+	}
+	_, err := tx.ExecContext(ctx, s.db.Rebind(`INSERT INTO sponsor_held (scope, amount, slots) VALUES (?, ?, ?)`+strings.Repeat(`, (?, ?, ?)`, len(cur)-1)+`
+		ON CONFLICT (scope) DO UPDATE SET amount = excluded.amount, slots = excluded.slots`), args...)
+	return err
+}
+
+// budgetTx reads, in one query, what Reserve weighs: projectID's balance
+// on network, the held sums of held and the day's sums of daily.
+func (s *Store) budgetTx(ctx context.Context, tx *sql.Tx, projectID, network string, day int64, held, daily []string) (funded, spent *big.Int, heldBy, dailyBy map[string]sum, err error) {
+	in := func(n int) string { return `(?` + strings.Repeat(`, ?`, n-1) + `)` }
+	args := []any{projectID, network}
+	heldBy, dailyBy = map[string]sum{}, map[string]sum{}
+	for _, sc := range held {
+		args = append(args, sc)
+		heldBy[sc] = sum{amount: new(big.Int)}
+	}
+	args = append(args, day)
+	for _, sc := range daily {
+		args = append(args, sc)
+		dailyBy[sc] = sum{amount: new(big.Int)}
+	}
+	rows, err := tx.QueryContext(ctx, s.db.Rebind(`SELECT 'balance', '', funded, spent FROM sponsor_balances WHERE project_id = ? AND network = ?
+		UNION ALL SELECT 'held', scope, amount, CAST(slots AS TEXT) FROM sponsor_held WHERE scope IN `+in(len(held))+`
+		UNION ALL SELECT 'daily', scope, spent, CAST(ops AS TEXT) FROM sponsor_daily WHERE day = ? AND scope IN `+in(len(daily))), args...)
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	defer rows.Close()
+	funded, spent = new(big.Int), new(big.Int)
+	for rows.Next() {
+		var kind, scope, a, b string
+		if err := rows.Scan(&kind, &scope, &a, &b); err != nil {
+			return nil, nil, nil, nil, err
+		}
+		va, err := parseWei(a)
+		if err != nil {
+			return nil, nil, nil, nil, err
+		}
+		vb, err := parseWei(b)
+		if err != nil {
+			return nil, nil, nil, nil, err
+		}
+		switch kind {
+		case "balance":
+			funded, spent = va, vb
+		case "held":
+			heldBy[scope] = sum{amount: va, slots: vb.Int64()}
+		default:
+			dailyBy[scope] = sum{amount: va, slots: vb.Int64()}
 		}
 	}
-	return nil
+	return funded, spent, heldBy, dailyBy, rows.Err()
+}
+
+// sweepInterval: Reserve releases expired slots at most this often per
+// network (by its clock); until then they hold a moment longer.
+const sweepInterval = time.Second
+
+// sweepDue reports whether network's expired slots are due to be
+// released at now, and if so notes that they are.
+func (s *Store) sweepDue(network string, now time.Time) bool {
+	s.sweepMu.Lock()
+	defer s.sweepMu.Unlock()
+	if s.swept == nil {
+		s.swept = map[string]time.Time{}
+	}
+	last, ok := s.swept[network]
+	if ok && now.Sub(last) < sweepInterval && !now.Before(last) {
+		return false
+	}
+	s.swept[network] = now
+	return true
 }
 
 // addHeldTx adds amount and slots to the held sums of a project and of its network.

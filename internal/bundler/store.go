@@ -9,6 +9,7 @@ import (
 	"math/big"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -56,6 +57,11 @@ var ErrTooManyPending = errors.New("bundler: the sender has too many operations 
 // atomic; it is safe for concurrent use.
 type Store struct {
 	db *store.DB
+
+	// sweepMu guards swept: when Reserve last released each network's
+	// expired slots (sponsor_store.go).
+	sweepMu sync.Mutex
+	swept   map[string]time.Time
 }
 
 // NewStore returns the bundler store of db.
