@@ -56,11 +56,11 @@ func ParseSponsorContext(raw json.RawMessage) (SponsorContext, error) {
 
 // SessionProofMessage is what a Latch wallet's owner key signs
 // (personal_sign) to bind its session to its smart account sender on
-// chainID; the access token appears only as its SHA-256, so the proof
-// works with that session alone.
+// chainID (the address in lowercase); the access token appears only as its
+// SHA-256, so the proof works with that session alone.
 func SessionProofMessage(chainID uint64, sender common.Address, accessToken string) string {
 	sum := sha256.Sum256([]byte(accessToken))
-	return fmt.Sprintf("Latch sponsorship\nAccount: %s\nChain: %d\nSession: %x", sender.Hex(), chainID, sum)
+	return fmt.Sprintf("Latch sponsorship\nAccount: %s\nChain: %d\nSession: %x", hexLower(sender[:]), chainID, sum)
 }
 
 var accountCreationCode = contracts.MustLoad("LatchSmartAccount").Bytecode
