@@ -320,3 +320,13 @@ func TestService_PaymasterBounds(t *testing.T) {
 		wantCode(t, rerr, jsonrpc.CodeInvalidParams)
 	})
 }
+
+// The message a wallet signs to bind its session to its smart account:
+// the frame's smartAccount.test.ts holds the same vector.
+func TestSessionProofMessage(t *testing.T) {
+	got := bundler.SessionProofMessage(31337, common.HexToAddress("0x1111111111111111111111111111111111111111"), "session-token")
+	want := "Latch sponsorship\nAccount: 0x1111111111111111111111111111111111111111\nChain: 31337\nSession: c101e911469c969171040b50d70543313cf968fdef5bacc780776f8fb399ab36"
+	if got != want {
+		t.Fatalf("message %q, want %q", got, want)
+	}
+}
