@@ -29,14 +29,14 @@ func TestConfig_SponsorFlags(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := cfg.Bundler.Sponsor
-	if s.DailyBudget != "1" || s.AccountDailyBudget != "0.02" || s.BaseFeeMultiplier != "2" || s.ApprovalTTL != 120*time.Second || s.RequireSession || len(s.MaxCallGas) != 0 {
+	if s.DailyBudget != "1" || s.AccountDailyBudget != "0.02" || s.BaseFeeMultiplier != "3" || s.ApprovalTTL != 120*time.Second || s.RequireSession || len(s.MaxCallGas) != 0 {
 		t.Fatalf("defaults: %+v", s)
 	}
 	set, err := s.parse()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if set.dailyBudget.String() != "1000000000000000000" || set.accountDailyBudget.String() != "20000000000000000" || set.multiplierPercent != 200 {
+	if set.dailyBudget.String() != "1000000000000000000" || set.accountDailyBudget.String() != "20000000000000000" || set.multiplierPercent != 300 {
 		t.Fatalf("parsed defaults: %+v", set)
 	}
 	if l := set.limits("eip155:1", "ETH"); l.MaxCallGas != 0 || l.MaxPriorityFee != nil || l.DailyBudget != nil {

@@ -62,7 +62,8 @@ func TestPaymaster_Drain(t *testing.T) {
 		if tip.Cmp(bundler.DefaultSponsorMaxPriorityFee) > 0 {
 			tip = bundler.DefaultSponsorMaxPriorityFee
 		}
-		feeCap := new(big.Int).Add(new(big.Int).Mul(h.baseFee(), big.NewInt(2)), tip)
+		feeCap := new(big.Int).Mul(h.baseFee(), big.NewInt(bundler.DefaultBaseFeeMultiplierPercent))
+		feeCap.Div(feeCap, big.NewInt(100)).Add(feeCap, tip)
 		var ops []bundler.PackedUserOperation
 		gasLimit, conceded := uint64(200_000), uint64(0)
 		for i := 0; i < 5; i++ {

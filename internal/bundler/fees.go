@@ -25,10 +25,12 @@ const (
 	DefaultSponsorMaxVerificationGas    = 2_000_000
 	DefaultSponsorMaxCallGas            = 500_000
 	DefaultSponsorMaxPreVerificationGas = 500_000
-	// DefaultBaseFeeMultiplierPercent: maxFeePerGas may be up to twice the
-	// current base fee (plus the priority fee cap), room for six full
-	// blocks of base-fee rises between approval and inclusion.
-	DefaultBaseFeeMultiplierPercent = 200
+	// DefaultBaseFeeMultiplierPercent: maxFeePerGas may be up to three
+	// times the current base fee (plus the priority fee cap). viem's
+	// bundler client offers 2 × (1.2 × base fee + tip), read a block or two
+	// before the approval while the base fee may fall 12.5% a block; the
+	// effective price stays bounded by base fee + the priority fee cap.
+	DefaultBaseFeeMultiplierPercent = 300
 	// tipMargin: maxPriorityFeePerGas may be up to this many times the
 	// network's suggestion, which moves between a wallet's reading and the
 	// approval.
