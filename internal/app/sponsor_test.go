@@ -133,7 +133,7 @@ func TestCLI_Sponsor(t *testing.T) {
 	if err := st.Reserve(ctx, r, bundler.Budgets{}, time.Now()); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := st.Settle(ctx, bundler.Settlement{UserOpHash: r.ID, Network: "eip155:1", Sender: r.Sender, Nonce: r.Nonce, ActualGasCost: big.NewInt(5e13)}, time.Now()); err != nil {
+	if _, err := st.Settle(ctx, "eip155:1", []bundler.Settlement{{UserOpHash: r.ID, Sender: r.Sender, Nonce: r.Nonce, ActualGasCost: big.NewInt(5e13)}}, time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	if err := st.SetPrice(ctx, "eip155:1", 3000, time.Now()); err != nil {
@@ -171,7 +171,7 @@ func TestMain_DevSponsorFunding(t *testing.T) {
 	if err := st.Reserve(ctx, r, bundler.Budgets{}, time.Now()); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := st.Settle(ctx, bundler.Settlement{UserOpHash: r.ID, Network: r.Network, Sender: r.Sender, Nonce: r.Nonce, ActualGasCost: big.NewInt(3e18)}, time.Now()); err != nil {
+	if _, err := st.Settle(ctx, r.Network, []bundler.Settlement{{UserOpHash: r.ID, Sender: r.Sender, Nonce: r.Nonce, ActualGasCost: big.NewInt(3e18)}}, time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	m.Close()

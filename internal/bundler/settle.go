@@ -39,7 +39,7 @@ func (n *netState) sponsoredEvent(lg rpcLog, tx common.Hash) (Settlement, bool) 
 	if !ok1 || !ok2 {
 		return Settlement{}, false
 	}
-	return Settlement{UserOpHash: lg.Topics[1], Network: n.Network, Sender: common.BytesToAddress(lg.Topics[2].Bytes()), Nonce: nonce, ActualGasCost: cost, TxHash: tx}, true
+	return Settlement{UserOpHash: lg.Topics[1], Sender: common.BytesToAddress(lg.Topics[2].Bytes()), Nonce: nonce, ActualGasCost: cost, TxHash: tx}, true
 }
 
 // settleReceipt settles the sponsored operations of a mined bundle of
@@ -55,12 +55,17 @@ func (n *netState) settleReceipt(ctx context.Context, tx common.Hash, raw json.R
 	if err := json.Unmarshal(raw, &rcpt); err != nil {
 		return
 	}
+	var sts []Settlement
 	for _, lg := range rcpt.Logs {
 		if st, ok := n.sponsoredEvent(lg, tx); ok {
-			if _, err := n.svc.cfg.Store.Settle(ctx, st, n.svc.cfg.Now()); err != nil {
-				n.svc.cfg.Logger.WarnContext(ctx, "bundler: settle sponsored operation", "network", n.Network, "userOpHash", st.UserOpHash, "err", err)
-			}
+			sts = append(sts, st)
 		}
+	}
+	if len(sts) == 0 {
+		return
+	}
+	if _, err := n.svc.cfg.Store.Settle(ctx, n.Network, sts, n.svc.cfg.Now()); err != nil {
+		n.svc.cfg.Logger.WarnContext(ctx, "bundler: settle sponsored operations", "network", n.Network, "tx", tx, "err", err)
 	}
 }
 
@@ -136,12 +141,16 @@ func (n *netState) settleLogs(ctx context.Context) error {
 	if err := n.Node.Call(ctx, &logs, "eth_getLogs", filter); err != nil {
 		return err
 	}
+	sts := make([]Settlement, 0, len(logs))
 	for _, lg := range logs {
 		s, ok := n.sponsoredEvent(lg.rpcLog, lg.TxHash)
 		if !ok {
 			return errors.New("bundler: eth_getLogs answered a log that is not the paymaster's UserOperationEvent")
 		}
-		if _, err := st.Settle(ctx, s, n.svc.cfg.Now()); err != nil {
+		sts = append(sts, s)
+	}
+	if len(sts) > 0 {
+		if _, err := st.Settle(ctx, n.Network, sts, n.svc.cfg.Now()); err != nil {
 			return err
 		}
 	}

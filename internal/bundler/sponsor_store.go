@@ -582,61 +582,71 @@ func (s *Store) Fund(ctx context.Context, projectID, network string, amount *big
 // Settlement is one included sponsored operation, from its UserOperationEvent.
 type Settlement struct {
 	UserOpHash    common.Hash
-	Network       string
 	Sender        common.Address
 	Nonce         *big.Int
 	ActualGasCost *big.Int
 	TxHash        common.Hash
 }
 
-// Settle records what an included operation cost, once per operation: a
-// spend in the ledger of the project whose approval it used (whether or
-// not that approval has expired since: what the chain paid was spent).
-// It ends the reservations of every approval of the sender and nonce,
-// which no other operation can use now. An operation latchd has no
-// approval of is recorded as spent by no project (project ""). It
-// reports whether the operation was new.
-func (s *Store) Settle(ctx context.Context, st Settlement, now time.Time) (bool, error) {
-	settled := false
+// Settle records what included operations of network cost, in one
+// transaction, each once: a spend in the ledger of the project whose
+// approval it used (whether or not that approval has expired since: what
+// the chain paid was spent). It ends the reservations of every approval of
+// its sender and nonce, which no other operation can use now. An
+// operation latchd has no approval of is recorded as spent by no project
+// (project ""). It returns how many operations were new.
+func (s *Store) Settle(ctx context.Context, network string, sts []Settlement, now time.Time) (int, error) {
+	settled := 0
 	err := s.db.InTx(ctx, func(tx *sql.Tx) error {
-		if err := s.lockNetwork(ctx, tx, st.Network); err != nil {
+		settled = 0
+		if err := s.lockNetwork(ctx, tx, network); err != nil {
 			return err
 		}
-		projectID, day := "", dayOf(now)
-		err := tx.QueryRowContext(ctx, s.db.Rebind(`SELECT project_id, day FROM sponsor_approvals WHERE id = ?`), hexLower(st.UserOpHash[:])).Scan(&projectID, &day)
-		if err != nil && !errors.Is(err, sql.ErrNoRows) {
-			return err
+		for _, st := range sts {
+			ok, err := s.settleTx(ctx, tx, network, st, now)
+			if err != nil {
+				return err
+			}
+			if ok {
+				settled++
+			}
 		}
-		res, err := tx.ExecContext(ctx, s.db.Rebind(`INSERT INTO sponsor_ledger (id, project_id, network, kind, amount, note, created_at) VALUES (?, ?, ?, 'spend', ?, ?, ?) ON CONFLICT (id) DO NOTHING`),
-			"spend:"+hexLower(st.UserOpHash[:]), projectID, st.Network, st.ActualGasCost.String(), "tx "+hexLower(st.TxHash[:]), now.UnixMilli())
-		if err != nil {
-			return err
-		}
-		if n, _ := res.RowsAffected(); n != 1 {
-			return nil // settled before
-		}
-		// The nonce is used: no approval of it can be included any more.
-		used, err := s.slotsTx(ctx, tx, st.Network, `sender = ? AND nonce = ?`, hexLower(st.Sender[:]), st.Nonce.String())
-		if err != nil {
-			return err
-		}
-		if err := s.dropSlotsTx(ctx, tx, st.Network, used); err != nil {
-			return err
-		}
-		if err := s.addBalanceTx(ctx, tx, projectID, st.Network, new(big.Int), st.ActualGasCost, now); err != nil {
-			return err
-		}
-		scopes := []string{networkScope(st.Network), projectScope(projectID, st.Network)}
-		if projectID != "" {
-			scopes = append(scopes, accountScope(projectID, st.Network, st.Sender))
-		}
-		if err := s.addDailyTx(ctx, tx, day, st.ActualGasCost, scopes...); err != nil {
-			return err
-		}
-		settled = true
 		return nil
 	})
 	return settled, err
+}
+
+// settleTx settles one operation in Settle's transaction; false when it was settled before.
+func (s *Store) settleTx(ctx context.Context, tx *sql.Tx, network string, st Settlement, now time.Time) (bool, error) {
+	projectID, day := "", dayOf(now)
+	err := tx.QueryRowContext(ctx, s.db.Rebind(`SELECT project_id, day FROM sponsor_approvals WHERE id = ?`), hexLower(st.UserOpHash[:])).Scan(&projectID, &day)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return false, err
+	}
+	res, err := tx.ExecContext(ctx, s.db.Rebind(`INSERT INTO sponsor_ledger (id, project_id, network, kind, amount, note, created_at) VALUES (?, ?, ?, 'spend', ?, ?, ?) ON CONFLICT (id) DO NOTHING`),
+		"spend:"+hexLower(st.UserOpHash[:]), projectID, network, st.ActualGasCost.String(), "tx "+hexLower(st.TxHash[:]), now.UnixMilli())
+	if err != nil {
+		return false, err
+	}
+	if n, _ := res.RowsAffected(); n != 1 {
+		return false, nil // settled before
+	}
+	// The nonce is used: no approval of it can be included any more.
+	used, err := s.slotsTx(ctx, tx, network, `sender = ? AND nonce = ?`, hexLower(st.Sender[:]), st.Nonce.String())
+	if err != nil {
+		return false, err
+	}
+	if err := s.dropSlotsTx(ctx, tx, network, used); err != nil {
+		return false, err
+	}
+	if err := s.addBalanceTx(ctx, tx, projectID, network, new(big.Int), st.ActualGasCost, now); err != nil {
+		return false, err
+	}
+	scopes := []string{networkScope(network), projectScope(projectID, network)}
+	if projectID != "" {
+		scopes = append(scopes, accountScope(projectID, network, st.Sender))
+	}
+	return true, s.addDailyTx(ctx, tx, day, st.ActualGasCost, scopes...)
 }
 
 // PruneApprovals deletes the records of approvals that expired before
