@@ -17,6 +17,7 @@ import (
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/crypto"
 
+	"github.com/latchkit/latch/internal/account"
 	"github.com/latchkit/latch/internal/auth"
 	"github.com/latchkit/latch/internal/bundler"
 	"github.com/latchkit/latch/internal/project"
@@ -166,6 +167,23 @@ func TestMain_DevSponsorFunding(t *testing.T) {
 	ctx := context.Background()
 	if left, err := st.Left(ctx, m.DevProjectID, "eip155:31337"); err != nil || left.Cmp(ten) != 0 {
 		t.Fatalf("dev project balance %s, %v; want 10 ETH", left, err)
+	}
+	// The running latchd records the dev price feed's ETH price for the report.
+	want, ok := m.account.prices.Price(ctx, 31337, account.Native)
+	if !ok || want <= 0 {
+		t.Fatal("no dev ETH price")
+	}
+	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		rows, err := st.Report(ctx, time.Now())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rows) == 1 && rows[0].USD == want {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("report %+v, want the price %v beside", rows, want)
+		}
 	}
 	r := bundler.Reservation{ID: common.Hash{7}, ProjectID: m.DevProjectID, Network: "eip155:31337", Sender: common.Address{7}, Nonce: new(big.Int), Amount: big.NewInt(3e18), ValidUntil: time.Now().Add(time.Minute)}
 	if err := st.Reserve(ctx, r, bundler.Budgets{}, time.Now()); err != nil {
