@@ -223,25 +223,22 @@ func (s *Store) Reserve(ctx context.Context, r Reservation, b Budgets, now time.
 			}
 		}
 		pScope, nScope, aScope := projectScope(r.ProjectID, r.Network), networkScope(r.Network), accountScope(r.ProjectID, r.Network, r.Sender)
-		funded, spent, heldBy, daily, err := s.budgetTx(ctx, tx, r.ProjectID, r.Network, day, []string{pScope, nScope}, []string{pScope, aScope, nScope})
+		view, err := s.budgetTx(ctx, tx, r.ProjectID, r.Network, r.Sender, day, []string{pScope, nScope}, []string{pScope, aScope, nScope})
 		if err != nil {
 			return err
 		}
-		left := new(big.Int).Sub(funded, spent)
+		heldBy, daily := view.held, view.daily
+		left := new(big.Int).Sub(view.funded, view.spent)
 		if left.Sign() <= 0 {
 			return &BudgetError{Bound: BoundBalance, Limit: left, Used: new(big.Int), Asked: r.Amount}
 		}
 		// The account's slots in the project: r's own (which may hold a
 		// larger approval already) and those that come before it.
-		senderSlots, err := s.senderSlotsTx(ctx, tx, r.Network, r.Sender)
-		if err != nil {
-			return err
-		}
 		held := new(big.Int) // what r's slot holds already
 		slotIsNew := true
 		accountReserved, accountOps := new(big.Int).Set(r.Amount), int64(1)
 		key, seq := nonceKey(r.Nonce), nonceSeq(r.Nonce)
-		for _, sl := range senderSlots {
+		for _, sl := range view.slots {
 			if sl.project != r.ProjectID {
 				continue
 			}
@@ -354,11 +351,6 @@ func (s *Store) slotsTx(ctx context.Context, tx *sql.Tx, network, where string, 
 	return scanSlots(rows)
 }
 
-// senderSlotsTx reads sender's slots on network (every project's).
-func (s *Store) senderSlotsTx(ctx context.Context, tx *sql.Tx, network string, sender common.Address) ([]slotRow, error) {
-	return s.slotsTx(ctx, tx, network, `sender = ?`, hexLower(sender[:]))
-}
-
 // sweepTx releases network's slots whose approvals have all expired.
 func (s *Store) sweepTx(ctx context.Context, tx *sql.Tx, network string, now time.Time) error {
 	expired, err := s.slotsTx(ctx, tx, network, `valid_until < ?`, now.UnixMilli())
@@ -437,52 +429,63 @@ func (s *Store) setHeldTx(ctx context.Context, tx *sql.Tx, cur map[string]sum, a
 	return err
 }
 
-// budgetTx reads, in one query, what Reserve weighs: projectID's balance
-// on network, the held sums of held and the day's sums of daily.
-func (s *Store) budgetTx(ctx context.Context, tx *sql.Tx, projectID, network string, day int64, held, daily []string) (funded, spent *big.Int, heldBy, dailyBy map[string]sum, err error) {
+// budgetView is what Reserve weighs: a project's balance on a network,
+// held and daily sums, and an account's slots there.
+type budgetView struct {
+	funded, spent *big.Int
+	held, daily   map[string]sum
+	slots         []slotRow
+}
+
+// budgetTx reads, in one query, projectID's balance on network, the held
+// sums of held, the day's sums of daily and sender's slots (every project's).
+func (s *Store) budgetTx(ctx context.Context, tx *sql.Tx, projectID, network string, sender common.Address, day int64, held, daily []string) (*budgetView, error) {
 	in := func(n int) string { return `(?` + strings.Repeat(`, ?`, n-1) + `)` }
+	v := &budgetView{funded: new(big.Int), spent: new(big.Int), held: map[string]sum{}, daily: map[string]sum{}}
 	args := []any{projectID, network}
-	heldBy, dailyBy = map[string]sum{}, map[string]sum{}
 	for _, sc := range held {
 		args = append(args, sc)
-		heldBy[sc] = sum{amount: new(big.Int)}
+		v.held[sc] = sum{amount: new(big.Int)}
 	}
 	args = append(args, day)
 	for _, sc := range daily {
 		args = append(args, sc)
-		dailyBy[sc] = sum{amount: new(big.Int)}
+		v.daily[sc] = sum{amount: new(big.Int)}
 	}
+	args = append(args, network, hexLower(sender[:]))
 	rows, err := tx.QueryContext(ctx, s.db.Rebind(`SELECT 'balance', '', funded, spent FROM sponsor_balances WHERE project_id = ? AND network = ?
 		UNION ALL SELECT 'held', scope, amount, CAST(slots AS TEXT) FROM sponsor_held WHERE scope IN `+in(len(held))+`
-		UNION ALL SELECT 'daily', scope, spent, CAST(ops AS TEXT) FROM sponsor_daily WHERE day = ? AND scope IN `+in(len(daily))), args...)
+		UNION ALL SELECT 'daily', scope, spent, CAST(ops AS TEXT) FROM sponsor_daily WHERE day = ? AND scope IN `+in(len(daily))+`
+		UNION ALL SELECT 'slot', project_id, amount, nonce FROM sponsor_slots WHERE network = ? AND sender = ?`), args...)
 	if err != nil {
-		return nil, nil, nil, nil, err
+		return nil, err
 	}
 	defer rows.Close()
-	funded, spent = new(big.Int), new(big.Int)
 	for rows.Next() {
-		var kind, scope, a, b string
-		if err := rows.Scan(&kind, &scope, &a, &b); err != nil {
-			return nil, nil, nil, nil, err
+		var kind, key, a, b string
+		if err := rows.Scan(&kind, &key, &a, &b); err != nil {
+			return nil, err
 		}
 		va, err := parseWei(a)
 		if err != nil {
-			return nil, nil, nil, nil, err
+			return nil, err
 		}
 		vb, err := parseWei(b)
 		if err != nil {
-			return nil, nil, nil, nil, err
+			return nil, err
 		}
 		switch kind {
 		case "balance":
-			funded, spent = va, vb
+			v.funded, v.spent = va, vb
 		case "held":
-			heldBy[scope] = sum{amount: va, slots: vb.Int64()}
-		default:
-			dailyBy[scope] = sum{amount: va, slots: vb.Int64()}
+			v.held[key] = sum{amount: va, slots: vb.Int64()}
+		case "daily":
+			v.daily[key] = sum{amount: va, slots: vb.Int64()}
+		default: // slot: project, amount, nonce
+			v.slots = append(v.slots, slotRow{project: key, sender: sender, nonce: vb, amount: va})
 		}
 	}
-	return funded, spent, heldBy, dailyBy, rows.Err()
+	return v, rows.Err()
 }
 
 // sweepInterval: Reserve releases expired slots at most this often per
