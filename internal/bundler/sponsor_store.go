@@ -2,9 +2,7 @@ package bundler
 
 import (
 	"context"
-	"crypto/rand"
 	"database/sql"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"math/big"
@@ -132,11 +130,11 @@ func (s *Store) Reserve(ctx context.Context, r Reservation, b Budgets, now time.
 			}
 		}
 		pScope, nScope, aScope := projectScope(r.ProjectID, r.Network), networkScope(r.Network), accountScope(r.ProjectID, r.Network, r.Sender)
-		view, err := s.budgetTx(ctx, tx, r.ProjectID, r.Network, r.Sender, day, []string{pScope, nScope}, []string{pScope, aScope, nScope})
+		view, err := s.budgetTx(ctx, tx, r.ProjectID, r.Network, r.Sender, day, []string{pScope, aScope, nScope})
 		if err != nil {
 			return err
 		}
-		heldBy, daily := view.held, view.daily
+		daily := view.daily
 		left := new(big.Int).Sub(view.funded, view.spent)
 		if left.Sign() <= 0 {
 			return &BudgetError{Bound: BoundBalance, Limit: left, Used: new(big.Int), Asked: r.Amount}
@@ -167,8 +165,7 @@ func (s *Store) Reserve(ctx context.Context, r Reservation, b Budgets, now time.
 			delta.Sub(r.Amount, held)
 		}
 		slotAmount := new(big.Int).Add(held, delta)
-		projectHeld, networkHeld := heldBy[pScope].amount, heldBy[nScope].amount
-		projectSlots := heldBy[pScope].slots
+		projectHeld, projectSlots := view.held.amount, view.held.slots
 		if slotIsNew {
 			projectSlots++
 		}
@@ -181,6 +178,12 @@ func (s *Store) Reserve(ctx context.Context, r Reservation, b Budgets, now time.
 		others := func(spentToday, heldNow *big.Int) *big.Int { // spent today and held, r's slot aside
 			v := new(big.Int).Add(spentToday, heldNow)
 			return v.Sub(v, held)
+		}
+		networkHeld := new(big.Int)
+		if b.NetworkDailyBudget != nil { // read only when there is one: every project's sum
+			if networkHeld, err = s.networkHeldTx(ctx, tx, r.Network); err != nil {
+				return err
+			}
 		}
 		checks := []struct {
 			bound       string
@@ -199,17 +202,17 @@ func (s *Store) Reserve(ctx context.Context, r Reservation, b Budgets, now time.
 			}
 		}
 		// The slot lives until its last approval expires.
-		if _, err := tx.ExecContext(ctx, s.db.Rebind(`INSERT INTO sponsor_slots (network, project_id, sender, nonce, amount, valid_until) VALUES (?, ?, ?, ?, ?, ?)
-			ON CONFLICT (network, project_id, sender, nonce) DO UPDATE SET amount = excluded.amount,
+		if _, err := tx.ExecContext(ctx, s.db.Rebind(`INSERT INTO sponsor_slots (network, sender, project_id, nonce, amount, valid_until) VALUES (?, ?, ?, ?, ?, ?)
+			ON CONFLICT (network, sender, project_id, nonce) DO UPDATE SET amount = excluded.amount,
 			valid_until = CASE WHEN excluded.valid_until > sponsor_slots.valid_until THEN excluded.valid_until ELSE sponsor_slots.valid_until END`),
-			r.Network, r.ProjectID, hexLower(r.Sender[:]), r.Nonce.String(), slotAmount.String(), r.ValidUntil.UnixMilli()); err != nil {
+			r.Network, hexLower(r.Sender[:]), r.ProjectID, r.Nonce.String(), slotAmount.String(), r.ValidUntil.UnixMilli()); err != nil {
 			return err
 		}
 		added := int64(0)
 		if slotIsNew {
 			added = 1
 		}
-		return s.setHeldTx(ctx, tx, heldBy, delta, added)
+		return s.setHeldTx(ctx, tx, r.Network, r.ProjectID, view.held, delta, added)
 	})
 }
 
@@ -272,8 +275,8 @@ func (s *Store) sweepTx(ctx context.Context, tx *sql.Tx, network string, now tim
 // dropSlotsTx deletes slots and takes them out of the held sums.
 func (s *Store) dropSlotsTx(ctx context.Context, tx *sql.Tx, network string, slots []slotRow) error {
 	for _, sl := range slots {
-		if _, err := tx.ExecContext(ctx, s.db.Rebind(`DELETE FROM sponsor_slots WHERE network = ? AND project_id = ? AND sender = ? AND nonce = ?`),
-			network, sl.project, hexLower(sl.sender[:]), sl.nonce.String()); err != nil {
+		if _, err := tx.ExecContext(ctx, s.db.Rebind(`DELETE FROM sponsor_slots WHERE network = ? AND sender = ? AND project_id = ? AND nonce = ?`),
+			network, hexLower(sl.sender[:]), sl.project, sl.nonce.String()); err != nil {
 			return err
 		}
 		if err := s.addHeldTx(ctx, tx, sl.project, network, new(big.Int).Neg(sl.amount), -1); err != nil {
@@ -317,54 +320,88 @@ func (s *Store) sumsTx(ctx context.Context, tx *sql.Tx, query, cond string, args
 	return out, rows.Err()
 }
 
-// heldTx reads what live slots hold per scope.
-func (s *Store) heldTx(ctx context.Context, tx *sql.Tx, scopes ...string) (map[string]sum, error) {
-	return s.sumsTx(ctx, tx, `SELECT scope, amount, slots FROM sponsor_held`, ``, nil, scopes)
-}
-
 // dailyTx reads what was spent and included per scope on day.
 func (s *Store) dailyTx(ctx context.Context, tx *sql.Tx, day int64, scopes ...string) (map[string]sum, error) {
 	return s.sumsTx(ctx, tx, `SELECT scope, spent, ops FROM sponsor_daily`, `day = ? AND `, []any{day}, scopes)
 }
 
-// setHeldTx writes the held sums read as cur, plus amount and slots, in one statement.
-func (s *Store) setHeldTx(ctx context.Context, tx *sql.Tx, cur map[string]sum, amount *big.Int, slots int64) error {
-	var args []any
-	for scope, c := range cur {
-		args = append(args, scope, new(big.Int).Add(c.amount, amount).String(), c.slots+slots)
+// heldTx reads what projectID's live slots hold on network.
+func (s *Store) heldTx(ctx context.Context, tx *sql.Tx, network, projectID string) (sum, error) {
+	var amount string
+	var slots int64
+	err := tx.QueryRowContext(ctx, s.db.Rebind(`SELECT amount, slots FROM sponsor_held WHERE network = ? AND project_id = ?`), network, projectID).Scan(&amount, &slots)
+	if errors.Is(err, sql.ErrNoRows) {
+		return sum{amount: new(big.Int)}, nil
 	}
-	_, err := tx.ExecContext(ctx, s.db.Rebind(`INSERT INTO sponsor_held (scope, amount, slots) VALUES (?, ?, ?)`+strings.Repeat(`, (?, ?, ?)`, len(cur)-1)+`
-		ON CONFLICT (scope) DO UPDATE SET amount = excluded.amount, slots = excluded.slots`), args...)
+	if err != nil {
+		return sum{}, err
+	}
+	v, err := parseWei(amount)
+	return sum{amount: v, slots: slots}, err
+}
+
+// setHeldTx writes projectID's held sum on network: cur plus amount and slots.
+func (s *Store) setHeldTx(ctx context.Context, tx *sql.Tx, network, projectID string, cur sum, amount *big.Int, slots int64) error {
+	_, err := tx.ExecContext(ctx, s.db.Rebind(`INSERT INTO sponsor_held (network, project_id, amount, slots) VALUES (?, ?, ?, ?)
+		ON CONFLICT (network, project_id) DO UPDATE SET amount = excluded.amount, slots = excluded.slots`),
+		network, projectID, new(big.Int).Add(cur.amount, amount).String(), cur.slots+slots)
 	return err
 }
 
+// addHeldTx adds amount and slots to what projectID's live slots hold on network.
+func (s *Store) addHeldTx(ctx context.Context, tx *sql.Tx, projectID, network string, amount *big.Int, slots int64) error {
+	cur, err := s.heldTx(ctx, tx, network, projectID)
+	if err != nil {
+		return err
+	}
+	return s.setHeldTx(ctx, tx, network, projectID, cur, amount, slots)
+}
+
+// networkHeldTx is what every project's live slots hold on network.
+func (s *Store) networkHeldTx(ctx context.Context, tx *sql.Tx, network string) (*big.Int, error) {
+	rows, err := tx.QueryContext(ctx, s.db.Rebind(`SELECT amount FROM sponsor_held WHERE network = ?`), network)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	total := new(big.Int)
+	for rows.Next() {
+		var amount string
+		if err := rows.Scan(&amount); err != nil {
+			return nil, err
+		}
+		v, err := parseWei(amount)
+		if err != nil {
+			return nil, err
+		}
+		total.Add(total, v)
+	}
+	return total, rows.Err()
+}
+
 // budgetView is what Reserve weighs: a project's balance on a network,
-// held and daily sums, and an account's slots there.
+// what its live slots hold, daily sums, and an account's slots there.
 type budgetView struct {
 	funded, spent *big.Int
-	held, daily   map[string]sum
+	held          sum
+	daily         map[string]sum
 	slots         []slotRow
 }
 
-// budgetTx reads, in one query, projectID's balance on network, the held
-// sums of held, the day's sums of daily and sender's slots (every project's).
-func (s *Store) budgetTx(ctx context.Context, tx *sql.Tx, projectID, network string, sender common.Address, day int64, held, daily []string) (*budgetView, error) {
-	in := func(n int) string { return `(?` + strings.Repeat(`, ?`, n-1) + `)` }
-	v := &budgetView{funded: new(big.Int), spent: new(big.Int), held: map[string]sum{}, daily: map[string]sum{}}
-	args := []any{projectID, network}
-	for _, sc := range held {
-		args = append(args, sc)
-		v.held[sc] = sum{amount: new(big.Int)}
-	}
-	args = append(args, day)
+// budgetTx reads, in one query, projectID's balance on network, what its
+// live slots hold, the day's sums of daily and sender's slots (every
+// project's).
+func (s *Store) budgetTx(ctx context.Context, tx *sql.Tx, projectID, network string, sender common.Address, day int64, daily []string) (*budgetView, error) {
+	v := &budgetView{funded: new(big.Int), spent: new(big.Int), held: sum{amount: new(big.Int)}, daily: map[string]sum{}}
+	args := []any{projectID, network, network, projectID, day}
 	for _, sc := range daily {
 		args = append(args, sc)
 		v.daily[sc] = sum{amount: new(big.Int)}
 	}
 	args = append(args, network, hexLower(sender[:]))
 	rows, err := tx.QueryContext(ctx, s.db.Rebind(`SELECT 'balance', '', funded, spent FROM sponsor_balances WHERE project_id = ? AND network = ?
-		UNION ALL SELECT 'held', scope, amount, CAST(slots AS TEXT) FROM sponsor_held WHERE scope IN `+in(len(held))+`
-		UNION ALL SELECT 'daily', scope, spent, CAST(ops AS TEXT) FROM sponsor_daily WHERE day = ? AND scope IN `+in(len(daily))+`
+		UNION ALL SELECT 'held', '', amount, CAST(slots AS TEXT) FROM sponsor_held WHERE network = ? AND project_id = ?
+		UNION ALL SELECT 'daily', scope, spent, CAST(ops AS TEXT) FROM sponsor_daily WHERE day = ? AND scope IN (?`+strings.Repeat(`, ?`, len(daily)-1)+`)
 		UNION ALL SELECT 'slot', project_id, amount, nonce FROM sponsor_slots WHERE network = ? AND sender = ?`), args...)
 	if err != nil {
 		return nil, err
@@ -387,7 +424,7 @@ func (s *Store) budgetTx(ctx context.Context, tx *sql.Tx, projectID, network str
 		case "balance":
 			v.funded, v.spent = va, vb
 		case "held":
-			v.held[key] = sum{amount: va, slots: vb.Int64()}
+			v.held = sum{amount: va, slots: vb.Int64()}
 		case "daily":
 			v.daily[key] = sum{amount: va, slots: vb.Int64()}
 		default: // slot: project, amount, nonce
@@ -417,15 +454,6 @@ func (s *Store) sweepDue(network string, now time.Time) bool {
 	return true
 }
 
-// addHeldTx adds amount and slots to the held sums of a project and of its network.
-func (s *Store) addHeldTx(ctx context.Context, tx *sql.Tx, projectID, network string, amount *big.Int, slots int64) error {
-	cur, err := s.heldTx(ctx, tx, projectScope(projectID, network), networkScope(network))
-	if err != nil {
-		return err
-	}
-	return s.setHeldTx(ctx, tx, cur, amount, slots)
-}
-
 func (s *Store) balanceTx(ctx context.Context, tx *sql.Tx, projectID, network string) (funded, spent *big.Int, err error) {
 	var f, sp string
 	err = tx.QueryRowContext(ctx, s.db.Rebind(`SELECT funded, spent FROM sponsor_balances WHERE project_id = ? AND network = ?`), projectID, network).Scan(&f, &sp)
@@ -440,155 +468,4 @@ func (s *Store) balanceTx(ctx context.Context, tx *sql.Tx, projectID, network st
 	}
 	spent, err = parseWei(sp)
 	return funded, spent, err
-}
-
-// addDailyTx adds one included operation of cost to each scope's day.
-func (s *Store) addDailyTx(ctx context.Context, tx *sql.Tx, day int64, cost *big.Int, scopes ...string) error {
-	cur, err := s.dailyTx(ctx, tx, day, scopes...)
-	if err != nil {
-		return err
-	}
-	for scope, c := range cur {
-		if _, err := tx.ExecContext(ctx, s.db.Rebind(`INSERT INTO sponsor_daily (scope, day, spent, ops) VALUES (?, ?, ?, ?)
-			ON CONFLICT (scope, day) DO UPDATE SET spent = excluded.spent, ops = excluded.ops`), scope, day, new(big.Int).Add(c.amount, cost).String(), c.slots+1); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// addBalanceTx adds to a project's funded and spent sums on a network.
-func (s *Store) addBalanceTx(ctx context.Context, tx *sql.Tx, projectID, network string, funded, spent *big.Int, now time.Time) error {
-	f, sp, err := s.balanceTx(ctx, tx, projectID, network)
-	if err != nil {
-		return err
-	}
-	_, err = tx.ExecContext(ctx, s.db.Rebind(`INSERT INTO sponsor_balances (project_id, network, funded, spent, updated_at) VALUES (?, ?, ?, ?, ?)
-		ON CONFLICT (project_id, network) DO UPDATE SET funded = excluded.funded, spent = excluded.spent, updated_at = excluded.updated_at`),
-		projectID, network, f.Add(f, funded).String(), sp.Add(sp, spent).String(), now.UnixMilli())
-	return err
-}
-
-// Fund adds amount (wei, positive) to projectID's sponsorship balance on
-// network, with a ledger entry carrying note.
-func (s *Store) Fund(ctx context.Context, projectID, network string, amount *big.Int, note string, now time.Time) error {
-	if amount == nil || amount.Sign() <= 0 {
-		return errors.New("bundler: a top-up must be positive")
-	}
-	var id [12]byte
-	if _, err := rand.Read(id[:]); err != nil {
-		return err
-	}
-	return s.db.InTx(ctx, func(tx *sql.Tx) error {
-		if err := s.lockNetwork(ctx, tx, network); err != nil {
-			return err
-		}
-		if _, err := tx.ExecContext(ctx, s.db.Rebind(`INSERT INTO sponsor_ledger (id, project_id, network, kind, amount, note, created_at) VALUES (?, ?, ?, 'fund', ?, ?, ?)`),
-			"fund:"+hex.EncodeToString(id[:]), projectID, network, amount.String(), note, now.UnixMilli()); err != nil {
-			return err
-		}
-		return s.addBalanceTx(ctx, tx, projectID, network, amount, new(big.Int), now)
-	})
-}
-
-// Settlement is one included sponsored operation, from its UserOperationEvent.
-type Settlement struct {
-	UserOpHash    common.Hash
-	Sender        common.Address
-	Nonce         *big.Int
-	ActualGasCost *big.Int
-	TxHash        common.Hash
-}
-
-// Settle records what included operations of network cost, in one
-// transaction, each once: a spend in the ledger of the project whose
-// approval it used (whether or not that approval has expired since: what
-// the chain paid was spent). It ends the reservations of every approval of
-// its sender and nonce, which no other operation can use now. An
-// operation latchd has no approval of is recorded as spent by no project
-// (project ""). It returns how many operations were new.
-func (s *Store) Settle(ctx context.Context, network string, sts []Settlement, now time.Time) (int, error) {
-	settled := 0
-	err := s.db.InTx(ctx, func(tx *sql.Tx) error {
-		settled = 0
-		if err := s.lockNetwork(ctx, tx, network); err != nil {
-			return err
-		}
-		for _, st := range sts {
-			ok, err := s.settleTx(ctx, tx, network, st, now)
-			if err != nil {
-				return err
-			}
-			if ok {
-				settled++
-			}
-		}
-		return nil
-	})
-	return settled, err
-}
-
-// settleTx settles one operation in Settle's transaction; false when it was settled before.
-func (s *Store) settleTx(ctx context.Context, tx *sql.Tx, network string, st Settlement, now time.Time) (bool, error) {
-	projectID, day := "", dayOf(now)
-	err := tx.QueryRowContext(ctx, s.db.Rebind(`SELECT project_id, day FROM sponsor_approvals WHERE id = ?`), hexLower(st.UserOpHash[:])).Scan(&projectID, &day)
-	if err != nil && !errors.Is(err, sql.ErrNoRows) {
-		return false, err
-	}
-	res, err := tx.ExecContext(ctx, s.db.Rebind(`INSERT INTO sponsor_ledger (id, project_id, network, kind, amount, note, created_at) VALUES (?, ?, ?, 'spend', ?, ?, ?) ON CONFLICT (id) DO NOTHING`),
-		"spend:"+hexLower(st.UserOpHash[:]), projectID, network, st.ActualGasCost.String(), "tx "+hexLower(st.TxHash[:]), now.UnixMilli())
-	if err != nil {
-		return false, err
-	}
-	if n, _ := res.RowsAffected(); n != 1 {
-		return false, nil // settled before
-	}
-	// The nonce is used: no approval of it can be included any more.
-	used, err := s.slotsTx(ctx, tx, network, `sender = ? AND nonce = ?`, hexLower(st.Sender[:]), st.Nonce.String())
-	if err != nil {
-		return false, err
-	}
-	if err := s.dropSlotsTx(ctx, tx, network, used); err != nil {
-		return false, err
-	}
-	if err := s.addBalanceTx(ctx, tx, projectID, network, new(big.Int), st.ActualGasCost, now); err != nil {
-		return false, err
-	}
-	scopes := []string{networkScope(network), projectScope(projectID, network)}
-	if projectID != "" {
-		scopes = append(scopes, accountScope(projectID, network, st.Sender))
-	}
-	return true, s.addDailyTx(ctx, tx, day, st.ActualGasCost, scopes...)
-}
-
-// PruneApprovals deletes the records of approvals that expired before
-// cutoff: no operation can use them any more (the ledger keeps spends).
-func (s *Store) PruneApprovals(ctx context.Context, cutoff time.Time) error {
-	_, err := s.db.Exec(ctx, `DELETE FROM sponsor_approvals WHERE valid_until < ?`, cutoff.UnixMilli())
-	return err
-}
-
-// Cursor returns the last block of network whose sponsored operations are
-// settled, ok false before the first.
-func (s *Store) Cursor(ctx context.Context, network string) (block uint64, ok bool, err error) {
-	var b int64
-	err = s.db.QueryRow(ctx, `SELECT block FROM sponsor_cursors WHERE network = ?`, network).Scan(&b)
-	if errors.Is(err, sql.ErrNoRows) {
-		return 0, false, nil
-	}
-	return uint64(b), err == nil, err
-}
-
-// SetCursor records that network's blocks up to block are settled.
-func (s *Store) SetCursor(ctx context.Context, network string, block uint64, now time.Time) error {
-	_, err := s.db.Exec(ctx, `INSERT INTO sponsor_cursors (network, block, updated_at) VALUES (?, ?, ?)
-		ON CONFLICT (network) DO UPDATE SET block = excluded.block, updated_at = excluded.updated_at`, network, int64(block), now.UnixMilli())
-	return err
-}
-
-// SetPrice records the USD price of network's native coin, for Report.
-func (s *Store) SetPrice(ctx context.Context, network string, usd float64, now time.Time) error {
-	_, err := s.db.Exec(ctx, `INSERT INTO sponsor_prices (network, usd, at) VALUES (?, ?, ?)
-		ON CONFLICT (network) DO UPDATE SET usd = excluded.usd, at = excluded.at`, network, fmt.Sprintf("%g", usd), now.UnixMilli())
-	return err
 }

@@ -63,8 +63,7 @@ CREATE TABLE sponsor_approvals (
     user_id      TEXT NOT NULL DEFAULT '',  -- the Latch session's user, when one came with it
     valid_until  BIGINT NOT NULL,
     created_at   BIGINT NOT NULL
-);
-CREATE INDEX sponsor_approvals_valid ON sponsor_approvals (valid_until);
+) WITHOUT ROWID;
 
 -- What live approvals hold of the budgets: one row per project, sender and
 -- nonce (of a nonce's approvals only one can be included), holding the
@@ -72,24 +71,25 @@ CREATE INDEX sponsor_approvals_valid ON sponsor_approvals (valid_until);
 -- or the nonce is used. Rows go when they end.
 CREATE TABLE sponsor_slots (
     network      TEXT NOT NULL,
-    project_id   TEXT NOT NULL,
     sender       TEXT NOT NULL,
+    project_id   TEXT NOT NULL,
     nonce        TEXT NOT NULL,
     amount       TEXT NOT NULL,
     valid_until  BIGINT NOT NULL,
-    PRIMARY KEY (network, project_id, sender, nonce)
-);
+    PRIMARY KEY (network, sender, project_id, nonce)
+) WITHOUT ROWID;
 CREATE INDEX sponsor_slots_expiry ON sponsor_slots (network, valid_until);
-CREATE INDEX sponsor_slots_sender ON sponsor_slots (network, sender);
 
--- The sums of sponsor_slots per 'project:<id>:<network>' and
--- 'network:<network>', kept with each change so an approval reads them in
--- one row: amount held and how many slots.
+-- The sums of sponsor_slots per project and network, kept with each
+-- change so an approval reads them in one row: amount held and how many
+-- slots.
 CREATE TABLE sponsor_held (
-    scope   TEXT PRIMARY KEY,
-    amount  TEXT NOT NULL,
-    slots   INTEGER NOT NULL
-);
+    network     TEXT NOT NULL,
+    project_id  TEXT NOT NULL,
+    amount      TEXT NOT NULL,
+    slots       INTEGER NOT NULL,
+    PRIMARY KEY (network, project_id)
+) WITHOUT ROWID;
 
 -- How far each network's UserOperationEvent logs have been settled.
 CREATE TABLE sponsor_cursors (
