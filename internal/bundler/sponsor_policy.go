@@ -39,8 +39,12 @@ type Policy struct {
 func (s *Store) Policy(ctx context.Context, projectID string) (p Policy, ok bool, err error) {
 	var enabled, session int
 	var allowed, budget, accountBudget string
-	err = s.db.QueryRow(ctx, `SELECT enabled, account_daily_cap, daily_cap, allowed_contracts, daily_budget, account_daily_budget, require_session FROM bundler_sponsor_policies WHERE project_id = ?`, projectID).
-		Scan(&enabled, &p.AccountDailyCap, &p.DailyCap, &allowed, &budget, &accountBudget, &session)
+	const q = `SELECT enabled, account_daily_cap, daily_cap, allowed_contracts, daily_budget, account_daily_budget, require_session FROM bundler_sponsor_policies WHERE project_id = ?`
+	if err := s.prepare(ctx, q); err != nil {
+		return Policy{}, false, err
+	}
+	st, _ := s.stmts.Load(q)
+	err = st.(*sql.Stmt).QueryRowContext(ctx, projectID).Scan(&enabled, &p.AccountDailyCap, &p.DailyCap, &allowed, &budget, &accountBudget, &session)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Policy{}, false, nil
 	}

@@ -44,6 +44,69 @@ func (s *Store) lockNetwork(ctx context.Context, tx *sql.Tx, network string) err
 	return err
 }
 
+// Statements of the paymaster's hot path, prepared once on the database:
+// preparing the SQL again on every call is much of what a short statement
+// costs, and pm_getPaymasterData runs a few per approval.
+const (
+	insertApprovalSQL = `INSERT INTO sponsor_approvals (id, project_id, network, sender, nonce, amount, day, user_id, valid_until, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`
+	upsertSlotSQL     = `INSERT INTO sponsor_slots (network, sender, project_id, nonce, amount, valid_until) VALUES (?, ?, ?, ?, ?, ?)
+		ON CONFLICT (network, sender, project_id, nonce) DO UPDATE SET amount = excluded.amount,
+		valid_until = CASE WHEN excluded.valid_until > sponsor_slots.valid_until THEN excluded.valid_until ELSE sponsor_slots.valid_until END`
+	upsertHeldSQL = `INSERT INTO sponsor_held (network, project_id, amount, slots) VALUES (?, ?, ?, ?)
+		ON CONFLICT (network, project_id) DO UPDATE SET amount = excluded.amount, slots = excluded.slots`
+	// budgetSQL reads a project's balance and held sum, three daily sums
+	// and an account's slots (budgetTx).
+	budgetSQL = `SELECT 'balance', '', funded, spent FROM sponsor_balances WHERE project_id = ? AND network = ?
+		UNION ALL SELECT 'held', '', amount, CAST(slots AS TEXT) FROM sponsor_held WHERE network = ? AND project_id = ?
+		UNION ALL SELECT 'daily', scope, spent, CAST(ops AS TEXT) FROM sponsor_daily WHERE day = ? AND scope IN (?, ?, ?)
+		UNION ALL SELECT 'slot', project_id, amount, nonce FROM sponsor_slots WHERE network = ? AND sender = ?`
+)
+
+// prepare prepares queries on the database once each. It runs outside a
+// transaction: preparing on the database takes a connection, which a
+// transaction holding the pool's only one (in-memory SQLite) would wait
+// for forever.
+func (s *Store) prepare(ctx context.Context, queries ...string) error {
+	for _, q := range queries {
+		if _, ok := s.stmts.Load(q); ok {
+			continue
+		}
+		st, err := s.db.PrepareContext(ctx, s.db.Rebind(q))
+		if err != nil {
+			return err
+		}
+		if _, loaded := s.stmts.LoadOrStore(q, st); loaded {
+			st.Close()
+		}
+	}
+	return nil
+}
+
+// txStmt is query's prepared statement in tx (prepared on tx's own
+// connection when it is not yet), or nil when prepare has not run for it.
+func (s *Store) txStmt(ctx context.Context, tx *sql.Tx, query string) *sql.Stmt {
+	st, ok := s.stmts.Load(query)
+	if !ok {
+		return nil
+	}
+	return tx.StmtContext(ctx, st.(*sql.Stmt))
+}
+
+// txExec and txQuery run query in tx, prepared when prepare has run for it.
+func (s *Store) txExec(ctx context.Context, tx *sql.Tx, query string, args ...any) (sql.Result, error) {
+	if st := s.txStmt(ctx, tx, query); st != nil {
+		return st.ExecContext(ctx, args...)
+	}
+	return tx.ExecContext(ctx, s.db.Rebind(query), args...)
+}
+
+func (s *Store) txQuery(ctx context.Context, tx *sql.Tx, query string, args ...any) (*sql.Rows, error) {
+	if st := s.txStmt(ctx, tx, query); st != nil {
+		return st.QueryContext(ctx, args...)
+	}
+	return tx.QueryContext(ctx, s.db.Rebind(query), args...)
+}
+
 // Reservation is one approval's hold on the budgets: the most the
 // operation can cost, from its approval until it is settled or ValidUntil
 // passes.
@@ -111,12 +174,15 @@ func (e *BudgetError) Error() string {
 // first.
 func (s *Store) Reserve(ctx context.Context, r Reservation, b Budgets, now time.Time) error {
 	day := dayOf(now)
+	if err := s.prepare(ctx, insertApprovalSQL, budgetSQL, upsertSlotSQL, upsertHeldSQL); err != nil {
+		return err
+	}
 	return s.db.InTx(ctx, func(tx *sql.Tx) error {
 		if err := s.lockNetwork(ctx, tx, r.Network); err != nil {
 			return err
 		}
 		// Recorded first: a refusal below rolls it back.
-		res, err := tx.ExecContext(ctx, s.db.Rebind(`INSERT INTO sponsor_approvals (id, project_id, network, sender, nonce, amount, day, user_id, valid_until, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`),
+		res, err := s.txExec(ctx, tx, insertApprovalSQL,
 			hexLower(r.ID[:]), r.ProjectID, r.Network, hexLower(r.Sender[:]), r.Nonce.String(), r.Amount.String(), day, r.UserID, r.ValidUntil.UnixMilli(), now.UnixMilli())
 		if err != nil {
 			return err
@@ -202,9 +268,7 @@ func (s *Store) Reserve(ctx context.Context, r Reservation, b Budgets, now time.
 			}
 		}
 		// The slot lives until its last approval expires.
-		if _, err := tx.ExecContext(ctx, s.db.Rebind(`INSERT INTO sponsor_slots (network, sender, project_id, nonce, amount, valid_until) VALUES (?, ?, ?, ?, ?, ?)
-			ON CONFLICT (network, sender, project_id, nonce) DO UPDATE SET amount = excluded.amount,
-			valid_until = CASE WHEN excluded.valid_until > sponsor_slots.valid_until THEN excluded.valid_until ELSE sponsor_slots.valid_until END`),
+		if _, err := s.txExec(ctx, tx, upsertSlotSQL,
 			r.Network, hexLower(r.Sender[:]), r.ProjectID, r.Nonce.String(), slotAmount.String(), r.ValidUntil.UnixMilli()); err != nil {
 			return err
 		}
@@ -342,8 +406,7 @@ func (s *Store) heldTx(ctx context.Context, tx *sql.Tx, network, projectID strin
 
 // setHeldTx writes projectID's held sum on network: cur plus amount and slots.
 func (s *Store) setHeldTx(ctx context.Context, tx *sql.Tx, network, projectID string, cur sum, amount *big.Int, slots int64) error {
-	_, err := tx.ExecContext(ctx, s.db.Rebind(`INSERT INTO sponsor_held (network, project_id, amount, slots) VALUES (?, ?, ?, ?)
-		ON CONFLICT (network, project_id) DO UPDATE SET amount = excluded.amount, slots = excluded.slots`),
+	_, err := s.txExec(ctx, tx, upsertHeldSQL,
 		network, projectID, new(big.Int).Add(cur.amount, amount).String(), cur.slots+slots)
 	return err
 }
@@ -388,9 +451,9 @@ type budgetView struct {
 	slots         []slotRow
 }
 
-// budgetTx reads, in one query, projectID's balance on network, what its
-// live slots hold, the day's sums of daily and sender's slots (every
-// project's).
+// budgetTx reads, in one query (budgetSQL), projectID's balance on
+// network, what its live slots hold, the day's sums of the three scopes of
+// daily and sender's slots (every project's).
 func (s *Store) budgetTx(ctx context.Context, tx *sql.Tx, projectID, network string, sender common.Address, day int64, daily []string) (*budgetView, error) {
 	v := &budgetView{funded: new(big.Int), spent: new(big.Int), held: sum{amount: new(big.Int)}, daily: map[string]sum{}}
 	args := []any{projectID, network, network, projectID, day}
@@ -399,10 +462,7 @@ func (s *Store) budgetTx(ctx context.Context, tx *sql.Tx, projectID, network str
 		v.daily[sc] = sum{amount: new(big.Int)}
 	}
 	args = append(args, network, hexLower(sender[:]))
-	rows, err := tx.QueryContext(ctx, s.db.Rebind(`SELECT 'balance', '', funded, spent FROM sponsor_balances WHERE project_id = ? AND network = ?
-		UNION ALL SELECT 'held', '', amount, CAST(slots AS TEXT) FROM sponsor_held WHERE network = ? AND project_id = ?
-		UNION ALL SELECT 'daily', scope, spent, CAST(ops AS TEXT) FROM sponsor_daily WHERE day = ? AND scope IN (?`+strings.Repeat(`, ?`, len(daily)-1)+`)
-		UNION ALL SELECT 'slot', project_id, amount, nonce FROM sponsor_slots WHERE network = ? AND sender = ?`), args...)
+	rows, err := s.txQuery(ctx, tx, budgetSQL, args...)
 	if err != nil {
 		return nil, err
 	}

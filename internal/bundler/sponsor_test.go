@@ -225,3 +225,26 @@ func TestStore_Settle(t *testing.T) {
 		}
 	})
 }
+
+// The statements Reserve prepares are prepared outside its transaction: on
+// a database of one connection (in-memory SQLite) preparing inside it
+// would wait for that connection forever.
+func TestStore_ReserveOneConnection(t *testing.T) {
+	db, err := store.Open(context.Background(), "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	st := bundler.NewStore(db)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := st.Fund(ctx, "proj", network, milliEther(1), "", time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 2; i++ {
+		r := bundler.Reservation{ID: common.Hash{byte(i + 1)}, ProjectID: "proj", Network: network, Sender: common.Address{byte(i + 1)}, Nonce: new(big.Int), Amount: big.NewInt(1e12), ValidUntil: time.Now().Add(time.Minute)}
+		if err := st.Reserve(ctx, r, bundler.Budgets{}, time.Now()); err != nil {
+			t.Fatalf("reserve %d: %v", i, err)
+		}
+	}
+}

@@ -62,6 +62,8 @@ type Store struct {
 	// expired slots (sponsor_store.go).
 	sweepMu sync.Mutex
 	swept   map[string]time.Time
+	// stmts holds the paymaster's hot statements, prepared once (query → *sql.Stmt).
+	stmts sync.Map
 }
 
 // NewStore returns the bundler store of db.
