@@ -35,11 +35,7 @@ func (s *Store) Left(ctx context.Context, projectID, network string) (*big.Int, 
 		}
 		return nil, err
 	}
-	f, err := parseWei(funded)
-	if err != nil {
-		return nil, err
-	}
-	sp, err := parseWei(spent)
+	f, sp, err := parseWeis(funded, spent)
 	if err != nil {
 		return nil, err
 	}

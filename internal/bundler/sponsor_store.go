@@ -14,6 +14,16 @@ import (
 	"github.com/latchkit/latch/internal/store"
 )
 
+// parseWeis reads two stored amounts.
+func parseWeis(a, b string) (*big.Int, *big.Int, error) {
+	va, err := parseWei(a)
+	if err != nil {
+		return nil, nil, err
+	}
+	vb, err := parseWei(b)
+	return va, vb, err
+}
+
 func parseWei(s string) (*big.Int, error) {
 	v, ok := new(big.Int).SetString(s, 10)
 	if !ok {
@@ -472,11 +482,7 @@ func (s *Store) budgetTx(ctx context.Context, tx *sql.Tx, projectID, network str
 		if err := rows.Scan(&kind, &key, &a, &b); err != nil {
 			return nil, err
 		}
-		va, err := parseWei(a)
-		if err != nil {
-			return nil, err
-		}
-		vb, err := parseWei(b)
+		va, vb, err := parseWeis(a, b)
 		if err != nil {
 			return nil, err
 		}
@@ -523,9 +529,5 @@ func (s *Store) balanceTx(ctx context.Context, tx *sql.Tx, projectID, network st
 	if err != nil {
 		return nil, nil, err
 	}
-	if funded, err = parseWei(f); err != nil {
-		return nil, nil, err
-	}
-	spent, err = parseWei(sp)
-	return funded, spent, err
+	return parseWeis(f, sp)
 }
