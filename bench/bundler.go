@@ -13,13 +13,14 @@ import (
 const (
 	bundlerInclusionRuns = 100
 	bundlerEstimateRuns  = 1000
+	bundlerPaymasterRuns = 1000
 )
 
 // benchBundler reports the ERC-4337 bundler by running internal/bundler's
 // benchmarks against an in-process dev chain (which seals a block per
 // transaction): a sponsored first operation from eth_sendUserOperation's
-// answer to its receipt, eth_estimateUserOperationGas, and 200 operations
-// from 50 accounts, sequential per account and pipelined.
+// answer to its receipt, eth_estimateUserOperationGas, pm_getPaymasterData,
+// and 200 operations from 50 accounts, sequential per account and pipelined.
 func benchBundler(report *strings.Builder) {
 	report.WriteString("## ERC-4337 bundler (internal/bundler, dev chain)\n\n| what | runs | p50 | p99 |\n|---|---|---|---|\n")
 	for _, r := range runGoBench("./internal/bundler", "^BenchmarkInclusion$", bundlerInclusionRuns) {
@@ -29,6 +30,10 @@ func benchBundler(report *strings.Builder) {
 	for _, r := range runGoBench("./internal/bundler", "^BenchmarkEstimate$", bundlerEstimateRuns) {
 		log.Printf("bundler estimate: p50 %s ms, p99 %s ms", r.P50, r.P99)
 		fmt.Fprintf(report, "| eth_estimateUserOperationGas, deployment and a call (goal p99 < 20 ms) | %d | %s ms | %s ms |\n", bundlerEstimateRuns, r.P50, r.P99)
+	}
+	for _, r := range runGoBench("./internal/bundler", "^BenchmarkPaymasterData$", bundlerPaymasterRuns) {
+		log.Printf("paymaster data: p50 %s ms, p99 %s ms", r.P50, r.P99)
+		fmt.Fprintf(report, "| pm_getPaymasterData, a new account's first operation (bounds, budgets reserved, signed) | %d | %s ms | %s ms |\n", bundlerPaymasterRuns, r.P50, r.P99)
 	}
 	// Two throughput runs of 200 operations from 50 accounts. The first
 	// keeps the meaning of the figure reported before (an account's next

@@ -48,6 +48,8 @@ type BundlerConfig struct {
 	MinStake string
 	// MinBalances are "<caip2>=<wei>": the bundler key's floor on a network.
 	MinBalances []string
+	// Sponsor holds the budgets and bounds of sponsorship (sponsor.go).
+	Sponsor SponsorConfig
 }
 
 // bundlerService is the bundler's state in Main.
@@ -83,7 +85,11 @@ func bundlerFlags(fs *flag.FlagSet, cfg *Config) func() error {
 	fs.StringVar(&b.Untraced, "bundler-untraced", string(bundler.UntracedAccept), "on a network whose node cannot trace (debug_traceCall with erc7562Tracer), so ERC-7562's validation rules cannot be checked: accept operations on simulation alone, or refuse them")
 	fs.StringVar(&b.MinStake, "bundler-min-stake", bundler.DefaultMinStake.String(), "ERC-7562's MIN_STAKE_VALUE (wei): the EntryPoint stake, locked for at least a day, that makes a factory or paymaster staked")
 	fs.Var(&minBalances, "bundler-min-balance", "<caip2>=<wei>, repeatable: below this balance of the bundler key on the network, new user operations are refused (default: one full bundle at twice the current base fee)")
+	finishSponsor := sponsorFlags(fs, &b.Sponsor)
 	return func() error {
+		if err := finishSponsor(); err != nil {
+			return err
+		}
 		b.Networks, b.Paymasters, b.MinBalances = networks, paymasters, minBalances
 		for _, s := range b.Networks {
 			if _, _, _, err := parseBundlerFlag(s); err != nil {
@@ -255,15 +261,30 @@ func (m *Main) startBundler(ctx context.Context) error {
 	if len(nets) == 0 {
 		return nil
 	}
+	sp, err := b.Sponsor.parse()
+	if err != nil {
+		return err
+	}
+	for i := range nets {
+		symbol := "ETH"
+		if nw := m.Networks.Get(nets[i].Network); nw != nil && nw.NativeCurrency.Symbol != "" {
+			symbol = nw.NativeCurrency.Symbol
+		}
+		nets[i].Sponsor = sp.limits(nets[i].Network, symbol)
+	}
 	minFee, _ := new(big.Int).SetString(b.MinPriorityFee, 10)
 	minStake, _ := weiFlag("--bundler-min-stake", b.MinStake)
 	st := bundler.NewStore(m.DB)
+	policy := bundler.Policy{Enabled: b.SponsorDefault, AccountDailyCap: b.SponsorAccountDailyCap, DailyCap: b.SponsorDailyCap,
+		DailyBudget: sp.dailyBudget, AccountDailyBudget: sp.accountDailyBudget, RequireSession: b.Sponsor.RequireSession}
 	svc, err := bundler.New(bundler.Config{
 		Networks:            nets,
 		Store:               st,
 		MinPriorityFee:      minFee,
 		MaxPendingPerSender: b.MaxPendingPerSender,
-		DefaultPolicy:       bundler.Policy{Enabled: b.SponsorDefault, AccountDailyCap: b.SponsorAccountDailyCap, DailyCap: b.SponsorDailyCap},
+		DefaultPolicy:       policy,
+		ApprovalLifetime:    b.Sponsor.ApprovalTTL,
+		Sponsorship:         m.sponsorConfig(sp),
 		Untraced:            bundler.UntracedPolicy(b.Untraced),
 		MinStake:            minStake,
 		Metrics:             m.Metrics,
@@ -272,14 +293,15 @@ func (m *Main) startBundler(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	// latchd dev's project sponsors its operations unless its policy was set otherwise.
+	// latchd dev's project sponsors its operations within the flags'
+	// bounds, from a balance topped up at every start (docs/smart-accounts.md).
 	if m.Config.Dev && m.DevProjectID != "" {
-		if _, ok, err := st.Policy(ctx, m.DevProjectID); err != nil {
+		policy.Enabled = true
+		if err := st.SetPolicy(ctx, m.DevProjectID, policy, time.Now()); err != nil {
 			return err
-		} else if !ok {
-			if err := st.SetPolicy(ctx, m.DevProjectID, bundler.Policy{Enabled: true, AccountDailyCap: b.SponsorAccountDailyCap, DailyCap: b.SponsorDailyCap}, time.Now()); err != nil {
-				return err
-			}
+		}
+		if err := fundDevProject(ctx, st, m.DevProjectID, nets); err != nil {
+			return err
 		}
 	}
 	m.bundler.svc = svc

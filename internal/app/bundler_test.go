@@ -3,6 +3,7 @@ package app_test
 import (
 	"bytes"
 	"context"
+	"crypto/ecdsa"
 	"encoding/json"
 	"io"
 	"log/slog"
@@ -89,43 +90,12 @@ func TestMain_Bundler(t *testing.T) {
 		t.Fatalf("eth_supportedEntryPoints = %v, want [%s]", eps, ep)
 	}
 
-	key, _ := crypto.GenerateKey()
-	owner := crypto.PubkeyToAddress(key.PublicKey)
-	factoryABI := contracts.MustLoad("LatchSmartAccountFactory").ABI
-	accountABI := contracts.MustLoad("LatchSmartAccount").ABI
-	factory := common.HexToAddress(nw.SmartAccountFactory)
-	data, _ := factoryABI.Pack("getAddress", owner, big.NewInt(0))
-	var out hexutil.Bytes
-	mustResult(t, rpcCall(t, url, "eth_call", map[string]any{"to": factory, "data": hexutil.Bytes(data)}, "latest"), &out)
-	sender := common.BytesToAddress(out)
-
 	// The account holds the ether it sends, from the dev faucet.
-	c := client{t: t, base: m.APIURL()}
-	c.want(c.do("POST", "/dev/faucet", `{"address":"`+sender.Hex()+`","caipNetworkId":"`+nw.CAIPNetworkID+`","amount":"0.01"}`), 200)
-
 	to := common.HexToAddress("0x00000000000000000000000000000000000b0b03")
-	call, _ := accountABI.Pack("execute", to, big.NewInt(1e15), []byte{})
-	create, _ := factoryABI.Pack("createAccount", owner, big.NewInt(0))
-	var head struct {
-		BaseFee *hexutil.Big `json:"baseFeePerGas"`
-	}
-	mustResult(t, rpcCall(t, url, "eth_getBlockByNumber", "latest", false), &head)
-	tip := big.NewInt(1_000_000_000)
-	op := &bundler.UserOperation{
-		Sender: sender, Nonce: new(big.Int), Factory: &factory, FactoryData: create, CallData: call,
-		MaxFeePerGas: new(big.Int).Add(new(big.Int).Mul(head.BaseFee.ToInt(), big.NewInt(2)), tip), MaxPriorityFeePerGas: tip,
-		Signature: bundler.StubSignature(),
-	}
+	w := newWalletOp(t, m, url, to, big.NewInt(1e15))
+	key, owner, sender, op := w.key, w.owner, w.op.Sender, w.op
+	pm := *op.Paymaster
 	chainID := hexutil.EncodeUint64(nw.ChainID)
-	var stub bundler.PaymasterStub
-	mustResult(t, rpcCall(t, url, "pm_getPaymasterStubData", op, ep, chainID, map[string]any{}), &stub)
-	pm := stub.Paymaster
-	op.Paymaster, op.PaymasterData = &pm, stub.PaymasterData
-	op.PaymasterVerificationGasLimit, op.PaymasterPostOpGasLimit = uint64(stub.PaymasterVerificationGasLimit), uint64(stub.PaymasterPostOpGasLimit)
-	var est bundler.GasEstimate
-	mustResult(t, rpcCall(t, url, "eth_estimateUserOperationGas", op, ep), &est)
-	op.VerificationGasLimit, op.CallGasLimit, op.PreVerificationGas = uint64(est.VerificationGasLimit), uint64(est.CallGasLimit), uint64(est.PreVerificationGas)
-	op.PaymasterVerificationGasLimit, op.PaymasterPostOpGasLimit = uint64(*est.PaymasterVerificationGasLimit), uint64(*est.PaymasterPostOpGasLimit)
 	var approval bundler.PaymasterApproval
 	mustResult(t, rpcCall(t, url, "pm_getPaymasterData", op, ep, chainID, map[string]any{}), &approval)
 	op.PaymasterData = approval.PaymasterData
@@ -173,7 +143,8 @@ func TestMain_Bundler(t *testing.T) {
 	})
 }
 
-// --sponsor-default sponsors projects without a policy, within its caps.
+// --sponsor-default sponsors projects without a policy, within its caps,
+// from the project's own balance (none: a clear refusal).
 func TestMain_BundlerSponsorDefault(t *testing.T) {
 	m := runBundlerMain(t, app.BundlerConfig{Dev: true, SponsorDefault: true, SponsorAccountDailyCap: 1})
 	nw := m.Info().Networks[0]
@@ -182,14 +153,75 @@ func TestMain_BundlerSponsorDefault(t *testing.T) {
 		t.Fatal(err)
 	}
 	url := m.APIURL() + "/v1?chainId=" + nw.CAIPNetworkID + "&projectId=" + p.ID
-	op := &bundler.UserOperation{Sender: common.Address{7}, Nonce: new(big.Int), MaxFeePerGas: big.NewInt(2), MaxPriorityFeePerGas: big.NewInt(1), CallGasLimit: 1, VerificationGasLimit: 1, PreVerificationGas: 1}
 	ep, chainID := common.HexToAddress(nw.EntryPoint), hexutil.EncodeUint64(nw.ChainID)
-	var approval bundler.PaymasterApproval
-	mustResult(t, rpcCall(t, url, "pm_getPaymasterData", op, ep, chainID, map[string]any{}), &approval)
-	op.CallGasLimit = 2
-	if a := rpcCall(t, url, "pm_getPaymasterData", op, ep, chainID, map[string]any{}); a.Error == nil || a.Error.Code != bundler.CodeThrottled {
-		t.Fatalf("second approval for the account beyond --sponsor-account-daily-cap 1: %+v", a)
+	bare := &bundler.UserOperation{Sender: common.Address{7}, Nonce: new(big.Int), MaxFeePerGas: new(big.Int), MaxPriorityFeePerGas: new(big.Int)}
+	if a := rpcCall(t, url, "pm_getPaymasterStubData", bare, ep, chainID, map[string]any{}); a.Error == nil || a.Error.Code != bundler.CodePaymasterRejected || !strings.Contains(a.Error.Message, "no sponsorship balance") {
+		t.Fatalf("a project without balance: %+v", a)
 	}
+	if err := bundler.NewStore(m.DB).Fund(context.Background(), p.ID, nw.CAIPNetworkID, big.NewInt(1e17), "test", time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	w := newWalletOp(t, m, url, common.Address{0xb0}, new(big.Int))
+	var approval bundler.PaymasterApproval
+	mustResult(t, rpcCall(t, url, "pm_getPaymasterData", w.op, ep, chainID, map[string]any{}), &approval)
+	next := w.op.Copy()
+	next.Nonce = big.NewInt(1)
+	if a := rpcCall(t, url, "pm_getPaymasterData", next, ep, chainID, map[string]any{}); a.Error == nil || a.Error.Code != bundler.CodeThrottled {
+		t.Fatalf("second operation of the account beyond --sponsor-account-daily-cap 1: %+v", a)
+	}
+}
+
+// walletOp is a new visitor's first operation as the widget prepares it
+// through latchd's RPC endpoint: a counterfactual account that calls
+// execute(to, value), the paymaster's stub data and the bundler's gas
+// estimate; pm_getPaymasterData comes next.
+type walletOp struct {
+	key   *ecdsa.PrivateKey
+	owner common.Address
+	op    *bundler.UserOperation
+}
+
+func newWalletOp(t *testing.T, m *app.Main, url string, to common.Address, value *big.Int) walletOp {
+	t.Helper()
+	nw := m.Info().Networks[0]
+	ep := common.HexToAddress(nw.EntryPoint)
+	key, _ := crypto.GenerateKey()
+	owner := crypto.PubkeyToAddress(key.PublicKey)
+	factoryABI := contracts.MustLoad("LatchSmartAccountFactory").ABI
+	accountABI := contracts.MustLoad("LatchSmartAccount").ABI
+	factory := common.HexToAddress(nw.SmartAccountFactory)
+	data, _ := factoryABI.Pack("getAddress", owner, big.NewInt(0))
+	var out hexutil.Bytes
+	mustResult(t, rpcCall(t, url, "eth_call", map[string]any{"to": factory, "data": hexutil.Bytes(data)}, "latest"), &out)
+	sender := common.BytesToAddress(out)
+	if value.Sign() > 0 {
+		c := client{t: t, base: m.APIURL()}
+		c.want(c.do("POST", "/dev/faucet", `{"address":"`+sender.Hex()+`","caipNetworkId":"`+nw.CAIPNetworkID+`","amount":"0.01"}`), 200)
+	}
+	call, _ := accountABI.Pack("execute", to, value, []byte{})
+	create, _ := factoryABI.Pack("createAccount", owner, big.NewInt(0))
+	var head struct {
+		BaseFee *hexutil.Big `json:"baseFeePerGas"`
+	}
+	mustResult(t, rpcCall(t, url, "eth_getBlockByNumber", "latest", false), &head)
+	var tip hexutil.Big
+	mustResult(t, rpcCall(t, url, "eth_maxPriorityFeePerGas"), &tip)
+	op := &bundler.UserOperation{
+		Sender: sender, Nonce: new(big.Int), Factory: &factory, FactoryData: create, CallData: call,
+		MaxFeePerGas: new(big.Int).Add(new(big.Int).Div(new(big.Int).Mul(head.BaseFee.ToInt(), big.NewInt(12)), big.NewInt(10)), tip.ToInt()), MaxPriorityFeePerGas: tip.ToInt(),
+		Signature: bundler.StubSignature(),
+	}
+	chainID := hexutil.EncodeUint64(nw.ChainID)
+	var stub bundler.PaymasterStub
+	mustResult(t, rpcCall(t, url, "pm_getPaymasterStubData", op, ep, chainID, map[string]any{}), &stub)
+	pm := stub.Paymaster
+	op.Paymaster, op.PaymasterData = &pm, stub.PaymasterData
+	op.PaymasterVerificationGasLimit, op.PaymasterPostOpGasLimit = uint64(stub.PaymasterVerificationGasLimit), uint64(stub.PaymasterPostOpGasLimit)
+	var est bundler.GasEstimate
+	mustResult(t, rpcCall(t, url, "eth_estimateUserOperationGas", op, ep), &est)
+	op.VerificationGasLimit, op.CallGasLimit, op.PreVerificationGas = uint64(est.VerificationGasLimit), uint64(est.CallGasLimit), uint64(est.PreVerificationGas)
+	op.PaymasterVerificationGasLimit, op.PaymasterPostOpGasLimit = uint64(*est.PaymasterVerificationGasLimit), uint64(*est.PaymasterPostOpGasLimit)
+	return walletOp{key: key, owner: owner, op: op}
 }
 
 // Without --dev-bundler the methods are not served.
@@ -253,5 +285,64 @@ func TestMain_BundlerMinBalance(t *testing.T) {
 	body, _ := io.ReadAll(resp.Body)
 	if !strings.Contains(string(body), "\nlatch_bundler_key_balance_low 1\n") {
 		t.Fatalf("/metrics has no latch_bundler_key_balance_low 1:\n%s", body)
+	}
+}
+
+// The sponsorship settings (--sponsor-* flags) bound what latchd dev's
+// paymaster approves: gas caps, fee multiplier and priority fee ceiling,
+// the approval's lifetime, and the daily budgets.
+func TestMain_SponsorBounds(t *testing.T) {
+	m := runBundlerMain(t, app.BundlerConfig{Dev: true, Sponsor: app.SponsorConfig{
+		MaxCallGas: []string{"eip155:31337=90000"}, MaxVerificationGas: []string{"1900000"}, BaseFeeMultiplier: "1.5",
+		MaxPriorityFee: []string{"1500000000"}, ApprovalTTL: 45 * time.Second,
+	}})
+	nw := m.Info().Networks[0]
+	url := m.APIURL() + "/v1?chainId=" + nw.CAIPNetworkID + "&projectId=" + m.DevProjectID
+	ep, chainID := common.HexToAddress(nw.EntryPoint), hexutil.EncodeUint64(nw.ChainID)
+	w := newWalletOp(t, m, url, common.Address{0xb0}, new(big.Int))
+	var approval bundler.PaymasterApproval
+	mustResult(t, rpcCall(t, url, "pm_getPaymasterData", w.op, ep, chainID, map[string]any{}), &approval)
+	if d := time.Until(time.Unix(new(big.Int).SetBytes(approval.PaymasterData[:6]).Int64(), 0)); d > 45*time.Second || d < 40*time.Second {
+		t.Fatalf("approval valid for %s, want 45 s", d)
+	}
+	var head struct {
+		BaseFee *hexutil.Big `json:"baseFeePerGas"`
+	}
+	mustResult(t, rpcCall(t, url, "eth_getBlockByNumber", "latest", false), &head)
+	for _, tt := range []struct {
+		mod  func(op *bundler.UserOperation)
+		want string
+	}{
+		{func(op *bundler.UserOperation) { op.CallGasLimit = 90_001 }, "callGasLimit 90001 is above the 90000"},
+		{func(op *bundler.UserOperation) { op.VerificationGasLimit = 1_900_001 }, "verificationGasLimit 1900001 is above the 1900000"},
+		{func(op *bundler.UserOperation) {
+			op.MaxPriorityFeePerGas = big.NewInt(1_500_000_001)
+			op.MaxFeePerGas = new(big.Int).Add(op.MaxPriorityFeePerGas, head.BaseFee.ToInt())
+		}, "at most 1500000000"},
+		{func(op *bundler.UserOperation) { op.MaxFeePerGas = big.NewInt(25_000_000_000) }, "1.5 times the base fee"},
+	} {
+		op := w.op.Copy()
+		tt.mod(op)
+		if a := rpcCall(t, url, "pm_getPaymasterData", op, ep, chainID, map[string]any{}); a.Error == nil || a.Error.Code != bundler.CodePaymasterRejected || !strings.Contains(a.Error.Message, tt.want) {
+			t.Errorf("answer %+v, want %q", a.Error, tt.want)
+		}
+	}
+	for _, tt := range []struct {
+		name string
+		s    app.SponsorConfig
+		want string
+	}{
+		{"DailyBudget", app.SponsorConfig{DailyBudget: "0.000001"}, "This project has reached today's sponsorship budget of 0.000001 ETH on eip155:31337"},
+		{"AccountDailyBudget", app.SponsorConfig{AccountDailyBudget: "0.000002"}, "This account has reached today's sponsorship budget of 0.000002 ETH"},
+		{"NetworkDailyBudget", app.SponsorConfig{NetworkDailyBudgets: []string{"eip155:31337=0.000003"}}, "Sponsorship on eip155:31337 has reached today's budget of 0.000003 ETH"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			m := runBundlerMain(t, app.BundlerConfig{Dev: true, Sponsor: tt.s})
+			url := m.APIURL() + "/v1?chainId=" + nw.CAIPNetworkID + "&projectId=" + m.DevProjectID
+			w := newWalletOp(t, m, url, common.Address{0xb0}, new(big.Int))
+			if a := rpcCall(t, url, "pm_getPaymasterData", w.op, ep, chainID, map[string]any{}); a.Error == nil || a.Error.Code != bundler.CodeThrottled || !strings.Contains(a.Error.Message, tt.want) {
+				t.Fatalf("answer %+v, want %q", a.Error, tt.want)
+			}
+		})
 	}
 }

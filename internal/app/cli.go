@@ -35,6 +35,10 @@ Usage:
   latchd names reserve NAME | release NAME | reserved
                              reserve a name (and its look-alikes) so no visitor registers it, release one, or list them;
                              every node applies the change at once (docs/names.md)
+  latchd sponsor fund --project ID --network CAIP2 --amount X [--note TEXT]
+                             add X of the network's coin (e.g. 0.5) to the project's sponsorship balance there
+  latchd sponsor report [--json]
+                             print each project's sponsorship per network: funded, spent, reserved, left
   latchd routes              print every route with its method, pattern, guard class and listener
   latchd healthcheck [--url URL] [--timeout D]
                              GET a running latchd's /healthz (default: on --addr); exit 0 if it answers 200
@@ -67,6 +71,8 @@ func CLI(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = runAuth(ctx, args, stdout, stderr)
 	case "names":
 		err = runNames(ctx, args, stdout, stderr)
+	case "sponsor":
+		err = runSponsor(ctx, args, stdout, stderr)
 	case "routes":
 		if len(args) > 0 {
 			err = fmt.Errorf("takes no arguments")

@@ -440,6 +440,8 @@ func (n *netState) settle(ctx context.Context, tx common.Hash, raw json.RawMessa
 	}
 	if head.Status != 1 {
 		n.singles = true // retried one operation per bundle, so the culprit is found
+	} else {
+		defer n.settleReceipt(ctx, tx, raw) // the sponsored operations' cost, once they are marked included
 	}
 	var back []common.Hash
 	for _, r := range ops {

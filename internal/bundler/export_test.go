@@ -23,3 +23,18 @@ var (
 func (s *Store) SeeForTest(ctx context.Context, network string, addr common.Address, now time.Time) error {
 	return s.changeReputation(ctx, network, []common.Address{addr}, reputationChange{seen: 1}, now)
 }
+
+// SponsoredPreVerificationGas is the preVerificationGas latchd computes
+// for op once it carries the paymaster's fields (tests).
+func SponsoredPreVerificationGas(op *UserOperation, paymaster common.Address) uint64 {
+	c := op.Copy()
+	c.Paymaster = &paymaster
+	if c.PaymasterVerificationGasLimit == 0 {
+		c.PaymasterVerificationGasLimit = paymasterVerificationGas
+	}
+	if c.PaymasterPostOpGasLimit == 0 {
+		c.PaymasterPostOpGasLimit = paymasterPostOpGas
+	}
+	c.PaymasterData = make([]byte, 12+len(stubSignature))
+	return estimatedPreVerificationGas(c)
+}

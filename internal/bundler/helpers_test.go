@@ -93,6 +93,10 @@ func newHarness(t testing.TB, db *store.DB, mod func(*bundler.Config)) *harness 
 		t.Fatal(err)
 	}
 	t.Cleanup(h.svc.Close)
+	// Sponsorship spends the project's own balance: "p1" has plenty.
+	if err := h.st.Fund(context.Background(), "p1", network, new(big.Int).Mul(big.NewInt(1000), big.NewInt(1e18)), "tests", time.Now()); err != nil {
+		t.Fatal(err)
+	}
 	return h
 }
 
@@ -168,9 +172,12 @@ func (h *harness) sign(op *bundler.UserOperation, key *ecdsa.PrivateKey) {
 	op.Signature = sig
 }
 
-// sponsor asks the service for paymaster data (pm_getPaymasterData) and sets it.
+// sponsor asks the service for paymaster data (pm_getPaymasterData) and
+// sets it, after setting op's preVerificationGas to what the paymaster
+// computes for it.
 func (h *harness) sponsor(op *bundler.UserOperation, projectID string) *jsonrpc.Error {
 	h.t.Helper()
+	op.PreVerificationGas = bundler.SponsoredPreVerificationGas(op, chain.VerifyingPaymaster)
 	a, rerr := h.svc.PaymasterData(context.Background(), projectID, network, op, chain.EntryPoint, hexutil.EncodeUint64(chain.ChainID))
 	if rerr != nil {
 		return rerr

@@ -21,14 +21,23 @@ import (
 // wei to to: no factory (first deploys the account), sponsored and signed.
 func (h *harness) next(o *owner, first *bundler.UserOperation, seq int64, to common.Address, value int64) *bundler.UserOperation {
 	h.t.Helper()
+	op := h.nextUnsponsored(o, first, seq, to, value)
+	if rerr := h.sponsor(op, "p1"); rerr != nil {
+		h.t.Fatal(rerr)
+	}
+	h.sign(op, o.key)
+	return op
+}
+
+// nextUnsponsored is next paid by the account: for nonces beyond the
+// sender's next MaxPendingPerSender, which the paymaster does not approve.
+func (h *harness) nextUnsponsored(o *owner, first *bundler.UserOperation, seq int64, to common.Address, value int64) *bundler.UserOperation {
+	h.t.Helper()
 	op := first.Copy()
 	op.Nonce = big.NewInt(seq)
 	op.Factory, op.FactoryData = nil, nil
 	op.Paymaster, op.PaymasterData, op.PaymasterVerificationGasLimit, op.PaymasterPostOpGasLimit = nil, nil, 0, 0
 	op.CallData, _ = accountABI.Pack("execute", to, big.NewInt(value), []byte{})
-	if rerr := h.sponsor(op, "p1"); rerr != nil {
-		h.t.Fatal(rerr)
-	}
 	h.sign(op, o.key)
 	return op
 }
@@ -95,7 +104,7 @@ func TestService_SeveralPendingPerSender(t *testing.T) {
 			wantCode(t, rerr, bundler.CodeInvalidSignature)
 		})
 		t.Run("Gap", func(t *testing.T) {
-			op := h.next(o, first, 4, to, 9)
+			op := h.nextUnsponsored(o, first, 4, to, 9)
 			_, rerr := h.send(op)
 			wantCode(t, rerr, bundler.CodeSimulateValidation)
 			if !strings.HasPrefix(rerr.Message, "AA25 invalid account nonce") || !strings.Contains(rerr.Message, "sequence number 3") {
@@ -112,7 +121,7 @@ func TestService_SeveralPendingPerSender(t *testing.T) {
 		ops, hashes = append(ops, op3), append(hashes, h3)
 
 		t.Run("LimitPerSender", func(t *testing.T) {
-			op := h.next(o, first, 4, to, 5)
+			op := h.nextUnsponsored(o, first, 4, to, 5)
 			_, rerr := h.send(op)
 			wantCode(t, rerr, bundler.CodeThrottled)
 			if !strings.Contains(rerr.Message, "4 operations in the mempool") {
@@ -123,9 +132,15 @@ func TestService_SeveralPendingPerSender(t *testing.T) {
 		// A replacement does not count against the limit.
 		t.Run("ReplaceAtLimit", func(t *testing.T) {
 			op := h.next(o, first, 3, to, 4)
-			op.MaxFeePerGas = new(big.Int).Mul(op3.MaxFeePerGas, big.NewInt(2))
-			op.MaxPriorityFeePerGas = new(big.Int).Mul(op3.MaxPriorityFeePerGas, big.NewInt(2))
-			h.sponsor(op, "p1")
+			// 10% up: the least a replacement needs, within the paymaster's fee bounds.
+			bump := func(v *big.Int) *big.Int { // ×1.1, rounded up
+				up := new(big.Int).Mul(v, big.NewInt(11))
+				return up.Add(up, big.NewInt(9)).Div(up, big.NewInt(10))
+			}
+			op.MaxFeePerGas, op.MaxPriorityFeePerGas = bump(op3.MaxFeePerGas), bump(op3.MaxPriorityFeePerGas)
+			if rerr := h.sponsor(op, "p1"); rerr != nil {
+				t.Fatal(rerr)
+			}
 			h.sign(op, o.key)
 			hash, rerr := h.send(op)
 			if rerr != nil {
@@ -168,7 +183,7 @@ func TestService_MaxPendingPerSender(t *testing.T) {
 	if _, rerr := h.send(h.next(o, first, 1, to, 0)); rerr != nil {
 		t.Fatal(rerr)
 	}
-	_, rerr := h.send(h.next(o, first, 2, to, 0))
+	_, rerr := h.send(h.nextUnsponsored(o, first, 2, to, 0))
 	wantCode(t, rerr, bundler.CodeThrottled)
 	if !strings.Contains(rerr.Message, "2 operations in the mempool") {
 		t.Fatalf("message %q", rerr.Message)

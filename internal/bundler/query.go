@@ -86,13 +86,9 @@ func (s *Service) EstimateUserOperationGas(ctx context.Context, network string, 
 	}
 	// preVerificationGas is computed on the operation as it will be sent:
 	// with the estimated limits and a signature of a real one's length.
-	final := op.Copy()
+	final := *op
 	final.VerificationGasLimit, final.CallGasLimit = uint64(est.VerificationGasLimit), uint64(est.CallGasLimit)
-	if len(final.Signature) == 0 {
-		final.Signature = StubSignature()
-	}
-	final.PreVerificationGas = 1 << 20 // its own encoding's size does not depend much on its value
-	est.PreVerificationGas = hexutil.Uint64(requiredPreVerificationGas(final) + 1_000)
+	est.PreVerificationGas = hexutil.Uint64(estimatedPreVerificationGas(&final))
 	return est, nil
 }
 

@@ -103,14 +103,23 @@ func (s *Service) Serve(ctx context.Context, c rpcproxy.LocalCall) (json.RawMess
 		if json.Unmarshal(params[2], &chainID) != nil {
 			return nil, rpcError(jsonrpc.CodeInvalidParams, "chainId must be a hex string")
 		}
+		var raw json.RawMessage
+		if len(params) == 4 {
+			raw = params[3]
+		}
+		sc, err := ParseSponsorContext(raw)
+		if err != nil {
+			return nil, rpcError(jsonrpc.CodeInvalidParams, "%s", err.Error())
+		}
+		req := ApprovalRequest{ProjectID: c.ProjectID, Network: c.Network, Op: op, EntryPoint: ep, ChainID: chainID, Context: sc}
 		if c.Method == "pm_getPaymasterStubData" {
-			r, rerr := s.PaymasterStubData(ctx, c.ProjectID, c.Network, op, ep, chainID)
+			r, rerr := s.Stub(ctx, req)
 			if rerr != nil {
 				return nil, rerr
 			}
 			result = r
 		} else {
-			r, rerr := s.PaymasterData(ctx, c.ProjectID, c.Network, op, ep, chainID)
+			r, rerr := s.Approve(ctx, req)
 			if rerr != nil {
 				return nil, rerr
 			}

@@ -58,6 +58,11 @@ const (
 	replacementBump = 10
 )
 
+// DefaultApprovalLifetime is how long a paymaster approval stays valid:
+// long enough to sign and send, short enough that approvals asked for
+// someone else's account do not hold its budget for long.
+const DefaultApprovalLifetime = 120 * time.Second
+
 // DefaultMaxSponsoredCost is 0.05 ether: two million gas at 25 gwei.
 var DefaultMaxSponsoredCost = big.NewInt(5e16)
 
@@ -80,6 +85,8 @@ type NetworkConfig struct {
 	// operations are refused; nil: enough for one full bundle
 	// (Config.MaxBundleGas) at twice the current base fee plus the minimum tip.
 	MinBalance *big.Int
+	// Sponsor bounds what the paymaster approves on this network (fees.go).
+	Sponsor SponsorLimits
 }
 
 // Config configures a Service. Store and Networks are required.
@@ -109,7 +116,9 @@ type Config struct {
 	// be turned into a large payment to the block's producer; default
 	// DefaultMaxSponsoredCost.
 	MaxSponsoredCost *big.Int
-	// ApprovalLifetime is how long a paymaster approval (pm_getPaymasterData) stays valid; default 10 minutes.
+	// ApprovalLifetime is how long a paymaster approval (pm_getPaymasterData)
+	// stays valid, and so how long an unused one holds budget; default
+	// DefaultApprovalLifetime.
 	ApprovalLifetime time.Duration
 	// Untraced is what happens on a network whose node cannot trace, where
 	// ERC-7562's rules cannot be checked; default UntracedAccept.
@@ -120,8 +129,10 @@ type Config struct {
 	MinStake *big.Int
 	// Metrics, when set, receives the bundler's gauges.
 	Metrics *metrics.Registry
-	Now     func() time.Time
-	Logger  *slog.Logger
+	// Sponsorship configures the paymaster's fee bounds and sessions (budget.go).
+	Sponsorship SponsorConfig
+	Now         func() time.Time
+	Logger      *slog.Logger
 }
 
 // Service is the bundler of every configured network; safe for concurrent use.
@@ -146,6 +157,8 @@ type netState struct {
 	singles bool
 	tracing tracing
 	funds   funds
+	// fees caches the network's fees for the paymaster's bounds (fees.go).
+	fees feeCache
 }
 
 // New returns a Service; Run starts its bundling loops.
@@ -181,7 +194,10 @@ func New(cfg Config) (*Service, error) {
 		return nil, fmt.Errorf("bundler: the largest operation (%d gas) does not fit a bundle (%d gas)", cfg.MaxOperationGas, cfg.MaxBundleGas)
 	}
 	if cfg.ApprovalLifetime == 0 {
-		cfg.ApprovalLifetime = 10 * time.Minute
+		cfg.ApprovalLifetime = DefaultApprovalLifetime
+	}
+	if cfg.Sponsorship.BaseFeeMultiplierPercent == 0 {
+		cfg.Sponsorship.BaseFeeMultiplierPercent = DefaultBaseFeeMultiplierPercent
 	}
 	switch cfg.Untraced {
 	case "":
@@ -216,6 +232,7 @@ func New(cfg Config) (*Service, error) {
 		if _, dup := s.nets[n.Network]; dup {
 			return nil, fmt.Errorf("bundler: %s configured twice", n.Network)
 		}
+		n.Sponsor.withDefaults()
 		from := crypto.PubkeyToAddress(n.BundlerKey.PublicKey)
 		s.nets[n.Network] = &netState{
 			NetworkConfig: n,
@@ -251,6 +268,13 @@ func (s *Service) Run(ctx context.Context) {
 				defer s.wg.Done()
 				n.loop(ctx)
 			}()
+			if n.Paymaster != (common.Address{}) {
+				s.wg.Add(1)
+				go func() {
+					defer s.wg.Done()
+					n.watchSponsored(ctx)
+				}()
+			}
 		}
 	})
 }

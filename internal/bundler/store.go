@@ -9,6 +9,7 @@ import (
 	"math/big"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -65,6 +66,13 @@ var ErrTooManyPending = errors.New("bundler: the sender has too many operations 
 // atomic; it is safe for concurrent use.
 type Store struct {
 	db *store.DB
+
+	// sweepMu guards swept: when Reserve last released each network's
+	// expired slots (sponsor_store.go).
+	sweepMu sync.Mutex
+	swept   map[string]time.Time
+	// stmts holds the paymaster's hot statements, prepared once (query → *sql.Stmt).
+	stmts sync.Map
 }
 
 // NewStore returns the bundler store of db.
@@ -312,100 +320,4 @@ func (s *Store) query(ctx context.Context, q string, args ...any) ([]*Record, er
 		out = append(out, r)
 	}
 	return out, rows.Err()
-}
-
-// Policy is a project's sponsorship policy (pm_getPaymasterData).
-type Policy struct {
-	Enabled bool
-	// AccountDailyCap bounds sponsored operations per account per UTC day; 0: no cap.
-	AccountDailyCap int
-	// DailyCap bounds the project's sponsored operations per UTC day; 0: no cap.
-	DailyCap int
-	// AllowedContracts, when not empty, are the only contracts a sponsored
-	// operation may call (the targets of execute and executeBatch).
-	AllowedContracts []common.Address
-}
-
-// Policy returns projectID's stored policy, or ok false when it has none.
-func (s *Store) Policy(ctx context.Context, projectID string) (p Policy, ok bool, err error) {
-	var enabled int
-	var allowed string
-	err = s.db.QueryRow(ctx, `SELECT enabled, account_daily_cap, daily_cap, allowed_contracts FROM bundler_sponsor_policies WHERE project_id = ?`, projectID).
-		Scan(&enabled, &p.AccountDailyCap, &p.DailyCap, &allowed)
-	if errors.Is(err, sql.ErrNoRows) {
-		return Policy{}, false, nil
-	}
-	if err != nil {
-		return Policy{}, false, err
-	}
-	p.Enabled = enabled != 0
-	for _, a := range strings.Split(allowed, ",") {
-		if a != "" {
-			p.AllowedContracts = append(p.AllowedContracts, common.HexToAddress(a))
-		}
-	}
-	return p, true, nil
-}
-
-// SetPolicy stores projectID's policy, replacing any.
-func (s *Store) SetPolicy(ctx context.Context, projectID string, p Policy, now time.Time) error {
-	if p.AccountDailyCap < 0 || p.DailyCap < 0 {
-		return fmt.Errorf("bundler: sponsorship caps must not be negative")
-	}
-	allowed := make([]string, len(p.AllowedContracts))
-	for i, a := range p.AllowedContracts {
-		allowed[i] = hexLower(a[:])
-	}
-	enabled := 0
-	if p.Enabled {
-		enabled = 1
-	}
-	_, err := s.db.Exec(ctx, `INSERT INTO bundler_sponsor_policies (project_id, enabled, account_daily_cap, daily_cap, allowed_contracts, updated_at) VALUES (?, ?, ?, ?, ?, ?)
-		ON CONFLICT (project_id) DO UPDATE SET enabled = excluded.enabled, account_daily_cap = excluded.account_daily_cap, daily_cap = excluded.daily_cap, allowed_contracts = excluded.allowed_contracts, updated_at = excluded.updated_at`,
-		projectID, enabled, p.AccountDailyCap, p.DailyCap, strings.Join(allowed, ","), now.UnixMilli())
-	return err
-}
-
-// Sponsor records an approval for sender if p's caps allow it, counting and
-// recording atomically, and reports whether it was recorded. The same
-// approval (id) recorded twice counts once.
-func (s *Store) Sponsor(ctx context.Context, id common.Hash, projectID, network string, sender common.Address, p Policy, now time.Time) (recorded bool, err error) {
-	day := now.UTC().Truncate(24 * time.Hour).UnixMilli()
-	err = s.db.InTx(ctx, func(tx *sql.Tx) error {
-		// Count and insert must not interleave with another approval of the
-		// project: SQLite's transactions take the write lock at BEGIN
-		// (_txlock=immediate); Postgres takes a lock on the project.
-		if s.db.Dialect == store.Postgres {
-			if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(hashtextextended($1, 17))`, "bundler-sponsor:"+projectID); err != nil {
-				return err
-			}
-		}
-		var perAccount, total int
-		if err := tx.QueryRowContext(ctx, s.db.Rebind(`SELECT COUNT(*) FROM bundler_sponsorships WHERE project_id = ? AND sender = ? AND created_at >= ?`), projectID, hexLower(sender[:]), day).Scan(&perAccount); err != nil {
-			return err
-		}
-		if err := tx.QueryRowContext(ctx, s.db.Rebind(`SELECT COUNT(*) FROM bundler_sponsorships WHERE project_id = ? AND created_at >= ?`), projectID, day).Scan(&total); err != nil {
-			return err
-		}
-		if (p.AccountDailyCap > 0 && perAccount >= p.AccountDailyCap) || (p.DailyCap > 0 && total >= p.DailyCap) {
-			return nil
-		}
-		if _, err := tx.ExecContext(ctx, s.db.Rebind(`INSERT INTO bundler_sponsorships (id, project_id, network, sender, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`),
-			hexLower(id[:]), projectID, network, hexLower(sender[:]), now.UnixMilli()); err != nil {
-			return err
-		}
-		recorded = true
-		return nil
-	})
-	return recorded, err
-}
-
-// SponsoredToday counts projectID's approvals for sender and in all since the start of now's UTC day.
-func (s *Store) SponsoredToday(ctx context.Context, projectID string, sender common.Address, now time.Time) (perAccount, total int, err error) {
-	day := now.UTC().Truncate(24 * time.Hour).UnixMilli()
-	if err = s.db.QueryRow(ctx, `SELECT COUNT(*) FROM bundler_sponsorships WHERE project_id = ? AND sender = ? AND created_at >= ?`, projectID, hexLower(sender[:]), day).Scan(&perAccount); err != nil {
-		return
-	}
-	err = s.db.QueryRow(ctx, `SELECT COUNT(*) FROM bundler_sponsorships WHERE project_id = ? AND created_at >= ?`, projectID, day).Scan(&total)
-	return
 }

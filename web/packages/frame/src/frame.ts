@@ -83,6 +83,7 @@ export async function createFrame(deps: FrameDeps): Promise<Frame> {
     api: deps.api,
     chainId: () => chainId,
     smartAccounts,
+    session: () => wallet.sessionToken(),
     approve: (request: ApprovalRequest) =>
       new Promise<boolean>((resolve, reject) => {
         approvals.set(request.requestId, { resolve, reject })

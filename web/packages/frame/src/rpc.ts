@@ -37,6 +37,8 @@ export interface RpcDeps {
   readonly approve: (request: ApprovalRequest) => Promise<boolean>
   /** The wallet's smart accounts: the active account answers eth_accounts, signs and sends (smartAccountRpc.ts). */
   readonly smartAccounts?: Pick<SmartAccounts, 'active' | 'isDeployed'>
+  /** The visitor's Latch session, for the paymaster's sponsorship of signed-in wallets. */
+  readonly session?: () => Promise<string | undefined>
 }
 
 /** evmChainId reads an EVM chain id given as a number, "1", "0x1" or "eip155:1". */
@@ -88,7 +90,7 @@ export function createRpcHandler(deps: RpcDeps) {
     }
     if (chainNamespace === 'eip155' && deps.smartAccounts) {
       const { answerSmartAccount } = await import('./smartAccountRpc')
-      const smart = await answerSmartAccount({ accounts: deps.smartAccounts, withKeys: deps.wallet.withKeys, call, ask, method, params, chainId: evmChainId(req.chainId) })
+      const smart = await answerSmartAccount({ accounts: deps.smartAccounts, withKeys: deps.wallet.withKeys, call, ask, method, params, chainId: evmChainId(req.chainId), session: deps.session })
       if (smart) return smart.result
     }
     const evm = ['evm'] as const

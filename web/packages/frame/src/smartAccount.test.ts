@@ -4,7 +4,7 @@ import { getUserOperationHash } from 'viem/account-abstraction'
 import { describe, expect, it } from 'vitest'
 import type { FrameUser } from '../../core/src/embedded/protocol'
 import { createSmartAccounts, readSmartAccountNetworks, SMART_ACCOUNTS_UNSUPPORTED } from './smartAccount'
-import { personalSign, prepareOperation, sendOperation, signTypedDataV4, wrapForUndeployed } from './smartAccountOps'
+import { personalSign, prepareOperation, sendOperation, sessionProofMessage, signTypedDataV4, wrapForUndeployed } from './smartAccountOps'
 
 // Account 0 of the test mnemonic as the owner; its smart account at a made-up address.
 const KEY = hexToBytes('ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80')
@@ -169,6 +169,43 @@ describe('smartAccountOps', () => {
       entryPointAddress: NET.entryPoint, entryPointVersion: '0.7', chainId: 31337,
     })
     expect(await recoverMessageAddress({ message: { raw: userOpHash }, signature: sent.signature! })).toBe(OWNER)
+  })
+
+  it('signed in: the stub gets the session, the approval the owner-signed proof latchd checks', async () => {
+    const contexts: Record<string, unknown> = {}
+    const call = async (method: string, params: unknown[]): Promise<unknown> => {
+      if (method.startsWith('pm_')) contexts[method] = params[3]
+      switch (method) {
+        case 'eth_call':
+          return `0x${'0'.repeat(64)}`
+        case 'eth_maxPriorityFeePerGas':
+        case 'eth_getBlockByNumber':
+          return method === 'eth_maxPriorityFeePerGas' ? '0x1' : { baseFeePerGas: '0x1' }
+        case 'pm_getPaymasterStubData':
+          return { paymaster: '0x00000000000000000000000000000000000000aa', paymasterData: '0x00' }
+        case 'eth_estimateUserOperationGas':
+          return { preVerificationGas: '0x1', verificationGasLimit: '0x1', callGasLimit: '0x1' }
+        case 'pm_getPaymasterData':
+          return { paymaster: '0x00000000000000000000000000000000000000aa', paymasterData: '0xbeef' }
+        case 'eth_sendUserOperation':
+          return '0xop'
+        case 'eth_getUserOperationReceipt':
+          return { success: true, receipt: { transactionHash: TXH } }
+      }
+      throw new Error(`unexpected ${method}`)
+    }
+    const prepared = await prepareOperation(undeployed, [{ from: SMART, to: TO }], call, 'session-token')
+    await sendOperation(KEY, undeployed, prepared, call, { sleep: async () => undefined, now: () => 0 }, 'session-token')
+    expect(contexts.pm_getPaymasterStubData).toEqual({ latchSession: 'session-token' })
+    const ctx = contexts.pm_getPaymasterData as { latchSession: string; latchSessionProof: Hex }
+    expect(ctx.latchSession).toBe('session-token')
+    // The same message as latchd's bundler.SessionProofMessage (its test holds this vector too).
+    const message = await sessionProofMessage(undeployed, 'session-token')
+    expect(message).toBe(`Latch sponsorship\nAccount: ${SMART}\nChain: 31337\nSession: c101e911469c969171040b50d70543313cf968fdef5bacc780776f8fb399ab36`)
+    expect(await recoverMessageAddress({ message, signature: ctx.latchSessionProof })).toBe(OWNER)
+    // Signed out: no context.
+    await prepareOperation(undeployed, [{ from: SMART, to: TO }], call)
+    expect(contexts.pm_getPaymasterStubData).toEqual({})
   })
 
   it('refuses a transaction from another address and a reverted call', async () => {

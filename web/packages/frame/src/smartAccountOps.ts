@@ -118,6 +118,28 @@ const receiptSchema = z.object({
   receipt: z.object({ transactionHash: hexSchema }),
 })
 
+/**
+ * sessionProofMessage is what the owner signs to show latchd's paymaster
+ * that the operation's sender is the smart account of the signed-in
+ * visitor's wallet (docs/smart-accounts.md; latchd's
+ * bundler.SessionProofMessage): the session appears as its SHA-256 only.
+ */
+export async function sessionProofMessage(account: SmartAccountRef, session: string): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(session)))
+  return `Latch sponsorship\nAccount: ${account.address.toLowerCase()}\nChain: ${account.network.chainId}\nSession: ${toHex(digest).slice(2)}`
+}
+
+/**
+ * sponsorContext is the paymaster's ERC-7677 context: the visitor's Latch
+ * session when signed in, with the owner's proof once the key is at hand
+ * (pm_getPaymasterData), for projects that sponsor signed-in wallets only.
+ */
+async function sponsorContext(account: SmartAccountRef, session: string | undefined, key?: Uint8Array): Promise<Record<string, string>> {
+  if (!session) return {}
+  if (!key) return { latchSession: session }
+  return { latchSession: session, latchSessionProof: signHash(key, hashMessage(await sessionProofMessage(account, session))) }
+}
+
 /** A v0.7 user operation in its JSON-RPC form (ERC-7769): hex quantities. */
 export type RpcUserOperation = Record<string, Hex>
 
@@ -135,9 +157,10 @@ export interface PreparedOperation {
  * into a user operation: execute(to, value, data), the EntryPoint's nonce,
  * the factory when the account does not exist yet, fees (the node's tip;
  * base fee × 1.2 + tip), the paymaster's stub data (when latchd sponsors
- * the project; without it the account pays) and the bundler's gas estimate.
+ * the project, with the visitor's session when signed in; without it the
+ * account pays) and the bundler's gas estimate.
  */
-export async function prepareOperation(account: SmartAccountRef, params: unknown, call: ChainCall): Promise<PreparedOperation> {
+export async function prepareOperation(account: SmartAccountRef, params: unknown, call: ChainCall, session?: string): Promise<PreparedOperation> {
   const [tx] = parse(sendTxParams, params, 'eth_sendTransaction')
   if (tx.from.toLowerCase() !== account.address.toLowerCase()) throw new InvalidParamsError(`Address ${tx.from} is not this wallet's`)
   if (!tx.to) throw new InvalidParamsError('A smart account cannot deploy a contract with eth_sendTransaction')
@@ -162,7 +185,8 @@ export async function prepareOperation(account: SmartAccountRef, params: unknown
   }
   let sponsored = false
   try {
-    const stub = parse(stubSchema, await call('pm_getPaymasterStubData', [op, entryPoint, hex(BigInt(chainId)), {}]), 'pm_getPaymasterStubData')
+    const context = await sponsorContext(account, session)
+    const stub = parse(stubSchema, await call('pm_getPaymasterStubData', [op, entryPoint, hex(BigInt(chainId)), context]), 'pm_getPaymasterStubData')
     Object.assign(op, stub)
     sponsored = true
   } catch {
@@ -206,7 +230,8 @@ export function userOperationHash(op: RpcUserOperation, entryPoint: Address, cha
 
 /**
  * sendOperation finishes an approved operation: the paymaster's signed data
- * (pm_getPaymasterData, for the final gas and fees), the owner's signature
+ * (pm_getPaymasterData, for the final gas and fees; with the visitor's
+ * session and the owner's proof when signed in), the owner's signature
  * of the userOpHash (personal_sign, as LatchSmartAccount checks it),
  * eth_sendUserOperation, then the receipt: it returns the hash of the
  * transaction that included it, and throws when the call reverted.
@@ -217,11 +242,13 @@ export async function sendOperation(
   prepared: PreparedOperation,
   call: ChainCall,
   wait: { sleep: (ms: number) => Promise<void>; now: () => number },
+  session?: string,
 ): Promise<Hex> {
   const { entryPoint, chainId } = account.network
   const op = { ...prepared.op }
   if (prepared.sponsored) {
-    const pm = parse(paymasterSchema, await call('pm_getPaymasterData', [op, entryPoint, hex(BigInt(chainId)), {}]), 'pm_getPaymasterData')
+    const context = await sponsorContext(account, session, key)
+    const pm = parse(paymasterSchema, await call('pm_getPaymasterData', [op, entryPoint, hex(BigInt(chainId)), context]), 'pm_getPaymasterData')
     op.paymaster = pm.paymaster as Hex
     op.paymasterData = pm.paymasterData as Hex
   }

@@ -22,6 +22,8 @@ export interface SmartRpcRequest {
   readonly chainId: number
   readonly sleep?: (ms: number) => Promise<void>
   readonly now?: () => number
+  /** The visitor's Latch session (an access token), undefined when signed out: the paymaster may require it. */
+  readonly session?: () => Promise<string | undefined>
 }
 
 const same = (a: unknown, b: string) => typeof a === 'string' && a.toLowerCase() === b.toLowerCase()
@@ -56,10 +58,11 @@ export async function answerSmartAccount(req: SmartRpcRequest): Promise<{ result
       return { result: await req.withKeys((k) => ops.signTypedDataV4(k.evm, account, params), evm) }
     case 'eth_sendTransaction': {
       // Prepared first (nonce, fees, sponsorship, gas) so the visitor approves what is sent.
-      const prepared = await ops.prepareOperation(account, params, req.call)
+      const session = await req.session?.().catch(() => undefined)
+      const prepared = await ops.prepareOperation(account, params, req.call, session)
       await req.ask([prepared.shown])
       const wait = { sleep: req.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms))), now: req.now ?? Date.now }
-      return { result: await req.withKeys((k): Promise<Hex> => ops.sendOperation(k.evm, account, prepared, req.call, wait), evm) }
+      return { result: await req.withKeys((k): Promise<Hex> => ops.sendOperation(k.evm, account, prepared, req.call, wait, session), evm) }
     }
   }
 }

@@ -242,6 +242,9 @@ export function createWallet(deps: WalletDeps) {
   }
 
   return {
+    /** sessionToken is the live access token (refreshed near expiry), undefined when signed out: latchd's paymaster may ask for it. */
+    sessionToken: accessToken,
+
     /** connectEmail starts an e-mail login (spec §4 action values); the mail is in the page's locale. */
     async connectEmail(email: string, locale?: string): Promise<{ action: 'VERIFY_DEVICE' | 'VERIFY_OTP' | 'CONNECT' }> {
       const token = await accessToken().catch(() => undefined)
