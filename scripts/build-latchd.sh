@@ -5,9 +5,9 @@
 #                                         version/commit/date set by the linker
 #   scripts/build-latchd.sh dev           bin/latchd-dev: the dev build (-tags devchain),
 #                                         whose latchd dev runs in-process go-ethereum dev chains
-#   scripts/build-latchd.sh dev --deps    compiles only what the dev build links besides
-#                                         latchd's own packages (make dev runs it while the
-#                                         frame, which latchd embeds, is still building)
+#   scripts/build-latchd.sh dev --deps    compiles what the dev build links but the packages
+#                                         that embed the frame (make dev runs it while the
+#                                         frame is still building)
 # Both builds are static (CGO_ENABLED=0) and -trimpath: the same flags as go vet
 # and the production-binary test in make test, so one compile of a package
 # serves them all (go test -race needs cgo and compiles apart anyway).
@@ -53,11 +53,14 @@ compile() {
 
 start=$SECONDS
 if $deps_only; then
-  # go list also downloads the modules the build needs.
-  mapfile -t deps < <($GO list -deps -tags "$tags" "${flags[@]}" -f '{{if .Stale}}{{.ImportPath}}{{end}}' ./cmd/latchd |
-    grep -v '^github.com/latchkit/latch/' || true)
+  # Every stale package but internal/frameapp (which embeds the frame's build) and those importing it; go list
+  # also downloads the modules the build needs.
+  frameapp=github.com/latchkit/latch/internal/frameapp
+  mapfile -t deps < <($GO list -deps -tags "$tags" "${flags[@]}" \
+    -f '{{if .Stale}}{{.ImportPath}}{{range .Deps}} {{.}}{{end}}{{end}}' ./cmd/latchd |
+    awk -v f="$frameapp" '$1 != f { for (i = 2; i <= NF; i++) if ($i == f) next; print $1 }')
   if [ "${#deps[@]}" -gt 0 ]; then
-    echo "go: compiling the ${#deps[@]} packages $out links besides latchd's own$slow; a first build takes a few minutes..."
+    echo "go: compiling the ${#deps[@]} packages $out links that do not embed the frame$slow; a first build takes a few minutes..."
     compile "${#deps[@]}" -tags "$tags" "${flags[@]}" "${deps[@]}"
   fi
   echo "go: $out's dependencies compiled ($((SECONDS - start)) s)"

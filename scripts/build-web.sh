@@ -57,7 +57,7 @@ build() {
   echo "web: built $name in $((SECONDS - start)) s"
 }
 
-# The frame first: latchd embeds it, so latchd's own packages wait for it (make dev compiles the rest meanwhile).
+# The frame first: latchd embeds it, so the packages that embed it wait for it (make dev compiles the rest meanwhile).
 # It imports core's sources (the page/frame protocol), not its build.
 build @latchkit/frame packages/frame ../internal/frameapp/dist/index.html packages/core
 build @latchkit/core packages/core packages/core/dist
