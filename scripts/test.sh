@@ -28,9 +28,12 @@ debian_packages() {
   command -v podman >/dev/null || { apt-get update -qq && apt-get install -y -qq podman >/dev/null; }
   echo "chromium and podman are installed"
 }
-debian_done=$steps_dir/debian.done
-(step "install: chromium, a Japanese font, podman (Debian)" debian_packages >"$steps_dir/debian.log" 2>&1 && touch "$debian_done") &
-debian_pid=$!
+debian_done=$steps_dir/debian.done debian_ended=$steps_dir/debian.ended
+(
+  step "install: chromium, a Japanese font, podman (Debian)" debian_packages >"$steps_dir/debian.log" 2>&1 &&
+    touch "$debian_done"
+  touch "$debian_ended"
+) &
 
 step "seed data" node data/validate_data.mjs
 step "licences and pinned versions (package-lock.json)" node scripts/check-licenses.mjs
@@ -87,8 +90,10 @@ wait_for() {
   done
 }
 
+# debian_wait: waits for the install above (from any lane: a lane is not its parent, so `wait` cannot), prints its
+# output and fails if it failed.
 debian_wait() {
-  wait "$debian_pid" 2>/dev/null || true
+  until [ -e "$debian_ended" ]; do sleep 0.5; done
   cat "$steps_dir/debian.log"
   [ -e "$debian_done" ]
 }
