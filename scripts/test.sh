@@ -51,9 +51,19 @@ contracts_check() {
   stamp_set contracts "$hash"
 }
 
+# Stamped by everything the check reads: the Go modules and sources linked (GPL headers), Go's own licence (its
+# version), the npm lock and manifests, the published LICENSE files, the icons, the tool and the notices.
 licences_go() {
+  local hash
+  hash=$( (go version; inputs_hash go.mod go.sum cmd internal pkg api data/icons web/package-lock.json \
+    web/package.json web/packages LICENSE THIRD_PARTY_NOTICES scripts/licenses) | sha256sum | cut -c1-16)
+  if stamp_ok licences "$hash"; then
+    echo "licences: unchanged since they last passed (inputs $hash)"
+    return 0
+  fi
   (cd scripts/licenses && test -z "$(gofmt -l .)" && go vet ./... && go test -count=1 ./...)
   go -C scripts/licenses run . -check
+  stamp_set licences "$hash"
 }
 
 vet() {
