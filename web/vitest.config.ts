@@ -5,8 +5,17 @@ import { defineConfig } from 'vitest/config'
 // rather than once per file takes the suite's CPU time to about a fifth. What a file changes for itself it undoes:
 // mocks, stubbed globals and env are restored after each test (below), and Testing Library's cleanup runs after
 // each test (react's src/test/setup.ts). make test-flaky runs the suite in shuffled orders to catch a file that
-// leans on another's leftovers. A test may take 15 s: the suites share the machine with the Go and browser tests.
-const shared = { isolate: false, restoreMocks: true, unstubGlobals: true, unstubEnvs: true, testTimeout: 15_000 } as const
+// leans on another's leftovers. A test may take 15 s, and vi.waitFor waits 5 s (vitest.setup.ts): the suites share
+// the machine with the Go and browser tests.
+const setup = fileURLToPath(new URL('./vitest.setup.ts', import.meta.url))
+const shared = {
+  isolate: false,
+  restoreMocks: true,
+  unstubGlobals: true,
+  unstubEnvs: true,
+  testTimeout: 15_000,
+  setupFiles: [setup],
+} as const
 
 export default defineConfig({
   test: {
@@ -24,7 +33,7 @@ export default defineConfig({
           environment: 'jsdom',
           include: ['src/**/*.test.{ts,tsx}'],
           // The modal's dialog chunk, loaded before each file (see the file).
-          setupFiles: ['./src/test/setup.ts'],
+          setupFiles: [setup, './src/test/setup.ts'],
         },
       },
       {
@@ -42,7 +51,7 @@ export default defineConfig({
           root: './packages/appkit-compat',
           environment: 'jsdom',
           include: ['src/**/*.test.{ts,tsx}'],
-          setupFiles: ['../react/src/test/setup.ts'],
+          setupFiles: [setup, '../react/src/test/setup.ts'],
         },
       },
       {
