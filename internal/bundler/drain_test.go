@@ -208,7 +208,7 @@ func (h *harness) approvedAtBounds(p string, n int) atBounds {
 
 // waitReport waits until project p's report shows spent, nothing
 // reserved and included operations today.
-func (h *harness) waitReport(p string, spent *big.Int, included int) {
+func (h *harness) waitReport(p string, spent *big.Int, included int64) {
 	h.t.Helper()
 	deadline := time.Now().Add(15 * time.Second)
 	for {
