@@ -22,6 +22,7 @@ import (
 	"github.com/latchkit/latch/contracts"
 	"github.com/latchkit/latch/internal/app"
 	"github.com/latchkit/latch/internal/bundler"
+	"github.com/latchkit/latch/internal/devchain"
 	"github.com/latchkit/latch/internal/project"
 )
 
@@ -98,6 +99,10 @@ func TestMain_Bundler(t *testing.T) {
 	chainID := hexutil.EncodeUint64(nw.ChainID)
 	var approval bundler.PaymasterApproval
 	mustResult(t, rpcCall(t, url, "pm_getPaymasterData", op, ep, chainID, map[string]any{}), &approval)
+	// The approval names latchd's bundler key: only its bundles may use it.
+	if got, want := common.BytesToAddress(approval.PaymasterData[12:32]), crypto.PubkeyToAddress(devchain.DevBundlerKey().PublicKey); got != want {
+		t.Fatalf("approval for bundler %s, want latchd's %s", got, want)
+	}
 	op.PaymasterData = approval.PaymasterData
 	op.Signature, _ = bundler.SignHash(op.Hash(ep, nw.ChainID), key)
 
@@ -290,11 +295,12 @@ func TestMain_BundlerMinBalance(t *testing.T) {
 
 // The sponsorship settings (--sponsor-* flags) bound what latchd dev's
 // paymaster approves: gas caps, fee multiplier and priority fee ceiling,
-// the approval's lifetime, and the daily budgets.
+// the approval's lifetime, and the daily budgets; --sponsor-any-bundler's
+// approvals name no bundler.
 func TestMain_SponsorBounds(t *testing.T) {
 	m := runBundlerMain(t, app.BundlerConfig{Dev: true, Sponsor: app.SponsorConfig{
 		MaxCallGas: []string{"eip155:31337=90000"}, MaxVerificationGas: []string{"1900000"}, BaseFeeMultiplier: "1.5",
-		MaxPriorityFee: []string{"1500000000"}, ApprovalTTL: 45 * time.Second,
+		MaxPriorityFee: []string{"1500000000"}, ApprovalTTL: 45 * time.Second, AnyBundler: true,
 	}})
 	nw := m.Info().Networks[0]
 	url := m.APIURL() + "/v1?chainId=" + nw.CAIPNetworkID + "&projectId=" + m.DevProjectID
@@ -304,6 +310,9 @@ func TestMain_SponsorBounds(t *testing.T) {
 	mustResult(t, rpcCall(t, url, "pm_getPaymasterData", w.op, ep, chainID, map[string]any{}), &approval)
 	if d := time.Until(time.Unix(new(big.Int).SetBytes(approval.PaymasterData[:6]).Int64(), 0)); d > 45*time.Second || d < 40*time.Second {
 		t.Fatalf("approval valid for %s, want 45 s", d)
+	}
+	if got := common.BytesToAddress(approval.PaymasterData[12:32]); got != (common.Address{}) {
+		t.Fatalf("--sponsor-any-bundler: approval for bundler %s, want any (zero)", got)
 	}
 	var head struct {
 		BaseFee *hexutil.Big `json:"baseFeePerGas"`

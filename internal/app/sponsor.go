@@ -40,6 +40,10 @@ type SponsorConfig struct {
 	// RequireSession: the default policy (and latchd dev's project) sponsors
 	// only operations that come with the visitor's Latch session.
 	RequireSession bool
+	// AnyBundler signs approvals any bundler may submit, not only latchd's
+	// bundler key; their holders can then collect what ERC-4337 pays a
+	// bundler from the paymaster's deposit (docs/smart-accounts.md).
+	AnyBundler bool
 }
 
 // Defaults of the budget flags, in native units.
@@ -66,6 +70,7 @@ func sponsorFlags(fs *flag.FlagSet, s *SponsorConfig) func() error {
 	fs.Var(&call, "sponsor-max-call-gas", fmt.Sprintf("largest callGasLimit sponsored, <gas> or <caip2>=<gas>; repeatable (default %d; 10%% of what a call leaves unused is paid to whoever bundles it)", bundler.DefaultSponsorMaxCallGas))
 	fs.Var(&preVerification, "sponsor-max-pre-verification-gas", fmt.Sprintf("largest preVerificationGas sponsored, <gas> or <caip2>=<gas>; repeatable (default %d)", bundler.DefaultSponsorMaxPreVerificationGas))
 	fs.DurationVar(&s.ApprovalTTL, "sponsor-approval-ttl", bundler.DefaultApprovalLifetime, "how long a paymaster approval stays valid, and holds its operation's cost of the budgets if unused (30s to 1h)")
+	fs.BoolVar(&s.AnyBundler, "sponsor-any-bundler", false, "sign paymaster approvals that any bundler may submit, not only latchd's bundler key (for third-party bundlers); whoever holds one may then bundle it for a beneficiary of its own and be paid more than its transaction's gas from the paymaster's deposit (ERC-4337's 10% charge on unused gas, per-operation overheads)")
 	fs.BoolVar(&s.RequireSession, "sponsor-require-session", false, "with --sponsor-default (and for latchd dev's project): sponsor only operations that come with the visitor's Latch session, from its wallet's smart account")
 	return func() error {
 		s.NetworkDailyBudgets, s.MaxPriorityFee, s.MaxVerificationGas, s.MaxCallGas, s.MaxPreVerificationGas = networkBudgets, priority, verification, call, preVerification
@@ -79,6 +84,7 @@ type sponsorSettings struct {
 	dailyBudget, accountDailyBudget *big.Int
 	networkBudgets                  map[string]*big.Int
 	multiplierPercent               uint64
+	anyBundler                      bool
 	priority                        perNetwork[*big.Int]
 	verification, call, preVerif    perNetwork[uint64]
 }
@@ -146,7 +152,7 @@ func parseNative(flagName, s string) (*big.Int, error) {
 }
 
 func (s *SponsorConfig) parse() (*sponsorSettings, error) {
-	out := &sponsorSettings{networkBudgets: map[string]*big.Int{}}
+	out := &sponsorSettings{networkBudgets: map[string]*big.Int{}, anyBundler: s.AnyBundler}
 	var err error
 	if s.DailyBudget != "" {
 		if out.dailyBudget, err = parseNative("--sponsor-daily-budget", s.DailyBudget); err != nil {
@@ -227,7 +233,10 @@ func (a authSessions) SessionUser(ctx context.Context, projectID, accessToken st
 // sponsorConfig is the bundler's SponsorConfig: sessions from the
 // embedded wallet when it is on, prices from the account service.
 func (m *Main) sponsorConfig(s *sponsorSettings) bundler.SponsorConfig {
-	c := bundler.SponsorConfig{BaseFeeMultiplierPercent: s.multiplierPercent}
+	c := bundler.SponsorConfig{BaseFeeMultiplierPercent: s.multiplierPercent, AnyBundler: s.anyBundler}
+	if s.anyBundler {
+		m.Logger.Warn("bundler: --sponsor-any-bundler: paymaster approvals may be bundled by anyone, who then collects what ERC-4337 pays a bundler from the paymaster's deposit")
+	}
 	if m.auth.svc != nil {
 		c.Sessions = authSessions{m.auth.svc}
 	}

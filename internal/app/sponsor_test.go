@@ -30,14 +30,14 @@ func TestConfig_SponsorFlags(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := cfg.Bundler.Sponsor
-	if s.DailyBudget != "1" || s.AccountDailyBudget != "0.02" || s.BaseFeeMultiplier != "3" || s.ApprovalTTL != 120*time.Second || s.RequireSession || len(s.MaxCallGas) != 0 {
+	if s.DailyBudget != "1" || s.AccountDailyBudget != "0.02" || s.BaseFeeMultiplier != "3" || s.ApprovalTTL != 120*time.Second || s.RequireSession || s.AnyBundler || len(s.MaxCallGas) != 0 {
 		t.Fatalf("defaults: %+v", s)
 	}
 	set, err := s.parse()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if set.dailyBudget.String() != "1000000000000000000" || set.accountDailyBudget.String() != "20000000000000000" || set.multiplierPercent != 300 {
+	if set.dailyBudget.String() != "1000000000000000000" || set.accountDailyBudget.String() != "20000000000000000" || set.multiplierPercent != 300 || set.anyBundler {
 		t.Fatalf("parsed defaults: %+v", set)
 	}
 	if l := set.limits("eip155:1", "ETH"); l.MaxCallGas != 0 || l.MaxPriorityFee != nil || l.DailyBudget != nil {
@@ -48,7 +48,7 @@ func TestConfig_SponsorFlags(t *testing.T) {
 		"--sponsor-daily-budget", "0.5", "--sponsor-account-daily-budget", "", "--sponsor-network-daily-budget", "eip155:10=2.25",
 		"--sponsor-base-fee-multiplier", "1.25", "--sponsor-max-priority-fee", "3000000000", "--sponsor-max-priority-fee", "eip155:137=90000000000",
 		"--sponsor-max-verification-gas", "900000", "--sponsor-max-call-gas", "eip155:10=2000000", "--sponsor-max-call-gas", "300000",
-		"--sponsor-max-pre-verification-gas", "eip155:1=70000", "--sponsor-approval-ttl", "45s", "--sponsor-require-session",
+		"--sponsor-max-pre-verification-gas", "eip155:1=70000", "--sponsor-approval-ttl", "45s", "--sponsor-require-session", "--sponsor-any-bundler",
 	}, io.Discard)
 	if err != nil {
 		t.Fatal(err)
@@ -57,7 +57,7 @@ func TestConfig_SponsorFlags(t *testing.T) {
 	if set, err = s.parse(); err != nil {
 		t.Fatal(err)
 	}
-	if set.dailyBudget.String() != "500000000000000000" || set.accountDailyBudget != nil || set.multiplierPercent != 125 || s.ApprovalTTL != 45*time.Second || !s.RequireSession {
+	if set.dailyBudget.String() != "500000000000000000" || set.accountDailyBudget != nil || set.multiplierPercent != 125 || s.ApprovalTTL != 45*time.Second || !s.RequireSession || !set.anyBundler {
 		t.Fatalf("parsed: %+v %+v", s, set)
 	}
 	l1, l10, l137 := set.limits("eip155:1", "ETH"), set.limits("eip155:10", "ETH"), set.limits("eip155:137", "POL")
@@ -324,7 +324,7 @@ func TestMain_SponsorRequireSession(t *testing.T) {
 func withPaymaster(op *bundler.UserOperation, paymaster string) *bundler.UserOperation {
 	c := op.Copy()
 	pm := common.HexToAddress(paymaster)
-	c.Paymaster, c.PaymasterVerificationGasLimit, c.PaymasterPostOpGasLimit, c.PaymasterData = &pm, 100_000, 50_000, make([]byte, 77)
+	c.Paymaster, c.PaymasterVerificationGasLimit, c.PaymasterPostOpGasLimit, c.PaymasterData = &pm, 100_000, 50_000, make([]byte, bundler.PaymasterApprovalLength)
 	c.Signature = bundler.StubSignature()
 	return c
 }

@@ -16,6 +16,11 @@ type SponsorConfig struct {
 	// percentage of the current base fee plus the priority fee cap;
 	// default DefaultBaseFeeMultiplierPercent (2×).
 	BaseFeeMultiplierPercent uint64
+	// AnyBundler signs approvals any bundler may submit, not only this
+	// one's key: their holders may then bundle them with a beneficiary of
+	// their own and collect what ERC-4337 pays a bundler from the deposit
+	// (docs/smart-accounts.md).
+	AnyBundler bool
 	// Sessions checks the visitor's Latch session for policies with
 	// RequireSession; nil: such policies sponsor nothing.
 	Sessions Sessions

@@ -128,7 +128,9 @@ type executionResult struct {
 type simulator struct {
 	node       Node
 	entryPoint common.Address
-	from       common.Address
+	// from is the bundler key's address, as in its bundles: the tx.origin
+	// LatchVerifyingPaymaster compares with the bundler an approval names.
+	from common.Address
 
 	mu   sync.Mutex
 	code hexutil.Bytes // runtime code, fetched once

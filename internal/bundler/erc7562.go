@@ -33,7 +33,8 @@ import (
 // only from staked entities), STO-010 to STO-033. Not applied: COD-010
 // and the local rules STO-040/041, which guard a shared mempool's
 // bundles; this bundler's bundle estimate (bundle.go) drops an operation
-// that another in the bundle invalidates, before anything is sent.
+// that another in the bundle invalidates, before anything is sent. One
+// exception: latchd's own paymaster may read ORIGIN (originAllowed).
 
 // Entities of an operation's validation phases (ERC-7562's names).
 const (
@@ -94,6 +95,7 @@ func assigned(op byte) bool {
 // The opcodes ERC-7562 treats apart.
 const (
 	opcodeBalance     = 0x31
+	opcodeOrigin      = 0x32
 	opcodeSelfBalance = 0x47
 	opcodeGas         = 0x5a
 )
@@ -120,6 +122,9 @@ type ruleCheck struct {
 	entryPoint    common.Address
 	senderCreator common.Address
 	staked        func(common.Address) (bool, error)
+	// ownPaymaster is latchd's paymaster on the network (zero: none),
+	// whose own code alone may read ORIGIN (originAllowed).
+	ownPaymaster common.Address
 	// assoc holds, per entity address, the bases keccak(addr || x) of the
 	// storage slots associated with it (ERC-7562: a slot equal to addr, or
 	// within 128 of such a base).
@@ -207,9 +212,10 @@ func (ph phases) validationData() *validationResult {
 }
 
 // checkRules returns the first rule op's validation phases break, or nil;
-// preimages are the keccak preimages of the traced call.
-func checkRules(op *UserOperation, ph phases, preimages []hexutil.Bytes, entryPoint common.Address, staked func(common.Address) (bool, error)) (*violation, error) {
-	c := &ruleCheck{op: op, entryPoint: entryPoint, senderCreator: senderCreatorOf(entryPoint), staked: staked}
+// preimages are the keccak preimages of the traced call; ownPaymaster is
+// latchd's paymaster on the network (zero: none).
+func checkRules(op *UserOperation, ph phases, preimages []hexutil.Bytes, entryPoint, ownPaymaster common.Address, staked func(common.Address) (bool, error)) (*violation, error) {
+	c := &ruleCheck{op: op, entryPoint: entryPoint, senderCreator: senderCreatorOf(entryPoint), staked: staked, ownPaymaster: ownPaymaster}
 	c.associate(preimages)
 	if ph.factory != nil {
 		for j := range ph.factory.Calls { // the SenderCreator's call of the factory
@@ -411,7 +417,7 @@ func (c *ruleCheck) entryPointCall(ps *phaseState, f *frame) *violation {
 func (c *ruleCheck) opcodes(ps *phaseState, f *frame) (*violation, error) {
 	for n := range f.UsedOpcodes {
 		op := byte(n)
-		if name, ok := bannedOpcodes[op]; ok {
+		if name, ok := bannedOpcodes[op]; ok && !(op == opcodeOrigin && c.originAllowed(ps, f)) {
 			return c.violate(ps, "OP-011", "used %s", name), nil
 		}
 		switch {
@@ -430,6 +436,17 @@ func (c *ruleCheck) opcodes(ps *phaseState, f *frame) (*violation, error) {
 		}
 	}
 	return nil, nil
+}
+
+// originAllowed is the one exception to OP-011: ORIGIN run by latchd's
+// own paymaster's code in its validation phase (not in a call it makes,
+// not by another entity or another copy of it). The paymaster compares
+// tx.origin with the bundler its approval names, which this bundler's
+// simulations (from its key) and bundles (sent by its key) agree on.
+func (c *ruleCheck) originAllowed(ps *phaseState, f *frame) bool {
+	own := c.ownPaymaster
+	return own != (common.Address{}) && ps.entity == entityPaymaster && ps.address == own &&
+		f.to() == own && (f.Type == "CALL" || f.Type == "STATICCALL")
 }
 
 // storage applies STO-010 to STO-033 (OP-070: transient storage alike) to

@@ -34,6 +34,7 @@ const (
 	ruleOutOfGas
 	ruleEntryPointCall
 	ruleGas
+	ruleOrigin
 )
 
 const (
@@ -193,11 +194,32 @@ func TestService_ValidationRules(t *testing.T) {
 		{"OutOfGas", ruleOutOfGas, common.Address{}, "OP-020", "ran out of gas"},
 		{"EntryPointCall", ruleEntryPointCall, common.Address{}, "OP-054", "called the EntryPoint"},
 		{"Gas", ruleGas, common.Address{}, "OP-012", "GAS"},
+		{"Origin", ruleOrigin, common.Address{}, "OP-011", "used ORIGIN"},
 	} {
 		t.Run("Account"+tt.name, func(t *testing.T) {
 			refused(t, h.rulesOp(h.rulesAccountAt(tt.rule, tt.other)), tt.want, "account", tt.detail)
 		})
 	}
+	// latchd's paymaster reads ORIGIN in its validation (its approvals
+	// name this bundler; every operation above carries one): ERC-7562's
+	// one exception here is its own code. Another copy of it, at another
+	// address, is refused for the same ORIGIN, and accepted with an
+	// approval for any bundler, which does not read it.
+	t.Run("OtherPaymasterOrigin", func(t *testing.T) {
+		a, b := h.rulesAccountAt(ruleNone, common.Address{}), h.rulesAccountAt(ruleNone, common.Address{})
+		pm, signer := h.paymaster(new(big.Int).Mul(h.rulesOp(a).RequiredPrefund(), big.NewInt(4)))
+		op := h.sponsoredFor(a, pm, signer, h.bundlerAddress())
+		_, rerr := h.send(op)
+		wantCode(t, rerr, bundler.CodeRuleViolation)
+		var d ruleData
+		if err := json.Unmarshal(rerr.Data, &d); err != nil || d.Rule != "OP-011" || d.Entity != "paymaster" || d.Address != pm || !strings.Contains(rerr.Message, "used ORIGIN") {
+			t.Fatalf("%s (data %s), want OP-011 by the paymaster %s for ORIGIN", rerr.Message, rerr.Data, pm.Hex())
+		}
+		h.mustNotStored(op.Hash(chain.EntryPoint, chain.ChainID))
+		if _, rerr := h.send(h.sponsoredFor(b, pm, signer, common.Address{})); rerr != nil {
+			t.Fatalf("the other paymaster's approval for any bundler: %+v", rerr)
+		}
+	})
 	// Unstaked factories.
 	for _, tt := range []struct {
 		name   string

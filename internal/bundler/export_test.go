@@ -35,6 +35,6 @@ func SponsoredPreVerificationGas(op *UserOperation, paymaster common.Address) ui
 	if c.PaymasterPostOpGasLimit == 0 {
 		c.PaymasterPostOpGasLimit = paymasterPostOpGas
 	}
-	c.PaymasterData = make([]byte, 12+len(stubSignature))
+	c.PaymasterData = make([]byte, PaymasterApprovalLength)
 	return estimatedPreVerificationGas(c)
 }

@@ -169,7 +169,7 @@ func (s *Service) Stub(ctx context.Context, req ApprovalRequest) (*PaymasterStub
 		}
 	}
 	validUntil := uint64(s.cfg.Now().Add(s.cfg.ApprovalLifetime).Unix())
-	data, err := PaymasterData(req.Op, n.ChainID, validUntil, 0, nil)
+	data, err := PaymasterData(req.Op, n.ChainID, validUntil, 0, n.approvedBundler(), nil)
 	if err != nil {
 		return nil, errInternal
 	}
@@ -187,7 +187,8 @@ func (s *Service) PaymasterData(ctx context.Context, projectID, network string, 
 
 // Approve answers pm_getPaymasterData: the paymaster signer's approval of
 // the operation (with its final gas limits and fees) for
-// Config.ApprovalLifetime, when it keeps every bound: the policy (and the
+// Config.ApprovalLifetime, in a bundle of this bundler's key only (unless
+// SponsorConfig.AnyBundler), when it keeps every bound: the policy (and the
 // visitor's session when it asks for one), the network's gas caps, a
 // preVerificationGas within 10% of latchd's, fees near the network's
 // current ones, a nonce among the sender's next few (once it has approvals
@@ -215,7 +216,7 @@ func (s *Service) Approve(ctx context.Context, req ApprovalRequest) (*PaymasterA
 	if signed.PaymasterPostOpGasLimit == 0 {
 		signed.PaymasterPostOpGasLimit = paymasterPostOpGas
 	}
-	signed.PaymasterData = make([]byte, 12+len(stubSignature)) // the final data's length, for preVerificationGas
+	signed.PaymasterData = make([]byte, PaymasterApprovalLength) // the final data's length, for preVerificationGas
 	if rerr := n.checkSponsoredGas(signed); rerr != nil {
 		return nil, rerr
 	}
@@ -232,7 +233,7 @@ func (s *Service) Approve(ctx context.Context, req ApprovalRequest) (*PaymasterA
 	}
 	now := s.cfg.Now()
 	validUntil := now.Add(s.cfg.ApprovalLifetime)
-	data, err := PaymasterData(signed, n.ChainID, uint64(validUntil.Unix()), 0, n.PaymasterKey)
+	data, err := PaymasterData(signed, n.ChainID, uint64(validUntil.Unix()), 0, n.approvedBundler(), n.PaymasterKey)
 	if err != nil {
 		return nil, errInternal
 	}
@@ -267,6 +268,16 @@ func (s *Service) Approve(ctx context.Context, req ApprovalRequest) (*PaymasterA
 		PaymasterVerificationGasLimit: hexutil.Uint64(signed.PaymasterVerificationGasLimit),
 		PaymasterPostOpGasLimit:       hexutil.Uint64(signed.PaymasterPostOpGasLimit),
 	}, nil
+}
+
+// approvedBundler is the bundler n's approvals are bound to: its own key's
+// address, so that only latchd's bundles, whose beneficiary is latchd's,
+// can use them; zero (any bundler) with SponsorConfig.AnyBundler.
+func (n *netState) approvedBundler() common.Address {
+	if n.svc.cfg.Sponsorship.AnyBundler {
+		return common.Address{}
+	}
+	return n.bundler
 }
 
 // checkSponsoredNonce refuses a nonce that is not among the sender's next

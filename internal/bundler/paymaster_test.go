@@ -106,7 +106,7 @@ func TestService_Paymaster(t *testing.T) {
 			if rerr := h.sponsor(op, projectID); rerr != nil {
 				t.Fatal(rerr)
 			}
-			if op.Paymaster == nil || *op.Paymaster != chain.VerifyingPaymaster || len(op.PaymasterData) != 12+65 {
+			if op.Paymaster == nil || *op.Paymaster != chain.VerifyingPaymaster || len(op.PaymasterData) != bundler.PaymasterApprovalLength {
 				t.Fatalf("paymaster %v data %x", op.Paymaster, op.PaymasterData)
 			}
 			// The approval is valid for ApprovalLifetime (120 s), no longer.

@@ -216,7 +216,7 @@ func (n *netState) bundleFindings(ctx context.Context, ops []*Record, top *frame
 	}
 	drops := map[int]revalidation{}
 	for i, r := range ops {
-		v, err := checkRules(r.Op, all[i], top.Keccak, n.EntryPoint, n.stakedFunc(ctx))
+		v, err := checkRules(r.Op, all[i], top.Keccak, n.EntryPoint, n.Paymaster, n.stakedFunc(ctx))
 		if err != nil {
 			return nil, err
 		}

@@ -73,12 +73,18 @@ func (h *harness) bundlerAddress() common.Address {
 }
 
 // sponsoredBy is a rules account's operation approved by the
-// LatchVerifyingPaymaster pm, whose signer is signer.
+// LatchVerifyingPaymaster pm, whose signer is signer, for any bundler.
 func (h *harness) sponsoredBy(account, pm common.Address, signer *ecdsa.PrivateKey) *bundler.UserOperation {
+	h.t.Helper()
+	return h.sponsoredFor(account, pm, signer, common.Address{})
+}
+
+// sponsoredFor is sponsoredBy for the bundles of bundlerAddr only (zero: any).
+func (h *harness) sponsoredFor(account, pm common.Address, signer *ecdsa.PrivateKey, bundlerAddr common.Address) *bundler.UserOperation {
 	h.t.Helper()
 	op := h.rulesOp(account)
 	op.Paymaster, op.PaymasterVerificationGasLimit, op.PaymasterPostOpGasLimit = &pm, 100_000, 50_000
-	data, err := bundler.PaymasterData(op, chain.ChainID, uint64(time.Now().Add(time.Hour).Unix()), 0, signer)
+	data, err := bundler.PaymasterData(op, chain.ChainID, uint64(time.Now().Add(time.Hour).Unix()), 0, bundlerAddr, signer)
 	if err != nil {
 		h.t.Fatal(err)
 	}

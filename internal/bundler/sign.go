@@ -10,11 +10,17 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 )
 
+// PaymasterApprovalLength is the length of LatchVerifyingPaymaster's
+// paymasterData: validUntil and validAfter (6 bytes each), the bundler
+// (20) and the signature (65).
+const PaymasterApprovalLength = 6 + 6 + common.AddressLength + 65
+
 // PaymasterHash is what LatchVerifyingPaymaster.getHash returns for op on
 // chainID: the operation without signatures, bound to the chain, the
-// paymaster and the validity window. op.Paymaster and its gas limits must
-// be set; op.PaymasterData is not part of it.
-func PaymasterHash(op *UserOperation, chainID uint64, validUntil, validAfter uint64) common.Hash {
+// paymaster, the validity window and the bundler whose transactions may
+// use it (zero: any). op.Paymaster and its gas limits must be set;
+// op.PaymasterData is not part of it.
+func PaymasterHash(op *UserOperation, chainID uint64, validUntil, validAfter uint64, bundler common.Address) common.Hash {
 	p := op.Pack()
 	word := func(b []byte) []byte { return common.LeftPadBytes(b, 32) }
 	var pmGas []byte
@@ -40,24 +46,28 @@ func PaymasterHash(op *UserOperation, chainID uint64, validUntil, validAfter uin
 		word(paymaster.Bytes()),
 		word(new(big.Int).SetUint64(validUntil).Bytes()),
 		word(new(big.Int).SetUint64(validAfter).Bytes()),
+		word(bundler.Bytes()),
 	)
 }
 
 // PaymasterData is LatchVerifyingPaymaster's paymasterData: validUntil and
-// validAfter (6 bytes each) and the signer's personal_sign of PaymasterHash.
-// With a nil key the signature is a 65-byte placeholder of the right shape
+// validAfter (6 bytes each), bundler (20), and the signer's personal_sign
+// of PaymasterHash. The paymaster honours it only in a transaction sent
+// by bundler (tx.origin), or in any when bundler is zero. With a nil key
+// the signature is a 65-byte placeholder of the right shape
 // (pm_getPaymasterStubData).
-func PaymasterData(op *UserOperation, chainID uint64, validUntil, validAfter uint64, key *ecdsa.PrivateKey) ([]byte, error) {
-	out := make([]byte, 12, 12+65)
+func PaymasterData(op *UserOperation, chainID uint64, validUntil, validAfter uint64, bundler common.Address, key *ecdsa.PrivateKey) ([]byte, error) {
+	out := make([]byte, 12, PaymasterApprovalLength)
 	var w [8]byte
 	binary.BigEndian.PutUint64(w[:], validUntil)
 	copy(out[0:6], w[2:])
 	binary.BigEndian.PutUint64(w[:], validAfter)
 	copy(out[6:12], w[2:])
+	out = append(out, bundler.Bytes()...)
 	if key == nil {
 		return append(out, stubSignature...), nil
 	}
-	sig, err := SignHash(PaymasterHash(op, chainID, validUntil, validAfter), key)
+	sig, err := SignHash(PaymasterHash(op, chainID, validUntil, validAfter, bundler), key)
 	if err != nil {
 		return nil, err
 	}

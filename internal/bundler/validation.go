@@ -64,7 +64,7 @@ func (n *netState) simulate(ctx context.Context, op *UserOperation, prior after)
 				return nil, err
 			}
 			ph := simulationPhases(op, top, n.EntryPoint)
-			v, err := checkRules(op, ph, top.Keccak, n.EntryPoint, n.stakedFunc(ctx))
+			v, err := checkRules(op, ph, top.Keccak, n.EntryPoint, n.Paymaster, n.stakedFunc(ctx))
 			return &simulated{res: &r, violation: v, traced: true, static: staticValidation(op, top, ph, n.EntryPoint)}, err
 		case errors.Is(err, errTracingUnsupported):
 			n.cannotTrace(ctx, now)

@@ -88,12 +88,19 @@ func (h *aaHarness) sign(op *bundler.UserOperation, owner *ecdsa.PrivateKey) {
 	op.Signature = sig
 }
 
-// sponsor makes VerifyingPaymasterAddress pay for op, approved by signer until validUntil.
+// sponsor makes VerifyingPaymasterAddress pay for op, approved by signer
+// until validUntil in transactions sent by DevBundler.
 func (h *aaHarness) sponsor(op *bundler.UserOperation, signer *ecdsa.PrivateKey, validUntil uint64) {
+	h.t.Helper()
+	h.sponsorFor(op, signer, validUntil, DevBundler.Address)
+}
+
+// sponsorFor is sponsor for transactions sent by bundler (zero: anyone's).
+func (h *aaHarness) sponsorFor(op *bundler.UserOperation, signer *ecdsa.PrivateKey, validUntil uint64, bundlerAddr common.Address) {
 	h.t.Helper()
 	pm := VerifyingPaymasterAddress
 	op.Paymaster, op.PaymasterVerificationGasLimit, op.PaymasterPostOpGasLimit = &pm, 100_000, 50_000
-	data, err := bundler.PaymasterData(op, h.chainID, validUntil, 0, signer)
+	data, err := bundler.PaymasterData(op, h.chainID, validUntil, 0, bundlerAddr, signer)
 	if err != nil {
 		h.t.Fatal(err)
 	}
@@ -420,6 +427,26 @@ func TestAA_Rejected(t *testing.T) {
 		h.sign(op, owner)
 		if got := h.failedOp(op); got != "AA34 signature error" {
 			t.Fatalf("FailedOp = %q", got)
+		}
+	})
+	// An approval names the bundler whose transactions may use it
+	// (failedOp sends from DevBundler): another's fails as a bad
+	// signature, and one naming nobody holds in anyone's.
+	t.Run("PaymasterApprovalForAnotherBundler", func(t *testing.T) {
+		op := fresh()
+		h.sponsorFor(op, DevPaymasterSigner.Key, uint64(time.Now().Add(time.Hour).Unix()), common.Address{0xb0})
+		h.sign(op, owner)
+		if got := h.failedOp(op); got != "AA34 signature error" {
+			t.Fatalf("FailedOp = %q", got)
+		}
+	})
+	t.Run("PaymasterApprovalForAnyBundler", func(t *testing.T) {
+		op := fresh()
+		h.sponsorFor(op, DevPaymasterSigner.Key, uint64(time.Now().Add(time.Hour).Unix()), common.Address{})
+		h.sign(op, owner)
+		data := h.handleOpsData(op)
+		if _, err := h.client.CallContract(context.Background(), ethereum.CallMsg{From: common.Address{0xb0}, To: &EntryPointAddress, Data: data}, nil); err != nil {
+			t.Fatalf("handleOps from another address: %v", err)
 		}
 	})
 	t.Run("WrongNonce", func(t *testing.T) {

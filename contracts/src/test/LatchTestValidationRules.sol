@@ -23,6 +23,7 @@ contract LatchTestRulesAccount {
     uint256 public constant RULE_OUT_OF_GAS = 5; // OP-020: a call of its own that runs out of gas
     uint256 public constant RULE_ENTRYPOINT_CALL = 6; // OP-054: calls the EntryPoint's getNonce
     uint256 public constant RULE_GAS = 7; // OP-012: reads gasleft() other than to pass it to a call
+    uint256 public constant RULE_ORIGIN = 8; // OP-011: reads tx.origin
 
     IEntryPoint public immutable entryPoint;
     uint256 public immutable rule;
@@ -60,6 +61,8 @@ contract LatchTestRulesAccount {
             require(entryPoint.getNonce(address(this), 0) < type(uint256).max, "account: nonce");
         } else if (rule == RULE_GAS) {
             require(gasleft() > 1000, "account: low gas");
+        } else if (rule == RULE_ORIGIN) {
+            require(tx.origin != address(0), "account: no origin");
         }
         if (armed) {
             require(block.number <= armedBlock, "account: armed");
