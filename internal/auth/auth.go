@@ -87,6 +87,10 @@ type Config struct {
 	// project/e-mail/IP, EmailWindow); DeviceStartLimiter a device's starts
 	// (keyed project/device).
 	IPEmailLimiter, DeviceStartLimiter ratelimit.Limiter
+	// FactorUserLimiter and FactorIPLimiter charge every second-factor try
+	// (a TOTP code, a passkey assertion), keyed by user and by client IP;
+	// ExportLimiter every authorised key export, keyed by user.
+	FactorUserLimiter, FactorIPLimiter, ExportLimiter ratelimit.Limiter
 	// Now is the clock; tests replace it.
 	Now    func() time.Time
 	Logger *slog.Logger
@@ -131,6 +135,15 @@ func New(cfg Config) (*Service, error) {
 	}
 	if cfg.ProjectLimiter == nil {
 		cfg.ProjectLimiter = ratelimit.NewMemory(ProjectLimit, ProjectWindow)
+	}
+	if cfg.FactorUserLimiter == nil {
+		cfg.FactorUserLimiter = ratelimit.NewMemory(FactorUserLimit, FactorUserWindow)
+	}
+	if cfg.FactorIPLimiter == nil {
+		cfg.FactorIPLimiter = ratelimit.NewMemory(FactorIPLimit, IPWindow)
+	}
+	if cfg.ExportLimiter == nil {
+		cfg.ExportLimiter = ratelimit.NewMemory(ExportLimit, ExportWindow)
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
