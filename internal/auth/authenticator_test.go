@@ -63,7 +63,7 @@ func cborMap(pairs ...[]byte) []byte {
 	return out
 }
 
-func b64(b []byte) string { return base64.RawURLEncoding.EncodeToString(b) }
+func b64url(b []byte) string { return base64.RawURLEncoding.EncodeToString(b) }
 
 // challengeOf reads publicKey.challenge from a ceremony's options.
 func challengeOf(t testing.TB, options any) string {
@@ -139,8 +139,8 @@ func (a *authenticator) createWith(options any, origin, rpID string, flags byte)
 	ad := a.authData(rpID, flags|flagAT, attested)
 	att := cborMap(cborText("fmt"), cborText("none"), cborText("attStmt"), cborMap(), cborText("authData"), cborBytes(ad))
 	b, _ := json.Marshal(map[string]any{
-		"id": b64(a.credID), "rawId": b64(a.credID), "type": "public-key", "authenticatorAttachment": "platform",
-		"response":               map[string]any{"clientDataJSON": b64(cd), "attestationObject": b64(att), "transports": []string{"internal"}},
+		"id": b64url(a.credID), "rawId": b64url(a.credID), "type": "public-key", "authenticatorAttachment": "platform",
+		"response":               map[string]any{"clientDataJSON": b64url(cd), "attestationObject": b64url(att), "transports": []string{"internal"}},
 		"clientExtensionResults": map[string]any{},
 	})
 	return b
@@ -165,8 +165,8 @@ func (a *authenticator) getWith(options any, origin, rpID string, userHandle []b
 		a.t.Fatal(err)
 	}
 	b, _ := json.Marshal(map[string]any{
-		"id": b64(a.credID), "rawId": b64(a.credID), "type": "public-key", "authenticatorAttachment": "platform",
-		"response":               map[string]any{"clientDataJSON": b64(cd), "authenticatorData": b64(ad), "signature": b64(sig), "userHandle": b64(userHandle)},
+		"id": b64url(a.credID), "rawId": b64url(a.credID), "type": "public-key", "authenticatorAttachment": "platform",
+		"response":               map[string]any{"clientDataJSON": b64url(cd), "authenticatorData": b64url(ad), "signature": b64url(sig), "userHandle": b64url(userHandle)},
 		"clientExtensionResults": map[string]any{},
 	})
 	return b

@@ -194,7 +194,7 @@ func (s *Service) BeginPasskeyRegistration(ctx context.Context, p *project.Proje
 	// only says it is wanted and never sees its output.
 	opts, sd, err := wa.BeginRegistration(u, webauthn.WithExclusions(exclude),
 		webauthn.WithResidentKeyRequirement(protocol.ResidentKeyRequirementRequired),
-		webauthn.WithExtensions(protocol.AuthenticationExtensions{"credProps": true, "prf": map[string]any{}}))
+		webauthn.WithExtensions(webauthn.WithExtensionCredProps(), webauthn.WithExtensionPRFSupport()))
 	if err != nil {
 		return nil, err
 	}

@@ -135,6 +135,7 @@ func TestService_TOTP(t *testing.T) {
 			dev := newDevice()
 			s := e.login("a@example.com", dev)
 			secret := e.enrolTOTP(s, dev)
+			e.clock.Add(30 * time.Second) // the confirming code's step is two steps back
 			a := e.authFor(s)
 			// Two steps away: refused on both sides.
 			for _, d := range []time.Duration{-60 * time.Second, 60 * time.Second} {
