@@ -279,6 +279,7 @@ func TestService_PasskeyRecovery(t *testing.T) {
 		dev := newDevice()
 		s := e.login("a@example.com", dev)
 		k := e.registerPasskey(s, dev)
+		secret := e.enrolTOTP(s, dev) // a second factor that is not a passkey
 
 		// The frame: PRF output → key (the frame uses HKDF; any KDF the
 		// server does not know shows the same) → AES-GCM of the share.
@@ -335,7 +336,13 @@ func TestService_PasskeyRecovery(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, err = e.svc.FetchShares(ctx, e.authFor(s2), dev, true)
-		wantCode(t, err, apperr.Forbidden, "")
+		wantCode(t, err, apperr.Forbidden, auth.MsgFactorRequired)
+		// A fresh TOTP factor is not a passkey: the PRF-encrypted share needs one.
+		if _, err := e.svc.VerifyTOTP(ctx, e.authFor(s2), dev, e.code(secret, 0), ip); err != nil {
+			t.Fatal(err)
+		}
+		_, err = e.svc.FetchShares(ctx, e.authFor(s2), dev, true)
+		wantCode(t, err, apperr.Forbidden, auth.MsgPasskeyRequired)
 		dev2 := newDevice()
 		s3, err := e.passkeyLogin(k, dev2, nil)
 		if err != nil {
