@@ -108,6 +108,9 @@ type Service struct {
 	// afterReserve, in tests, runs between a right code's reserved try and
 	// its consumption, to line concurrent verifies up there.
 	afterReserve func()
+	// afterTOTPCheck, in tests, runs between a right TOTP code's check and
+	// the update that spends its step, to line concurrent uses up there.
+	afterTOTPCheck func()
 }
 
 // New returns a Service for cfg.

@@ -226,6 +226,9 @@ func (s *Service) checkTOTP(ctx context.Context, projectID, userID, code string,
 	if step <= last {
 		return apperr.Fieldf(apperr.Invalid, "code", MsgCodeReplayed)
 	}
+	if s.afterTOTPCheck != nil {
+		s.afterTOTPCheck()
+	}
 	res, err := s.db.Exec(ctx, `UPDATE auth_totp SET last_step = ? WHERE user_id = ? AND last_step < ?`, step, userID, step)
 	if err != nil {
 		return err

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -158,6 +159,40 @@ func TestService_TOTP(t *testing.T) {
 			wantCode(t, err, apperr.Invalid, auth.MsgCodeReplayed)
 			_, err = e.svc.VerifyTOTP(ctx, a, dev, "12345", ip)
 			wantCode(t, err, apperr.Invalid, "")
+		})
+		t.Run("ConcurrentReplay", func(t *testing.T) {
+			e := newEnv(t, db, wideLimits)
+			dev := newDevice()
+			s := e.login("a@example.com", dev)
+			secret := e.enrolTOTP(s, dev)
+			a := e.authFor(s)
+			code := e.code(secret, 0)
+			const n = 8
+			// Every verify has checked the code before any spends its step.
+			var checked sync.WaitGroup
+			checked.Add(n)
+			auth.SetAfterTOTPCheck(e.svc, func() { checked.Done(); checked.Wait() })
+			errs := make(chan error, n)
+			var wg sync.WaitGroup
+			for range n {
+				wg.Go(func() {
+					_, err := e.svc.VerifyTOTP(ctx, a, dev, code, ip)
+					errs <- err
+				})
+			}
+			wg.Wait()
+			close(errs)
+			ok := 0
+			for err := range errs {
+				if err == nil {
+					ok++
+				} else if apperr.Code(err) != apperr.Invalid {
+					t.Fatalf("a racing verify: %v", err)
+				}
+			}
+			if ok != 1 {
+				t.Fatalf("%d of %d racing verifies of one code passed, want 1", ok, n)
+			}
 		})
 		t.Run("UserLockout", func(t *testing.T) {
 			e := newEnv(t, db, nil)
