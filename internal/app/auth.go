@@ -204,6 +204,9 @@ func (m *Main) startAuth(ctx context.Context) error {
 		ProjectLimiter:     m.newLimiter("auth-project", auth.ProjectLimit, auth.ProjectWindow),
 		IPEmailLimiter:     m.newLimiter("auth-ip-email", auth.IPEmailLimit, auth.EmailWindow),
 		DeviceStartLimiter: m.newLimiter("auth-device-start", auth.DeviceStartLimit, auth.DeviceWindow),
+		FactorUserLimiter:  m.newLimiter("auth-factor-user", auth.FactorUserLimit, auth.FactorUserWindow),
+		FactorIPLimiter:    m.newLimiter("auth-factor-ip", auth.FactorIPLimit, auth.IPWindow),
+		ExportLimiter:      m.newLimiter("auth-export", auth.ExportLimit, auth.ExportWindow),
 		Logger:             m.Logger.With("component", "auth"),
 	})
 	if err != nil {

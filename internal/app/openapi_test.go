@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+	"github.com/pquerna/otp/totp"
 
 	"github.com/latchkit/latch/api"
 	"github.com/latchkit/latch/internal/app"
@@ -352,10 +353,23 @@ func TestOpenAPI_Responses(t *testing.T) {
 	}
 }
 
+// passkeysOnIP: the test's frame origin is 127.0.0.1, and an IP address
+// cannot be a WebAuthn RP ID; internal/auth's passkey_test.go runs these
+// operations' successes against a software authenticator.
+const passkeysOnIP = "passkeys need the frame origin on a domain name; tested in internal/auth passkey_test.go"
+
 // noSuccessInTest are the operations whose success a test on this machine
 // cannot bring about, and why.
 var noSuccessInTest = map[string]string{
-	"api GET /v1/image": "the image proxy fetches from public addresses only; its answers are tested in internal/imageproxy",
+	"api POST /auth/v1/passkeys/register/begin":  passkeysOnIP,
+	"api POST /auth/v1/passkeys/register/finish": passkeysOnIP,
+	"api POST /auth/v1/passkeys/assert/begin":    passkeysOnIP,
+	"api POST /auth/v1/passkeys/assert/finish":   passkeysOnIP,
+	"api POST /auth/v1/passkeys/{id}/remove":     passkeysOnIP,
+	"api POST /auth/v1/passkey/login/begin":      passkeysOnIP,
+	"api POST /auth/v1/passkey/login/finish":     passkeysOnIP,
+	"api PUT /auth/v1/recovery/passkey":          passkeysOnIP,
+	"api GET /v1/image":                          "the image proxy fetches from public addresses only; its answers are tested in internal/imageproxy",
 	// An upgraded socket stays open, which this test's client cannot read to its end.
 	"api GET /v1":  "a subscription socket stays open; upgrades are tested in TestMain_SolanaDev and internal/rpcproxy's ws_test.go",
 	"api GET /v1/": "a subscription socket stays open; upgrades are tested in TestMain_SolanaDev and internal/rpcproxy's ws_test.go",
@@ -468,4 +482,95 @@ func callAuth(t *testing.T, c *contract, bases map[string]string, pid string) {
 	for range 2 {
 		post("/auth/v1/session/refresh", refresh)
 	}
+
+	callSecondFactor(t, send, post, outbox, bases, c)
+}
+
+// callSecondFactor calls the second factor's, passkeys' and the export
+// gate's operations (docs/auth.md): a TOTP enrolment, step-up and removal,
+// a new device's pending login and its completion, the export gate. The
+// passkey operations can only be refused here: the test's frame origin is
+// 127.0.0.1, which cannot be a WebAuthn RP ID (noSuccessInTest; their
+// successes are internal/auth's passkey_test.go).
+func callSecondFactor(t *testing.T, send func(op, path, body string, hdr ...string) (int, map[string]any), post func(path, body string, hdr ...string) (int, map[string]any),
+	outbox func(to string) map[string]any, bases map[string]string, c *contract) {
+	const email, device, device2 = "mfa@example.com", "openapi-test-device-mfa1", "openapi-test-device-mfa2"
+	bearerOf := func(sess map[string]any) []string {
+		return []string{"Authorization", fmt.Sprintf("Bearer %v", sess["accessToken"])}
+	}
+	// login runs start, the approval link and the code for a new device.
+	login := func(dev string) map[string]any {
+		t.Helper()
+		post("/auth/v1/email/start", `{"email":"`+email+`","deviceId":"`+dev+`"}`)
+		link, err := url.Parse(fmt.Sprint(outbox(email)["link"]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		const approve = "/auth/v1/device/approve"
+		c.do(t, bases, call{op: "POST " + approve, on: "frame", url: approve, body: "token=" + url.QueryEscape(link.Query().Get("token")), hdr: []string{"Content-Type", "application/x-www-form-urlencoded"}})
+		post("/auth/v1/email/start", `{"email":"`+email+`","deviceId":"`+dev+`"}`)
+		_, sess := post("/auth/v1/email/verify", fmt.Sprintf(`{"email":%q,"deviceId":%q,"otp":%q}`, email, dev, outbox(email)["code"]))
+		return sess
+	}
+	bearer := bearerOf(login(device))
+	dev := `{"deviceId":"` + device + `"}`
+	withCode := func(code string) string { return fmt.Sprintf(`{"deviceId":%q,"code":%q}`, device, code) }
+
+	send("GET /auth/v1/mfa", "/auth/v1/mfa", "", bearer...)
+	send("GET /auth/v1/mfa", "/auth/v1/mfa", "")
+	// Shares, then the export gate: a fresh e-mail code suffices without a factor.
+	send("PUT /auth/v1/shares", "/auth/v1/shares", `{"deviceId":"`+device+`","authShare":"YXV0aA==","recovery":{"mode":"operator","share":"cmVjb3Zlcnk="}}`, bearer...)
+	if status, x := post("/auth/v1/export", dev, bearer...); status != http.StatusOK || x["authShare"] != "YXV0aA==" {
+		t.Fatalf("export: %d %v", status, x)
+	}
+	post("/auth/v1/export", `{"deviceId":7}`, bearer...)
+
+	// TOTP: enrol, confirm, step-up, remove (codes of successive steps: each step's code works once;
+	// an account has 5 tries per 15 minutes, so the refusals below are malformed codes, which spend none).
+	post("/auth/v1/mfa/totp/enroll", `{}`, bearer...)
+	_, en := post("/auth/v1/mfa/totp/enroll", dev, bearer...)
+	secret, _ := en["secret"].(string)
+	code := func(d time.Duration) string {
+		t.Helper()
+		c, err := totp.GenerateCode(secret, time.Now().Add(d))
+		if err != nil {
+			t.Fatalf("TOTP secret %q: %v", secret, err)
+		}
+		return c
+	}
+	post("/auth/v1/mfa/totp/confirm", withCode("abc"), bearer...)
+	if status, _ := post("/auth/v1/mfa/totp/confirm", withCode(code(-30*time.Second)), bearer...); status != http.StatusOK {
+		t.Fatalf("confirm: %d", status)
+	}
+	post("/auth/v1/mfa/totp/verify", withCode("12345"), bearer...)
+	post("/auth/v1/mfa/totp/verify", withCode(code(0)), bearer...)
+	post("/auth/v1/mfa/totp/disable", withCode("abcdef"), bearer...)
+	if status, _ := post("/auth/v1/mfa/totp/disable", withCode(code(30*time.Second)), bearer...); status != http.StatusOK {
+		t.Fatalf("disable: %d", status)
+	}
+	// Enrolled again: a new device's login waits for the factor.
+	_, en = post("/auth/v1/mfa/totp/enroll", dev, bearer...)
+	secret, _ = en["secret"].(string)
+	post("/auth/v1/mfa/totp/confirm", withCode(code(0)), bearer...)
+	pending, _ := login(device2)["secondFactorRequired"].(map[string]any)
+	if pending == nil {
+		t.Fatal("a new device's login after enrolment is not pending")
+	}
+	post("/auth/v1/mfa/complete", fmt.Sprintf(`{"ticket":"nope","deviceId":%q,"code":%q}`, device2, code(30*time.Second)))
+	if status, sess := post("/auth/v1/mfa/complete", fmt.Sprintf(`{"ticket":%q,"deviceId":%q,"code":%q}`, pending["ticket"], device2, code(30*time.Second))); status != http.StatusOK || sess["accessToken"] == nil {
+		t.Fatalf("complete: %d %v", status, sess)
+	}
+
+	// Passkeys: refusals (and the 503 of a frame origin on an IP address).
+	send("GET /auth/v1/passkeys", "/auth/v1/passkeys", "", bearer...)
+	send("GET /auth/v1/passkeys", "/auth/v1/passkeys", "")
+	for _, path := range []string{"/auth/v1/passkeys/register/begin", "/auth/v1/passkeys/assert/begin", "/auth/v1/passkey/login/begin"} {
+		post(path, `{"deviceId":"short"}`, bearer...)
+		post(path, dev, bearer...)
+	}
+	for _, path := range []string{"/auth/v1/passkeys/register/finish", "/auth/v1/passkeys/assert/finish", "/auth/v1/passkey/login/finish"} {
+		post(path, `{"deviceId":"short","challengeId":"nope","credential":{"id":"x"}}`, bearer...)
+	}
+	send("POST /auth/v1/passkeys/{id}/remove", "/auth/v1/passkeys/no-such-passkey/remove", dev, bearer...)
+	send("PUT /auth/v1/recovery/passkey", "/auth/v1/recovery/passkey", `{"deviceId":"`+device+`","ciphertext":"Y3Q=","kdf":{"credentialId":"AAAA"}}`, bearer...)
 }

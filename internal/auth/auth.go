@@ -87,6 +87,10 @@ type Config struct {
 	// project/e-mail/IP, EmailWindow); DeviceStartLimiter a device's starts
 	// (keyed project/device).
 	IPEmailLimiter, DeviceStartLimiter ratelimit.Limiter
+	// FactorUserLimiter and FactorIPLimiter charge every second-factor try
+	// (a TOTP code, a passkey assertion), keyed by user and by client IP;
+	// ExportLimiter every authorised key export, keyed by user.
+	FactorUserLimiter, FactorIPLimiter, ExportLimiter ratelimit.Limiter
 	// Now is the clock; tests replace it.
 	Now    func() time.Time
 	Logger *slog.Logger
@@ -104,6 +108,9 @@ type Service struct {
 	// afterReserve, in tests, runs between a right code's reserved try and
 	// its consumption, to line concurrent verifies up there.
 	afterReserve func()
+	// afterTOTPCheck, in tests, runs between a right TOTP code's check and
+	// the update that spends its step, to line concurrent uses up there.
+	afterTOTPCheck func()
 }
 
 // New returns a Service for cfg.
@@ -131,6 +138,15 @@ func New(cfg Config) (*Service, error) {
 	}
 	if cfg.ProjectLimiter == nil {
 		cfg.ProjectLimiter = ratelimit.NewMemory(ProjectLimit, ProjectWindow)
+	}
+	if cfg.FactorUserLimiter == nil {
+		cfg.FactorUserLimiter = ratelimit.NewMemory(FactorUserLimit, FactorUserWindow)
+	}
+	if cfg.FactorIPLimiter == nil {
+		cfg.FactorIPLimiter = ratelimit.NewMemory(FactorIPLimit, IPWindow)
+	}
+	if cfg.ExportLimiter == nil {
+		cfg.ExportLimiter = ratelimit.NewMemory(ExportLimit, ExportWindow)
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now

@@ -15,7 +15,9 @@ const (
 )
 
 // ChangeEmail starts changing the session user's e-mail to newEmail: a code
-// goes to the current address. Errors: invalid (newEmail, the same address),
+// goes to the current address. A user with a second factor needs to have
+// proved it within FactorWindow. Errors: invalid (newEmail, the same address),
+// forbidden (MsgFactorRequired),
 // rate_limited (cooldown, limits), unavailable (mail).
 func (s *Service) ChangeEmail(ctx context.Context, p *project.Project, a *Auth, newEmail, ip string) (string, error) {
 	email, err := NormalizeEmail("newEmail", newEmail)
@@ -27,6 +29,9 @@ func (s *Service) ChangeEmail(ctx context.Context, p *project.Project, a *Auth, 
 	}
 	if email == a.Email {
 		return "", apperr.Fieldf(apperr.Invalid, "newEmail", "The new email address is the same as the current one")
+	}
+	if err := s.requireFactor(ctx, a); err != nil {
+		return "", err
 	}
 	if err := s.cooldown(ctx, p.ID, a.Email, kindChangePrimary, ""); err != nil {
 		return "", err
@@ -99,7 +104,7 @@ func (s *Service) ChangeEmailSecondary(ctx context.Context, p *project.Project, 
 			return err
 		}
 		var err error
-		sess, err = s.createSession(ctx, q, newSession{userID: a.UserID, email: c.newEmail, projectID: p.ID, deviceID: deviceID, userAgent: userAgent, verifiedAt: now})
+		sess, err = s.createSession(ctx, q, newSession{userID: a.UserID, email: c.newEmail, projectID: p.ID, deviceID: deviceID, userAgent: userAgent, verifiedAt: now, codeAt: now, factorAt: a.FactorAt, passkeyAt: a.PasskeyAt})
 		return err
 	})
 	if err != nil {

@@ -206,8 +206,9 @@ type VerifyRequest struct {
 	Email, DeviceID, OTP, IP, UserAgent string
 }
 
-// Verify checks the code mailed for Email on DeviceID and opens a session.
-// Errors: invalid (email, deviceId, a malformed otp; MsgInvalidCode for a
+// Verify checks the code mailed for Email on DeviceID and opens a session,
+// or, for an account with a second factor and a device that has not passed
+// it, a pending login (Session.Pending). Errors: invalid (email, deviceId, a malformed otp; MsgInvalidCode for a
 // wrong, expired, used or exhausted code, or none at all), rate_limited.
 func (s *Service) Verify(ctx context.Context, r VerifyRequest) (*Session, error) {
 	email, err := NormalizeEmail("email", r.Email)
@@ -233,7 +234,10 @@ func (s *Service) Verify(ctx context.Context, r VerifyRequest) (*Session, error)
 		if err != nil {
 			return err
 		}
-		sess, err = s.createSession(ctx, q, newSession{userID: userID, email: email, projectID: r.Project.ID, deviceID: r.DeviceID, userAgent: r.UserAgent, verifiedAt: s.now()})
+		// With a second factor enrolled, a device that has not passed it
+		// gets a pending login instead (mfa.go).
+		now := s.now()
+		sess, err = s.loginOrPend(ctx, q, newSession{userID: userID, email: email, projectID: r.Project.ID, deviceID: r.DeviceID, userAgent: r.UserAgent, verifiedAt: now, codeAt: now}, viaEmail)
 		return err
 	})
 	return sess, err

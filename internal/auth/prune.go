@@ -15,8 +15,9 @@ const pruneGrace = 24 * time.Hour
 
 // Prune deletes expired refresh tokens (a spent one is kept until it would
 // have expired, so that its reuse is still caught), sessions whose refresh
-// tokens are all gone or that were revoked over a day ago, and codes and
-// links that ended over a day ago. It returns how many rows it deleted.
+// tokens are all gone or that were revoked over a day ago, and codes,
+// links, pending second-factor logins and WebAuthn challenges that ended
+// over a day ago. It returns how many rows it deleted.
 func (s *Service) Prune(ctx context.Context) (int64, error) {
 	now := s.now()
 	cut := ms(now.Add(-pruneGrace))
@@ -29,6 +30,8 @@ func (s *Service) Prune(ctx context.Context) (int64, error) {
 		{`DELETE FROM auth_sessions WHERE (revoked_at IS NOT NULL AND revoked_at <= ?)
 			OR (created_at <= ? AND NOT EXISTS (SELECT 1 FROM auth_refresh_tokens r WHERE r.session_id = auth_sessions.id))`, []any{cut, cut}},
 		{`DELETE FROM auth_challenges WHERE expires_at <= ? OR consumed_at <= ?`, []any{cut, cut}},
+		{`DELETE FROM auth_factor_tickets WHERE expires_at <= ? OR consumed_at <= ?`, []any{cut, cut}},
+		{`DELETE FROM auth_webauthn_challenges WHERE expires_at <= ? OR consumed_at <= ?`, []any{cut, cut}},
 	} {
 		res, err := s.db.Exec(ctx, q.sql, q.args...)
 		if err != nil {

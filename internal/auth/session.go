@@ -16,6 +16,11 @@ type User struct {
 
 // Session is what a verify or a refresh hands the frame. The tokens are
 // shown only here: latchd keeps their SHA-256.
+//
+// A login into an account with a second factor, from a device that has not
+// passed it (or any social login into such an account), gets no session:
+// Pending is set, every other field is empty, and the JSON is only
+// {"secondFactorRequired": Pending} (mfa.go).
 type Session struct {
 	SessionID             string    `json:"sessionId"`
 	AccessToken           string    `json:"accessToken"`
@@ -23,6 +28,7 @@ type Session struct {
 	RefreshToken          string    `json:"refreshToken"`
 	RefreshTokenExpiresAt time.Time `json:"refreshTokenExpiresAt"`
 	User                  User      `json:"user"`
+	Pending               *Pending  `json:"-"`
 }
 
 // Auth is an authenticated request's session.
@@ -33,14 +39,51 @@ type Auth struct {
 	ProjectID  string
 	DeviceID   string
 	VerifiedAt time.Time
+	// FactorAt is when the session last proved a second factor (a TOTP code
+	// or a passkey assertion), PasskeyAt when it last made a passkey
+	// assertion, CodeAt when an e-mail code opened it; zero: never.
+	FactorAt, PasskeyAt, CodeAt time.Time
 }
 
 // Fresh reports whether the session's code was verified within FreshWindow.
 func (a *Auth) Fresh(now time.Time) bool { return now.Sub(a.VerifiedAt) <= FreshWindow }
 
+// FactorFresh reports whether the session proved a second factor within
+// FactorWindow.
+func (a *Auth) FactorFresh(now time.Time) bool { return within(a.FactorAt, now, FactorWindow) }
+
+// PasskeyFresh reports whether the session made a passkey assertion within
+// FactorWindow.
+func (a *Auth) PasskeyFresh(now time.Time) bool { return within(a.PasskeyAt, now, FactorWindow) }
+
+// CodeFresh reports whether an e-mail code opened the session within
+// FactorWindow.
+func (a *Auth) CodeFresh(now time.Time) bool { return within(a.CodeAt, now, FactorWindow) }
+
+func within(t, now time.Time, d time.Duration) bool {
+	return !t.IsZero() && !t.After(now.Add(time.Second)) && now.Sub(t) <= d
+}
+
 type newSession struct {
 	userID, email, projectID, deviceID, userAgent string
 	verifiedAt                                    time.Time
+	// factorAt, passkeyAt, codeAt: see Auth; zero for none.
+	factorAt, passkeyAt, codeAt time.Time
+}
+
+// nullMS is t in Unix milliseconds, or NULL for the zero time.
+func nullMS(t time.Time) any {
+	if t.IsZero() {
+		return nil
+	}
+	return ms(t)
+}
+
+func fromNullMS(v *int64) time.Time {
+	if v == nil {
+		return time.Time{}
+	}
+	return time.UnixMilli(*v)
 }
 
 func (s *Service) createSession(ctx context.Context, q querier, n newSession) (*Session, error) {
@@ -52,9 +95,9 @@ func (s *Service) createSession(ctx context.Context, q querier, n newSession) (*
 	if len(n.userAgent) > 256 {
 		n.userAgent = n.userAgent[:256]
 	}
-	if _, err := q.exec(ctx, `INSERT INTO auth_sessions (id, user_id, project_id, device_id, user_agent, created_at, verified_at, last_used_at, access_hash, access_expires_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, sess.SessionID, n.userID, n.projectID, n.deviceID, n.userAgent, ms(now), ms(n.verifiedAt), ms(now),
-		hashToken(sess.AccessToken), ms(sess.AccessTokenExpiresAt)); err != nil {
+	if _, err := q.exec(ctx, `INSERT INTO auth_sessions (id, user_id, project_id, device_id, user_agent, created_at, verified_at, last_used_at, access_hash, access_expires_at, factor_at, passkey_at, code_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, sess.SessionID, n.userID, n.projectID, n.deviceID, n.userAgent, ms(now), ms(n.verifiedAt), ms(now),
+		hashToken(sess.AccessToken), ms(sess.AccessTokenExpiresAt), nullMS(n.factorAt), nullMS(n.passkeyAt), nullMS(n.codeAt)); err != nil {
 		return nil, err
 	}
 	if _, err := q.exec(ctx, `INSERT INTO auth_refresh_tokens (hash, session_id, created_at, expires_at) VALUES (?, ?, ?, ?)`,
@@ -77,9 +120,10 @@ func (s *Service) Authenticate(ctx context.Context, projectID, accessToken strin
 	}
 	a := &Auth{ProjectID: projectID}
 	var verified int64
-	err := s.db.QueryRow(ctx, `SELECT s.id, s.user_id, u.email, s.device_id, s.verified_at FROM auth_sessions s JOIN auth_users u ON u.id = s.user_id
+	var factor, passkey, code *int64
+	err := s.db.QueryRow(ctx, `SELECT s.id, s.user_id, u.email, s.device_id, s.verified_at, s.factor_at, s.passkey_at, s.code_at FROM auth_sessions s JOIN auth_users u ON u.id = s.user_id
 		WHERE s.access_hash = ? AND s.project_id = ? AND s.revoked_at IS NULL AND s.access_expires_at > ?`,
-		hashToken(accessToken), projectID, ms(s.now())).Scan(&a.SessionID, &a.UserID, &a.Email, &a.DeviceID, &verified)
+		hashToken(accessToken), projectID, ms(s.now())).Scan(&a.SessionID, &a.UserID, &a.Email, &a.DeviceID, &verified, &factor, &passkey, &code)
 	if store.IsNoRows(err) {
 		return nil, errSessionExpired()
 	}
@@ -87,6 +131,7 @@ func (s *Service) Authenticate(ctx context.Context, projectID, accessToken strin
 		return nil, err
 	}
 	a.VerifiedAt = time.UnixMilli(verified)
+	a.FactorAt, a.PasskeyAt, a.CodeAt = fromNullMS(factor), fromNullMS(passkey), fromNullMS(code)
 	a.Email = publicEmail(a.Email)
 	return a, nil
 }

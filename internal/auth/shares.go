@@ -18,7 +18,26 @@ const (
 	// RecoveryPassword: the frame encrypted the recovery share under a key
 	// derived from the user's password; latchd stores the ciphertext only.
 	RecoveryPassword = "password"
+	// RecoveryPasskey: the frame encrypted the recovery share under a key
+	// derived from a passkey's PRF output; latchd stores the ciphertext
+	// (sealed once more under the key-encryption key) and never sees the
+	// PRF output, so neither it nor its operator can open the share.
+	RecoveryPasskey = "passkey"
 )
+
+// recoveryRing is the keyring that seals a mode's recovery record: the
+// operator's recovery key for operator mode; for the modes whose share the
+// frame already encrypted, the key-encryption key.
+func (s *Service) recoveryRing(mode string) *Keyring {
+	return recoveryRing(mode, s.cfg.Keys, s.cfg.RecoveryKeys)
+}
+
+func recoveryRing(mode string, keys, recoveryKeys *Keyring) *Keyring {
+	if mode == RecoveryOperator {
+		return recoveryKeys
+	}
+	return keys
+}
 
 // Size limits of stored shares (decoded bytes).
 const (
@@ -98,19 +117,15 @@ func (s *Service) StoreShares(ctx context.Context, a *Auth, r StoreRequest) erro
 			return err
 		}
 		recKeyID, recSealed = s.cfg.RecoveryKeys.Seal(aad(a.UserID, "recovery"), share)
-	case RecoveryPassword:
-		ct, err := decodeField("recovery.ciphertext", r.Recovery.Ciphertext, maxCiphertextBytes)
+	case RecoveryPassword, RecoveryPasskey:
+		ct, k, err := s.frameRecovery(ctx, a, r.Recovery)
 		if err != nil {
 			return err
 		}
-		var obj map[string]any
-		if len(r.Recovery.KDF) == 0 || len(r.Recovery.KDF) > maxKDFBytes || json.Unmarshal(r.Recovery.KDF, &obj) != nil || obj == nil {
-			return apperr.Fieldf(apperr.Invalid, "recovery.kdf", "recovery.kdf must be a JSON object of at most %d bytes", maxKDFBytes)
-		}
-		kdf = string(r.Recovery.KDF)
+		kdf = k
 		recKeyID, recSealed = s.cfg.Keys.Seal(aad(a.UserID, "recovery"), ct)
 	default:
-		return apperr.Fieldf(apperr.Invalid, "recovery.mode", "recovery.mode must be %q or %q", RecoveryOperator, RecoveryPassword)
+		return apperr.Fieldf(apperr.Invalid, "recovery.mode", "recovery.mode must be %q, %q or %q", RecoveryOperator, RecoveryPassword, RecoveryPasskey)
 	}
 	if r.Replace && !a.Fresh(s.now()) {
 		return apperr.Errorf(apperr.Forbidden, MsgNotFresh)
@@ -135,8 +150,12 @@ func (s *Service) StoreShares(ctx context.Context, a *Auth, r StoreRequest) erro
 
 // FetchShares returns the auth share to a session bound to deviceID and,
 // when includeRecovery, the recovery share to such a session that is also
-// fresh (operator mode: decrypted; password mode: the frame's ciphertext and
-// KDF parameters). Errors: forbidden (another device; MsgNotFresh),
+// fresh and, for a user with a second factor, proved it within FactorWindow
+// (operator mode: decrypted; password and passkey modes: the frame's
+// ciphertext and KDF parameters; passkey mode only to a session that made a
+// passkey assertion within FactorWindow, a passkey login or a step-up).
+// Errors: forbidden (another device; MsgNotFresh, MsgFactorRequired,
+// MsgPasskeyRequired),
 // not_found (nothing stored yet).
 func (s *Service) FetchShares(ctx context.Context, a *Auth, deviceID string, includeRecovery bool) (*Shares, error) {
 	if err := boundTo(a, deviceID); err != nil {
@@ -144,6 +163,11 @@ func (s *Service) FetchShares(ctx context.Context, a *Auth, deviceID string, inc
 	}
 	if includeRecovery && !a.Fresh(s.now()) {
 		return nil, apperr.Errorf(apperr.Forbidden, MsgNotFresh)
+	}
+	if includeRecovery {
+		if err := s.requireFactor(ctx, a); err != nil {
+			return nil, err
+		}
 	}
 	var keyID, mode, recKeyID, kdf string
 	var authSealed, recSealed []byte
@@ -163,16 +187,15 @@ func (s *Service) FetchShares(ctx context.Context, a *Auth, deviceID string, inc
 	if !includeRecovery {
 		return out, nil
 	}
-	ring := s.cfg.RecoveryKeys
-	if mode == RecoveryPassword {
-		ring = s.cfg.Keys
+	if mode == RecoveryPasskey && !a.PasskeyFresh(s.now()) {
+		return nil, apperr.Fieldf(apperr.Forbidden, "secondFactor", MsgPasskeyRequired)
 	}
-	rec, err := ring.Open(recKeyID, aad(a.UserID, "recovery"), recSealed)
+	rec, err := s.recoveryRing(mode).Open(recKeyID, aad(a.UserID, "recovery"), recSealed)
 	if err != nil {
 		return nil, fmt.Errorf("open recovery share of user %s: %w", a.UserID, err)
 	}
 	out.Recovery = &Recovery{Mode: mode}
-	if mode == RecoveryPassword {
+	if mode != RecoveryOperator {
 		out.Recovery.Ciphertext, out.Recovery.KDF = base64.StdEncoding.EncodeToString(rec), json.RawMessage(kdf)
 	} else {
 		out.Recovery.Share = base64.StdEncoding.EncodeToString(rec)
@@ -181,7 +204,7 @@ func (s *Service) FetchShares(ctx context.Context, a *Auth, deviceID string, inc
 }
 
 // RotateKeys re-seals every stored share whose key is not the current one
-// of its ring (auth shares and password-mode ciphertexts: the
+// of its ring (auth shares and password- and passkey-mode ciphertexts: the
 // key-encryption key; operator-mode recovery shares: the recovery key). It
 // returns how many records it re-sealed. A record under a key missing from
 // its ring is an error: rotation must keep the old key listed until it ran.
@@ -193,8 +216,8 @@ func (s *Service) RotateKeys(ctx context.Context) (int, error) {
 // rotate-key`, which needs no mail or secret.
 func RotateKeys(ctx context.Context, db *store.DB, keys, recoveryKeys *Keyring) (int, error) {
 	rows, err := db.Query(ctx, `SELECT user_id, key_id, auth_share, recovery_mode, recovery_key_id, recovery_share FROM auth_shares
-		WHERE key_id <> ? OR (recovery_mode = ? AND recovery_key_id <> ?) OR (recovery_mode = ? AND recovery_key_id <> ?)`,
-		keys.Current(), RecoveryPassword, keys.Current(), RecoveryOperator, recoveryKeys.Current())
+		WHERE key_id <> ? OR (recovery_mode <> ? AND recovery_key_id <> ?) OR (recovery_mode = ? AND recovery_key_id <> ?)`,
+		keys.Current(), RecoveryOperator, keys.Current(), RecoveryOperator, recoveryKeys.Current())
 	if err != nil {
 		return 0, err
 	}
@@ -221,10 +244,7 @@ func RotateKeys(ctx context.Context, db *store.DB, keys, recoveryKeys *Keyring) 
 		if err != nil {
 			return n, fmt.Errorf("user %s auth share: %w", r.user, err)
 		}
-		ring := recoveryKeys
-		if r.mode == RecoveryPassword {
-			ring = keys
-		}
+		ring := recoveryRing(r.mode, keys, recoveryKeys)
 		recPlain, err := ring.Open(r.recKeyID, aad(r.user, "recovery"), r.recovery)
 		if err != nil {
 			return n, fmt.Errorf("user %s recovery share: %w", r.user, err)
@@ -235,6 +255,48 @@ func RotateKeys(ctx context.Context, db *store.DB, keys, recoveryKeys *Keyring) 
 		res, err := db.Exec(ctx, `UPDATE auth_shares SET key_id = ?, auth_share = ?, recovery_key_id = ?, recovery_share = ?
 			WHERE user_id = ? AND key_id = ? AND recovery_key_id = ? AND auth_share = ?`,
 			keyID, authSealed, recKeyID, recSealed, r.user, r.keyID, r.recKeyID, r.auth)
+		if err != nil {
+			return n, err
+		}
+		if c, _ := res.RowsAffected(); c == 1 {
+			n++
+		}
+	}
+	m, err := rotateTOTP(ctx, db, keys)
+	return n + m, err
+}
+
+// rotateTOTP re-seals the TOTP secrets not under the current key-encryption key.
+func rotateTOTP(ctx context.Context, db *store.DB, keys *Keyring) (int, error) {
+	rows, err := db.Query(ctx, `SELECT user_id, key_id, secret FROM auth_totp WHERE key_id <> ?`, keys.Current())
+	if err != nil {
+		return 0, err
+	}
+	type rec struct {
+		user, keyID string
+		secret      []byte
+	}
+	var stale []rec
+	for rows.Next() {
+		var r rec
+		if err := rows.Scan(&r.user, &r.keyID, &r.secret); err != nil {
+			rows.Close()
+			return 0, err
+		}
+		stale = append(stale, r)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, r := range stale {
+		plain, err := keys.Open(r.keyID, aad(r.user, "totp"), r.secret)
+		if err != nil {
+			return n, fmt.Errorf("user %s TOTP secret: %w", r.user, err)
+		}
+		keyID, sealed := keys.Seal(aad(r.user, "totp"), plain)
+		res, err := db.Exec(ctx, `UPDATE auth_totp SET key_id = ?, secret = ? WHERE user_id = ? AND key_id = ? AND secret = ?`, keyID, sealed, r.user, r.keyID, r.secret)
 		if err != nil {
 			return n, err
 		}

@@ -47,7 +47,8 @@ type SocialLoginRequest struct {
 // person gets the same wallet by e-mail and by this provider; else on a new
 // social-only account. An unverified e-mail never links. The device counts
 // as approved for the user (the provider authenticated the person) and the
-// session is fresh. It also returns the user's provider username.
+// session is fresh. An account with a second factor gets a pending login
+// (Session.Pending) instead, finished with the factor (mfa.go). It also returns the user's provider username.
 // Errors: invalid (deviceId, an empty provider or subject).
 func (s *Service) SocialLogin(ctx context.Context, r SocialLoginRequest) (*Session, error) {
 	if err := validDeviceID(r.DeviceID); err != nil {
@@ -98,10 +99,14 @@ func (s *Service) SocialLogin(ctx context.Context, r SocialLoginRequest) (*Sessi
 		if err := q.queryRow(ctx, `SELECT email FROM auth_users WHERE id = ?`, userID).Scan(&stored); err != nil {
 			return err
 		}
-		if _, err := q.exec(ctx, `INSERT INTO auth_devices (user_id, device_id, approved_at) VALUES (?, ?, ?) ON CONFLICT (user_id, device_id) DO NOTHING`, userID, r.DeviceID, now); err != nil {
+		// An account with a second factor gets a pending login: the
+		// provider vouches for the person's identity there, not for the
+		// factor. The device counts as approved only once it is passed.
+		sess, err = s.loginOrPend(ctx, q, newSession{userID: userID, email: publicEmail(stored), projectID: r.ProjectID, deviceID: r.DeviceID, userAgent: r.UserAgent, verifiedAt: s.now()}, viaSocial)
+		if err != nil || sess.Pending != nil {
 			return err
 		}
-		sess, err = s.createSession(ctx, q, newSession{userID: userID, email: publicEmail(stored), projectID: r.ProjectID, deviceID: r.DeviceID, userAgent: r.UserAgent, verifiedAt: s.now()})
+		_, err = q.exec(ctx, `INSERT INTO auth_devices (user_id, device_id, approved_at) VALUES (?, ?, ?) ON CONFLICT (user_id, device_id) DO NOTHING`, userID, r.DeviceID, now)
 		return err
 	})
 	return sess, err
