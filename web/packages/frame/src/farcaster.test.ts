@@ -29,6 +29,8 @@ async function embed(server: ReturnType<typeof fakeLatchd>, onSleep: (n: number)
     listen: () => undefined,
     reload: () => undefined,
     log: () => undefined,
+    // Nothing here signs: a request shown would be refused.
+    prompt: async () => false,
     wallet: {
       sleep: (_ms, signal) =>
         new Promise<void>((resolve, reject) => {
