@@ -19,20 +19,19 @@ const demoDir = join(dirname(fileURLToPath(import.meta.url)), '../../apps/demo/d
 if (!existsSync(join(demoDir, 'index.html'))) throw new Error(`demo not built: ${demoDir} (npm run build in web/)`);
 
 const harness = useHarness({ latchdArgs: ['--demo-dir', demoDir, '--demo-addr', '127.0.0.1:0'] });
-const email = `approver-${Date.now()}@example.com`;
-const { login } = emailLogin(harness, email);
+let logins = 0;
 
 /** @typedef {import('playwright-core').Page} Page */
 
-/** The demo, its wallet the EOA (accountType=eoa) unless smart is asked for, logged in (the first time by e-mail). */
+/** The demo, logged in to a new e-mail wallet; its account the EOA (accountType=eoa) unless smart is asked for. */
 async function signedIn(/** @type {{ smart?: boolean }} */ options = {}) {
   const testPage = await harness.newPage({ wallet: false });
   // A new account has no shares yet: the frame's first fetch answers 404, then it creates the wallet.
-  testPage.allowConsoleErrors(/shares\/fetch.*404|404.*shares\/fetch/, /status of 429/);
+  testPage.allowConsoleErrors(/shares\/fetch.*404|404.*shares\/fetch/);
   const { page } = testPage;
   await page.goto(`${harness.latchd.info.demoUrl}${options.smart ? '' : '?accountType=eoa'}`);
   await page.getByTestId('latch-connect-button').waitFor();
-  const address = await login(page);
+  const address = await emailLogin(harness, `approver-${++logins}-${Date.now()}@example.com`).login(page);
   return { page, address: /** @type {`0x${string}`} */ (address) };
 }
 
@@ -51,19 +50,34 @@ function walletRequest(/** @type {Page} */ page, /** @type {string} */ method, /
   );
 }
 
-function chain(chainId = 31337) {
-  const network = harness.latchd.info.networks.find((n) => n.chainId === chainId);
-  assert.ok(network, `dev network ${chainId}`);
+/** The dev network the wallet is on (its provider's eth_chainId), and a client of that chain. */
+async function walletChain(/** @type {Page} */ page) {
+  const { result } = /** @type {{result: string}} */ (await walletRequest(page, 'eth_chainId', []));
+  const network = harness.latchd.info.networks.find((n) => n.chainId === Number(result));
+  assert.ok(network, `dev network ${result}`);
   return { network, client: createPublicClient({ transport: http(network.rpcUrl) }) };
 }
 
-async function faucet(/** @type {string} */ address, /** @type {string} */ caipNetworkId, amount = '1') {
+/** amount ETH from latchd dev's faucet, then waits until latchd's RPC proxy (what the frame reads through) sees it. */
+async function faucet(/** @type {string} */ address, /** @type {{caipNetworkId: string, chainId: number}} */ network, amount = '1') {
   const res = await fetch(`${harness.latchd.apiUrl}/dev/faucet`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ address, caipNetworkId, amount }),
+    body: JSON.stringify({ address, caipNetworkId: network.caipNetworkId, amount }),
   });
   assert.equal(res.status, 200, await res.text());
+  const { apiUrl, info } = harness.latchd;
+  for (let i = 0; i < 200; i++) {
+    const proxied = await fetch(`${apiUrl}/v1?chainId=eip155:${network.chainId}&projectId=${info.projectId}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Origin: /** @type {string} */ (info.demoUrl).replace(/\/$/, '') },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getBalance', params: [address, 'latest'] }),
+    });
+    const { result } = await proxied.json();
+    if (result && BigInt(result) >= parseEther(amount)) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`latchd's RPC proxy never saw ${amount} ETH at ${address}`);
 }
 
 test("a script on the dapp page that answers every approval message it can build gets no signature; the frame refuses the page's RPC_APPROVE", async () => {
@@ -235,15 +249,15 @@ test("the visitor's click in the frame approves personal_sign, typed data and an
   assert.equal(await recoverTypedDataAddress({ domain: typed.domain, types, primaryType: 'Mail', message: typed.message, signature: /** @type {`0x${string}`} */ (typedAnswer.result) }), address);
 
   // 0.01 ETH to account #2: the frame shows recipient, amount and the fee cap; the transaction is on the chain.
-  const { network, client } = chain();
-  await faucet(address, network.caipNetworkId);
+  const { network, client } = await walletChain(page);
+  await faucet(address, network);
   const receiver = /** @type {`0x${string}`} */ (harness.latchd.info.accounts[2]);
   const before = await client.getBalance({ address: receiver });
   const sent = walletRequest(page, 'eth_sendTransaction', [{ from: address, to: receiver, value: `0x${parseEther('0.01').toString(16)}` }]);
   const txShown = await approvalShown(page);
   assert.equal((await txShown.getByTestId('latch-approve-recipient').textContent())?.toLowerCase(), receiver.toLowerCase());
   assert.equal(await txShown.getByTestId('latch-approve-amount').textContent(), '0.01');
-  assert.equal(await txShown.getByTestId('latch-approve-network').textContent(), 'Localhost 31337');
+  assert.equal(await txShown.getByTestId('latch-approve-network').textContent(), network.chainId === 31337 ? 'Localhost 31337' : `Chain ${network.chainId}`);
   assert.match(/** @type {string} */ (await txShown.getByTestId('latch-approve-fee').textContent()), /^≤ [\d.]+ ETH$/);
   await approveInFrame(page);
   const txAnswer = await sent;
@@ -266,8 +280,8 @@ test("the visitor's click in the frame approves personal_sign, typed data and an
 test("a smart account's user operation and a Solana transfer: shown decoded in the frame, approved there, on their chains", async () => {
   const { page } = await signedIn({ smart: true });
   const account = /** @type {`0x${string}`} */ (JSON.parse(/** @type {string} */ (await page.getByTestId('demo-account').textContent())).address);
-  const { network, client } = chain();
-  await faucet(account, network.caipNetworkId, '0.05');
+  const { network, client } = await walletChain(page);
+  await faucet(account, network, '0.05');
   const receiver = /** @type {`0x${string}`} */ (harness.latchd.info.accounts[4]);
   const before = await client.getBalance({ address: receiver });
   const sent = walletRequest(page, 'eth_sendTransaction', [{ from: account, to: receiver, value: `0x${parseEther('0.01').toString(16)}` }]);

@@ -6,7 +6,12 @@
 //                          import() right after READY), the EVM key and
 //                          signing script (evm.ts) and the approval view
 //                          (approvalView.ts), which every signature needs;
-//   … in another language  plus the approval view's strings in it (German);
+//   … in Chinese           the heaviest path, typed data, plus the approval
+//                          view's strings in the language whose script is
+//                          largest (zh-TW);
+//                          a transaction's and a Solana transaction's
+//                          decoding are scripts of their own (approvalDecodeTx.ts,
+//                          approvalDecodeSolana.ts), on those paths only;
 //   eth_sendTransaction    plus its own script (evmTransaction.ts);
 //   eth_signTypedData_v4   plus the EIP-712 script (evmTypedData.ts);
 //   a Solana signature     the key code and the Solana script (solana.ts),
@@ -78,11 +83,11 @@ const total = (set) => {
 const rows = [
   ['to READY', total(ready)],
   ['personal_sign', total(path('signer-', 'evm-', 'approvalView-'))],
-  ['personal_sign, approved in German', total(path('signer-', 'evm-', 'approvalView-', 'de-'))],
-  ['eth_sendTransaction', total(path('signer-', 'evm-', 'approvalView-', 'evmTransaction-'))],
+  ['eth_sendTransaction', total(path('signer-', 'evm-', 'approvalView-', 'approvalDecodeTx-', 'evmTransaction-'))],
   ['eth_signTypedData_v4', total(path('signer-', 'evm-', 'approvalView-', 'evmTypedData-'))],
-  ['a Solana signature', total(path('signer-', 'approvalView-', 'solana-'))],
-  ['a user operation', total(path('signer-', 'evm-', 'approvalView-', 'smartAccountRpc-', 'smartAccountOps-'))],
+  ['eth_signTypedData_v4 in Chinese (zh-TW)', total(path('signer-', 'evm-', 'approvalView-', 'zh-TW-', 'evmTypedData-'))],
+  ['a Solana signature', total(path('signer-', 'approvalView-', 'approvalDecodeSolana-', 'solana-'))],
+  ['a user operation', total(path('signer-', 'evm-', 'approvalView-', 'approvalDecodeTx-', 'smartAccountRpc-', 'smartAccountOps-'))],
   ['a new wallet', total(path('signer-', 'evm-', 'solana-'))],
   ['password recovery', total(path('signer-', 'evm-', 'solana-', 'recovery-'))],
   ['all scripts', total(all)],

@@ -1,42 +1,28 @@
 // The approval view's strings (English), and the widget's other languages,
 // each a script of its own loaded when the page's locale asks for it
 // (approvalLocales/). The frame holds its own text: the page sends only a
-// locale tag, so it cannot relabel Approve and Reject.
+// locale tag, so it cannot relabel Approve and Reject. The English strings
+// only a transaction or a Solana transaction shows are in their decoding
+// scripts (approvalDecodeTx.ts, approvalDecodeSolana.ts), which hand them
+// over with what they decoded.
+import type { txStrings } from './approvalDecodeTx'
+import type { solanaStrings } from './approvalDecodeSolana'
 
 /** The view's strings; `{name}` placeholders are filled from params. */
 export const approvalStrings = {
-  'approve.title': 'Approve in your wallet',
   'approve.requestedBy': 'Requested by {origin}',
   'approve.signMessage': 'Sign this message?',
   'approve.signTypedData': 'Sign this data?',
-  'approve.signTransaction': 'Sign this transaction?',
-  'approve.sendTransaction': 'Send this transaction?',
-  'approve.sendUserOperation': 'Send this transaction from your smart account?',
   'approve.message': 'Message',
   'approve.primaryType': 'Type',
   'approve.domain': 'Domain',
   'approve.domainChain': 'Signed for',
   'approve.contract': 'Contract',
-  'approve.function': 'Function',
-  'approve.recipient': 'Recipient',
-  'approve.from': 'From',
-  'approve.smartAccount': 'Smart account',
-  'approve.amount': 'Amount',
-  'approve.value': 'Value',
-  'approve.token': 'Token',
-  'approve.collection': 'Collection',
   'approve.spender': 'Spender',
-  'approve.allowance': 'Allowance',
-  'approve.fee': 'Network fee',
-  'approve.feeSponsored': 'Paid by the app',
   'approve.network': 'Network',
-  'approve.calls': 'Calls',
-  'approve.instructions': 'Instructions',
   'approve.data': 'Data',
   'approve.unlimited': 'Unlimited approval: {spender} may spend all your {token}, now and later',
-  'approve.allTokens': '{spender} may move every token of the collection {token} you hold',
   'approve.otherChain': 'The data is signed for {chain}, not this network',
-  'approve.undecoded': 'The wallet cannot read this transaction: approve only if you trust the app',
   'approve.arming': 'Approve unlocks once this window is fully visible',
   'approve.tooSmall': 'This window is too small to show the request',
   'approve.working': 'Approved: signing…',
@@ -45,7 +31,10 @@ export const approvalStrings = {
 } as const
 
 /** A key of the view's strings. */
-export type ApprovalStringKey = keyof typeof approvalStrings
+export type ApprovalStringKey = keyof typeof approvalStrings | keyof typeof txStrings | keyof typeof solanaStrings
+
+/** English strings a decoding script brings (txStrings, solanaStrings). */
+export type EnglishStrings = Partial<Record<ApprovalStringKey, string>>
 
 /** A translation: any of the keys; a missing one falls back to English. */
 export type ApprovalCatalogue = Partial<Record<ApprovalStringKey, string>>
@@ -65,13 +54,17 @@ export function catalogueFor(locale: string | undefined, available: readonly str
   return available.includes(l) ? l : undefined
 }
 
+/** A lookup: the locale's string, else English (the view's, or those a decoding script brought). */
+export type Lookup = (key: ApprovalStringKey, params?: Record<string, string>, english?: EnglishStrings) => string
+
 /** loadStrings returns the lookup of locale's strings (English for an unknown locale or a failed load). */
-export async function loadStrings(locale: string | undefined): Promise<(key: ApprovalStringKey, params?: Record<string, string>) => string> {
+export async function loadStrings(locale: string | undefined): Promise<Lookup> {
   const names = Object.keys(catalogues).map((k) => k.replace(/^\.\/approvalLocales\/|\.ts$/g, ''))
   const name = catalogueFor(locale, names)
   let own: ApprovalCatalogue = {}
   if (name) own = await catalogues[`./approvalLocales/${name}.ts`]!().then((m) => m.default, () => ({}))
-  return (key, params) => (own[key] ?? approvalStrings[key]).replace(/\{(\w+)\}/g, (m, p: string) => params?.[p] ?? m)
+  const base: EnglishStrings = approvalStrings
+  return (key, params, english) => (own[key] ?? english?.[key] ?? base[key] ?? key).replace(/\{(\w+)\}/g, (m, p: string) => params?.[p] ?? m)
 }
 
 /** Right-to-left languages the widget ships. */

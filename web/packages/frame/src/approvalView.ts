@@ -23,29 +23,24 @@ export interface ShowApprovalOptions {
 }
 
 const CSS = `
-:root{color-scheme:light dark}
-html,body{margin:0;height:100%;background:var(--bg);color:var(--fg);font:14px/1.4 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
+html,body{margin:0;height:100%;background:var(--bg);color:var(--fg);font:14px/1.4 system-ui,sans-serif}
 .card{box-sizing:border-box;height:100%;display:flex;flex-direction:column;gap:10px;padding:16px}
-.card h1{font-size:16px;margin:0;font-weight:600}
-.origin{margin:0;color:var(--muted);word-break:break-all}
+h1{font-size:16px;margin:0}
+.origin,.hint,.busy,dt{margin:0;color:var(--muted)}
 .origin b{color:var(--fg)}
-.warn{margin:0;padding:8px 10px;border-radius:var(--radius);background:var(--warn-bg);color:var(--warn-fg);font-weight:600;word-break:break-all}
+.warn{margin:0;padding:8px;border-radius:var(--radius);background:var(--warn-bg);color:var(--warn-fg);font-weight:600}
 .details{flex:1;overflow:auto;min-height:0}
 dl{margin:0;display:grid;grid-template-columns:max-content 1fr;gap:6px 12px}
-dt{color:var(--muted)}
-dd{margin:0;word-break:break-all;white-space:pre-wrap}
-.mono{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:12px}
-ol{margin:6px 0 0;padding-inline-start:20px}
-li{word-break:break-all;font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:12px}
-pre{margin:8px 0 0;padding:8px;border-radius:var(--radius);background:var(--raw-bg);font-size:11px;white-space:pre-wrap;word-break:break-all;max-height:10em;overflow:auto}
-.hint{margin:0;color:var(--muted);font-size:12px;min-height:1.4em}
+dd,li,pre,.warn,.origin{margin:0;word-break:break-all;white-space:pre-wrap}
+.mono,li,pre{font:12px ui-monospace,monospace}
+pre{margin-top:8px;padding:8px;border-radius:var(--radius);background:var(--raw-bg);max-height:10em;overflow:auto}
+.hint{font-size:12px;min-height:1.4em}
 .buttons{display:flex;gap:8px}
-button{flex:1;padding:10px;border-radius:var(--radius);font:inherit;font-weight:600;cursor:pointer;border:1px solid var(--line)}
-.reject{background:var(--bg);color:var(--fg)}
+button{flex:1;padding:10px;border-radius:var(--radius);font:inherit;font-weight:600;cursor:pointer;border:1px solid var(--line);background:var(--bg);color:var(--fg)}
 .approve{background:var(--accent);color:var(--on-accent);border-color:var(--accent)}
 .approve:disabled{opacity:.5;cursor:not-allowed}
 button:focus-visible{outline:2px solid var(--accent);outline-offset:2px}
-.busy{margin:auto;color:var(--muted)}
+.busy{margin:auto}
 `
 
 const MODES = {
@@ -96,11 +91,13 @@ function applyStyle(doc: Document, appearance: Appearance): void {
 export async function showApproval(o: ShowApprovalOptions): Promise<boolean> {
   const win = o.window
   const doc = win.document
-  const t = await loadStrings(o.appearance.locale)
+  const lookup = await loadStrings(o.appearance.locale)
   o.signal.throwIfAborted()
   const trusted = o.trusted ?? ((e: Event) => e.isTrusted)
   const timers: ArmingTimers = o.timers ?? { setTimeout: (fn, ms) => win.setTimeout(fn, ms), clearTimeout: (h) => win.clearTimeout(h as number) }
-  const decoded = decodeApproval(o.request)
+  const decoded = await decodeApproval(o.request)
+  o.signal.throwIfAborted()
+  const t = (key: ApprovalStringKey, params?: Record<string, string>) => lookup(key, params, decoded.english)
 
   applyStyle(doc, o.appearance)
   const lang = o.appearance.locale ?? 'en'

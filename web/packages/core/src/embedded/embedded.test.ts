@@ -72,6 +72,7 @@ function scriptedFrame(
       case 'SWITCH_NETWORK':
         return answer(m, { chainId: m.payload!.chainId })
       case 'SIGN_OUT':
+      case 'SYNC_THEME':
         return answer(m, undefined)
       case 'UPDATE_EMAIL':
         return answer(m, { action: 'VERIFY_PRIMARY_OTP' })
@@ -253,7 +254,7 @@ describe('embedded wallet', () => {
     const latch = newLatch()
     const frame = scriptedFrame('VERIFY_DEVICE')
     await withFrame(frame, startEmailLogin(latch, 'visitor@example.com'))
-    expect(frame.names()).toEqual(['CONNECT_EMAIL', 'CONNECT_DEVICE'])
+    expect(frame.names().filter((n) => n !== 'SYNC_THEME')).toEqual(['CONNECT_EMAIL', 'CONNECT_DEVICE'])
     expect(latch._internal.embedded!.store.getState().step).toBe('otp')
     expect(latch.getState().view).toBe('EmailVerifyOtp')
   })

@@ -1,4 +1,4 @@
-// The approval view in de (approvalStrings.ts has every key; a missing one is English).
+// The approval view in de (approvalStrings.ts has every key; one missing here shows in English).
 import type { ApprovalCatalogue } from '../approvalStrings'
 
 const catalogue: ApprovalCatalogue = {
@@ -14,6 +14,15 @@ const catalogue: ApprovalCatalogue = {
   'approve.reject': 'Ablehnen',
   'approve.signMessage': 'Diese Nachricht signieren?',
   'approve.sendTransaction': 'Diese Transaktion senden?',
+  'approve.requestedBy': 'Angefragt von {origin}',
+  'approve.unlimited': 'Unbegrenzte Freigabe: {spender} darf alle deine {token} ausgeben, jetzt und später',
+  'approve.arming': 'Bestätigen wird aktiv, sobald dieses Fenster vollständig sichtbar ist',
+  'approve.working': 'Bestätigt: wird signiert…',
+  'approve.spender': 'Berechtigter',
+  'approve.allowance': 'Freigabe',
+  'approve.signTypedData': 'Diese Daten signieren?',
+  'approve.contract': 'Vertrag',
+  'approve.from': 'Von',
 }
 
 export default catalogue

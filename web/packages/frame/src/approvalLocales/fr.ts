@@ -1,4 +1,4 @@
-// The approval view in fr (approvalStrings.ts has every key; a missing one is English).
+// The approval view in fr (approvalStrings.ts has every key; one missing here shows in English).
 import type { ApprovalCatalogue } from '../approvalStrings'
 
 const catalogue: ApprovalCatalogue = {
@@ -14,6 +14,15 @@ const catalogue: ApprovalCatalogue = {
   'approve.reject': 'Refuser',
   'approve.signMessage': 'Signer ce message ?',
   'approve.sendTransaction': 'Envoyer cette transaction ?',
+  'approve.requestedBy': 'Demandé par {origin}',
+  'approve.unlimited': 'Autorisation illimitée : {spender} pourra dépenser tous vos {token}, maintenant et plus tard',
+  'approve.arming': 'Approuver s’active dès que cette fenêtre est entièrement visible',
+  'approve.working': 'Approuvé : signature en cours…',
+  'approve.spender': 'Bénéficiaire',
+  'approve.allowance': 'Autorisation',
+  'approve.signTypedData': 'Signer ces données ?',
+  'approve.contract': 'Contrat',
+  'approve.from': 'De',
 }
 
 export default catalogue

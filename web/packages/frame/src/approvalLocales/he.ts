@@ -1,4 +1,4 @@
-// The approval view in he (approvalStrings.ts has every key; a missing one is English).
+// The approval view in he (approvalStrings.ts has every key; one missing here shows in English).
 import type { ApprovalCatalogue } from '../approvalStrings'
 
 const catalogue: ApprovalCatalogue = {
@@ -14,6 +14,15 @@ const catalogue: ApprovalCatalogue = {
   'approve.reject': 'דחייה',
   'approve.signMessage': 'לחתום על ההודעה הזו?',
   'approve.sendTransaction': 'לשלוח את העסקה הזו?',
+  'approve.requestedBy': 'התבקש על ידי {origin}',
+  'approve.unlimited': 'אישור בלתי מוגבל: {spender} יוכל להוציא את כל ה-{token} שלך, עכשיו ובהמשך',
+  'approve.arming': 'האישור יופעל כשהחלון הזה גלוי במלואו',
+  'approve.working': 'אושר: חותם…',
+  'approve.spender': 'מורשה הוצאה',
+  'approve.allowance': 'הרשאה',
+  'approve.signTypedData': 'לחתום על הנתונים האלה?',
+  'approve.contract': 'חוזה',
+  'approve.from': 'מאת',
 }
 
 export default catalogue

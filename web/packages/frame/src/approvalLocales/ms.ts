@@ -1,4 +1,4 @@
-// The approval view in ms (approvalStrings.ts has every key; a missing one is English).
+// The approval view in ms (approvalStrings.ts has every key; one missing here shows in English).
 import type { ApprovalCatalogue } from '../approvalStrings'
 
 const catalogue: ApprovalCatalogue = {
@@ -14,6 +14,15 @@ const catalogue: ApprovalCatalogue = {
   'approve.reject': 'Tolak',
   'approve.signMessage': 'Tandatangani mesej ini?',
   'approve.sendTransaction': 'Hantar transaksi ini?',
+  'approve.requestedBy': 'Diminta oleh {origin}',
+  'approve.unlimited': 'Kelulusan tanpa had: {spender} boleh membelanjakan semua {token} anda, sekarang dan kemudian',
+  'approve.arming': 'Luluskan aktif apabila tetingkap ini kelihatan sepenuhnya',
+  'approve.working': 'Diluluskan: menandatangani…',
+  'approve.spender': 'Pembelanja',
+  'approve.allowance': 'Had kebenaran',
+  'approve.signTypedData': 'Tandatangani data ini?',
+  'approve.contract': 'Kontrak',
+  'approve.from': 'Daripada',
 }
 
 export default catalogue

@@ -1,4 +1,4 @@
-// The approval view in nl (approvalStrings.ts has every key; a missing one is English).
+// The approval view in nl (approvalStrings.ts has every key; one missing here shows in English).
 import type { ApprovalCatalogue } from '../approvalStrings'
 
 const catalogue: ApprovalCatalogue = {
@@ -14,6 +14,15 @@ const catalogue: ApprovalCatalogue = {
   'approve.reject': 'Weigeren',
   'approve.signMessage': 'Dit bericht ondertekenen?',
   'approve.sendTransaction': 'Deze transactie versturen?',
+  'approve.requestedBy': 'Aangevraagd door {origin}',
+  'approve.unlimited': 'Onbeperkte goedkeuring: {spender} mag al je {token} uitgeven, nu en later',
+  'approve.arming': 'Goedkeuren wordt actief zodra dit venster volledig zichtbaar is',
+  'approve.working': 'Goedgekeurd: bezig met ondertekenen…',
+  'approve.spender': 'Besteder',
+  'approve.allowance': 'Toegestaan bedrag',
+  'approve.signTypedData': 'Deze gegevens ondertekenen?',
+  'approve.contract': 'Contract',
+  'approve.from': 'Van',
 }
 
 export default catalogue

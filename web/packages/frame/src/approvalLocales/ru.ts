@@ -1,4 +1,4 @@
-// The approval view in ru (approvalStrings.ts has every key; a missing one is English).
+// The approval view in ru (approvalStrings.ts has every key; one missing here shows in English).
 import type { ApprovalCatalogue } from '../approvalStrings'
 
 const catalogue: ApprovalCatalogue = {
@@ -14,6 +14,15 @@ const catalogue: ApprovalCatalogue = {
   'approve.reject': 'Отклонить',
   'approve.signMessage': 'Подписать это сообщение?',
   'approve.sendTransaction': 'Отправить эту транзакцию?',
+  'approve.requestedBy': 'Запрос от {origin}',
+  'approve.unlimited': 'Неограниченное разрешение: {spender} сможет тратить все ваши {token}, сейчас и в будущем',
+  'approve.arming': 'Подтверждение станет доступно, когда это окно будет полностью видно',
+  'approve.working': 'Подтверждено: подписание…',
+  'approve.spender': 'Получатель разрешения',
+  'approve.allowance': 'Лимит',
+  'approve.signTypedData': 'Подписать эти данные?',
+  'approve.contract': 'Контракт',
+  'approve.from': 'От',
 }
 
 export default catalogue

@@ -1,4 +1,4 @@
-// The approval view in th (approvalStrings.ts has every key; a missing one is English).
+// The approval view in th (approvalStrings.ts has every key; one missing here shows in English).
 import type { ApprovalCatalogue } from '../approvalStrings'
 
 const catalogue: ApprovalCatalogue = {
@@ -14,6 +14,15 @@ const catalogue: ApprovalCatalogue = {
   'approve.reject': 'ปฏิเสธ',
   'approve.signMessage': 'ลงนามข้อความนี้ไหม',
   'approve.sendTransaction': 'ส่งธุรกรรมนี้ไหม',
+  'approve.requestedBy': 'ร้องขอโดย {origin}',
+  'approve.unlimited': 'อนุมัติไม่จำกัด: {spender} จะใช้ {token} ทั้งหมดของคุณได้ ทั้งตอนนี้และภายหลัง',
+  'approve.arming': 'ปุ่มอนุมัติจะใช้ได้เมื่อหน้าต่างนี้แสดงเต็มที่',
+  'approve.working': 'อนุมัติแล้ว: กำลังลงนาม…',
+  'approve.spender': 'ผู้ใช้จ่าย',
+  'approve.allowance': 'วงเงินที่อนุญาต',
+  'approve.signTypedData': 'ลงนามข้อมูลนี้หรือไม่?',
+  'approve.contract': 'สัญญา',
+  'approve.from': 'จาก',
 }
 
 export default catalogue

@@ -1,4 +1,4 @@
-// The approval view in tr (approvalStrings.ts has every key; a missing one is English).
+// The approval view in tr (approvalStrings.ts has every key; one missing here shows in English).
 import type { ApprovalCatalogue } from '../approvalStrings'
 
 const catalogue: ApprovalCatalogue = {
@@ -14,6 +14,15 @@ const catalogue: ApprovalCatalogue = {
   'approve.reject': 'Reddet',
   'approve.signMessage': 'Bu mesaj imzalansın mı?',
   'approve.sendTransaction': 'Bu işlem gönderilsin mi?',
+  'approve.requestedBy': '{origin} tarafından istendi',
+  'approve.unlimited': 'Sınırsız onay: {spender} tüm {token} bakiyenizi şimdi ve daha sonra harcayabilir',
+  'approve.arming': 'Onay, bu pencere tamamen göründüğünde etkinleşir',
+  'approve.working': 'Onaylandı: imzalanıyor…',
+  'approve.spender': 'Harcayıcı',
+  'approve.allowance': 'İzin miktarı',
+  'approve.signTypedData': 'Bu veri imzalansın mı?',
+  'approve.contract': 'Sözleşme',
+  'approve.from': 'Gönderen',
 }
 
 export default catalogue

@@ -1,4 +1,4 @@
-// The approval view in uk (approvalStrings.ts has every key; a missing one is English).
+// The approval view in uk (approvalStrings.ts has every key; one missing here shows in English).
 import type { ApprovalCatalogue } from '../approvalStrings'
 
 const catalogue: ApprovalCatalogue = {
@@ -14,6 +14,15 @@ const catalogue: ApprovalCatalogue = {
   'approve.reject': 'Відхилити',
   'approve.signMessage': 'Підписати це повідомлення?',
   'approve.sendTransaction': 'Надіслати цю транзакцію?',
+  'approve.requestedBy': 'Запит від {origin}',
+  'approve.unlimited': 'Необмежений дозвіл: {spender} зможе витрачати всі ваші {token}, зараз і надалі',
+  'approve.arming': 'Підтвердження стане доступним, коли це вікно буде повністю видно',
+  'approve.working': 'Підтверджено: підписання…',
+  'approve.spender': 'Отримувач дозволу',
+  'approve.allowance': 'Ліміт',
+  'approve.signTypedData': 'Підписати ці дані?',
+  'approve.contract': 'Контракт',
+  'approve.from': 'Від',
 }
 
 export default catalogue

@@ -1,4 +1,4 @@
-// The approval view in vi (approvalStrings.ts has every key; a missing one is English).
+// The approval view in vi (approvalStrings.ts has every key; one missing here shows in English).
 import type { ApprovalCatalogue } from '../approvalStrings'
 
 const catalogue: ApprovalCatalogue = {
@@ -14,6 +14,15 @@ const catalogue: ApprovalCatalogue = {
   'approve.reject': 'Từ chối',
   'approve.signMessage': 'Ký thông điệp này?',
   'approve.sendTransaction': 'Gửi giao dịch này?',
+  'approve.requestedBy': 'Yêu cầu từ {origin}',
+  'approve.unlimited': 'Phê duyệt không giới hạn: {spender} có thể tiêu toàn bộ {token} của bạn, bây giờ và sau này',
+  'approve.arming': 'Nút phê duyệt sẽ bật khi cửa sổ này hiển thị đầy đủ',
+  'approve.working': 'Đã phê duyệt: đang ký…',
+  'approve.spender': 'Bên chi tiêu',
+  'approve.allowance': 'Hạn mức',
+  'approve.signTypedData': 'Ký dữ liệu này?',
+  'approve.contract': 'Hợp đồng',
+  'approve.from': 'Từ',
 }
 
 export default catalogue

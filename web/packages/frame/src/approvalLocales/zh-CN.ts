@@ -1,4 +1,4 @@
-// The approval view in zh-CN (approvalStrings.ts has every key; a missing one is English).
+// The approval view in zh-CN (approvalStrings.ts has every key; one missing here shows in English).
 import type { ApprovalCatalogue } from '../approvalStrings'
 
 const catalogue: ApprovalCatalogue = {
@@ -14,6 +14,15 @@ const catalogue: ApprovalCatalogue = {
   'approve.reject': '拒绝',
   'approve.signMessage': '签署此消息？',
   'approve.sendTransaction': '发送此交易？',
+  'approve.requestedBy': '请求来自 {origin}',
+  'approve.unlimited': '无限额授权：{spender} 现在和以后都可以花费你全部的 {token}',
+  'approve.arming': '此窗口完全可见后才能批准',
+  'approve.working': '已批准：正在签名…',
+  'approve.spender': '授权对象',
+  'approve.allowance': '授权额度',
+  'approve.signTypedData': '签署这些数据？',
+  'approve.contract': '合约',
+  'approve.from': '发送方',
 }
 
 export default catalogue
