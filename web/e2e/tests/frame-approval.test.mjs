@@ -206,7 +206,7 @@ test("a page that covers the frame with a transparent layer or fades it cannot g
   assert.equal(await recoverMessageAddress({ message, signature: /** @type {`0x${string}`} */ (answer.result) }), address);
 });
 
-test("the visitor's click in the frame approves personal_sign, typed data and an ETH send; each is what the key signed or the chain holds", async () => {
+test("the visitor's click in the frame approves personal_sign, typed data and an ETH send; each is what the key signed or the chain holds; the frame follows the widget's theme and language", async () => {
   const { page, address } = await signedIn();
   // personal_sign, through the demo's own button: the signature recovers to the account.
   await page.getByTestId('demo-sign-input').fill('approved in the frame');
@@ -267,12 +267,21 @@ test("the visitor's click in the frame approves personal_sign, typed data and an
   assert.equal(receipt.from.toLowerCase(), address.toLowerCase());
   assert.equal((await client.getBalance({ address: receiver })) - before, parseEther('0.01'));
 
-  // An unlimited ERC-20 approval is called out before the visitor approves; the visitor rejects it.
+  // The widget in dark mode and German: the frame follows (SYNC_THEME), with its own strings. An unlimited ERC-20
+  // approval is called out before the visitor approves; the visitor rejects it.
+  await page.getByTestId('demo-toggle-theme').click();
+  await page.evaluate(() => /** @type {any} */ (window).latch.setLocale('de'));
   const spender = /** @type {string} */ (harness.latchd.info.accounts[3]);
   const approveData = `0x095ea7b3${spender.slice(2).toLowerCase().padStart(64, '0')}${'f'.repeat(64)}`;
   const unlimited = walletRequest(page, 'eth_sendTransaction', [{ from: address, to: typed.domain.verifyingContract, data: approveData }]);
   const unlimitedShown = await approvalShown(page);
-  assert.match(/** @type {string} */ (await unlimitedShown.getByTestId('latch-approve-warning').textContent()), new RegExp(`^Unlimited approval: ${spender}`, 'i'));
+  assert.match(/** @type {string} */ (await unlimitedShown.getByTestId('latch-approve-warning').textContent()), new RegExp(`^Unbegrenzte Freigabe: ${spender}`, 'i'));
+  assert.equal(await unlimitedShown.getByTestId('latch-approve-approve').textContent(), 'Bestätigen');
+  assert.equal(await unlimitedShown.getByTestId('latch-approve-allowance').textContent(), '∞');
+  assert.equal(await unlimitedShown.locator('html').getAttribute('lang'), 'de');
+  assert.match(/** @type {string} */ (await unlimitedShown.locator('html').getAttribute('style')), /color-scheme: dark/);
+  // The frame's own stylesheet is in force under its CSP (default-src 'none'): the page's dark mode, the frame's colours.
+  assert.equal(await unlimitedShown.locator('body').evaluate((b) => getComputedStyle(b).backgroundColor), 'rgb(25, 26, 26)');
   await rejectInFrame(page);
   assert.equal((await unlimited).code, 4001);
 });
