@@ -13,6 +13,7 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { base58 } from '@scure/base';
 import { createPublicClient, formatEther, http, parseEther } from 'viem';
+import { approvalShown, approveInFrame, rejectInFrame } from '../lib/approval.mjs';
 import { emailLogin } from '../lib/email.mjs';
 import { useHarness } from '../lib/harness.mjs';
 
@@ -60,7 +61,7 @@ async function openDemo() {
   return testPage;
 }
 
-test('e-mail login with the code from the outbox; address and balance; reload keeps it; personal_sign and a 0.01 ETH send approved in ApproveTransaction land on the dev chain; a forged frame event is ignored', async () => {
+test('e-mail login with the code from the outbox; address and balance; reload keeps it; personal_sign and a 0.01 ETH send approved in the wallet frame land on the dev chain; a forged frame event is ignored', async () => {
   const testPage = await openDemo();
   const { page } = testPage;
   // A new account has no shares yet: the frame's first fetch answers 404, then it creates the wallet.
@@ -111,17 +112,15 @@ test('e-mail login with the code from the outbox; address and balance; reload ke
   // personal_sign: the message is shown; a rejection returns an error and no signature.
   await page.getByTestId('demo-sign-input').fill('hello from the e-mail wallet');
   await page.getByTestId('demo-sign-message').click();
-  await page.getByTestId('latch-view-ApproveTransaction').waitFor();
-  assert.equal(await page.getByTestId('latch-approve-message').textContent(), 'hello from the e-mail wallet');
-  await page.getByTestId('latch-approve-reject').click();
+  assert.equal(await (await approvalShown(page)).getByTestId('latch-approve-message').textContent(), 'hello from the e-mail wallet');
+  await rejectInFrame(page);
   await page.getByTestId('demo-sign-error').waitFor();
   // Had the forged answer been taken, the request would have ended with it, not with the visitor's rejection.
   assert.match(/** @type {string} */ (await page.getByTestId('demo-sign-error').textContent()), /declined|rejected/i);
   assert.equal(await page.getByTestId('demo-signature').count(), 0);
 
   await page.getByTestId('demo-sign-message').click();
-  await page.getByTestId('latch-view-ApproveTransaction').waitFor();
-  await page.getByTestId('latch-approve-approve').click();
+  await approveInFrame(page);
   await page.getByTestId('demo-signature-valid').waitFor();
   assert.equal(await page.getByTestId('demo-signature-valid').textContent(), 'valid signature of the connected account');
 
@@ -146,9 +145,8 @@ test('e-mail login with the code from the outbox; address and balance; reload ke
     const [out] = await w.features['solana:signMessage'].signMessage({ account: w.accounts[0], message: new TextEncoder().encode('hello from Solana') });
     return Array.from(/** @type {Uint8Array} */ (out.signature));
   });
-  await page.getByTestId('latch-view-ApproveTransaction').waitFor();
-  assert.equal(await page.getByTestId('latch-approve-message').textContent(), 'hello from Solana');
-  await page.getByTestId('latch-approve-approve').click();
+  assert.equal(await (await approvalShown(page)).getByTestId('latch-approve-message').textContent(), 'hello from Solana');
+  await approveInFrame(page);
   assert.ok(cryptoVerify(null, Buffer.from('hello from Solana'), solanaKey, Buffer.from(await signedMessage)), 'the message signature verifies');
 
   // A legacy transaction the account alone signs: one empty signature slot, then its message.
@@ -164,8 +162,7 @@ test('e-mail login with the code from the outbox; address and balance; reload ke
     const [out] = await w.features['solana:signTransaction'].signTransaction({ account: w.accounts[0], transaction: Uint8Array.from(bytes), chain: 'solana:devnet' });
     return Array.from(/** @type {Uint8Array} */ (out.signedTransaction));
   }, Array.from(wire));
-  await page.getByTestId('latch-view-ApproveTransaction').waitFor();
-  await page.getByTestId('latch-approve-approve').click();
+  await approveInFrame(page);
   const signedWire = Buffer.from(await signedTx);
   assert.deepEqual(signedWire.subarray(65), message, 'the message is signed as given');
   assert.ok(cryptoVerify(null, message, solanaKey, signedWire.subarray(1, 65)), 'the transaction signature verifies');
@@ -199,8 +196,10 @@ test('e-mail login with the code from the outbox; address and balance; reload ke
     const [out] = await w.features['solana:signAndSendTransaction'].signAndSendTransaction({ account: w.accounts[0], transaction: Uint8Array.from(bytes), chain });
     return Array.from(/** @type {Uint8Array} */ (out.signature));
   }, { bytes: Array.from(Buffer.concat([Buffer.from([1]), Buffer.alloc(64), transfer])), chain: solanaNet.caipNetworkId });
-  await page.getByTestId('latch-view-ApproveTransaction').waitFor();
-  await page.getByTestId('latch-approve-approve').click();
+  // The frame decodes the transfer: 0.1 SOL from the account to #2.
+  const instructions = (await approvalShown(page)).getByTestId('latch-approve-instructions');
+  assert.equal(await instructions.textContent(), `System: transfer 0.1 SOL ${owner} → ${solReceiver}`);
+  await approveInFrame(page);
   const signature = base58.encode(Uint8Array.from(await sent));
   let status;
   for (let i = 0; i < 100 && !status; i++) {
@@ -236,13 +235,12 @@ test('e-mail login with the code from the outbox; address and balance; reload ke
   await page.getByTestId('latch-send-receiver').fill(receiver);
   await page.getByTestId('latch-send-review').click();
   await page.getByTestId('latch-send-confirm').click();
-  const approve = page.getByTestId('latch-view-ApproveTransaction');
-  await approve.waitFor();
-  assert.equal(await approve.getByTestId('latch-approve-recipient').getAttribute('title'), receiver);
+  const approve = await approvalShown(page);
+  assert.equal((await approve.getByTestId('latch-approve-recipient').textContent())?.toLowerCase(), receiver.toLowerCase());
   assert.equal(await approve.getByTestId('latch-approve-amount').textContent(), '0.01');
   assert.equal(await approve.getByTestId('latch-approve-token').textContent(), 'ETH');
-  await page.waitForFunction(() => / ETH$/.test(document.querySelector('[data-testid="latch-approve-fee"]')?.textContent ?? ''));
-  await approve.getByTestId('latch-approve-approve').click();
+  assert.match(/** @type {string} */ (await approve.getByTestId('latch-approve-fee').textContent()), /^≤ [\d.]+ ETH$/);
+  await approveInFrame(page);
 
   // The receipt on the dev chain: a successful transfer of 0.01 ETH from the wallet to #2.
   let receipt;
@@ -270,7 +268,7 @@ test('e-mail login with the code from the outbox; address and balance; reload ke
   });
   await page.getByTestId('demo-sign-input').fill('forged answer');
   await page.getByTestId('demo-sign-message').click();
-  await page.getByTestId('latch-view-ApproveTransaction').waitFor();
+  await approvalShown(page);
   const requestId = await page.evaluate(() => /** @type {any} */ (window).frameEvents.find((/** @type {any} */ e) => e.type === '@latch-frame/RPC_APPROVAL_REQUIRED')?.payload.requestId);
   assert.ok(requestId, 'the frame asked for approval');
   await page.evaluate(
@@ -283,8 +281,8 @@ test('e-mail login with the code from the outbox; address and balance; reload ke
     requestId,
   );
   assert.equal(await page.getByTestId('demo-signature').count(), 0, 'the forged answer is not taken');
-  assert.equal(await page.getByTestId('latch-approve-message').textContent(), 'forged answer');
-  await page.getByTestId('latch-approve-reject').click();
+  assert.equal(await (await approvalShown(page)).getByTestId('latch-approve-message').textContent(), 'forged answer');
+  await rejectInFrame(page);
   await page.getByTestId('demo-sign-error').waitFor();
   // Had the forged answer been taken, the request would have ended with it, not with the visitor's rejection.
   assert.match(/** @type {string} */ (await page.getByTestId('demo-sign-error').textContent()), /declined|rejected/i);

@@ -15,6 +15,7 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { createPublicClient, defineChain, getAddress, http } from 'viem';
 import { normalize } from 'viem/ens';
+import { approvalShown, approveInFrame } from '../lib/approval.mjs';
 import { emailLogin } from '../lib/email.mjs';
 import { useHarness } from '../lib/harness.mjs';
 import { walletRequest } from '../wallet/wallet.mjs';
@@ -87,12 +88,11 @@ test('registers newcomer for the e-mail wallet: rules as typed, approve the sign
   await submit.click();
 
   // The wallet signs {name, attributes, timestamp} (api-shapes §3.6): the e-mail wallet shows it for approval.
-  await page.getByTestId('latch-view-ApproveTransaction').waitFor();
-  const message = JSON.parse(/** @type {string} */ (await page.getByTestId('latch-approve-message').textContent()));
+  const message = JSON.parse(/** @type {string} */ (await (await approvalShown(page)).getByTestId('latch-approve-message').textContent()));
   assert.equal(message.name, 'newcomer.latch.test');
   assert.deepEqual(message.attributes, {});
   assert.ok(Math.abs(message.timestamp - Date.now() / 1000) < 30, `timestamp ${message.timestamp} is now, in seconds`);
-  await page.getByTestId('latch-approve-approve').click();
+  await approveInFrame(page);
   const success = page.getByTestId('latch-view-RegisterAccountNameSuccess');
   await success.getByTestId('latch-register-name-success').filter({ hasText: 'newcomer.latch.test is now your name' }).waitFor();
   assert.deepEqual((await reverse(address)).map((r) => r.name), ['newcomer.latch.test']);

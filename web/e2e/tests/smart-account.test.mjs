@@ -12,6 +12,7 @@ import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { createPublicClient, formatEther, hashMessage, http, isErc6492Signature, parseAbi, parseEther } from 'viem';
+import { approvalShown, approveInFrame } from '../lib/approval.mjs';
 import { emailLogin } from '../lib/email.mjs';
 import { useHarness } from '../lib/harness.mjs';
 
@@ -93,9 +94,8 @@ test('e-mail login → smart account (counterfactual, not deployed) → ERC-6492
   const message = 'hello from a smart account';
   await page.getByTestId('demo-sign-input').fill(message);
   await page.getByTestId('demo-sign-message').click();
-  await page.getByTestId('latch-view-ApproveTransaction').waitFor();
-  assert.equal(await page.getByTestId('latch-approve-message').textContent(), message);
-  await page.getByTestId('latch-approve-approve').click();
+  assert.equal(await (await approvalShown(page)).getByTestId('latch-approve-message').textContent(), message);
+  await approveInFrame(page);
   await page.getByTestId('demo-signature').waitFor();
   const signature = /** @type {Hex} */ ((await page.getByTestId('demo-signature').textContent())?.trim());
   assert.ok(isErc6492Signature(signature), 'an ERC-6492 signature');
@@ -126,12 +126,14 @@ test('e-mail login → smart account (counterfactual, not deployed) → ERC-6492
   await page.getByTestId('latch-send-receiver').fill(receiver);
   await page.getByTestId('latch-send-review').click();
   await page.getByTestId('latch-send-confirm').click();
-  const approve = page.getByTestId('latch-view-ApproveTransaction');
-  await approve.waitFor();
-  assert.equal(await approve.getByTestId('latch-approve-recipient').getAttribute('title'), receiver);
+  // The frame shows the user operation: its call, from the smart account, gas paid by the app.
+  const approve = await approvalShown(page);
+  assert.equal((await approve.getByTestId('latch-approve-recipient').textContent())?.toLowerCase(), receiver.toLowerCase());
   assert.equal(await approve.getByTestId('latch-approve-amount').textContent(), '0.01');
   assert.equal(await approve.getByTestId('latch-approve-fee').textContent(), 'Paid by the app');
-  await approve.getByTestId('latch-approve-approve').click();
+  assert.equal((await approve.getByTestId('latch-approve-from').textContent())?.toLowerCase(), expected.toLowerCase());
+  assert.equal((await approve.getByTestId('latch-approve-calls').textContent())?.toLowerCase(), `0.01 eth → ${receiver.toLowerCase()}`);
+  await approveInFrame(page);
 
   // The hash the wallet answered is the bundle's transaction: a handleOps to the EntryPoint, mined, with the
   // account's UserOperationEvent (success, paid by the paymaster).
@@ -166,8 +168,7 @@ test('e-mail login → smart account (counterfactual, not deployed) → ERC-6492
   await page.waitForFunction((want) => JSON.parse(document.querySelector('[data-testid="demo-account"]')?.textContent ?? '{}').address === want, expected);
   await page.getByTestId('demo-sign-input').fill(message);
   await page.getByTestId('demo-sign-message').click();
-  await page.getByTestId('latch-view-ApproveTransaction').waitFor();
-  await page.getByTestId('latch-approve-approve').click();
+  await approveInFrame(page);
   await page.getByTestId('demo-signature').waitFor();
   const deployedSignature = /** @type {Hex} */ ((await page.getByTestId('demo-signature').textContent())?.trim());
   assert.equal(isErc6492Signature(deployedSignature), false);

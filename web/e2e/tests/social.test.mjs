@@ -13,6 +13,7 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { keccak256, toBytes } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
+import { approveInFrame } from '../lib/approval.mjs';
 import { emailLogin } from '../lib/email.mjs';
 import { useHarness } from '../lib/harness.mjs';
 
@@ -106,8 +107,7 @@ test('google through the popup: the wallet connects and signs; the same person b
 
   await page.getByTestId('demo-sign-input').fill('hello from a social login');
   await page.getByTestId('demo-sign-message').click();
-  await page.getByTestId('latch-view-ApproveTransaction').waitFor();
-  await page.getByTestId('latch-approve-approve').click();
+  await approveInFrame(page);
   await page.getByTestId('demo-signature-valid').waitFor();
   assert.equal(await page.getByTestId('demo-signature-valid').textContent(), 'valid signature of the connected account');
 

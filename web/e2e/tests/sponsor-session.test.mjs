@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { createPublicClient, formatEther, http, parseAbi } from 'viem';
+import { approvalShown, approveInFrame } from '../lib/approval.mjs';
 import { emailLogin } from '../lib/email.mjs';
 import { useHarness } from '../lib/harness.mjs';
 
@@ -74,10 +75,9 @@ test('signed-in sponsorship: the frame proves its session, latchd sponsors its s
   await page.getByTestId('latch-send-receiver').fill(receiver);
   await page.getByTestId('latch-send-review').click();
   await page.getByTestId('latch-send-confirm').click();
-  const approve = page.getByTestId('latch-view-ApproveTransaction');
-  await approve.waitFor();
+  const approve = await approvalShown(page);
   assert.equal(await approve.getByTestId('latch-approve-fee').textContent(), 'Paid by the app');
-  await approve.getByTestId('latch-approve-approve').click();
+  await approveInFrame(page);
 
   // Included, paid by the paymaster: pm_getPaymasterData accepted the session's proof.
   for (let i = 0; i < 300 && (await client.getBalance({ address: receiver })) === before; i++) await new Promise((r) => setTimeout(r, 100));

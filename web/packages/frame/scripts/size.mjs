@@ -3,8 +3,15 @@
 // what the browser fetches and runs up to one answer:
 //   to READY               the page's script and what it imports statically;
 //   personal_sign          the same plus the key code (signer.ts, loaded with
-//                          import() right after READY) and the EVM key and
-//                          signing script (evm.ts);
+//                          import() right after READY), the EVM key and
+//                          signing script (evm.ts) and the approval view
+//                          (approvalView.ts), which every signature needs;
+//   … in Chinese           the heaviest path, typed data, plus the approval
+//                          view's strings in the language whose script is
+//                          largest (zh-TW);
+//                          a transaction's and a Solana transaction's
+//                          decoding are scripts of their own (approvalDecodeTx.ts,
+//                          approvalDecodeSolana.ts), on those paths only;
 //   eth_sendTransaction    plus its own script (evmTransaction.ts);
 //   eth_signTypedData_v4   plus the EIP-712 script (evmTypedData.ts);
 //   a Solana signature     the key code and the Solana script (solana.ts),
@@ -75,18 +82,19 @@ const total = (set) => {
 }
 const rows = [
   ['to READY', total(ready)],
-  ['personal_sign', total(path('signer-', 'evm-'))],
-  ['eth_sendTransaction', total(path('signer-', 'evm-', 'evmTransaction-'))],
-  ['eth_signTypedData_v4', total(path('signer-', 'evm-', 'evmTypedData-'))],
-  ['a Solana signature', total(path('signer-', 'solana-'))],
-  ['a user operation', total(path('signer-', 'evm-', 'smartAccountRpc-', 'smartAccountOps-'))],
+  ['personal_sign', total(path('signer-', 'evm-', 'approvalView-'))],
+  ['eth_sendTransaction', total(path('signer-', 'evm-', 'approvalView-', 'approvalDecodeTx-', 'evmTransaction-'))],
+  ['eth_signTypedData_v4', total(path('signer-', 'evm-', 'approvalView-', 'evmTypedData-'))],
+  ['eth_signTypedData_v4 in Chinese (zh-TW)', total(path('signer-', 'evm-', 'approvalView-', 'zh-TW-', 'evmTypedData-'))],
+  ['a Solana signature', total(path('signer-', 'approvalView-', 'approvalDecodeSolana-', 'solana-'))],
+  ['a user operation', total(path('signer-', 'evm-', 'approvalView-', 'approvalDecodeTx-', 'smartAccountRpc-', 'smartAccountOps-'))],
   ['a new wallet', total(path('signer-', 'evm-', 'solana-'))],
   ['password recovery', total(path('signer-', 'evm-', 'solana-', 'recovery-'))],
   ['all scripts', total(all)],
 ]
 if (process.argv.includes('--markdown')) {
   console.log('\n## The embedded-wallet frame\'s JavaScript (web/packages/frame, Vite production build)\n')
-  console.log('What the browser fetches up to each answer, each file compressed on its own (gzip -9), as it is sent. The key code (seed and shares) is loaded with import() right after READY; the EVM and Solana key and signing scripts, eth_sendTransaction, EIP-712, the smart account\'s user operations and password recovery (scrypt) each when first used.\n')
+  console.log('What the browser fetches up to each answer, each file compressed on its own (gzip -9), as it is sent. The key code (seed and shares) and the approval view are loaded with import() right after READY; the EVM and Solana key and signing scripts, eth_sendTransaction, EIP-712, the smart account\'s user operations, the approval view\'s translations and password recovery (scrypt) each when first used.\n')
   console.log('| path | files | min | min + gzip | goal |\n|---|---|---|---|---|')
   for (const [name, t] of rows) console.log(`| ${name} | ${t.files} | ${t.min} KiB | ${t.gz} KiB | ${name === 'all scripts' ? '' : '≤ 60 KiB'} |`)
 } else {

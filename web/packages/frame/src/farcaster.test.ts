@@ -29,6 +29,8 @@ async function embed(server: ReturnType<typeof fakeLatchd>, onSleep: (n: number)
     listen: () => undefined,
     reload: () => undefined,
     log: () => undefined,
+    // Nothing here signs: a request shown would be refused.
+    prompt: async () => false,
     wallet: {
       sleep: (_ms, signal) =>
         new Promise<void>((resolve, reject) => {
@@ -48,7 +50,8 @@ async function embed(server: ReturnType<typeof fakeLatchd>, onSleep: (n: number)
   }
   const ask = async (type: string, payload?: unknown) => {
     const id = send(type, payload)
-    await vi.waitFor(() => expect(answerOf(id)).toBeDefined())
+    // GET_USER loads and runs the key code (creating the wallet): slow on a busy machine.
+    await vi.waitFor(() => expect(answerOf(id)).toBeDefined(), { timeout: 5000 })
     return answerOf(id)!
   }
   return { ask, send, answerOf }

@@ -2,6 +2,7 @@ import { IDBFactory } from 'fake-indexeddb'
 import { recoverMessageAddress, type Hex } from 'viem'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { parseFrameEvent } from '../../core/src/embedded/protocol'
+import type { Appearance, ShownRequest } from './approval'
 import { createAuthApi } from './authApi'
 import { openDeviceStore } from './deviceStore'
 import { createFrame, type FrameDeps } from './frame'
@@ -31,6 +32,8 @@ async function embed(server: ReturnType<typeof fakeLatchd>, over: Partial<FrameD
     },
   } as unknown as Window
   let listener: ((ev: MessageEvent) => void) | undefined
+  // The frame's approval view, played by the test: what it was shown, and the visitor's answer.
+  const shown: { request: ShownRequest; answer: (ok: boolean) => void; signal: AbortSignal }[] = []
   const frame = await createFrame({
     api: server.api,
     store: openDeviceStore(new IDBFactory()),
@@ -42,6 +45,11 @@ async function embed(server: ReturnType<typeof fakeLatchd>, over: Partial<FrameD
     reload: () => undefined,
     log: () => undefined,
     wallet: { sleep: async () => undefined, scryptCost: { logN: 10, r: 8, p: 1 } },
+    prompt: (request, signal) =>
+      new Promise<boolean>((resolve, reject) => {
+        shown.push({ request, answer: resolve, signal })
+        signal.addEventListener('abort', () => reject(signal.reason))
+      }),
     ...over,
   })
   let n = 0
@@ -65,7 +73,12 @@ async function embed(server: ReturnType<typeof fakeLatchd>, over: Partial<FrameD
     }
     expect((await ask('CONNECT_OTP', { otp: '123456' })).type).toBe('@latch-frame/CONNECT_OTP_SUCCESS')
   }
-  return { frame, posted, parent, listener, send, ask, answerOf, login }
+  /** visitor answers the last request shown, as the visitor does in the frame's view. */
+  const visitor = async (approved: boolean) => {
+    await vi.waitFor(() => expect(shown.some((x) => !x.signal.aborted)).toBe(true))
+    shown.at(-1)!.answer(approved)
+  }
+  return { frame, posted, parent, listener, send, ask, answerOf, login, shown, visitor }
 }
 
 describe('createFrame', () => {
@@ -98,9 +111,9 @@ describe('createFrame', () => {
     expect(server.calls).toEqual(['origins'])
   })
 
-  it('logs in by e-mail (device approval, then code), creates the wallet and signs after approval', async () => {
+  it("logs in by e-mail (device approval, then code), creates the wallet and signs after the visitor's approval in the frame", async () => {
     const server = fakeLatchd({ approveAfterPolls: 3 })
-    const { ask, send, posted, answerOf, login } = await embed(server)
+    const { ask, send, posted, answerOf, login, shown, visitor } = await embed(server)
     await login()
     expect(server.calls.filter((c) => c === 'deviceStatus')).toHaveLength(3)
 
@@ -119,28 +132,31 @@ describe('createFrame', () => {
     expect((await ask('RPC_REQUEST', { method: 'eth_blockNumber', params: [], chainNamespace: 'eip155', chainId: 31337 })).payload).toBe('0x2a')
     expect(server.rpcCalls.at(-1)).toMatchObject({ network: 'eip155:31337', method: 'eth_blockNumber' })
 
-    // personal_sign waits for the page's approval, then signs.
+    // personal_sign: the frame shows it (the page learns only which request waits), signs after the visitor's Approve.
     const id = send('RPC_REQUEST', { method: 'personal_sign', params: ['0x68656c6c6f', u.address], chainNamespace: 'eip155', chainId: 31337 })
     await vi.waitFor(() => expect(posted.some((p) => p.msg.type === '@latch-frame/RPC_APPROVAL_REQUIRED')).toBe(true))
     const approval = posted.find((p) => p.msg.type === '@latch-frame/RPC_APPROVAL_REQUIRED')!.msg
-    expect(approval.payload).toMatchObject({ requestId: id, method: 'personal_sign', chainNamespace: 'eip155' })
+    expect(approval.payload).toEqual({ requestId: id, method: 'personal_sign', chainNamespace: 'eip155', chainId: 31337 })
+    await vi.waitFor(() => expect(shown).toHaveLength(1))
+    expect(shown[0]!.request).toEqual({ requestId: id, method: 'personal_sign', params: ['0x68656c6c6f', u.address], chainNamespace: 'eip155', chainId: 31337 })
     expect(answerOf(id)).toBeUndefined()
-    expect((await ask('RPC_APPROVE', { requestId: id, approved: true })).type).toBe('@latch-frame/RPC_APPROVE_SUCCESS')
+    await visitor(true)
     await vi.waitFor(() => expect(answerOf(id)).toBeDefined())
     const sig = answerOf(id)!.payload as Hex
     expect(await recoverMessageAddress({ message: 'hello', signature: sig })).toBe(u.address)
 
     // Declined: the spec's message and code 4001.
     const declined = send('RPC_REQUEST', { method: 'personal_sign', params: ['0x00', u.address], chainNamespace: 'eip155', chainId: 31337 })
-    await vi.waitFor(() => expect(posted.filter((p) => p.msg.type === '@latch-frame/RPC_APPROVAL_REQUIRED')).toHaveLength(2))
-    await ask('RPC_APPROVE', { requestId: declined, approved: false })
+    await vi.waitFor(() => expect(shown).toHaveLength(2))
+    await visitor(false)
     await vi.waitFor(() => expect(answerOf(declined)).toEqual({ id: declined, type: '@latch-frame/RPC_REQUEST_ERROR', payload: { message: 'Signature declined', code: 4001 } }))
 
-    // Aborted while waiting.
+    // Aborted while waiting: the view is told (its signal), the request fails.
     const aborted = send('RPC_REQUEST', { method: 'personal_sign', params: ['0x00', u.address], chainNamespace: 'eip155', chainId: 31337 })
-    await vi.waitFor(() => expect(posted.filter((p) => p.msg.type === '@latch-frame/RPC_APPROVAL_REQUIRED')).toHaveLength(3))
+    await vi.waitFor(() => expect(shown).toHaveLength(3))
     await ask('RPC_ABORT')
     await vi.waitFor(() => expect(answerOf(aborted)?.payload).toEqual({ message: 'Request was aborted' }))
+    expect(shown[2]!.signal.aborted).toBe(true)
 
     // Refused methods.
     for (const method of ['eth_sign', 'wallet_sendCalls', 'eth_signTransaction']) {
@@ -149,8 +165,54 @@ describe('createFrame', () => {
         code: 4200,
       })
     }
-    // An approval for no waiting request is an error, and signs nothing.
-    expect((await ask('RPC_APPROVE', { requestId: 'nothing', approved: true })).type).toBe('@latch-frame/RPC_APPROVE_ERROR')
+  })
+
+  it("refuses the page's RPC_APPROVE: an error answer, the request still waits for the visitor, nothing is signed", async () => {
+    const server = fakeLatchd()
+    const { ask, send, answerOf, login, shown, posted, visitor } = await embed(server)
+    await login()
+    const u = (await ask('GET_USER')).payload as { address: Hex }
+    const id = send('RPC_REQUEST', { method: 'personal_sign', params: ['0x68656c6c6f', u.address], chainNamespace: 'eip155', chainId: 31337 })
+    await vi.waitFor(() => expect(shown).toHaveLength(1))
+    for (const payload of [{ requestId: id, approved: true }, { requestId: id }, undefined]) {
+      const refused = await ask('RPC_APPROVE', payload)
+      expect(refused).toEqual({ id: expect.any(String), type: '@latch-frame/RPC_APPROVE_ERROR', payload: { message: 'Only the visitor approves, in the wallet frame', code: 4200 } })
+    }
+    await new Promise((r) => setTimeout(r, 20))
+    expect(answerOf(id)).toBeUndefined()
+    expect(posted.filter((p) => p.msg.type === '@latch-frame/RPC_REQUEST_SUCCESS')).toHaveLength(0)
+    expect(shown[0]!.signal.aborted).toBe(false)
+    // The visitor's answer still decides.
+    await visitor(false)
+    await vi.waitFor(() => expect(answerOf(id)?.type).toBe('@latch-frame/RPC_REQUEST_ERROR'))
+  })
+
+  it('shows one request at a time, in order; a request nobody answers fails after the timeout (code 4001)', async () => {
+    const server = fakeLatchd()
+    const { ask, send, answerOf, login, shown } = await embed(server, { approvalTimeoutMs: 200 })
+    await login()
+    const u = (await ask('GET_USER')).payload as { address: Hex }
+    const a = send('RPC_REQUEST', { method: 'personal_sign', params: ['0x01', u.address], chainNamespace: 'eip155', chainId: 31337 })
+    const b = send('RPC_REQUEST', { method: 'personal_sign', params: ['0x02', u.address], chainNamespace: 'eip155', chainId: 31337 })
+    await vi.waitFor(() => expect(shown).toHaveLength(1))
+    expect(shown[0]!.request.requestId).toBe(a)
+    shown[0]!.answer(true)
+    await vi.waitFor(() => expect(answerOf(a)?.type).toBe('@latch-frame/RPC_REQUEST_SUCCESS'))
+    await vi.waitFor(() => expect(shown).toHaveLength(2))
+    expect(shown[1]!.request.requestId).toBe(b)
+    await vi.waitFor(() => expect(answerOf(b)).toEqual({ id: b, type: '@latch-frame/RPC_REQUEST_ERROR', payload: { message: 'Approval timed out', code: 4001 } }), { timeout: 2000 })
+    expect(shown[1]!.signal.aborted).toBe(true)
+  })
+
+  it("takes the page's theme and locale for the approval view, keeping only what cannot hide the request", async () => {
+    const seen: Appearance[] = []
+    const { ask } = await embed(fakeLatchd(), { setAppearance: (a) => seen.push(a) })
+    await ask('SYNC_THEME', { themeMode: 'dark', themeVariables: { '--latch-accent': '#ff0000', '--latch-border-radius-master': '4px', '--latch-color-fg': '#ffffff' }, locale: 'de' })
+    await ask('SYNC_THEME', { themeMode: 'light', themeVariables: { '--latch-accent': 'transparent', '--latch-border-radius-master': '99px' } })
+    expect(seen).toEqual([
+      { mode: 'dark', accent: '#ff0000', radius: 8, locale: 'de' },
+      { mode: 'light', accent: undefined, radius: undefined, locale: undefined },
+    ])
   })
 
   it('rebuilds the same wallet on a new device from the auth and recovery shares; the first device still signs', async () => {
@@ -168,7 +230,7 @@ describe('createFrame', () => {
     for (const f of [one, two]) {
       const id = f.send('RPC_REQUEST', { method: 'personal_sign', params: ['0x01', first.address], chainNamespace: 'eip155', chainId: 1 })
       await vi.waitFor(() => expect(f.posted.some((p) => p.msg.type === '@latch-frame/RPC_APPROVAL_REQUIRED')).toBe(true))
-      await f.ask('RPC_APPROVE', { requestId: id, approved: true })
+      await f.visitor(true)
       await vi.waitFor(() => expect(f.answerOf(id)?.type).toBe('@latch-frame/RPC_REQUEST_SUCCESS'))
       expect(await recoverMessageAddress({ message: { raw: '0x01' }, signature: f.answerOf(id)!.payload as Hex })).toBe(first.address)
     }

@@ -6,12 +6,15 @@ import {
   appEventName,
   FRAME_EVENT_PREFIX,
   FRAME_PROTOCOL_VERSION,
+  PAGE_APPROVAL_REFUSED,
   parseAppEvent,
+  REMOVED_APPROVE_EVENT,
+  UNSUPPORTED_METHOD_CODE,
   type AppEvent,
   type AppEventName,
-  type ApprovalRequest,
   type FrameEvent,
 } from '../../core/src/embedded/protocol'
+import { appearanceOf, createApprovalQueue, type Appearance, type ApprovalPrompt, type ShownRequest } from './approval'
 import type { AuthApi } from './authApi'
 import type { DeviceStore } from './deviceStore'
 import { originAllowed, type OriginRule } from './origins'
@@ -36,6 +39,15 @@ export interface FrameDeps {
   readonly log: (...a: unknown[]) => void
   /** The networks with a bundler, where the wallet has a smart account (the page's latch-smart-accounts meta). */
   readonly smartAccountNetworks?: readonly SmartAccountNetwork[]
+  /**
+   * Shows an unsafe request to the visitor in the frame and resolves with
+   * their answer (approval.ts browserPrompt): the only way to a signature.
+   */
+  readonly prompt: ApprovalPrompt
+  /** How long a request waits for the visitor (default APPROVAL_TIMEOUT_MS). */
+  readonly approvalTimeoutMs?: number
+  /** Told the look and language the page asked for (SYNC_THEME), checked. */
+  readonly setAppearance?: (appearance: Appearance) => void
   /** Test hooks for the wallet (clock, sleep, scrypt cost). */
   readonly wallet?: Partial<Pick<WalletDeps, 'now' | 'sleep' | 'scryptCost'>>
 }
@@ -58,8 +70,9 @@ export async function createFrame(deps: FrameDeps): Promise<Frame> {
   const pageOrigin: string = origin
   const wallet = createWallet({ api: deps.api, store: deps.store, projectId: deps.projectId, ...deps.wallet })
   let chainId: string | number = deps.chainId
-  // Unsafe requests waiting for the page's RPC_APPROVE, by request id.
-  const approvals = new Map<string, { resolve: (ok: boolean) => void; reject: (e: Error) => void }>()
+  // Unsafe requests waiting for the visitor, by request id: aborting one ends its wait (and its view).
+  const approvals = new Map<string, AbortController>()
+  const askVisitor = createApprovalQueue({ prompt: deps.prompt, ...(deps.approvalTimeoutMs !== undefined ? { timeoutMs: deps.approvalTimeoutMs } : {}) })
   let devicePoll: AbortController | undefined
 
   const post = (event: FrameEvent) => deps.parent.postMessage(event, origin)
@@ -84,14 +97,17 @@ export async function createFrame(deps: FrameDeps): Promise<Frame> {
     chainId: () => chainId,
     smartAccounts,
     session: () => wallet.sessionToken(),
-    approve: (request: ApprovalRequest) =>
-      new Promise<boolean>((resolve, reject) => {
-        approvals.set(request.requestId, { resolve, reject })
-        post({ id: request.requestId, type: `${FRAME_EVENT_PREFIX}RPC_APPROVAL_REQUIRED`, payload: request })
-      }).finally(() => approvals.delete(request.requestId)),
+    approve: (request: ShownRequest) => {
+      const ctl = new AbortController()
+      approvals.set(request.requestId, ctl)
+      // The page learns which request waits (to show the frame), never what it shows nor a way to answer it.
+      const { requestId, method, chainNamespace, chainId: chain } = request
+      post({ id: requestId, type: `${FRAME_EVENT_PREFIX}RPC_APPROVAL_REQUIRED`, payload: { requestId, method, chainNamespace, chainId: chain } })
+      return askVisitor(request, ctl.signal).finally(() => approvals.delete(requestId))
+    },
   })
   const abortApprovals = () => {
-    for (const a of approvals.values()) a.reject(new Error(ABORTED))
+    for (const a of approvals.values()) a.abort(new Error(ABORTED))
   }
 
   async function answer(event: AppEvent): Promise<unknown> {
@@ -145,12 +161,6 @@ export async function createFrame(deps: FrameDeps): Promise<Frame> {
       }
       case '@latch-app/RPC_REQUEST':
         return rpc(event.id, event.payload)
-      case '@latch-app/RPC_APPROVE': {
-        const waiting = approvals.get(event.payload.requestId)
-        if (!waiting) throw new Error('No request waits for this approval')
-        waiting.resolve(event.payload.approved)
-        return undefined
-      }
       case '@latch-app/RPC_ABORT':
         // The page gave up its pending requests: the approvals, and a device-approval wait it left.
         devicePoll?.abort()
@@ -171,8 +181,11 @@ export async function createFrame(deps: FrameDeps): Promise<Frame> {
         abortApprovals()
         return wallet.signOut()
       case '@latch-app/SYNC_THEME':
+        // The approval view's look and language (approval.ts appearanceOf keeps what is safe to take).
+        deps.setAppearance?.(appearanceOf(event.payload))
+        return undefined
       case '@latch-app/SYNC_DAPP_DATA':
-        // The frame shows nothing: theme and dapp data are accepted and unused.
+        // The approval view names the page by its origin, as the browser reports it, not by what the page says.
         return undefined
       case '@latch-app/RELOAD':
         queueMicrotask(deps.reload)
@@ -182,6 +195,15 @@ export async function createFrame(deps: FrameDeps): Promise<Frame> {
 
   async function handle(ev: Pick<MessageEvent, 'data' | 'origin' | 'source'>): Promise<void> {
     if (ev.origin !== origin || ev.source !== deps.parent) return
+    // A page's approval: refused (only the visitor approves, in this frame), answered so the page knows.
+    const d = ev.data as { id?: unknown; type?: unknown } | null
+    if (typeof d === 'object' && d !== null && d.type === REMOVED_APPROVE_EVENT) {
+      deps.log('refused a page approval')
+      if (typeof d.id === 'string' && /^[A-Za-z0-9_-]{1,64}$/.test(d.id)) {
+        post({ id: d.id, type: `${FRAME_EVENT_PREFIX}RPC_APPROVE_ERROR`, payload: { message: PAGE_APPROVAL_REFUSED, code: UNSUPPORTED_METHOD_CODE } })
+      }
+      return
+    }
     const event = parseAppEvent(ev.data)
     if (!event) {
       deps.log('ignored a message that is not a valid app event')

@@ -3,6 +3,7 @@
 // the embedding page's messages. Everything else is in createFrame.
 import { z } from 'zod/mini'
 import { FRAME_PROTOCOL_VERSION } from '../../core/src/embedded/protocol'
+import { browserPrompt, DEFAULT_APPEARANCE, type Appearance } from './approval'
 import { createAuthApi } from './authApi'
 import { openDeviceStore } from './deviceStore'
 import { createFrame } from './frame'
@@ -27,6 +28,8 @@ if (!projectId || !/^https?:\/\//.test(apiUrl) || window.parent === window || ve
   log(`not started: needs a projectId, latchd's API URL, an embedding page and protocol version ${FRAME_PROTOCOL_VERSION}`)
 } else {
   const api = createAuthApi({ apiUrl: apiUrl.replace(/\/+$/, ''), projectId })
+  const parentOrigin = embedderOrigin(location, document.referrer)
+  let appearance: Appearance = DEFAULT_APPEARANCE
   void createFrame({
     api,
     store: openDeviceStore(),
@@ -34,16 +37,20 @@ if (!projectId || !/^https?:\/\//.test(apiUrl) || window.parent === window || ve
     chainId: q.get('chainId') ?? '1',
     smartAccountNetworks: readSmartAccountNetworks(document.querySelector<HTMLMetaElement>('meta[name="latch-smart-accounts"]')?.content),
     parent: window.parent,
-    parentOrigin: embedderOrigin(location, document.referrer),
+    parentOrigin,
     listen: (fn) => window.addEventListener('message', fn),
+    // Every unsafe request is shown here, and approved here only (approvalView.ts).
+    prompt: browserPrompt({ window, appearance: () => appearance, pageOrigin: parentOrigin ?? '' }),
+    setAppearance: (a) => (appearance = a),
     reload: () => location.reload(),
     log,
   })
-    // The key code (signer.ts) and the EVM key and signing code (evm.ts) are
-    // scripts of their own, left out of the way to READY; fetch them now,
-    // before the page asks for a key. (Solana's is fetched when first used.)
+    // The key code (signer.ts), the EVM key and signing code (evm.ts) and the
+    // approval view are scripts of their own, left out of the way to READY;
+    // fetch them now, before the page asks for a key. (Solana's is fetched
+    // when first used.)
     .then(
-      () => Promise.all([import('./signer'), import('./evm')]).catch((e: unknown) => log('key code not loaded', e instanceof Error ? e.message : e)),
+      () => Promise.all([import('./signer'), import('./evm'), import('./approvalView')]).catch((e: unknown) => log('key code not loaded', e instanceof Error ? e.message : e)),
       (e: unknown) => log('start failed', e instanceof Error ? e.message : e),
     )
 }

@@ -1,6 +1,6 @@
 // The frame's RPC_REQUEST: what it answers itself (chain id, accounts), what
-// it forwards to latchd's RPC proxy (reads), what it signs after the page's
-// approval, and what it refuses (spec §6).
+// it forwards to latchd's RPC proxy (reads), what it signs after the
+// visitor's approval in the frame, and what it refuses (spec §6).
 import {
   isSafeRpcMethod,
   isUnsafeRpcMethod,
@@ -8,9 +8,9 @@ import {
   SIGNATURE_DECLINED,
   UNSUPPORTED_METHOD_CODE,
   USER_REJECTED_CODE,
-  type ApprovalRequest,
   type AppPayload,
 } from '../../core/src/embedded/protocol'
+import type { ShownRequest } from './approval'
 import type { AuthApi } from './authApi'
 import type { Hex } from './params'
 import type { SmartAccounts } from './smartAccount'
@@ -33,8 +33,8 @@ export interface RpcDeps {
   readonly api: Pick<AuthApi, 'rpc'>
   /** The last chain the page switched to (answered locally for eth_chainId). */
   readonly chainId: () => string | number
-  /** Asks the page to show ApproveTransaction; resolves with the visitor's answer. */
-  readonly approve: (request: ApprovalRequest) => Promise<boolean>
+  /** Shows the request to the visitor in the frame; resolves with their answer (frame.ts: the approval queue). */
+  readonly approve: (request: ShownRequest) => Promise<boolean>
   /** The wallet's smart accounts: the active account answers eth_accounts, signs and sends (smartAccountRpc.ts). */
   readonly smartAccounts?: Pick<SmartAccounts, 'active' | 'isDeployed'>
   /** The visitor's Latch session, for the paymaster's sponsorship of signed-in wallets. */

@@ -4,7 +4,6 @@
 // owner's signature (ERC-6492 wrapped before deployment), eth_sendTransaction
 // as a user operation the visitor approves first. Requests from the owner
 // EOA's own address, and every other method, stay with rpc.ts.
-import type { ApprovalRequest } from '../../core/src/embedded/protocol'
 import type { Chain, WalletKeys } from './keys'
 import type { ChainCall, Hex } from './params'
 import type { SmartAccounts } from './smartAccount'
@@ -15,8 +14,8 @@ export interface SmartRpcRequest {
   /** The wallet's keys of chains (the smart account asks for the EVM owner key only). */
   readonly withKeys: <T>(fn: (keys: WalletKeys) => Promise<T> | T, chains?: readonly Chain[]) => Promise<T>
   readonly call: ChainCall
-  /** Shows the request in ApproveTransaction; throws when the visitor declines. */
-  readonly ask: (shown: ApprovalRequest['params']) => Promise<void>
+  /** Shows the request to the visitor (the frame's approval view); throws when they decline. */
+  readonly ask: (shown: unknown) => Promise<void>
   readonly method: string
   readonly params: unknown
   readonly chainId: number

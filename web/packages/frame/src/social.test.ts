@@ -28,6 +28,8 @@ async function embed(server: ReturnType<typeof fakeLatchd>, store = openDeviceSt
     listen: () => undefined,
     reload: () => undefined,
     log: () => undefined,
+    // Nothing here signs: a request shown would be refused.
+    prompt: async () => false,
     wallet: { sleep: async () => undefined },
   })
   let n = 0

@@ -9,7 +9,7 @@ import { createStore, type SliceFactory, type Store } from '../store'
 import type { KeyValueStorage } from '../storage'
 import type { Timers } from '../timers'
 import type { FrameClient, FrameClientOptions, FrameTimeoutReason } from './frameClient'
-import type { ApprovalRequest } from './protocol'
+import type { AppPayload, ApprovalRequest } from './protocol'
 import { initialEmbeddedState, type EmbeddedState } from './state'
 import { EMBEDDED_STORAGE_KEYS } from './storageKeys'
 import { loadLazy } from '../loadLazy'
@@ -32,8 +32,10 @@ export interface EmbeddedWalletOptions {
   readonly slice?: SliceFactory<EmbeddedState>
   readonly timers?: Timers
   readonly enableLogger?: boolean
-  /** Told when the frame wants the visitor to approve a request (the modal opens ApproveTransaction). */
+  /** Told when the frame shows the visitor a request (the modal opens ApproveTransaction, where the frame is shown). */
   readonly onApproval?: (request: ApprovalRequest) => void
+  /** The widget's look and language, which the frame's approval view follows (SYNC_THEME). */
+  readonly appearance?: () => AppPayload<'SYNC_THEME'>
   /** Told when the frame did not load or a connect call timed out (spec §8 alerts). */
   readonly onTimeout?: (reason: FrameTimeoutReason) => void
   /** Told when a login finished and wagmi connected the wallet (the widget reports it and closes the modal). */
@@ -65,6 +67,8 @@ export interface EmbeddedWallet {
   connected(): void
   /** methodNotAllowed tells the widget the frame refused an unknown RPC method. */
   methodNotAllowed(): void
+  /** appearanceChanged sends the widget's new look or language to the frame, if it exists. */
+  appearanceChanged(): void
   /** destroy removes the frame. */
   destroy(): void
 }
@@ -77,6 +81,12 @@ export function createEmbeddedWallet(options: EmbeddedWalletOptions): EmbeddedWa
   let loading: Promise<FrameClient> | undefined
   let unsubscribe: (() => void) | undefined
   let destroyed = 0
+  // The requests the frame shows the visitor, oldest first (the frame shows them in turn): state.approval is the first.
+  let approvals: ApprovalRequest[] = []
+  const setApprovals = (next: ApprovalRequest[]) => {
+    approvals = next
+    store.setState({ approval: next[0] })
+  }
 
   const chainId = () => {
     const stored = Number(storage.getItem(EMBEDDED_STORAGE_KEYS.lastUsedChainId))
@@ -113,9 +123,11 @@ export function createEmbeddedWallet(options: EmbeddedWalletOptions): EmbeddedWa
       ...(options.enableLogger ? { enableLogger: true } : {}),
       onTimeout: (reason) => options.onTimeout?.(reason),
       onApprovalRequest(request) {
-        store.setState({ approval: request })
+        setApprovals([...approvals, request])
         options.onApproval?.(request)
       },
+      onApprovalEnd: (requestId) => setApprovals(approvals.filter((a) => a.requestId !== requestId)),
+      ...(options.appearance ? { appearance: options.appearance } : {}),
     })
     unsubscribe = client.subscribe((status) => store.setState({ frame: status }))
     return client
@@ -129,6 +141,7 @@ export function createEmbeddedWallet(options: EmbeddedWalletOptions): EmbeddedWa
     connectorId: EMBEDDED_CONNECTOR_ID,
     connected: () => options.onConnected?.(),
     methodNotAllowed: () => options.onMethodNotAllowed?.(),
+    appearanceChanged: () => frame?.syncAppearance(),
     chainId,
     setChainId: (id) => storage.setItem(EMBEDDED_STORAGE_KEYS.lastUsedChainId, String(id)),
     startIfUsedBefore() {
@@ -140,6 +153,7 @@ export function createEmbeddedWallet(options: EmbeddedWalletOptions): EmbeddedWa
       unsubscribe?.()
       frame?.destroy()
       frame = undefined
+      approvals = []
       store.setState(initialEmbeddedState())
     },
   }

@@ -8,7 +8,6 @@ import { getConnectorClient, sendTransaction, signMessage } from '@wagmi/core'
 import { createLatch } from '../latch'
 import { LatchOptionsError } from '../options'
 import type { Latch } from '../latch-types'
-import { answerApproval } from './actions/answerApproval'
 import { resendCode } from './actions/resendCode'
 import { signOut } from './actions/signOut'
 import { startEmailLogin } from './actions/startEmailLogin'
@@ -73,6 +72,7 @@ function scriptedFrame(
       case 'SWITCH_NETWORK':
         return answer(m, { chainId: m.payload!.chainId })
       case 'SIGN_OUT':
+      case 'SYNC_THEME':
         return answer(m, undefined)
       case 'UPDATE_EMAIL':
         return answer(m, { action: 'VERIFY_PRIMARY_OTP' })
@@ -80,18 +80,11 @@ function scriptedFrame(
         return answer(m, undefined)
       case 'UPDATE_EMAIL_SECONDARY_OTP':
         return answer(m, { newEmail: 'new@example.com' })
-      case 'RPC_APPROVE': {
-        const req = approvals.get(m.payload!.requestId as string)!
-        approvals.delete(m.payload!.requestId as string)
-        answer(m, undefined)
-        if (!m.payload!.approved) return answer(req, 'Signature declined', false)
-        return answer(req, req.payload!.method === 'personal_sign' ? '0x' + 'ab'.repeat(65) : '0x' + 'cd'.repeat(32))
-      }
       case 'RPC_REQUEST': {
-        const { method, params, chainId } = m.payload as { method: string; params: unknown; chainId: string }
+        const { method, chainId } = m.payload as { method: string; chainId: string }
         if (method === 'personal_sign' || method === 'eth_sendTransaction') {
           approvals.set(m.id, m)
-          return post({ id: m.id, type: '@latch-frame/RPC_APPROVAL_REQUIRED', payload: { requestId: m.id, method, params, chainNamespace: 'eip155', chainId } })
+          return post({ id: m.id, type: '@latch-frame/RPC_APPROVAL_REQUIRED', payload: { requestId: m.id, method, chainNamespace: 'eip155', chainId } })
         }
         const reads: Record<string, unknown> = {
           eth_getBalance: '0xde0b6b3a7640000',
@@ -118,6 +111,13 @@ function scriptedFrame(
       return true
     },
     reset: () => (approvals = new Map()),
+    /** visitor answers the oldest request the frame shows, as the visitor does in the frame's own view. */
+    visitor(approved: boolean) {
+      const [id, req] = [...approvals][0]!
+      approvals.delete(id)
+      if (!approved) return answer(req, 'Signature declined', false)
+      return answer(req, req.payload!.method === 'personal_sign' ? '0x' + 'ab'.repeat(65) : '0x' + 'cd'.repeat(32))
+    },
     /** approveDevice answers the held CONNECT_DEVICE requests: the link was opened. */
     approveDevice: () => held.splice(0).forEach((m) => answer(m, undefined)),
   }
@@ -203,23 +203,38 @@ describe('embedded wallet', () => {
     const config = latch.getWagmiConfig()
     expect(config.state.connections.get(config.state.current!)?.connector.type).toBe('AUTH')
 
-    // personal_sign through wagmi: the modal shows ApproveTransaction; approving returns the frame's signature.
+    // personal_sign through wagmi: the modal shows ApproveTransaction (where the frame shows the request); the
+    // visitor's approval in the frame returns its signature, and the page's state forgets the request.
     const signed = signMessage(config, { message: 'hello' })
     await until(() => embedded().approval?.method === 'personal_sign')
     expect(latch.getState().view).toBe('ApproveTransaction')
     expect(latch.getState().open).toBe(true)
-    await answerApproval(latch, true)
+    frame.visitor(true)
     await expect(signed).resolves.toBe('0x' + 'ab'.repeat(65))
-    expect(embedded().approval).toBeUndefined()
+    await until(() => embedded().approval === undefined)
 
     // A rejected send fails as the user's rejection.
     const rejected = sendTransaction(config, { to: ADDRESS, value: 10n ** 16n })
     await until(() => embedded().approval?.method === 'eth_sendTransaction')
-    const tx = (embedded().approval!.params as [{ to: string; value: string }])[0]
+    const tx = (frame.sent.filter((m) => m.type === '@latch-app/RPC_REQUEST').at(-1)!.payload!.params as [{ to: string; value: string }])[0]
     expect(tx.to.toLowerCase()).toBe(ADDRESS.toLowerCase())
     expect(BigInt(tx.value)).toBe(10n ** 16n)
-    await answerApproval(latch, false)
+    frame.visitor(false)
     await expect(rejected).rejects.toThrow(/rejected|declined/i)
+    await until(() => embedded().approval === undefined)
+
+    // Two requests at once: the first is the one shown; when it ends, the next.
+    const one = signMessage(config, { message: 'one' })
+    const two = signMessage(config, { message: 'two' })
+    await until(() => frame.sent.filter((m) => m.type === '@latch-app/RPC_REQUEST' && (m.payload as { method: string }).method === 'personal_sign').length === 3)
+    await until(() => embedded().approval !== undefined)
+    const first = embedded().approval!.requestId
+    frame.visitor(true)
+    await one
+    await until(() => embedded().approval !== undefined && embedded().approval!.requestId !== first)
+    frame.visitor(true)
+    await two
+    await until(() => embedded().approval === undefined)
 
     // The provider answers the chain locally and switches through SWITCH_NETWORK.
     const provider = (await getConnectorClient(config)).transport as unknown as { request: EIP1193Provider['request'] }
@@ -239,7 +254,7 @@ describe('embedded wallet', () => {
     const latch = newLatch()
     const frame = scriptedFrame('VERIFY_DEVICE')
     await withFrame(frame, startEmailLogin(latch, 'visitor@example.com'))
-    expect(frame.names()).toEqual(['CONNECT_EMAIL', 'CONNECT_DEVICE'])
+    expect(frame.names().filter((n) => n !== 'SYNC_THEME')).toEqual(['CONNECT_EMAIL', 'CONNECT_DEVICE'])
     expect(latch._internal.embedded!.store.getState().step).toBe('otp')
     expect(latch.getState().view).toBe('EmailVerifyOtp')
   })

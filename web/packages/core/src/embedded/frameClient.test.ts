@@ -273,26 +273,64 @@ describe('createFrameClient', () => {
     expect(sent.map((s) => s.type)).toContain('@latch-app/RPC_ABORT')
   })
 
-  it('relays approval requests for its own open RPC requests only, and sends the answer', async () => {
-    const { client, spy, ready, frame, last, approvals } = setup()
+  it('relays approval requests for its own open RPC requests only, and tells when each ends; it has no way to approve', async () => {
+    const ended: string[] = []
+    const { client, spy, ready, frame, last, approvals, sent } = setup({ onApprovalEnd: (id) => ended.push(id) })
+    expect('approve' in client).toBe(false)
     client.start()
     spy()
     ready()
     const p = client.request('RPC_REQUEST', { method: 'personal_sign', params: ['0x68656c6c6f', '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'], chainNamespace: 'eip155', chainId: 1 })
     await flush()
     const id = last().id
-    const request = { requestId: id, method: 'personal_sign', params: ['0x68656c6c6f'], chainNamespace: 'eip155', chainId: 1 }
+    const request = { requestId: id, method: 'personal_sign', chainNamespace: 'eip155', chainId: 1 }
     frame({ id: 'zzz', type: '@latch-frame/RPC_APPROVAL_REQUIRED', payload: { ...request, requestId: 'zzz' } })
     expect(approvals).toEqual([])
     frame({ id, type: '@latch-frame/RPC_APPROVAL_REQUIRED', payload: request })
+    frame({ id, type: '@latch-frame/RPC_APPROVAL_REQUIRED', payload: request })
     expect(approvals).toEqual([request])
-    const approved = client.approve(id, true)
-    await flush()
-    expect(last()).toMatchObject({ type: '@latch-app/RPC_APPROVE', payload: { requestId: id, approved: true } })
-    frame({ id: last().id, type: '@latch-frame/RPC_APPROVE_SUCCESS' })
-    await approved
+    // The visitor answers in the frame: the page sends nothing, and learns the result.
+    const count = sent.length
     frame({ id, type: '@latch-frame/RPC_REQUEST_SUCCESS', payload: '0xsig' })
     await expect(p).resolves.toBe('0xsig')
+    expect(sent.length).toBe(count)
+    expect(ended).toEqual([id])
+    // Aborted by the page (the visitor closed the modal): it ends too.
+    const q = client.request('RPC_REQUEST', { method: 'personal_sign', params: ['0x00', '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'], chainNamespace: 'eip155', chainId: 1 }).catch((e: Error) => e)
+    await flush()
+    const second = last().id
+    frame({ id: second, type: '@latch-frame/RPC_APPROVAL_REQUIRED', payload: { ...request, requestId: second } })
+    client.abort()
+    expect(((await q) as Error).message).toBe(RPC_ABORTED_MESSAGE)
+    expect(ended).toEqual([id, second])
+  })
+
+  it('shows the frame at a spot of the page and hides it again (place)', () => {
+    const { client } = setup()
+    client.place({ top: 1, left: 2, width: 3, height: 4 }) // no frame yet: nothing to place
+    client.start()
+    const el = document.querySelector('iframe')!
+    client.place({ top: 10, left: 20, width: 360, height: 440 })
+    expect(el.style).toMatchObject({ display: 'block', top: '10px', left: '20px', width: '360px', height: '440px' })
+    expect(el.hasAttribute('aria-hidden')).toBe(false)
+    client.place(undefined)
+    expect(el.style.display).toBe('none')
+    expect(el.getAttribute('aria-hidden')).toBe('true')
+  })
+
+  it("sends the widget's theme and locale once the frame is ready, and again on syncAppearance", async () => {
+    let locale = 'de'
+    const { client, spy, ready, sent } = setup({ appearance: () => ({ themeMode: 'dark', themeVariables: { '--latch-accent': '#ff0000' }, locale }) })
+    client.syncAppearance() // not loaded: nothing
+    client.start()
+    spy()
+    ready()
+    await flush()
+    expect(sent.filter((m) => m.type === '@latch-app/SYNC_THEME').map((m) => m.payload)).toEqual([{ themeMode: 'dark', themeVariables: { '--latch-accent': '#ff0000' }, locale: 'de' }])
+    locale = 'fr'
+    client.syncAppearance()
+    await flush()
+    expect(sent.filter((m) => m.type === '@latch-app/SYNC_THEME').at(-1)?.payload).toMatchObject({ locale: 'fr' })
   })
 
   it('refuses a second e-mail login within 30 s with the spec message', async () => {

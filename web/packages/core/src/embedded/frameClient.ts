@@ -2,7 +2,9 @@
 // (spec §2), waits for READY, sends requests and matches the answers by id,
 // times out loading (20 s) and connect calls (30 s), aborts what is open
 // (safe RPC requests excepted, spec §4), and relays the frame's approval
-// requests to the page's ApproveTransaction view.
+// requests to the page's ApproveTransaction view, which shows the frame
+// itself over the modal (place): the visitor approves in the frame, and the
+// page gets only the request's result.
 //
 // Framework-free and not exported from @latchkit/core's entry yet: the
 // embedded connector and EIP-1193 provider will build on it.
@@ -85,8 +87,20 @@ export interface FrameClientOptions {
   readonly now?: () => number
   /** Called when loading or a connect call times out; every open request is then aborted. */
   readonly onTimeout?: (reason: FrameTimeoutReason) => void
-  /** Called when the frame asks the page to show ApproveTransaction; answer with approve(). */
+  /** Called when the frame shows the visitor a request of this page: the page shows the frame (place). */
   readonly onApprovalRequest?: (request: ApprovalRequest) => void
+  /** Called when a request onApprovalRequest announced has its answer (or was aborted). */
+  readonly onApprovalEnd?: (requestId: string) => void
+  /** The widget's look and language, sent to the frame (SYNC_THEME) once it is ready and on syncAppearance(). */
+  readonly appearance?: () => AppPayload<'SYNC_THEME'>
+}
+
+/** Where the frame goes on the page, in viewport pixels (position: fixed). */
+export interface FrameRect {
+  readonly top: number
+  readonly left: number
+  readonly width: number
+  readonly height: number
 }
 
 /** The page's handle on the frame. */
@@ -99,8 +113,14 @@ export interface FrameClient {
   start(): void
   /** request sends an app event and resolves with the frame's SUCCESS payload or rejects with its ERROR message. */
   request<N extends AppEventName>(name: N, ...payload: undefined extends AppPayload<N> ? [AppPayload<N>?] : [AppPayload<N>]): Promise<FrameResult<N>>
-  /** approve answers an approval request: the frame signs only after approved = true. */
-  approve(requestId: string, approved: boolean): Promise<void>
+  /**
+   * place shows the frame at rect, over everything (the ApproveTransaction
+   * view's spot, where the frame shows the request and its Approve), or hides
+   * it again with undefined.
+   */
+  place(rect: FrameRect | undefined): void
+  /** syncAppearance sends the widget's look and language (options.appearance) to the frame, when it is ready. */
+  syncAppearance(): void
   /** abort rejects every open request except safe RPC requests, and tells the frame to drop its open approvals. */
   abort(): void
   /**
@@ -167,6 +187,8 @@ export function createFrameClient(options: FrameClientOptions): FrameClient {
   let detach: (() => void) | undefined
   // Requests sent and waiting for their answer, by id.
   const pending = new Map<string, Pending>()
+  // RPC requests the frame shows the visitor (RPC_APPROVAL_REQUIRED), until their answer.
+  const approvals = new Set<string>()
   // Requests waiting for READY before they are sent.
   const waitingForReady = new Set<{ resolve: () => void; reject: (e: Error) => void }>()
   let readyTimer: TimerHandle | undefined
@@ -186,13 +208,16 @@ export function createFrameClient(options: FrameClientOptions): FrameClient {
       setStatus('ready')
       for (const w of waitingForReady) w.resolve()
       waitingForReady.clear()
+      syncAppearance()
       readyTimer = timers.setTimeout(() => setStatus('initialised'), FRAME_READY_DELAY_MS)
       return
     }
     if (event.type === `${FRAME_EVENT_PREFIX}RPC_APPROVAL_REQUIRED`) {
       const p = pending.get(event.payload.requestId)
       // Only for an RPC request this page sent and still waits for.
-      if (p?.name === 'RPC_REQUEST') options.onApprovalRequest?.(event.payload)
+      if (p?.name !== 'RPC_REQUEST' || approvals.has(event.payload.requestId)) return
+      approvals.add(event.payload.requestId)
+      options.onApprovalRequest?.(event.payload)
       return
     }
     const p = event.id === undefined ? undefined : pending.get(event.id)
@@ -229,6 +254,16 @@ export function createFrameClient(options: FrameClientOptions): FrameClient {
     iframe = el
     setStatus('loading')
     doc.body.appendChild(el)
+  }
+
+  function syncAppearance(): void {
+    if (!options.appearance || (status !== 'ready' && status !== 'initialised')) return
+    void request('SYNC_THEME', options.appearance()).catch(() => undefined)
+  }
+
+  /** approvalEnded tells the page a request the frame showed has its answer. */
+  function approvalEnded(id: string): void {
+    if (approvals.delete(id)) options.onApprovalEnd?.(id)
   }
 
   function loadFailed(): void {
@@ -319,6 +354,7 @@ export function createFrameClient(options: FrameClientOptions): FrameClient {
       const done = () => {
         if (timer !== undefined) timers.clearTimeout(timer)
         signal?.removeEventListener('abort', onAbort)
+        approvalEnded(id)
       }
       pending.set(id, {
         name,
@@ -359,9 +395,19 @@ export function createFrameClient(options: FrameClientOptions): FrameClient {
     },
     start,
     request: request as FrameClient['request'],
-    async approve(requestId, approved) {
-      await request('RPC_APPROVE', { requestId, approved })
+    place(rect) {
+      const el = iframe
+      if (!el) return
+      if (!rect) {
+        el.style.display = 'none'
+        el.style.width = el.style.height = '0'
+        el.setAttribute('aria-hidden', 'true')
+        return
+      }
+      Object.assign(el.style, { display: 'block', top: `${rect.top}px`, left: `${rect.left}px`, width: `${rect.width}px`, height: `${rect.height}px` })
+      el.removeAttribute('aria-hidden')
     },
+    syncAppearance,
     abort() {
       abortOpen()
       if (status === 'ready' || status === 'initialised') void request('RPC_ABORT').catch(() => undefined)

@@ -19,10 +19,10 @@ describe('parseAppEvent', () => {
       { id: 'a3', type: '@latch-app/CONNECT_OTP', payload: { otp: '012345' } },
       { id: 'a4', type: '@latch-app/GET_USER', payload: { chainId: 'eip155:1', recoveryPassword: 'long enough' } },
       { id: 'a5', type: '@latch-app/RPC_REQUEST', payload: { method: 'eth_chainId', chainNamespace: 'eip155', chainId: 1 } },
-      { id: 'a6', type: '@latch-app/RPC_APPROVE', payload: { requestId: 'a5', approved: false } },
       { id: 'a7', type: '@latch-app/SWITCH_NETWORK', payload: { chainId: 31337 } },
       { id: 'a8', type: '@latch-app/SIGN_OUT' },
       { id: 'a9', type: '@latch-app/SYNC_THEME', payload: { themeMode: 'dark', themeVariables: { '--latch-accent': '#f00' } } },
+      { id: 'b0', type: '@latch-app/SYNC_THEME', payload: { themeMode: 'light', themeVariables: {}, locale: 'de' } },
       { id: 'b1', type: '@latch-app/CONNECT_EMAIL', payload: { email: 'visitor@example.com', locale: 'zh-TW' } },
       { id: 'b2', type: '@latch-app/UPDATE_EMAIL', payload: { email: 'visitor@example.com', locale: 'de' } },
       { id: 'b3', type: '@latch-app/UPDATE_EMAIL_PRIMARY_OTP', payload: { otp: '012345', locale: 'pt-BR' } },
@@ -73,10 +73,17 @@ describe('parseFrameEvent', () => {
     ).toBeDefined()
   })
 
+  it("no longer accepts the page's RPC_APPROVE: the frame refuses it, and its only answer is an error", () => {
+    expect(parseAppEvent({ id: 'a6', type: '@latch-app/RPC_APPROVE', payload: { requestId: 'a5', approved: true } })).toBeUndefined()
+    expect(parseFrameEvent({ id: 'a6', type: '@latch-frame/RPC_APPROVE_ERROR', payload: { message: 'Only the visitor approves, in the wallet frame', code: 4200 } })).toBeDefined()
+  })
+
   it('refuses forged and malformed frame events', () => {
     const bad: unknown[] = [
       { id: 'a', type: '@latch-frame/CONNECT_EMAIL_SUCCESS', payload: { action: 'SIGN_EVERYTHING' } },
       { id: 'a', type: '@latch-frame/SESSION_TOKEN', payload: { token: 't' } },
+      // The page's approval is no longer an event (the visitor approves in the frame).
+      { id: 'a', type: '@latch-frame/RPC_APPROVE_SUCCESS' },
       { id: 'a', type: '@latch-app/CONNECT_EMAIL', payload: { email: 'a@b.co' } },
       { id: 'a', type: '@latch-frame/GET_USER_SUCCESS', payload: { email: 'a@b.co' } },
       { type: '@latch-frame/CONNECT_EMAIL_SUCCESS', payload: { action: 'CONNECT' } },

@@ -5,6 +5,10 @@
 // the result) or `@latch-frame/NAME_ERROR` (payload = {message}) with the same
 // id, and sends a few events of its own (READY, RPC_APPROVAL_REQUIRED).
 //
+// The page never approves a signature: the frame shows every unsafe request
+// itself and signs only after the visitor's own click in it. The page learns
+// that an approval waits (to show the frame over its modal) and the result.
+//
 // Both sides validate every message with these schemas and drop what does not
 // match, so a forged or malformed event is ignored rather than half-handled.
 // This file imports nothing but zod/mini: the frame bundles it alone, without
@@ -31,6 +35,16 @@ export const RECOVERY_PASSWORD_REQUIRED = 'Recovery password required'
 export const RECOVERY_PASSWORD_WRONG = 'Wrong recovery password'
 /** An ERROR event without a message (spec §8). */
 export const FRAME_ERROR_FALLBACK = 'An error occurred'
+
+/** The visitor did not answer the frame's approval in time: the request fails with this (code 4001). */
+export const APPROVAL_TIMED_OUT = 'Approval timed out'
+/**
+ * The frame's answer to a page that posts RPC_APPROVE (the page approved
+ * requests before the frame showed them itself): refused, nothing is signed.
+ */
+export const PAGE_APPROVAL_REFUSED = 'Only the visitor approves, in the wallet frame'
+/** The event a page once answered approvals with; the frame refuses it (PAGE_APPROVAL_REFUSED). */
+export const REMOVED_APPROVE_EVENT = '@latch-app/RPC_APPROVE'
 
 /** EIP-1193 user-rejected code, sent with SIGNATURE_DECLINED. */
 export const USER_REJECTED_CODE = 4001
@@ -81,9 +95,10 @@ export const SAFE_RPC_METHODS = [
 ] as const
 
 /**
- * Methods that sign or send: the frame asks the page to show the
- * ApproveTransaction view (RPC_APPROVAL_REQUIRED) and signs only after the
- * page's RPC_APPROVE. Spec §6 "unsafe".
+ * Methods that sign or send: the frame shows the request in its own approval
+ * view (the page, told by RPC_APPROVAL_REQUIRED, shows the frame over its
+ * modal) and signs only after the visitor's click on the frame's Approve.
+ * Spec §6 "unsafe".
  */
 export const UNSAFE_RPC_METHODS = [
   'personal_sign',
@@ -178,8 +193,6 @@ const appPayloads = {
     chainNamespace: chainNamespaceSchema,
     chainId: chainIdSchema,
   }),
-  /** The visitor's answer in ApproveTransaction to the RPC request of that id. */
-  RPC_APPROVE: z.object({ requestId: idSchema, approved: z.boolean() }),
   /** Ends the open RPC requests of the frame that are not safe (spec §4). */
   RPC_ABORT: none,
   /** The chain ids where the wallet has a smart account (latchd runs a bundler there). */
@@ -202,9 +215,17 @@ const appPayloads = {
   }),
   UPDATE_EMAIL_SECONDARY_OTP: z.object({ otp: otpSchema }),
   SIGN_OUT: none,
+  /**
+   * The widget's look and language, which the frame's approval view follows.
+   * The frame takes only the mode, an accent colour (#rgb or #rrggbb: its
+   * Approve button, whose text colour the frame picks) and a corner radius;
+   * text and background colours are its own, so a page cannot make the
+   * request unreadable. Other variables are accepted and unused.
+   */
   SYNC_THEME: z.object({
     themeMode: z.optional(z.enum(['light', 'dark'])),
     themeVariables: z.optional(z.record(z.string(), z.union([z.string(), z.number()]))),
+    locale: localeSchema,
   }),
   SYNC_DAPP_DATA: z.object({
     metadata: z.optional(z.object({ name: z.string(), description: z.string(), url: z.string(), icons: z.array(z.string()) })),
@@ -260,7 +281,6 @@ const successPayloads = {
   GET_FARCASTER_URI: z.object({ url: z.string() }),
   CONNECT_FARCASTER: z.object({ userName: z.string() }),
   RPC_REQUEST: z.unknown(),
-  RPC_APPROVE: none,
   RPC_ABORT: none,
   GET_SMART_ACCOUNT_ENABLED_NETWORKS: z.object({ smartAccountEnabledNetworks: z.array(z.int().check(z.positive())) }),
   INIT_SMART_ACCOUNT: z.object({ address: z.string(), isDeployed: z.boolean() }),
@@ -287,11 +307,14 @@ const approvalRequest = z.object({
   /** The id of the RPC_REQUEST waiting for approval. */
   requestId: idSchema,
   method: z.enum(UNSAFE_RPC_METHODS),
-  params: z.optional(z.unknown()),
   chainNamespace: chainNamespaceSchema,
   chainId: chainIdSchema,
 })
-/** What the frame asks the page to show in ApproveTransaction. */
+/**
+ * What the frame tells the page of a request waiting for the visitor: which
+ * one, so the page shows the frame (ApproveTransaction). The frame itself
+ * shows the request, decoded, and takes the answer.
+ */
 export type ApprovalRequest = z.infer<typeof approvalRequest>
 
 const readyPayload = z.object({ version: z.optional(z.string()) })
@@ -322,6 +345,8 @@ const frameErrorSchemas = appNames.map((n) =>
 export const frameEventSchema = z.discriminatedUnion('type', [
   z.object({ id: z.optional(idSchema), type: z.literal(`${FRAME_EVENT_PREFIX}READY`), payload: readyPayload }),
   z.object({ id: idSchema, type: z.literal(`${FRAME_EVENT_PREFIX}RPC_APPROVAL_REQUIRED`), payload: approvalRequest }),
+  // The refusal of a page's RPC_APPROVE (PAGE_APPROVAL_REFUSED).
+  z.object({ id: idSchema, type: z.literal(`${FRAME_EVENT_PREFIX}RPC_APPROVE_ERROR`), payload: errorPayload }),
   ...(frameSuccessSchemas as unknown as [z.ZodMiniObject]),
   ...(frameErrorSchemas as unknown as [z.ZodMiniObject]),
 ])
@@ -335,6 +360,7 @@ export type FrameAnswer<N extends AppEventName> =
 export type FrameEvent =
   | { id?: string; type: '@latch-frame/READY'; payload: { version?: string } }
   | { id: string; type: '@latch-frame/RPC_APPROVAL_REQUIRED'; payload: ApprovalRequest }
+  | { id: string; type: '@latch-frame/RPC_APPROVE_ERROR'; payload: FrameErrorPayload }
   | { [N in AppEventName]: FrameAnswer<N> }[AppEventName]
 
 /** parseAppEvent returns data as a page's event, or undefined when it is not one. */

@@ -2,7 +2,8 @@
 // e-mail login (a project id, a frame URL, features.email not false) and
 // the app did not bring its own wagmi config (then it adds the connector
 // itself). The frame is created at init only when an e-mail login was used
-// before (spec §4); the approval requests open ApproveTransaction.
+// before (spec §4); the approval requests open ApproveTransaction, where the
+// frame is shown; the frame follows the widget's theme and locale.
 import type { CreateConnectorFn } from '@wagmi/core'
 import type { AlertController } from '../alerts'
 import { slot, type LatchRootState } from '../instance'
@@ -45,6 +46,10 @@ export function createEmbeddedWiring(
     // Reported and closed like any wallet connection.
     onConnected: () => walletConnected(deps.latch(), { id: EMBEDDED_CONNECTOR_ID, name: EMBEDDED_CONNECTOR_NAME }, 'browser'),
     onMethodNotAllowed: () => void loadLazy().then((l) => l.embeddedActions()).then((a) => a.methodNotAllowed(deps.latch())),
+    appearance: () => {
+      const s = deps.latch().getState()
+      return { themeMode: s.themeMode, themeVariables: s.themeVars, locale: s.locale }
+    },
     onApproval: () => {
       const { modal, router } = deps.latch()._internal
       if (modal.store.getState().open) router.push('ApproveTransaction')
@@ -54,9 +59,21 @@ export function createEmbeddedWiring(
   return { wallet, connectors: [embeddedWallet(wallet)] }
 }
 
+/** watchAppearance sends the widget's theme and locale to the frame whenever they change; it returns the unsubscribe function. */
+const watched = new WeakSet<Latch>()
+export function watchAppearance(latch: Latch): () => void {
+  const wallet = latch._internal.embedded
+  if (!wallet || watched.has(latch)) return () => undefined
+  watched.add(latch)
+  return latch.subscribe((s, prev) => {
+    if (s.themeMode !== prev.themeMode || s.themeVars !== prev.themeVars || s.locale !== prev.locale) wallet.appearanceChanged()
+  })
+}
+
 /** startEmbedded runs at init: the frame starts now when an e-mail login was used before (spec §4). */
 export function startEmbedded(latch: Latch): void {
   void latch._internal.embedded?.startIfUsedBefore()
+  watchAppearance(latch)
   // Redirect mode's social login (a Telegram mini-app) comes back to the page with result_uri.
   if (latch._internal.embedded && typeof location !== 'undefined' && /[?&]result_uri=/.test(location.search)) {
     void loadLazy()

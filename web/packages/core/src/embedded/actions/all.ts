@@ -1,6 +1,7 @@
 // The e-mail wallet's actions as one on-demand chunk (loadEmbeddedActions):
 // only the e-mail views use them, so a page's first load carries none.
-export { answerApproval } from './answerApproval'
+export { cancelApproval } from './cancelApproval'
+export { showApprovalFrame } from './showApprovalFrame'
 export { setAccountType, smartAccountNetworks, storedAccountType, SMART_ACCOUNTS_UNSUPPORTED_MESSAGE } from './accountType'
 export { connectFarcaster } from './connectFarcaster'
 export { connectSocial } from './connectSocial'

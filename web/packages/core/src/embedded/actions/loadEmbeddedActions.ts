@@ -5,7 +5,7 @@ export type EmbeddedActions = typeof import('./all')
 /**
  * loadEmbeddedActions loads the e-mail wallet's actions (a chunk of their
  * own): startEmailLogin, submitOtp, resendCode, waitForDeviceApproval,
- * submitRecoveryPassword, answerApproval, updateEmail, submitUpdateEmailOtp,
+ * submitRecoveryPassword, cancelApproval, updateEmail, submitUpdateEmailOtp,
  * signOut and connectSocial (social login through a popup).
  */
 export function loadEmbeddedActions(): Promise<EmbeddedActions> {
