@@ -61,7 +61,7 @@ func startLoops(pairs []*pair, run *loadRun) []*loadLoop {
 				l.socks = append(l.socks, make([]*loadSock, s.fd+1-len(l.socks))...)
 			}
 			l.socks[s.fd] = s
-			if err := l.poller.Add(s.fd, sockio.In); err != nil {
+			if err := l.poller.Add(s.fd, sockio.In|sockio.ET); err != nil {
 				log.Fatal(err)
 			}
 		}
@@ -81,14 +81,26 @@ func (l *loadLoop) serve(events []syscall.EpollEvent) {
 		if s == nil || s.done {
 			continue
 		}
+		l.read(s, ev.Events&(syscall.EPOLLHUP|syscall.EPOLLERR|syscall.EPOLLRDHUP) != 0)
+		if len(s.out) > 0 {
+			writeAll(s.fd, s.out)
+			s.out = s.out[:0]
+		}
+	}
+}
+
+// read reads a socket until a read comes back short (it is watched
+// edge-triggered: sockio.ET), or to its end once the server closed it (hup).
+func (l *loadLoop) read(s *loadSock, hup bool) {
+	for {
 		n, err := sockio.Read(s.fd, l.buf)
 		if err == syscall.EAGAIN {
-			continue
+			return
 		}
 		if err != nil || n == 0 {
 			s.done = true
 			l.poller.Remove(s.fd)
-			continue
+			return
 		}
 		if len(s.in) == 0 {
 			// The usual case: whole frames, parsed where they were read.
@@ -98,9 +110,8 @@ func (l *loadLoop) serve(events []syscall.EpollEvent) {
 			rest := l.frames(s, s.in)
 			s.in = s.in[:copy(s.in, rest)]
 		}
-		if len(s.out) > 0 {
-			writeAll(s.fd, s.out)
-			s.out = s.out[:0]
+		if n < len(l.buf) && !hup {
+			return
 		}
 	}
 }

@@ -147,7 +147,7 @@ func (l *pollLoop) serve(events []syscall.EpollEvent) {
 			ps.onWritable()
 		}
 		if ev.Events&(syscall.EPOLLIN|syscall.EPOLLHUP|syscall.EPOLLERR|syscall.EPOLLRDHUP) != 0 {
-			ps.onReadable()
+			ps.onReadable(ev.Events&(syscall.EPOLLHUP|syscall.EPOLLERR|syscall.EPOLLRDHUP) != 0)
 		}
 	}
 }
@@ -159,7 +159,7 @@ func (l *pollLoop) add(ps *pollSocket) error {
 	l.mu.Lock()
 	l.socks[int32(fd)] = ps
 	l.mu.Unlock()
-	if err := l.poller.Add(fd, sockio.In); err != nil {
+	if err := l.poller.Add(fd, sockio.In|sockio.ET); err != nil {
 		l.remove(fd)
 		return err
 	}
@@ -257,30 +257,46 @@ func (p *pollSocket) putIn() {
 }
 
 // onReadable reads what the socket holds and serves the frames it
-// completes. One read per readiness: epoll reports the socket again while
-// bytes remain, so an emptied socket costs no extra read.
-func (p *pollSocket) onReadable() {
-	if p.fd < 0 {
-		return
-	}
-	if p.in == nil {
-		p.getIn()
-	}
-	n, err := sockio.Read(p.fd, p.in[len(p.in):cap(p.in)])
-	if err == syscall.EAGAIN {
-		if len(p.in) == 0 {
-			p.putIn()
+// completes. The socket is watched edge-triggered (reported once when bytes
+// arrive), so it is read until a read comes back short of the room it had:
+// the socket is then empty, and bytes that arrive later report it again.
+// An emptied socket costs no extra read. Once the peer has closed (hup), it
+// is read until the end. Reading stops early while the socket is not to be
+// read (its worker is behind, or its peer is not reading the answers);
+// changing its watch back re-arms it.
+func (p *pollSocket) onReadable(hup bool) {
+	for p.fd >= 0 {
+		if p.in == nil {
+			p.getIn()
 		}
-		return
+		room := cap(p.in) - len(p.in)
+		n, err := sockio.Read(p.fd, p.in[len(p.in):cap(p.in)])
+		if err == syscall.EAGAIN {
+			if len(p.in) == 0 {
+				p.putIn()
+			}
+			return
+		}
+		if err != nil || n == 0 {
+			p.teardown()
+			return
+		}
+		p.in = p.in[:len(p.in)+n]
+		if p.frames() {
+			p.teardown()
+			return
+		}
+		if n < room && !hup || !p.reading() {
+			return
+		}
 	}
-	if err != nil || n == 0 {
-		p.teardown()
-		return
-	}
-	p.in = p.in[:len(p.in)+n]
-	if p.frames() {
-		p.teardown()
-	}
+}
+
+// reading reports whether the loop reads the socket now (see watchLocked).
+func (p *pollSocket) reading() bool {
+	p.wmu.Lock()
+	defer p.wmu.Unlock()
+	return p.fd >= 0 && !p.armed && !p.paused
 }
 
 // frames serves the complete frames in p.in and keeps the rest, making room
@@ -496,7 +512,7 @@ func (p *pollSocket) watchLocked() {
 	case !p.paused:
 		events = sockio.In
 	}
-	p.loop.poller.Modify(p.fd, events)
+	p.loop.poller.Modify(p.fd, events|sockio.ET) // re-armed: reported now if ready
 }
 
 // fail closes the connection for a frame the relay will not take.
