@@ -26,6 +26,18 @@ import (
 // the whole process's (relay and clients). Profile the relay with
 // -cpuprofile / -memprofile.
 func BenchmarkServer_ClosedLoop(b *testing.B) {
+	// TestMain runs the benchmark once per way of serving sockets.
+	mode := "polled"
+	switch {
+	case withoutPoll:
+		mode = "goroutines"
+	case offloaded:
+		mode = "polled-workers"
+	}
+	b.Run(mode, benchmarkClosedLoop)
+}
+
+func benchmarkClosedLoop(b *testing.B) {
 	srv := newTestServer(b, withLimits(relay.Limits{PublishRate: -1, MaxConnsPerIP: -1}))
 	const pairs = 64
 	ps := make([]*loopPair, pairs)
