@@ -37,6 +37,9 @@ const (
 	// taken yet; past them the socket is not read until it has.
 	maxInbox      = 64
 	maxInboxBytes = 1 << 20
+	// maxReadsPerReady bounds the reads of one socket each time the loop
+	// finds it ready (see onReadable).
+	maxReadsPerReady = 4
 	// closeHandshakeTimeout is how long the peer has to answer a close
 	// frame before the connection is closed anyway.
 	closeHandshakeTimeout = 5 * time.Second
@@ -263,9 +266,11 @@ func (p *pollSocket) putIn() {
 // An emptied socket costs no extra read. Once the peer has closed (hup), it
 // is read until the end. Reading stops early while the socket is not to be
 // read (its worker is behind, or its peer is not reading the answers);
-// changing its watch back re-arms it.
+// changing its watch back re-arms it. A socket that still has bytes after
+// maxReadsPerReady reads is re-armed instead, so the loop's other sockets get
+// their turn before it is read again (as level-triggered, one read each).
 func (p *pollSocket) onReadable(hup bool) {
-	for p.fd >= 0 {
+	for reads := 1; p.fd >= 0; reads++ {
 		if p.in == nil {
 			p.getIn()
 		}
@@ -287,6 +292,12 @@ func (p *pollSocket) onReadable(hup bool) {
 			return
 		}
 		if n < room && !hup || !p.reading() {
+			return
+		}
+		if reads == maxReadsPerReady {
+			p.wmu.Lock()
+			p.watchLocked() // reported again on the loop's next wait
+			p.wmu.Unlock()
 			return
 		}
 	}
