@@ -38,9 +38,9 @@ type conn struct {
 	refilled time.Time
 
 	lastActive  atomic.Int64 // unix nanos of the last request
-	replySince  atomic.Int64 // unix nanos a reply write started; 0 when none
+	replySince  atomic.Int64 // unix nanos a reply write that may block started (libSocket); 0 when none
 	readSince   atomic.Int64 // unix nanos conn.serve began reading a message; 0 when not
-	deliverFrom atomic.Int64 // unix nanos a delivery write started; 0 when none
+	deliverFrom atomic.Int64 // unix nanos a delivery write that may block started (libSocket); 0 when none
 	nsubs       atomic.Int32
 	nextPing    time.Time // owned by the maintenance loop
 
