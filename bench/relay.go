@@ -12,6 +12,8 @@ import (
 	"crypto/ed25519"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"log"
@@ -20,6 +22,7 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -40,7 +43,7 @@ const (
 	relayRunFor    = 8 * time.Second
 )
 
-var relayRates = flag.String("relay-rates", "", "relay section: only the open loop at these offered rates in msg/s, comma-separated (no idle sockets, no report)")
+var relayRates = flag.String("relay-rates", "", `relay section: only these runs, comma-separated: open-loop rates in msg/s and "closed" for the closed loop (no idle sockets, no report; each run logs its figures and the capacity its CPU per message leaves room for)`)
 
 // benchRelay appends the relay section to report.
 func benchRelay(report *strings.Builder, bin string) {
@@ -60,20 +63,32 @@ func benchRelay(report *strings.Builder, bin string) {
 		log.Fatal(err)
 	}
 	wsURL := "ws" + strings.TrimPrefix(srv.api, "http")
-	b := &relayBench{url: wsURL, project: project, pid: srv.cmd.Process.Pid}
+	admin, err := srv.adminURL()
+	if err != nil {
+		log.Fatal(err)
+	}
+	b := &relayBench{url: wsURL, project: project, pid: srv.cmd.Process.Pid, admin: admin}
 
 	fmt.Fprintf(report, "\n## WalletConnect relay (`latchd dev`, memory broker, limits off for the load generator)\n\n")
 
 	if *relayRates != "" {
-		// Quick look while working on the relay: the open loop only.
+		// Quick look while working on the relay: the runs asked for only.
+		rates, err := parseRelayRates(*relayRates)
+		if err != nil {
+			log.Fatalf("-relay-rates: %v", err)
+		}
 		pairs := b.openPairs(relayPairs)
-		for _, f := range strings.Split(*relayRates, ",") {
-			rate, err := strconv.Atoi(f)
-			if err != nil || rate <= 0 {
-				log.Fatalf("-relay-rates: %q is not a rate", f)
+		for _, rate := range rates {
+			r := b.run(pairs, rate, relayRunFor)
+			name := fmt.Sprintf("open loop %d/s", rate)
+			if rate == 0 {
+				name = "closed loop"
 			}
-			open := b.run(pairs, rate, relayRunFor)
-			log.Printf("relay %d/s: %.0f delivered/s, p50 %v p99 %v max %v; CPU/msg latchd %.1f µs, generator %.1f µs", rate, open.rps, open.p50, open.p99, open.max, open.serverCPU, open.clientCPU)
+			log.Printf("relay %s: %.0f delivered/s, p50 %v p99 %v max %v; CPU/msg latchd %.1f µs, generator %.1f µs; latchd allocations/msg %.1f; %s",
+				name, r.rps, r.p50, r.p99, r.max, r.serverCPU, r.clientCPU, r.serverAllocs, r.capacity())
+		}
+		for _, p := range pairs {
+			p.close()
 		}
 		return
 	}
@@ -99,18 +114,19 @@ func benchRelay(report *strings.Builder, bin string) {
 		}
 	}()
 	fmt.Fprintf(report, "\nPublish → delivery with %d pairs (a dapp socket publishing irn_publish to its wallet's topic, the wallet acknowledging each irn_subscription; %d sockets, load generator on the same 2 cores). Latency is from when a message was due to when its delivery was read. CPU per message is each process's user + system time over the run divided by the messages delivered; the kernel's loopback TCP work is charged to the process making the system call.\n\n", len(pairs), 2*len(pairs))
-	fmt.Fprintf(report, "| load | duration | delivered | delivered/s | p50 | p99 | max | CPU per message: latchd | load generator |\n|---|---|---|---|---|---|---|---|---|\n")
+	fmt.Fprintf(report, "| load | duration | delivered | delivered/s | p50 | p99 | max | CPU per message: latchd | load generator | latchd allocations per message |\n|---|---|---|---|---|---|---|---|---|---|\n")
 	// Open loop at a sweep of offered rates (where latency stays low, the
 	// target, past it), then the closed loop.
 	for _, rate := range []int{relayTargetRPS / 4, relayTargetRPS / 2, relayTargetRPS, relayTargetRPS * 3 / 2} {
 		open := b.run(pairs, rate, relayRunFor)
-		fmt.Fprintf(report, "| open loop, %d msg/s offered | %s | %d | %.0f | %s | %s | %s | %.1f µs | %.1f µs |\n", rate, relayRunFor, open.n, open.rps, open.p50, open.p99, open.max, open.serverCPU, open.clientCPU)
+		fmt.Fprintf(report, "| open loop, %d msg/s offered | %s | %d | %.0f | %s | %s | %s | %.1f µs | %.1f µs | %.1f |\n", rate, relayRunFor, open.n, open.rps, open.p50, open.p99, open.max, open.serverCPU, open.clientCPU, open.serverAllocs)
 		log.Printf("relay open loop %d/s: %.0f delivered/s, p50 %v p99 %v; CPU/msg latchd %.1f µs, generator %.1f µs", rate, open.rps, open.p50, open.p99, open.serverCPU, open.clientCPU)
 	}
 	closed := b.run(pairs, 0, relayRunFor)
-	fmt.Fprintf(report, "| closed loop (each dapp publishes as soon as its last publish is answered) | %s | %d | %.0f | %s | %s | %s | %.1f µs | %.1f µs |\n", relayRunFor, closed.n, closed.rps, closed.p50, closed.p99, closed.max, closed.serverCPU, closed.clientCPU)
-	log.Printf("relay closed loop: %.0f delivered/s, p50 %v p99 %v; CPU/msg latchd %.1f µs, generator %.1f µs", closed.rps, closed.p50, closed.p99, closed.serverCPU, closed.clientCPU)
-	fmt.Fprintf(report, "\nTargets (issue 4): 10,000 sockets under 20 KiB each; ≥ 20,000 delivered messages/s; p99 under 20 ms.\n")
+	fmt.Fprintf(report, "| closed loop (each dapp publishes as soon as its last publish is answered) | %s | %d | %.0f | %s | %s | %s | %.1f µs | %.1f µs | %.1f |\n", relayRunFor, closed.n, closed.rps, closed.p50, closed.p99, closed.max, closed.serverCPU, closed.clientCPU, closed.serverAllocs)
+	log.Printf("relay closed loop: %.0f delivered/s, p50 %v p99 %v; CPU/msg latchd %.1f µs, generator %.1f µs; latchd allocations/msg %.1f", closed.rps, closed.p50, closed.p99, closed.serverCPU, closed.clientCPU, closed.serverAllocs)
+	fmt.Fprintf(report, "\nIn the closed loop both processes keep the %d cores busy, so throughput follows CPU per message: %s.\n", runtime.NumCPU(), closed.capacity())
+	fmt.Fprintf(report, "\nTargets (issue 4): 10,000 sockets under 20 KiB each; ≥ 20,000 delivered messages/s; p99 under 20 ms. Issue 41: ≥ 50,000 delivered messages/s closed loop on 2 cores, idle sockets under 4 KiB.\n")
 }
 
 // startRelayServer starts `latchd dev` with the relay's per-client limits off.
@@ -138,6 +154,25 @@ func startRelayServer(bin, dir string) (*server, error) {
 	}
 	cmd.Process.Kill()
 	return nil, fmt.Errorf("latchd exited before it was ready: %v", cmd.Wait())
+}
+
+// adminURL is the base URL of latchd dev's admin listener (its /metrics).
+func (s *server) adminURL() (string, error) {
+	resp, err := http.Get(s.api + "/dev/info")
+	if err != nil {
+		return "", err
+	}
+	defer resp.Body.Close()
+	var info struct {
+		AdminURL string `json:"adminUrl"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&info); err != nil {
+		return "", err
+	}
+	if info.AdminURL == "" {
+		return "", errors.New("latchd dev has no admin listener (its /dev/info names no adminUrl)")
+	}
+	return info.AdminURL, nil
 }
 
 // raiseFileLimit lifts RLIMIT_NOFILE (inherited by latchd) to hold n sockets.
@@ -173,7 +208,25 @@ func rssKiB(pid int) int64 {
 
 type relayBench struct {
 	url, project string
-	pid          int // latchd's
+	pid          int    // latchd's
+	admin        string // latchd's admin listener (its /metrics)
+}
+
+// parseRelayRates reads -relay-rates: open-loop rates and "closed" (0).
+func parseRelayRates(s string) ([]int, error) {
+	var rates []int
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f == "closed" {
+			rates = append(rates, 0)
+			continue
+		}
+		rate, err := strconv.Atoi(f)
+		if err != nil || rate <= 0 {
+			return nil, fmt.Errorf(`%q is neither a rate in msg/s nor "closed"`, f)
+		}
+		rates = append(rates, rate)
+	}
+	return rates, nil
 }
 
 // dial opens an authenticated relay socket for a fresh client key. It also
@@ -299,6 +352,7 @@ func (b *relayBench) run(pairs []*pair, rate int, d time.Duration) relayResult {
 	for _, p := range pairs {
 		p.dappFD, p.walletFD = takeOver(p.dapp, p.dappNC), takeOver(p.wallet, p.walletNC)
 	}
+	allocs0 := b.mallocs()
 	serverCPU0, clientCPU0 := cpuTime(b.pid), cpuTime(os.Getpid())
 	start := time.Now().Add(200 * time.Millisecond)
 	end := start.Add(d)
@@ -347,6 +401,7 @@ func (b *relayBench) run(pairs []*pair, rate int, d time.Duration) relayResult {
 	wg.Wait()
 	time.Sleep(time.Until(end) + 2*time.Second) // deliveries in flight arrive
 	serverCPU, clientCPU := cpuTime(b.pid)-serverCPU0, cpuTime(os.Getpid())-clientCPU0
+	allocs := b.mallocs() - allocs0
 	lat := stopLoops(loops)
 	// Fresh sockets for the next run.
 	copy(pairs, b.openPairs(len(pairs)))
@@ -357,7 +412,30 @@ func (b *relayBench) run(pairs []*pair, rate int, d time.Duration) relayResult {
 	q := func(f float64) time.Duration { return lat[int(f*float64(len(lat)-1))].Round(10 * time.Microsecond) }
 	perMsg := func(cpu time.Duration) float64 { return float64(cpu.Microseconds()) / float64(len(lat)) }
 	return relayResult{n: len(lat), rps: float64(len(lat)) / d.Seconds(), p50: q(0.5), p99: q(0.99), max: lat[len(lat)-1].Round(10 * time.Microsecond),
-		serverCPU: perMsg(serverCPU), clientCPU: perMsg(clientCPU)}
+		serverCPU: perMsg(serverCPU), clientCPU: perMsg(clientCPU), serverAllocs: float64(allocs) / float64(len(lat))}
+}
+
+// mallocs is latchd's count of heap allocations so far (its
+// go_memstats_mallocs_total, read from the admin listener).
+func (b *relayBench) mallocs() int64 {
+	resp, err := http.Get(b.admin + "/metrics")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer resp.Body.Close()
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		if v, ok := strings.CutPrefix(sc.Text(), "go_memstats_mallocs_total "); ok {
+			f, err := strconv.ParseFloat(v, 64)
+			if err != nil {
+				log.Fatalf("relay bench: go_memstats_mallocs_total %q", v)
+			}
+			return int64(f)
+		}
+	}
+	log.Fatalf("relay bench: no go_memstats_mallocs_total in latchd's metrics (%v)", sc.Err())
+	return 0
 }
 
 // takeOver returns a descriptor of the socket under ws for the load loops
@@ -392,6 +470,17 @@ type relayResult struct {
 	rps                  float64
 	p50, p99, max        time.Duration
 	serverCPU, clientCPU float64 // µs of CPU (user + system) per delivered message
+	serverAllocs         float64 // latchd's heap allocations per delivered message
+}
+
+// capacity is the throughput the CPU per message leaves room for when
+// latchd and the load generator share every core of this machine.
+func (r relayResult) capacity() string {
+	perMsg := r.serverCPU + r.clientCPU
+	if perMsg <= 0 {
+		return "capacity unknown (no CPU time measured)"
+	}
+	return fmt.Sprintf("%.1f µs of CPU per message (latchd + load generator) leaves room for %.0f msg/s on %d cores", perMsg, float64(runtime.NumCPU())*1e6/perMsg, runtime.NumCPU())
 }
 
 // cpuTime is the CPU time (user + system) a process has used so far.

@@ -31,7 +31,7 @@ type loadSock struct {
 // loadLoop serves a share of the sockets and keeps the latencies it saw.
 type loadLoop struct {
 	poller *sockio.Poller
-	socks  map[int32]*loadSock // not changed during the run
+	socks  []*loadSock // by descriptor; not changed during the run
 	lat    []time.Duration
 	run    *loadRun
 	buf    []byte // read buffer
@@ -52,13 +52,16 @@ func startLoops(pairs []*pair, run *loadRun) []*loadLoop {
 		if err != nil {
 			log.Fatal(err)
 		}
-		loops[i] = &loadLoop{poller: p, socks: map[int32]*loadSock{}, run: run, lat: make([]time.Duration, 0, 1<<16), buf: make([]byte, 64<<10)}
+		loops[i] = &loadLoop{poller: p, run: run, lat: make([]time.Duration, 0, 1<<16), buf: make([]byte, 64<<10)}
 	}
 	for i, p := range pairs {
 		l := loops[i%len(loops)]
 		for _, s := range []*loadSock{{fd: p.dappFD, p: p}, {fd: p.walletFD, wallet: true, p: p}} {
-			l.socks[int32(s.fd)] = s
-			if err := l.poller.Add(s.fd, sockio.In); err != nil {
+			if s.fd >= len(l.socks) {
+				l.socks = append(l.socks, make([]*loadSock, s.fd+1-len(l.socks))...)
+			}
+			l.socks[s.fd] = s
+			if err := l.poller.Add(s.fd, sockio.In|sockio.ET); err != nil {
 				log.Fatal(err)
 			}
 		}
@@ -71,21 +74,14 @@ func startLoops(pairs []*pair, run *loadRun) []*loadLoop {
 
 func (l *loadLoop) serve(events []syscall.EpollEvent) {
 	for _, ev := range events {
+		if int(ev.Fd) >= len(l.socks) {
+			continue
+		}
 		s := l.socks[ev.Fd]
 		if s == nil || s.done {
 			continue
 		}
-		n, err := sockio.Read(s.fd, l.buf)
-		if err == syscall.EAGAIN {
-			continue
-		}
-		if err != nil || n == 0 {
-			s.done = true
-			l.poller.Remove(s.fd)
-			continue
-		}
-		s.in = append(s.in, l.buf[:n]...)
-		l.frames(s)
+		l.read(s, ev.Events&(syscall.EPOLLHUP|syscall.EPOLLERR|syscall.EPOLLRDHUP) != 0)
 		if len(s.out) > 0 {
 			writeAll(s.fd, s.out)
 			s.out = s.out[:0]
@@ -93,10 +89,36 @@ func (l *loadLoop) serve(events []syscall.EpollEvent) {
 	}
 }
 
-// frames handles the complete server frames in s.in (servers neither mask
-// nor, for these small frames, fragment).
-func (l *loadLoop) frames(s *loadSock) {
-	b := s.in
+// read reads a socket until a read comes back short (it is watched
+// edge-triggered: sockio.ET), or to its end once the server closed it (hup).
+func (l *loadLoop) read(s *loadSock, hup bool) {
+	for {
+		n, err := sockio.Read(s.fd, l.buf)
+		if err == syscall.EAGAIN {
+			return
+		}
+		if err != nil || n == 0 {
+			s.done = true
+			l.poller.Remove(s.fd)
+			return
+		}
+		if len(s.in) == 0 {
+			// The usual case: whole frames, parsed where they were read.
+			s.in = append(s.in, l.frames(s, l.buf[:n])...)
+		} else {
+			s.in = append(s.in, l.buf[:n]...)
+			rest := l.frames(s, s.in)
+			s.in = s.in[:copy(s.in, rest)]
+		}
+		if n < len(l.buf) && !hup {
+			return
+		}
+	}
+}
+
+// frames handles the complete server frames in b (servers neither mask
+// nor, for these small frames, fragment) and returns the bytes after them.
+func (l *loadLoop) frames(s *loadSock, b []byte) []byte {
 	for len(b) >= 2 {
 		size, n := 2, int(b[1]&0x7f)
 		switch n {
@@ -123,7 +145,7 @@ func (l *loadLoop) frames(s *loadSock) {
 			s.out = appendClientFrame(s.out, 0xa, payload)
 		}
 	}
-	s.in = s.in[:copy(s.in, b)]
+	return b
 }
 
 func (l *loadLoop) text(s *loadSock, data []byte) {
@@ -160,8 +182,10 @@ func stopLoops(loops []*loadLoop) []time.Duration {
 	}
 	time.Sleep(50 * time.Millisecond) // the loops finish their batch
 	for _, l := range loops {
-		for fd := range l.socks {
-			syscall.Close(int(fd))
+		for _, s := range l.socks {
+			if s != nil {
+				syscall.Close(s.fd)
+			}
 		}
 		lat = append(lat, l.lat...)
 	}

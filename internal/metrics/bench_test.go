@@ -30,6 +30,16 @@ func BenchmarkCounter_RelayPublished(b *testing.B) {
 	})
 }
 
+func BenchmarkCounter_RelayPublishedWith(b *testing.B) {
+	c := NewRegistry().Counter("latch_relay_messages_published_total", "Published.", "result").With("stored")
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			c.Inc()
+		}
+	})
+}
+
 func BenchmarkHTTPRequest(b *testing.B) {
 	r := NewRegistry()
 	requests := r.Counter("latch_http_requests_total", "Requests.", "route", "status")

@@ -164,6 +164,23 @@ func (c *CounterVec) Inc(values ...string) {
 	c.cache.get(values).Inc()
 }
 
+// With returns the series with the given label values, resolved once: a hot
+// path that always counts the same series keeps it and counts with no label
+// lookup. The number of values must match the family's labels (else it
+// panics, as a programming error).
+func (c *CounterVec) With(values ...string) Counter {
+	return Counter{c.cache.get(values)}
+}
+
+// Counter is one series of a CounterVec (CounterVec.With).
+type Counter struct{ c prometheus.Counter }
+
+// Inc adds one.
+func (c Counter) Inc() { c.c.Inc() }
+
+// Add adds n.
+func (c Counter) Add(n uint64) { c.c.Add(float64(n)) }
+
 // Value returns the current value of a series, 0 when it has never been
 // counted (for tests; reading does not create the series).
 func (c *CounterVec) Value(values ...string) uint64 {

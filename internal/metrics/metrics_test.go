@@ -162,3 +162,27 @@ func TestRegistry_EmptyFamilyListed(t *testing.T) {
 		t.Error("families not sorted by name")
 	}
 }
+
+// With resolves a series once; counting through it is counting the series.
+func TestCounterVec_With(t *testing.T) {
+	c := NewRegistry().Counter("latch_relay_messages_published_total", "Published.", "result")
+	stored := c.With("stored")
+	stored.Inc()
+	stored.Add(2)
+	c.Inc("stored")
+	if got := c.Value("stored"); got != 4 {
+		t.Fatalf("stored = %d, want 4", got)
+	}
+	if got := c.Value("duplicate"); got != 0 {
+		t.Fatalf("duplicate = %d, want 0 (With resolved another series)", got)
+	}
+	if n := testing.AllocsPerRun(100, stored.Inc); n != 0 {
+		t.Fatalf("Inc allocates %v times", n)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Fatal("With with the wrong number of values did not panic")
+		}
+	}()
+	c.With("stored", "extra")
+}

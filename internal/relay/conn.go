@@ -38,9 +38,9 @@ type conn struct {
 	refilled time.Time
 
 	lastActive  atomic.Int64 // unix nanos of the last request
-	replySince  atomic.Int64 // unix nanos a reply write started; 0 when none
+	replySince  atomic.Int64 // unix nanos a reply write that may block started (libSocket); 0 when none
 	readSince   atomic.Int64 // unix nanos conn.serve began reading a message; 0 when not
-	deliverFrom atomic.Int64 // unix nanos a delivery write started; 0 when none
+	deliverFrom atomic.Int64 // unix nanos a delivery write that may block started (libSocket); 0 when none
 	nsubs       atomic.Int32
 	nextPing    time.Time // owned by the maintenance loop
 
@@ -87,6 +87,22 @@ func putBuffer(b *bytes.Buffer) {
 	}
 	b.Reset()
 	bufPool.Put(b)
+}
+
+// scratchPool holds the buffers answers and deliveries are built in before
+// they are framed. The grown buffer goes back (putScratch), so building one
+// allocates nothing once the pool is warm.
+var scratchPool = sync.Pool{New: func() any { b := make([]byte, 0, 1024); return &b }}
+
+func getScratch() *[]byte { return scratchPool.Get().(*[]byte) }
+
+// putScratch returns p to the pool holding b, the buffer last built in it.
+func putScratch(p *[]byte, b []byte) {
+	if cap(b) > 64<<10 { // do not keep the odd huge answer's buffer around
+		return
+	}
+	*p = b[:0]
+	scratchPool.Put(p)
 }
 
 // serve reads a socket served by the websocket library until it closes,
@@ -170,17 +186,13 @@ func (c *conn) close(code websocket.StatusCode, reason string) {
 
 // handle answers one frame.
 func (c *conn) handle(data []byte) {
-	env, perr := parseFrame(data)
-	if perr != nil {
-		var id []byte
-		if env != nil {
-			id = env.ID
-		}
-		c.replyError(id, perr)
+	var env envelope
+	if perr := parseFrame(data, &env); perr != nil {
+		c.replyError(env.ID, perr)
 		return
 	}
 	if env.Method == nil {
-		c.handleAck(env)
+		c.handleAck(&env)
 		return
 	}
 	result, after, rerr := c.call(*env.Method, env.Params)
@@ -194,9 +206,10 @@ func (c *conn) handle(data []byte) {
 		c.replyError(env.ID, rerr)
 		return
 	}
-	buf := getBuffer()
-	ok := c.writeReply(appendResponse(buf.Bytes(), env.ID, result))
-	putBuffer(buf)
+	buf := getScratch()
+	b := appendResponse((*buf)[:0], env.ID, result)
+	ok := c.writeReply(b)
+	putScratch(buf, b)
 	if ok && after != nil {
 		after()
 	}
@@ -204,13 +217,18 @@ func (c *conn) handle(data []byte) {
 
 func (c *conn) replyError(id []byte, e *jsonrpc.Error) {
 	c.s.m.errors.Inc(itoa(e.Code))
-	buf := getBuffer()
-	c.writeReply(appendError(buf.Bytes(), id, e))
-	putBuffer(buf)
+	buf := getScratch()
+	b := appendError((*buf)[:0], id, e)
+	c.writeReply(b)
+	putScratch(buf, b)
 }
 
-// writeReply writes an answer from the socket's reader.
+// writeReply writes an answer from the socket's reader. A write that may
+// block is timed (maintain); one that never does is not.
 func (c *conn) writeReply(b []byte) bool {
+	if c.sock.nonBlocking() {
+		return c.write(b) == nil
+	}
 	c.replySince.Store(c.s.now().UnixNano())
 	err := c.write(b)
 	c.replySince.Store(0)
@@ -320,8 +338,8 @@ func (c *conn) resumeWriter() {
 // when the queue is empty, or parks when the socket takes no more writes
 // for now.
 func (c *conn) writeLoop() {
-	buf := getBuffer()
-	defer putBuffer(buf)
+	buf := getScratch()
+	defer func() { putScratch(buf, *buf) }()
 	var batch []*Message
 	for {
 		c.mu.Lock()
@@ -353,14 +371,19 @@ func (c *conn) writeLoop() {
 // stops taking writes, the rest of the batch goes back to the front of the
 // queue and the writer parks (parked): undelivered messages wait as
 // references, not as framed bytes in the socket's buffer.
-func (c *conn) writeBatch(buf *bytes.Buffer, batch []*Message) (ok, parked bool) {
+func (c *conn) writeBatch(buf *[]byte, batch []*Message) (ok, parked bool) {
 	c.sock.hold()
-	c.deliverFrom.Store(c.s.now().UnixNano())
+	timed := !c.sock.nonBlocking() // see writeReply
+	if timed {
+		c.deliverFrom.Store(c.s.now().UnixNano())
+	}
 	defer func() {
 		if err := c.sock.release(); err != nil {
 			ok = false
 		}
-		c.deliverFrom.Store(0)
+		if timed {
+			c.deliverFrom.Store(0)
+		}
 	}()
 	for i, m := range batch {
 		c.mu.Lock()
@@ -388,11 +411,11 @@ func (c *conn) writeBatch(buf *bytes.Buffer, batch []*Message) (ok, parked bool)
 		}
 		c.pending[id] = m
 		c.mu.Unlock()
-		b := appendSubscription(buf.Bytes()[:0], id, subID, m)
-		if err := c.sock.writeText(b); err != nil {
+		*buf = appendSubscription((*buf)[:0], id, subID, m)
+		if err := c.sock.writeText(*buf); err != nil {
 			return false, false
 		}
-		c.s.m.delivered.Inc()
+		c.s.m.deliveredOne.Inc()
 		batch[i] = nil
 	}
 	return true, false

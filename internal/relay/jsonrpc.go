@@ -58,31 +58,35 @@ type envelope struct {
 	Error   json.RawMessage `json:"error"`
 }
 
-// parseFrame decodes one websocket text frame. On failure it returns the
-// error to answer and the id to answer it with (null when unknown).
-func parseFrame(data []byte) (*envelope, *jsonrpc.Error) {
+// parseFrame decodes one websocket text frame into env (the caller's, so
+// that a frame's envelope is not allocated). On failure it returns the error
+// to answer, and env.ID is the id to answer it with (null when unknown).
+func parseFrame(data []byte, env *envelope) *jsonrpc.Error {
 	trimmed := bytes.TrimLeft(data, " \t\r\n")
 	if len(trimmed) > 0 && trimmed[0] == '[' {
-		return nil, errBatchFrame
+		*env = envelope{}
+		return errBatchFrame
 	}
-	if env, ok := parseEnvelopeFast(data); ok && env.JSONRPC == "2.0" && (len(env.ID) == 0 || validID(env.ID)) && (env.Method != nil || len(env.Result) > 0 || len(env.Error) > 0) {
-		return env, nil
+	if parseEnvelopeFast(data, env) && env.JSONRPC == "2.0" && (len(env.ID) == 0 || validID(env.ID)) && (env.Method != nil || len(env.Result) > 0 || len(env.Error) > 0) {
+		return nil
 	}
-	var env envelope
-	if err := json.Unmarshal(data, &env); err != nil {
-		return nil, errParseFrame
+	var slow envelope // on the heap (encoding/json keeps it), so only here
+	if err := json.Unmarshal(data, &slow); err != nil {
+		*env = envelope{}
+		return errParseFrame
 	}
+	*env = slow
 	if len(env.ID) > 0 && !validID(env.ID) {
 		env.ID = nil
-		return &env, errFrameID
+		return errFrameID
 	}
 	if env.JSONRPC != "2.0" {
-		return &env, errVersion
+		return errVersion
 	}
 	if env.Method == nil && len(env.Result) == 0 && len(env.Error) == 0 {
-		return &env, errNoMethod
+		return errNoMethod
 	}
-	return &env, nil
+	return nil
 }
 
 // validID reports whether a raw id is a JSON string or number (null is

@@ -257,11 +257,12 @@ func (s *scanner) end() bool {
 
 var envelopeFields = []string{"jsonrpc", "id", "method", "params", "result", "error"}
 
-// parseEnvelopeFast decodes a well-formed JSON-RPC object; its raw fields
-// point into data.
-func parseEnvelopeFast(data []byte) (*envelope, bool) {
+// parseEnvelopeFast decodes a well-formed JSON-RPC object into env (the
+// caller's, so a frame's envelope is not allocated); its raw fields point
+// into data. On false env holds nothing of use.
+func parseEnvelopeFast(data []byte, env *envelope) bool {
 	s := scanner{b: data}
-	env := &envelope{}
+	*env = envelope{}
 	ok := s.fields(envelopeFields, func(key string) bool {
 		switch key {
 		case "jsonrpc":
@@ -281,8 +282,7 @@ func parseEnvelopeFast(data []byte) (*envelope, bool) {
 			}
 			env.Method = nil
 			if !isNull {
-				m := internMethod(v)
-				env.Method = &m
+				env.Method = internMethod(v)
 			}
 			return true
 		}
@@ -303,23 +303,37 @@ func parseEnvelopeFast(data []byte) (*envelope, bool) {
 		}
 		return true
 	})
-	if !ok || !s.end() {
-		return nil, false
-	}
-	return env, true
+	return ok && s.end()
 }
 
 var publishFields = []string{"topic", "message", "ttl", "tag", "attestation"}
 
+// span is where a plain string's value lies in the params it was read from;
+// set is false when the member is absent or null.
+type span struct {
+	start, end int
+	set        bool
+}
+
+// publishSpans are irn_publish params as the fast path reads them: the
+// strings as spans of the params, so that the message is built with one
+// allocation (conn.publishOne).
+type publishSpans struct {
+	topic, message, attestation span
+	ttl                         float64
+	hasTTL                      bool
+	tag                         uint32
+}
+
 // parsePublishFast decodes irn_publish params.
-func parsePublishFast(raw []byte) (p publishParams, ok bool) {
+func parsePublishFast(raw []byte) (p publishSpans, ok bool) {
 	s := scanner{b: raw}
 	ok = s.fields(publishFields, func(key string) bool {
 		if key == "ttl" || key == "tag" {
 			s.space()
 			if s.literal("null") {
 				if key == "ttl" {
-					p.TTL = nil
+					p.ttl, p.hasTTL = 0, false
 				}
 				return true
 			}
@@ -333,35 +347,33 @@ func parsePublishFast(raw []byte) (p publishParams, ok bool) {
 				if err != nil {
 					return false
 				}
-				p.TTL = &f
+				p.ttl, p.hasTTL = f, true
 				return true
 			}
 			n, err := strconv.ParseUint(tok, 10, 32)
 			if err != nil {
 				return false
 			}
-			p.Tag = uint32(n)
+			p.tag = uint32(n)
 			return true
 		}
 		v, isNull, ok := s.plainString()
 		if !ok {
 			return false
 		}
-		switch {
-		case key == "attestation":
-			if !isNull {
-				p.Attestation = string(v)
-			}
-		case isNull && key == "topic":
-			p.Topic = nil
-		case isNull:
-			p.Message = nil
-		case key == "topic":
-			t := string(v)
-			p.Topic = &t
+		sp := span{}
+		if !isNull {
+			sp = span{start: s.i - 1 - len(v), end: s.i - 1, set: true}
+		}
+		switch key {
+		case "topic":
+			p.topic = sp
+		case "message":
+			p.message = sp
 		default:
-			m := string(v)
-			p.Message = &m
+			if sp.set {
+				p.attestation = sp
+			} // null leaves an earlier attestation, as encoding/json does
 		}
 		return true
 	})
@@ -374,13 +386,14 @@ var methodNames = []string{"irn_publish", "irn_subscribe", "irn_batchSubscribe",
 	"irn_batchUnsubscribe", "irn_batchPublish", "irn_fetchMessages", "irn_batchFetchMessages",
 	"wc_proposeSession", "wc_approveSession"}
 
-func internMethod(b []byte) string {
-	for _, n := range methodNames {
-		if string(b) == n {
-			return n
+func internMethod(b []byte) *string {
+	for i := range methodNames {
+		if string(b) == methodNames[i] {
+			return &methodNames[i]
 		}
 	}
-	return string(b)
+	m := string(b)
+	return &m
 }
 
 // asciiEqualFold reports whether b and s are equal ignoring ASCII case.

@@ -47,9 +47,25 @@ type memTopic struct {
 
 type memMessage struct {
 	*Message
-	acked     []string // client ids that acknowledged it (usually the one peer)
+	firstAck  string   // the client id that acknowledged it first (usually the only one)
+	acked     []string // the client ids that acknowledged it after firstAck
 	delivered bool     // acknowledged by a subscriber of the topic: evictable
 	charged   bool     // its size counts against its owner (until delivered)
+}
+
+// ackedBy reports whether client acknowledged m.
+func (m *memMessage) ackedBy(client string) bool {
+	return client != "" && m.firstAck == client || slices.Contains(m.acked, client)
+}
+
+// addAck records client's acknowledgement; the usual single one costs no
+// allocation.
+func (m *memMessage) addAck(client string) {
+	if m.firstAck == "" {
+		m.firstAck = client
+		return
+	}
+	m.acked = append(m.acked, client)
 }
 
 // NewMemory returns an in-process broker.
@@ -188,10 +204,10 @@ func (b *Memory) Ack(_ context.Context, client string, m *Message) error {
 		return nil
 	}
 	old := t.byID[m.ID]
-	if old == nil || client == old.Publisher || slices.Contains(old.acked, client) {
+	if old == nil || client == old.Publisher || old.ackedBy(client) {
 		return nil
 	}
-	old.acked = append(old.acked, client)
+	old.addAck(client)
 	if old.delivered || !t.subscribed(client) {
 		// Only a subscriber's ack makes a message delivered (a fetch by
 		// anyone who knows the topic does not).
@@ -413,7 +429,7 @@ func (t *memTopic) backlog(client string, limit int) ([]*Message, bool) {
 		if m.Publisher == client {
 			continue
 		}
-		if slices.Contains(m.acked, client) {
+		if m.ackedBy(client) {
 			continue
 		}
 		if limit > 0 && len(out) == limit {

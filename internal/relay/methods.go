@@ -2,6 +2,8 @@ package relay
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -122,14 +124,7 @@ type publishParams struct {
 }
 
 func (c *conn) publishOne(ctx context.Context, params json.RawMessage) ([]byte, func(), *jsonrpc.Error) {
-	p, ok := parsePublishFast(params)
-	if !ok {
-		p = publishParams{}
-		if err := decodeParams(params, &p); err != nil {
-			return nil, nil, err
-		}
-	}
-	m, err := c.newMessage("", "message", p.Topic, p.Message, p.TTL, true, p.Tag, p.Attestation)
+	m, err := c.publishedMessage(params)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -140,6 +135,48 @@ func (c *conn) publishOne(ctx context.Context, params json.RawMessage) ([]byte, 
 		return nil, nil, err
 	}
 	return resultTrue, nil, nil
+}
+
+// publishedMessage validates irn_publish params into the message to
+// publish. On the fast path its strings (id, topic, message, attestation)
+// share one allocation of exactly their bytes (so Message.Size still counts
+// all that a stored message holds).
+func (c *conn) publishedMessage(params json.RawMessage) (*Message, *jsonrpc.Error) {
+	f, ok := parsePublishFast(params)
+	if !ok || !f.message.set {
+		var p publishParams
+		if err := decodeParams(params, &p); err != nil {
+			return nil, err
+		}
+		return c.newMessage("", "message", p.Topic, p.Message, p.TTL, true, p.Tag, p.Attestation)
+	}
+	view := func(sp span) []byte { return params[sp.start:sp.end] }
+	var id [2 * sha256.Size]byte
+	sum := sha256.Sum256(view(f.message))
+	hex.Encode(id[:], sum[:])
+	var sb strings.Builder
+	sb.Grow(len(id) + len(view(f.topic)) + len(view(f.message)) + len(view(f.attestation)))
+	sb.Write(id[:])
+	sb.Write(view(f.topic))
+	sb.Write(view(f.message))
+	sb.Write(view(f.attestation))
+	all := sb.String()
+	next := func(sp span) string {
+		v := all[:sp.end-sp.start]
+		all = all[len(v):]
+		return v
+	}
+	idStr := next(span{end: len(id)})
+	topic, message, attestation := next(f.topic), next(f.message), next(f.attestation)
+	var topicp *string
+	if f.topic.set {
+		topicp = &topic
+	}
+	var ttl *float64
+	if f.hasTTL {
+		ttl = &f.ttl
+	}
+	return c.buildMessage(idStr, "", "message", topicp, &message, ttl, true, f.tag, attestation)
 }
 
 func (c *conn) batchPublish(ctx context.Context, params json.RawMessage) ([]byte, func(), *jsonrpc.Error) {
@@ -464,6 +501,12 @@ func (c *conn) subscribeAndPublish(ctx context.Context, topic string, msgs ...*M
 // newMessage validates a message to publish. prefix names the batch entry in
 // errors; requireTTL is false for the composite methods (default 300 s).
 func (c *conn) newMessage(prefix, messageField string, topic, message *string, ttl *float64, requireTTL bool, tag uint32, attestation string) (*Message, *jsonrpc.Error) {
+	return c.buildMessage("", prefix, messageField, topic, message, ttl, requireTTL, tag, attestation)
+}
+
+// buildMessage is newMessage with the message's id when the caller has
+// computed it already (MessageID(*message)); "" computes it.
+func (c *conn) buildMessage(id, prefix, messageField string, topic, message *string, ttl *float64, requireTTL bool, tag uint32, attestation string) (*Message, *jsonrpc.Error) {
 	if err := checkTopic(prefix+"topic", topic); err != nil {
 		return nil, err
 	}
@@ -492,9 +535,12 @@ func (c *conn) newMessage(prefix, messageField string, topic, message *string, t
 	if len(attestation) > attestationMax {
 		return nil, invalidParams("%sattestation is longer than %d bytes", prefix, attestationMax)
 	}
+	if id == "" {
+		id = MessageID(*message)
+	}
 	now := c.s.now()
 	return &Message{
-		ID:          MessageID(*message),
+		ID:          id,
 		Topic:       *topic,
 		Message:     *message,
 		PublishedAt: now.UnixMilli(),
@@ -532,9 +578,9 @@ func (c *conn) publish(ctx context.Context, m *Message) *jsonrpc.Error {
 		return c.brokerError(err)
 	}
 	if stored {
-		c.s.m.published.Inc("stored")
+		c.s.m.stored.Inc()
 	} else {
-		c.s.m.published.Inc("duplicate")
+		c.s.m.duplicate.Inc()
 	}
 	return nil
 }

@@ -37,6 +37,9 @@ const (
 	// taken yet; past them the socket is not read until it has.
 	maxInbox      = 64
 	maxInboxBytes = 1 << 20
+	// maxReadsPerReady bounds the reads of one socket each time the loop
+	// finds it ready (see onReadable).
+	maxReadsPerReady = 4
 	// closeHandshakeTimeout is how long the peer has to answer a close
 	// frame before the connection is closed anyway.
 	closeHandshakeTimeout = 5 * time.Second
@@ -147,7 +150,7 @@ func (l *pollLoop) serve(events []syscall.EpollEvent) {
 			ps.onWritable()
 		}
 		if ev.Events&(syscall.EPOLLIN|syscall.EPOLLHUP|syscall.EPOLLERR|syscall.EPOLLRDHUP) != 0 {
-			ps.onReadable()
+			ps.onReadable(ev.Events&(syscall.EPOLLHUP|syscall.EPOLLERR|syscall.EPOLLRDHUP) != 0)
 		}
 	}
 }
@@ -159,7 +162,7 @@ func (l *pollLoop) add(ps *pollSocket) error {
 	l.mu.Lock()
 	l.socks[int32(fd)] = ps
 	l.mu.Unlock()
-	if err := l.poller.Add(fd, sockio.In); err != nil {
+	if err := l.poller.Add(fd, sockio.In|sockio.ET); err != nil {
 		l.remove(fd)
 		return err
 	}
@@ -257,30 +260,54 @@ func (p *pollSocket) putIn() {
 }
 
 // onReadable reads what the socket holds and serves the frames it
-// completes. One read per readiness: epoll reports the socket again while
-// bytes remain, so an emptied socket costs no extra read.
-func (p *pollSocket) onReadable() {
-	if p.fd < 0 {
-		return
-	}
-	if p.in == nil {
-		p.getIn()
-	}
-	n, err := sockio.Read(p.fd, p.in[len(p.in):cap(p.in)])
-	if err == syscall.EAGAIN {
-		if len(p.in) == 0 {
-			p.putIn()
+// completes. The socket is watched edge-triggered (reported once when bytes
+// arrive), so it is read until a read comes back short of the room it had:
+// the socket is then empty, and bytes that arrive later report it again.
+// An emptied socket costs no extra read. Once the peer has closed (hup), it
+// is read until the end. Reading stops early while the socket is not to be
+// read (its worker is behind, or its peer is not reading the answers);
+// changing its watch back re-arms it. A socket that still has bytes after
+// maxReadsPerReady reads is re-armed instead, so the loop's other sockets get
+// their turn before it is read again (as level-triggered, one read each).
+func (p *pollSocket) onReadable(hup bool) {
+	for reads := 1; p.fd >= 0; reads++ {
+		if p.in == nil {
+			p.getIn()
 		}
-		return
+		room := cap(p.in) - len(p.in)
+		n, err := sockio.Read(p.fd, p.in[len(p.in):cap(p.in)])
+		if err == syscall.EAGAIN {
+			if len(p.in) == 0 {
+				p.putIn()
+			}
+			return
+		}
+		if err != nil || n == 0 {
+			p.teardown()
+			return
+		}
+		p.in = p.in[:len(p.in)+n]
+		if p.frames() {
+			p.teardown()
+			return
+		}
+		if n < room && !hup || !p.reading() {
+			return
+		}
+		if reads == maxReadsPerReady {
+			p.wmu.Lock()
+			p.watchLocked() // reported again on the loop's next wait
+			p.wmu.Unlock()
+			return
+		}
 	}
-	if err != nil || n == 0 {
-		p.teardown()
-		return
-	}
-	p.in = p.in[:len(p.in)+n]
-	if p.frames() {
-		p.teardown()
-	}
+}
+
+// reading reports whether the loop reads the socket now (see watchLocked).
+func (p *pollSocket) reading() bool {
+	p.wmu.Lock()
+	defer p.wmu.Unlock()
+	return p.fd >= 0 && !p.armed && !p.paused
 }
 
 // frames serves the complete frames in p.in and keeps the rest, making room
@@ -496,7 +523,7 @@ func (p *pollSocket) watchLocked() {
 	case !p.paused:
 		events = sockio.In
 	}
-	p.loop.poller.Modify(p.fd, events)
+	p.loop.poller.Modify(p.fd, events|sockio.ET) // re-armed: reported now if ready
 }
 
 // fail closes the connection for a frame the relay will not take.

@@ -446,6 +446,9 @@ type serverMetrics struct {
 	published *metrics.CounterVec // result: stored, duplicate
 	delivered *metrics.CounterVec
 	errors    *metrics.CounterVec // code
+
+	// The series counted per message, resolved once.
+	stored, duplicate, deliveredOne metrics.Counter
 }
 
 func newServerMetrics(r *metrics.Registry, s *Server) serverMetrics {
@@ -458,6 +461,8 @@ func newServerMetrics(r *metrics.Registry, s *Server) serverMetrics {
 		delivered: r.Counter("latch_relay_messages_delivered_total", "irn_subscription messages written to relay sockets."),
 		errors:    r.Counter("latch_relay_errors_total", "JSON-RPC errors the relay answered, by code.", "code"),
 	}
+	m.stored, m.duplicate = m.published.With("stored"), m.published.With("duplicate")
+	m.deliveredOne = m.delivered.With()
 	r.Gauge("latch_relay_connections", "Open relay websockets on this node.", func() float64 { return float64(s.Conns()) })
 	r.Gauge("latch_relay_subscriptions", "Topic subscriptions held by relay sockets on this node.", func() float64 { return float64(s.subs.Load()) })
 	return m

@@ -47,10 +47,21 @@ type Poller struct {
 }
 
 // Events a socket is watched for: In (readable) and Out (writable); both
-// report a peer that closed its end.
+// report a peer that closed its end. Added to them, ET makes the watch
+// edge-triggered.
 const (
 	In  = syscall.EPOLLIN | syscall.EPOLLRDHUP
 	Out = syscall.EPOLLOUT | syscall.EPOLLRDHUP
+	// ET (EPOLLET) reports a socket once each time it becomes ready (bytes
+	// arrive, room to write frees up, the peer closes) rather than for as
+	// long as it is: epoll then neither re-checks every reported socket on
+	// the next wait nor moves it back onto its ready list, which at one event
+	// per message is a few percent of the CPU. In exchange the caller must
+	// read until a read comes back short of its buffer (the socket is then
+	// empty, and the next bytes report it again), or EAGAIN; a peer that
+	// closed is reported once too. Modify re-arms: a socket that is ready
+	// when its events are changed is reported again.
+	ET uint32 = 1 << 31
 )
 
 // NewPoller returns an empty epoll set.
@@ -77,8 +88,9 @@ func NewPoller() (*Poller, error) {
 	return &Poller{epfd: epfd, wakefd: wakefd, file: os.NewFile(uintptr(epfd), "epoll")}, nil
 }
 
-// Add watches fd for events (In, Out or both), level-triggered: a socket
-// is reported for as long as it is ready.
+// Add watches fd for events (In, Out or both), level-triggered (a socket
+// is reported for as long as it is ready) unless they include ET. A socket
+// that is ready already is reported either way.
 func (p *Poller) Add(fd int, events uint32) error {
 	return os.NewSyscallError("epoll_ctl", syscall.EpollCtl(p.epfd, syscall.EPOLL_CTL_ADD, fd, &syscall.EpollEvent{Events: events, Fd: int32(fd)}))
 }

@@ -151,3 +151,60 @@ func waitParked(t *testing.T, fn string) {
 		<-tick.C
 	}
 }
+
+// Edge-triggered (ET), a socket is reported once per arrival of bytes, not
+// again while they are still unread; Modify re-arms it.
+func TestPoller_EdgeTriggered(t *testing.T) {
+	client, fd := pipe(t)
+	p, err := sockio.NewPoller()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Add(fd, sockio.In|sockio.ET); err != nil {
+		t.Fatal(err)
+	}
+	reported := make(chan struct{}, 16)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		p.Run(func(events []syscall.EpollEvent) {
+			for range events {
+				reported <- struct{}{} // nothing read: the bytes stay in the socket
+			}
+		})
+	}()
+	wait := func(what string) {
+		t.Helper()
+		select {
+		case <-reported:
+		case <-time.After(5 * time.Second):
+			t.Fatalf("%s: not reported", what)
+		}
+	}
+	none := func(what string) {
+		t.Helper()
+		waitParked(t, "sockio.(*Poller).Run") // epoll found nothing more to report
+		select {
+		case <-reported:
+			t.Fatalf("%s: reported again", what)
+		default:
+		}
+	}
+	client.Write([]byte("one"))
+	wait("first bytes")
+	none("unread bytes") // level-triggered, they would be reported on every wait
+	client.Write([]byte("two"))
+	wait("new bytes")
+	none("unread bytes")
+	if err := p.Modify(fd, sockio.In|sockio.ET); err != nil {
+		t.Fatal(err)
+	}
+	wait("re-armed with bytes unread")
+	p.Remove(fd)
+	p.Stop()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("Run did not return after Stop")
+	}
+}
