@@ -8,10 +8,12 @@
 // run's first open, median and p95 of the later opens, and the median of the
 // runs' figures.
 //
-//   node bench/click-to-connect.mjs [--runs N] [--opens N] [--trace FILE]
+//   node bench/click-to-connect.mjs [--runs N] [--opens N] [--hover MS] [--trace FILE]
 //
 // --runs   fresh pages measured (default 3); the summary is the median of their figures
 // --opens  opens per page, the first included (default 31)
+// --hover  moves the pointer over the button MS ms before each click, as a visitor's mouse does (default 0: no
+//          pointer-over, so the first open gets no prefetch but the page's own)
 // --trace  writes a Chromium trace (chrome://tracing, Perfetto) of the first run's opens to FILE
 import { launchBrowser } from '../e2e/lib/browser.mjs'
 import { startLatchd } from '../e2e/lib/latchd.mjs'
@@ -24,7 +26,7 @@ import { parseArgs } from 'node:util'
 export function parseOptions(argv) {
   const { values } = parseArgs({
     args: argv,
-    options: { runs: { type: 'string', default: '3' }, opens: { type: 'string', default: '31' }, trace: { type: 'string' } },
+    options: { runs: { type: 'string', default: '3' }, opens: { type: 'string', default: '31' }, hover: { type: 'string', default: '0' }, trace: { type: 'string' } },
     strict: true,
     allowPositionals: false,
   })
@@ -33,7 +35,7 @@ export function parseOptions(argv) {
     if (!/^\d+$/.test(text) || Number(text) < min) throw new Error(`--${name} must be a whole number of at least ${min}, not ${JSON.stringify(text)}`)
     return Number(text)
   }
-  return { runs: count('runs', 1), opens: count('opens', 2), trace: values.trace }
+  return { runs: count('runs', 1), opens: count('opens', 2), hoverMs: count('hover', 0), trace: values.trace }
 }
 
 /** The p-quantile (nearest rank below) of sorted numbers. */
@@ -55,7 +57,7 @@ export function median(values) {
 }
 
 /** Opens the Connect view `opens` times in a fresh page of the demo; returns each open's click → painted time (ms). */
-async function measureRun(browser, latchd, opens, trace) {
+async function measureRun(browser, latchd, { opens, hoverMs }, trace) {
   const testPage = await browser.newPage()
   const { page } = testPage
   try {
@@ -65,6 +67,11 @@ async function measureRun(browser, latchd, opens, trace) {
     if (trace) await browser.browser.startTracing(page, { path: trace, categories: ['devtools.timeline', 'blink.user_timing', 'v8.execute', 'disabled-by-default-devtools.timeline'] })
     const times = []
     for (let i = 0; i < opens; i++) {
+      if (hoverMs > 0) {
+        await page.mouse.move(0, 0)
+        await page.getByTestId('latch-connect-button').hover()
+        await page.waitForTimeout(hoverMs)
+      }
       const ms = await page.evaluate(
         (index) =>
           new Promise((resolve) => {
@@ -108,12 +115,15 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const browser = await launchBrowser()
   try {
     const runs = []
-    for (let run = 0; run < options.runs; run++) runs.push(summarize(await measureRun(browser, latchd, options.opens, run === 0 ? options.trace : undefined)))
+    for (let run = 0; run < options.runs; run++) runs.push(summarize(await measureRun(browser, latchd, options, run === 0 ? options.trace : undefined)))
     const ms = (n) => `${n.toFixed(1)} ms`
     const later = options.opens - 1
     let out = '\n## Click on ConnectButton → Connect view painted (Chromium, headless, the demo against latchd dev)\n\n'
     out += 'Measured from the click to the second animation frame after the view is in the DOM (so the frame that shows it has been painted). '
-    out += `Each run is a fresh page: its first open comes right after the button shows, before any pointer-over, focus or idle prefetch; then ${later} more opens.\n\n`
+    out +=
+      options.hoverMs > 0
+        ? `Each run is a fresh page: the pointer moves over the button ${options.hoverMs} ms before each click (the first pointer-over right after the button shows); ${options.opens} opens.\n\n`
+        : `Each run is a fresh page: its first open comes right after the button shows, before any pointer-over, focus or idle prefetch; then ${later} more opens.\n\n`
     out += `| run | first open | next ${later}: median | next ${later}: p95 |\n|---|---|---|---|\n`
     runs.forEach((r, i) => (out += `| ${i + 1} | ${ms(r.first)} | ${ms(r.median)} | ${ms(r.p95)} |\n`))
     if (runs.length > 1) {
