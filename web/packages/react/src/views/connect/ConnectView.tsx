@@ -13,8 +13,9 @@ import { WalletListItem } from './WalletListItem'
 
 // The e-mail field is a chunk of its own, loaded only when the options allow e-mail login.
 const EmailLogin = lazyRetry(() => import('../embedded/EmbeddedViews').then((m) => ({ default: m.EmailLogin })))
-// The social buttons too, when the project offers socials (docs/social.md).
-const SocialLogin = lazyRetry(() => import('../social/SocialLogin'))
+// The social buttons too, when the project offers socials (docs/social.md), with the e-mail wallet's actions their
+// clicks need, so that the buttons are enabled from their first render.
+const SocialLogin = lazyRetry(() => import('../social/SocialLogin').then((m) => m.actionsReady.then(() => m)))
 // The legal links and the terms checkbox, only when the app gives a terms or privacy URL.
 const LegalConsent = lazyRetry(() => import('./LegalConsent'))
 
@@ -52,7 +53,7 @@ function loadedFirstWalletPage(latch: Latch): WalletPage | undefined {
 
 /**
  * prefetchConnectView loads what the Connect view shows beyond the dialog's chunk, so that a click shows it whole in
- * its first frame: the e-mail field's, the social buttons' (which loads their actions) and the legal links' chunks when
+ * its first frame: the e-mail field's, the social buttons' (with their actions) and the legal links' chunks when
  * the view will show them, the registry's first page, and the wallets' icons. Each load happens once (a failed one
  * again at the next call); the promise settles when all have, and never rejects.
  */

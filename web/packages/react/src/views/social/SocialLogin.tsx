@@ -8,12 +8,15 @@ import { socialStrings } from './strings'
 
 /** The socials latchd serves, with their names as shown (spec §9's list: the OAuth providers and Farcaster). */
 const TITLES: Record<SocialName, string> = { google: 'Google', x: 'X', farcaster: 'Farcaster', discord: 'Discord', apple: 'Apple', github: 'GitHub', facebook: 'Facebook' }
-// The e-mail wallet's actions (a module, the same for every instance on the page), loaded with this chunk: when the
-// Connect view's prefetch loaded the chunk, the buttons are enabled from their first render.
+// The e-mail wallet's actions (a module, the same for every instance on the page), loaded with this chunk.
 let loadedActions: EmbeddedActions | undefined
-void loadEmbeddedActions().then(
+/**
+ * Settles (never rejects) once the actions have loaded or failed to: the Connect view's loader of this chunk waits
+ * for it, so the buttons are enabled from their first render (after a failure their effect loads the actions again).
+ */
+export const actionsReady: Promise<void> = loadEmbeddedActions().then(
   (a) => void (loadedActions = a),
-  () => undefined, // the buttons' effect loads them again
+  () => undefined,
 )
 
 /** How many providers Connect shows before "More" (spec §9's default list shows the first three). */
