@@ -1,5 +1,5 @@
-import { Component, lazy, Suspense, type ComponentType, type ReactNode } from 'react'
-import { act, render, screen } from '@testing-library/react'
+import { Component, lazy, Suspense, useState, type ComponentType, type ReactNode } from 'react'
+import { act, fireEvent, render, screen } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
 import { lazyRetry } from './lazyRetry'
 
@@ -56,5 +56,53 @@ describe('lazyRetry', () => {
     rerender(<Suspense fallback={null}><View label="b" /></Suspense>)
     expect(screen.getByTestId('view').textContent).toBe('b')
     expect(load).toHaveBeenCalledTimes(1)
+  })
+
+  it('preload() loads once, and a view mounted after it renders at once, with no fallback', async () => {
+    const load = vi.fn(async () => ({ default: () => <p data-testid="view">the view</p> }))
+    const View = lazyRetry(load)
+    await Promise.all([View.preload(), View.preload()])
+    expect(load).toHaveBeenCalledTimes(1)
+    render(page(View, 1))
+    // Synchronously in the render: plain lazy() would show the fallback first.
+    expect(screen.getByTestId('view').textContent).toBe('the view')
+    expect(screen.queryByTestId('loading')).toBeNull()
+    expect(load).toHaveBeenCalledTimes(1)
+  })
+
+  it('a render and a preload share one load', async () => {
+    const load = vi.fn(async () => ({ default: () => <p data-testid="view">the view</p> }))
+    const View = lazyRetry(load)
+    render(page(View, 1))
+    expect(screen.getByTestId('loading')).toBeTruthy()
+    await act(() => View.preload())
+    expect(screen.getByTestId('view')).toBeTruthy()
+    expect(load).toHaveBeenCalledTimes(1)
+  })
+
+  it('a failed preload is forgotten: the next render loads again', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {})
+    const load = failingOnce()
+    const View = lazyRetry(load)
+    await expect(View.preload()).rejects.toThrow('chunk failed')
+    render(page(View, 1))
+    expect((await screen.findByTestId('view')).textContent).toBe('the view')
+    expect(load).toHaveBeenCalledTimes(2)
+  })
+
+  it('a view that mounted while loading keeps its state once loaded (its element type does not change)', async () => {
+    let resolve!: (m: { default: ComponentType }) => void
+    const load = vi.fn(() => new Promise<{ default: ComponentType }>((r) => (resolve = r)))
+    function Field() {
+      const [text, setText] = useState('')
+      return <input data-testid="field" value={text} onChange={(e) => setText(e.target.value)} />
+    }
+    const View = lazyRetry(load)
+    const { rerender } = render(page(View, 1))
+    await act(async () => resolve({ default: Field }))
+    fireEvent.change(screen.getByTestId('field'), { target: { value: 'typed' } })
+    // A parent's re-render after the load: the same instance, still lazy()'s element, keeps what was typed.
+    rerender(page(View, 1))
+    expect((screen.getByTestId('field') as HTMLInputElement).value).toBe('typed')
   })
 })

@@ -1,7 +1,9 @@
+import { useLatchInstance } from '../../context'
 import { useT } from '../../hooks/useT'
 import { useLatchSelector } from '../../hooks/useLatchSelector'
 import { useThemeScope } from '../../hooks/useThemeScope'
 import { AccountButton } from '../AccountButton/AccountButton'
+import { prefetchConnect } from '../LatchModal/LatchModal'
 import { ConnectButtonRenderer } from './ConnectButtonRenderer'
 
 export type ConnectButtonProps = {
@@ -23,8 +25,11 @@ export type ConnectButtonProps = {
 
 /** "Connect Wallet" when disconnected, the account button (avatar, balance, address) once connected. */
 export function ConnectButton({ label, loadingLabel, balance = 'show', size = 'md', disabled = false, charsStart, charsEnd }: ConnectButtonProps) {
+  const latch = useLatchInstance()
   const t = useT()
   const scope = useThemeScope()
+  // The pointer over the button, or focus on it, comes before its click: what the Connect view needs loads then.
+  const prefetch = () => void prefetchConnect(latch)
   // A WalletConnect pairing on offer (a QR code on screen) is not a connection in progress: wagmi says 'connecting'
   // from the moment the QR code shows, though nothing may ever scan it.
   const offering = useLatchSelector((s) => !!s.walletConnect?.pending)
@@ -45,6 +50,8 @@ export function ConnectButton({ label, loadingLabel, balance = 'show', size = 'm
               data-size={size === 'sm' ? 'sm' : undefined}
               aria-busy={connecting || undefined}
               disabled={disabled}
+              onPointerOver={prefetch}
+              onFocus={prefetch}
               onClick={openConnectModal}
             >
               {connecting ? (loadingLabel ?? t('button.connecting')) : (label ?? t('button.connect'))}

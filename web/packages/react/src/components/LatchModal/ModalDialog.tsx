@@ -10,6 +10,9 @@ import { useAnimatedHeight } from './useAnimatedHeight'
 import { useFocusTrap } from './useFocusTrap'
 import { ViewRouter } from './ViewRouter'
 
+// What LatchModal's prefetchConnect runs once this chunk is loaded.
+export { prefetchConnectView } from '../../views/connect/ConnectView'
+
 /** Core forbids closing (SIWXSignMessage while sign-in is required) with `canClose: false`. */
 function canCloseFrom(state: LatchState): boolean {
   return state.canClose
@@ -26,7 +29,8 @@ export function ModalDialog() {
   const titleId = useId()
   const dialog = useRef<HTMLDivElement>(null)
   const content = useRef<HTMLDivElement>(null)
-  const height = useAnimatedHeight(content)
+  const box = useRef<HTMLDivElement>(null)
+  useAnimatedHeight(content, box)
   const canClose = canCloseFrom(state)
 
   useFocusTrap(dialog, state.open)
@@ -79,7 +83,7 @@ export function ModalDialog() {
           onClose={() => latch.close()}
         />
         {state.alert ? <AlertBanner alert={state.alert} /> : null}
-        <div className="latch-modal-content" style={height === undefined ? undefined : { height }}>
+        <div ref={box} className="latch-modal-content">
           <div ref={content}>
             {/* keyed so every view change runs the 150 ms view transition */}
             <div className="latch-view-transition" key={state.view}>

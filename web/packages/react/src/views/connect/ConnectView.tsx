@@ -1,22 +1,72 @@
 import { Suspense, useEffect, useState, type ReactNode } from 'react'
 import { lazyRetry } from '../../lazyRetry'
-import { EMBEDDED_CONNECTOR_ID, getEmbeddedState, isMobileUserAgent, type LatchWallet } from '@latchkit/core'
+import { EMBEDDED_CONNECTOR_ID, getEmbeddedState, isMobileUserAgent, type Latch, type LatchWallet, type WalletPage } from '@latchkit/core'
 import { useLatchInstance } from '../../context'
 import { useLatchSelector } from '../../hooks/useLatchSelector'
 import { useStrings } from '../../hooks/useT'
 import { useModalT } from '../../components/LatchModal/strings'
-import { setAgreed, useConsent } from './consent'
+import { hasLegalLinks, setAgreed, useConsent } from './consent'
 import { connectStrings } from './strings'
 import { AllWalletsIcon, allWalletsImages } from './AllWalletsIcon'
-import { WalletImage } from './WalletImage'
+import { preloadImage, WalletImage } from './WalletImage'
 import { WalletListItem } from './WalletListItem'
 
 // The e-mail field is a chunk of its own, loaded only when the options allow e-mail login.
 const EmailLogin = lazyRetry(() => import('../embedded/EmbeddedViews').then((m) => ({ default: m.EmailLogin })))
-// The social buttons too, when the project offers socials (docs/social.md).
-const SocialLogin = lazyRetry(() => import('../social/SocialLogin'))
+// The social buttons too, when the project offers socials (docs/social.md), with the e-mail wallet's actions their
+// clicks need, so that the buttons are enabled from their first render.
+const SocialLogin = lazyRetry(() => import('../social/SocialLogin').then((m) => m.actionsReady.then(() => m)))
 // The legal links and the terms checkbox, only when the app gives a terms or privacy URL.
 const LegalConsent = lazyRetry(() => import('./LegalConsent'))
+
+/** Whether the e-mail field shows: latchd's project allows it and the options give an e-mail wallet. */
+function emailShown(latch: Latch, emailOn: boolean | undefined): boolean {
+  return !!emailOn && getEmbeddedState(latch) !== undefined
+}
+
+// The registry's first page (the All Wallets row's count and icon), per instance: read once, by the prefetch or the
+// view's first open, and shown from then on with the view's first frame. Options or networks that change (runtime
+// updates) make a new read; a failed read is forgotten, so the next open reads again.
+type FirstPage = { readonly opts: object; readonly networks: object; readonly page: Promise<WalletPage>; loaded?: WalletPage }
+const firstPages = new WeakMap<Latch, FirstPage>()
+
+/** loadFirstWalletPage reads the registry's first page for the All Wallets row, once per instance and options. */
+export function loadFirstWalletPage(latch: Latch): Promise<WalletPage> {
+  const { opts, networks } = latch._internal
+  const cached = firstPages.get(latch)
+  if (cached && cached.opts === opts && cached.networks === networks) return cached.page
+  const entry: FirstPage = { opts, networks, page: latch.fetchWallets({ page: 1 }) }
+  entry.page.then(
+    (page) => void (entry.loaded = page),
+    () => firstPages.get(latch) === entry && firstPages.delete(latch),
+  )
+  firstPages.set(latch, entry)
+  return entry.page
+}
+
+/** The first page when it has been read for the instance's current options. */
+function loadedFirstWalletPage(latch: Latch): WalletPage | undefined {
+  const { opts, networks } = latch._internal
+  const cached = firstPages.get(latch)
+  return cached && cached.opts === opts && cached.networks === networks ? cached.loaded : undefined
+}
+
+/**
+ * prefetchConnectView loads what the Connect view shows beyond the dialog's chunk, so that a click shows it whole in
+ * its first frame: the e-mail field's, the social buttons' (with their actions) and the legal links' chunks when
+ * the view will show them, the registry's first page, and the wallets' icons. Each load happens once (a failed one
+ * again at the next call); the promise settles when all have, and never rejects.
+ */
+export function prefetchConnectView(latch: Latch): Promise<void> {
+  const state = latch.getState()
+  const email = emailShown(latch, state.features.email)
+  const loads: Promise<unknown>[] = [loadFirstWalletPage(latch).then((page) => allWalletsImages(page.wallets).forEach(preloadImage))]
+  if (email) loads.push(EmailLogin.preload())
+  if (email && state.features.socials && state.features.socials.length) loads.push(SocialLogin.preload())
+  if (hasLegalLinks(latch)) loads.push(LegalConsent.preload())
+  for (const wallet of state.wallets) if (wallet.imageUrl && wallet.connectorId !== EMBEDDED_CONNECTOR_ID) preloadImage(wallet.imageUrl)
+  return Promise.allSettled(loads).then(() => undefined)
+}
 
 /** "430+" style count for the All Wallets row, as AppKit shows it. */
 function displayCount(count: number): string {
@@ -39,25 +89,26 @@ export function ConnectView() {
   // The e-mail wallet's connector is reached through the e-mail field, not listed as a wallet.
   const wallets = useLatchSelector((state) => state.wallets).filter((w) => w.connectorId !== EMBEDDED_CONNECTOR_ID)
   // The project's e-mail feature (latchd's config) can turn the field off.
-  const emailOn = useLatchSelector((state) => state.features.email)
-  const email = emailOn && getEmbeddedState(latch) !== undefined
+  const email = emailShown(latch, useLatchSelector((state) => state.features.email))
   const socials = useLatchSelector((state) => state.features.socials)
   // Spec §9: the connect methods in the options' order (email, social, wallet by default).
   const methods = opts.features.connectMethodsOrder.filter((m) => (m !== 'email' && m !== 'social') || (email && (m === 'email' || (socials && socials.length))))
-  const [count, setCount] = useState<number | null>(null)
-  const [images, setImages] = useState<readonly string[]>([])
+  // The count comes from the registry's first page (AllWallets asks for the same page, which latchd lets the
+  // browser cache), and the All wallets icon shows its first wallets: at once when prefetched, else once read.
+  const [page, setPage] = useState(() => loadedFirstWalletPage(latch))
   useEffect(() => {
+    if (page) return
     let current = true
-    // The count comes from the registry's first page (AllWallets asks for the same page, which latchd lets the
-    // browser cache), and the All wallets icon shows its first wallets.
-    latch.fetchWallets({ page: 1 }).then(
-      (page) => current && (setCount(page.count), setImages(allWalletsImages(page.wallets))),
-      () => current && setCount(null),
+    loadFirstWalletPage(latch).then(
+      (read) => current && setPage(read),
+      () => undefined,
     )
     return () => {
       current = false
     }
-  }, [latch])
+  }, [latch, page])
+  const count = page ? page.count : null
+  const images = page ? allWalletsImages(page.wallets) : []
   const connect = (wallet: LatchWallet) => {
     // A failure is reported in state.connectError, which ConnectingExternal renders.
     if (!blocked) latch.connectWallet(wallet).catch(() => {})

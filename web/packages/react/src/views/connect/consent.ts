@@ -18,10 +18,16 @@ export function setAgreed(latch: Latch, value: boolean): void {
   for (const listener of listeners) listener()
 }
 
+/** Whether the app gives a terms or privacy URL (the legal links show). */
+export function hasLegalLinks(latch: Latch): boolean {
+  const opts = latch._internal.opts
+  return !!(opts.termsConditionsUrl || opts.privacyPolicyUrl)
+}
+
 /** Consent: `required` with legalCheckbox and a legal URL; `blocked` while required and not given. */
 export function useConsent(latch: Latch): { legal: boolean; required: boolean; agreed: boolean; blocked: boolean } {
   const opts = latch._internal.opts
-  const legal = !!(opts.termsConditionsUrl || opts.privacyPolicyUrl)
+  const legal = hasLegalLinks(latch)
   const required = legal && opts.features.legalCheckbox
   const given = useSyncExternalStore(subscribe, () => agreed.has(latch), () => false)
   return { legal, required, agreed: given, blocked: required && !given }

@@ -8,6 +8,17 @@ import { socialStrings } from './strings'
 
 /** The socials latchd serves, with their names as shown (spec §9's list: the OAuth providers and Farcaster). */
 const TITLES: Record<SocialName, string> = { google: 'Google', x: 'X', farcaster: 'Farcaster', discord: 'Discord', apple: 'Apple', github: 'GitHub', facebook: 'Facebook' }
+// The e-mail wallet's actions (a module, the same for every instance on the page), loaded with this chunk.
+let loadedActions: EmbeddedActions | undefined
+/**
+ * Settles (never rejects) once the actions have loaded or failed to: the Connect view's loader of this chunk waits
+ * for it, so the buttons are enabled from their first render (after a failure their effect loads the actions again).
+ */
+export const actionsReady: Promise<void> = loadEmbeddedActions().then(
+  (a) => void (loadedActions = a),
+  () => undefined,
+)
+
 /** How many providers Connect shows before "More" (spec §9's default list shows the first three). */
 export const SOCIALS_SHOWN = 3
 
@@ -49,15 +60,19 @@ export function SocialButtons({ all }: { all: boolean }) {
   const s = useStrings(socialStrings)
   const state = useEmbeddedState()
   const socials = useLatchSelector((s) => s.features.socials)
-  const [actions, setActions] = useState<EmbeddedActions>()
-  // The actions chunk is loaded now, so that the click can open the popup synchronously.
+  const [actions, setActions] = useState(() => loadedActions)
+  // The actions chunk is loaded now (if it has not yet), so that the click can open the popup synchronously.
   useEffect(() => {
+    if (actions) return
     let current = true
-    void loadEmbeddedActions().then((a) => current && setActions(() => a))
+    void loadEmbeddedActions().then((a) => {
+      loadedActions = a
+      if (current) setActions(() => a)
+    })
     return () => {
       current = false
     }
-  }, [])
+  }, [actions])
   const frameUrl = latch._internal.opts.frameUrl
   const providers = socialsFor(socials || [], telegramPlatform())
   if (!state || !frameUrl || providers.length === 0) return null
