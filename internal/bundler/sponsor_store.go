@@ -65,9 +65,11 @@ const (
 	upsertHeldSQL = `INSERT INTO sponsor_held (network, project_id, amount, slots) VALUES (?, ?, ?, ?)
 		ON CONFLICT (network, project_id) DO UPDATE SET amount = excluded.amount, slots = excluded.slots`
 	// reserveCheckSQL reads whether an approval is recorded and whether
-	// an account has live slots in a project (Reserve without NextNonce).
+	// an account has slots in a project (Reserve without NextNonce), each
+	// by its primary key. (Expired slots not yet released count: the
+	// caller then reads the nonce, and the transaction releases them.)
 	reserveCheckSQL = `SELECT (SELECT COUNT(*) FROM sponsor_approvals WHERE id = ?),
-		(SELECT COUNT(*) FROM sponsor_slots WHERE network = ? AND sender = ? AND project_id = ? AND valid_until >= ?)`
+		(SELECT COUNT(*) FROM (SELECT 1 FROM sponsor_slots WHERE network = ? AND sender = ? AND project_id = ? LIMIT 1))`
 	// budgetSQL reads a project's balance and held sum, three daily sums
 	// and an account's slots (budgetTx).
 	budgetSQL = `SELECT 'balance', '', funded, spent FROM sponsor_balances WHERE project_id = ? AND network = ?
@@ -193,8 +195,12 @@ func (s *Store) Reserve(ctx context.Context, r Reservation, b Budgets, now time.
 		// live slots is answered ErrNeedNonce from a read, without taking
 		// the write lock for a transaction that would be rolled back (the
 		// transaction checks again).
+		if err := s.prepare(ctx, reserveCheckSQL); err != nil {
+			return err
+		}
+		st, _ := s.stmts.Load(reserveCheckSQL)
 		var approved, slots int
-		if err := s.db.QueryRow(ctx, reserveCheckSQL, hexLower(r.ID[:]), r.Network, hexLower(r.Sender[:]), r.ProjectID, now.UnixMilli()).Scan(&approved, &slots); err != nil {
+		if err := st.(*sql.Stmt).QueryRowContext(ctx, hexLower(r.ID[:]), r.Network, hexLower(r.Sender[:]), r.ProjectID).Scan(&approved, &slots); err != nil {
 			return err
 		}
 		switch {
