@@ -195,12 +195,8 @@ func (s *Store) Reserve(ctx context.Context, r Reservation, b Budgets, now time.
 		// live slots is answered ErrNeedNonce from a read, without taking
 		// the write lock for a transaction that would be rolled back (the
 		// transaction checks again).
-		if err := s.prepare(ctx, reserveCheckSQL); err != nil {
-			return err
-		}
-		st, _ := s.stmts.Load(reserveCheckSQL)
 		var approved, slots int
-		if err := st.(*sql.Stmt).QueryRowContext(ctx, hexLower(r.ID[:]), r.Network, hexLower(r.Sender[:]), r.ProjectID).Scan(&approved, &slots); err != nil {
+		if err := s.queryRow(ctx, reserveCheckSQL, hexLower(r.ID[:]), r.Network, hexLower(r.Sender[:]), r.ProjectID).Scan(&approved, &slots); err != nil {
 			return err
 		}
 		switch {

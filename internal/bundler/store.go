@@ -235,7 +235,7 @@ func (s *Store) Get(ctx context.Context, hash common.Hash) (*Record, error) {
 // operation is included, reads only these.
 func (s *Store) bundled(ctx context.Context, hash common.Hash) (network string, status Status, txHash common.Hash, found bool, err error) {
 	var st, tx string
-	err = s.db.QueryRow(ctx, `SELECT network, status, tx_hash FROM bundler_user_operations WHERE hash = ?`, hexLower(hash[:])).Scan(&network, &st, &tx)
+	err = s.queryRow(ctx, `SELECT network, status, tx_hash FROM bundler_user_operations WHERE hash = ?`, hexLower(hash[:])).Scan(&network, &st, &tx)
 	if store.IsNoRows(err) {
 		return "", "", common.Hash{}, false, nil
 	}
@@ -386,8 +386,34 @@ func (s *Store) MarkFailed(ctx context.Context, hash common.Hash, reason string,
 	return err
 }
 
+// prepared returns query prepared once on the database (see prepare),
+// nil when preparing fails (the caller then runs it unprepared). Reads
+// polled often (eth_getUserOperationReceipt, the mempool's queries) spend
+// most of their time parsing the SQL otherwise.
+func (s *Store) prepared(ctx context.Context, query string) *sql.Stmt {
+	if err := s.prepare(ctx, query); err != nil {
+		return nil
+	}
+	st, _ := s.stmts.Load(query)
+	return st.(*sql.Stmt)
+}
+
+// queryRow runs a single-row read, prepared.
+func (s *Store) queryRow(ctx context.Context, query string, args ...any) *sql.Row {
+	if st := s.prepared(ctx, query); st != nil {
+		return st.QueryRowContext(ctx, args...)
+	}
+	return s.db.QueryRow(ctx, query, args...)
+}
+
 func (s *Store) query(ctx context.Context, q string, args ...any) ([]*Record, error) {
-	rows, err := s.db.Query(ctx, q, args...)
+	var rows *sql.Rows
+	var err error
+	if st := s.prepared(ctx, q); st != nil {
+		rows, err = st.QueryContext(ctx, args...)
+	} else {
+		rows, err = s.db.Query(ctx, q, args...)
+	}
 	if err != nil {
 		return nil, err
 	}
