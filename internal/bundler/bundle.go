@@ -408,8 +408,10 @@ func (n *netState) receipt(ctx context.Context, tx common.Hash) (json.RawMessage
 // operations the paymaster paid for are settled against their projects'
 // budgets; a reverted bundle (or one without an operation's event) puts
 // its operations back in the queue, where the next estimate drops
-// whichever fails. A failure leaves the bundle submitted, to be settled
-// again by the next round (settleSubmitted).
+// whichever fails. When the settlements fail, the bundle is recorded
+// without them (the watcher settles them from the chain's logs); another
+// failure leaves it submitted, to be settled again by the next round
+// (settleSubmitted).
 func (n *netState) settle(ctx context.Context, tx common.Hash, raw json.RawMessage, ops []*Record) error {
 	st, now := n.svc.cfg.Store, n.svc.cfg.Now
 	var rcpt struct {
@@ -454,7 +456,17 @@ func (n *netState) settle(ctx context.Context, tx common.Hash, raw json.RawMessa
 	if len(b.back) > 0 {
 		n.svc.cfg.Logger.WarnContext(ctx, "bundler: bundle did not include operations; retrying them", "network", n.Network, "tx", tx, "count", len(b.back))
 	}
-	return st.recordBundle(ctx, n.Network, b, now())
+	err := st.recordBundle(ctx, n.Network, b, now())
+	if err != nil && len(b.settlements) > 0 && ctx.Err() == nil {
+		// The watcher settles the paymaster's operations from the chain's
+		// logs (watchSponsored): a settlement that fails here (a stored
+		// amount it cannot read) must not leave the bundle unrecorded, and
+		// the loop settling it again before any other bundle.
+		n.svc.cfg.Logger.WarnContext(ctx, "bundler: settle sponsored operations", "network", n.Network, "tx", tx, "err", err)
+		b.settlements = nil
+		err = st.recordBundle(ctx, n.Network, b, now())
+	}
+	return err
 }
 
 // opEvents reports, by userOpHash, the operations a bundle's logs hold a

@@ -331,3 +331,25 @@ func TestStore_ReserveNeedsNonce(t *testing.T) {
 		}
 	})
 }
+
+// A mined bundle whose sponsored operations cannot be settled (a stored
+// balance latchd cannot read) is still recorded: its operations included,
+// and the loop bundling the next ones.
+func TestService_BundleRecordedWhenSettlementFails(t *testing.T) {
+	h := newHarness(t, storetest.MustOpenSQLite(t), nil)
+	first, rerr := h.send(h.sponsoredOp())
+	if rerr != nil {
+		t.Fatal(rerr)
+	}
+	next := h.sponsoredOp() // approved while the balance reads
+	if _, err := h.db.Exec(context.Background(), `UPDATE sponsor_balances SET spent = 'unreadable' WHERE project_id = ?`, "p1"); err != nil {
+		t.Fatal(err)
+	}
+	h.run()
+	h.waitStatus(first, bundler.StatusIncluded)
+	second, rerr := h.send(next)
+	if rerr != nil {
+		t.Fatal(rerr)
+	}
+	h.waitStatus(second, bundler.StatusIncluded)
+}
