@@ -96,7 +96,7 @@ func (n *netState) settleSubmitted(ctx context.Context) error {
 			}
 			continue
 		}
-		if err := n.settleCounted(ctx, tx, raw, ops); err != nil {
+		if err := n.settle(ctx, tx, raw, ops); err != nil {
 			return err
 		}
 	}
@@ -376,7 +376,7 @@ func (n *netState) send(ctx context.Context, ops []*Record, gas uint64, baseFee 
 			return err
 		}
 		if rcpt != nil {
-			return n.settleCounted(ctx, tx.Hash(), rcpt, ops)
+			return n.settle(ctx, tx.Hash(), rcpt, ops)
 		}
 		if time.Now().After(deadline) {
 			return nil // settleSubmitted takes it from here
@@ -401,63 +401,89 @@ func (n *netState) receipt(ctx context.Context, tx common.Hash) (json.RawMessage
 	return raw, nil
 }
 
-// settleCounted settles a mined bundle and counts, for ERC-7562's
-// reputation, an inclusion for each rated entity of each operation with a
-// UserOperationEvent in it (opsIncluded).
-func (n *netState) settleCounted(ctx context.Context, tx common.Hash, raw json.RawMessage, ops []*Record) error {
-	if err := n.settle(ctx, tx, raw, ops); err != nil {
-		return err
-	}
-	var included []common.Address
-	for _, r := range ops {
-		if _, err := buildReceipt(raw, n.EntryPoint, r.Hash); err == nil {
-			included = append(included, addrsOf(n.rated(r.Op))...)
-		}
-	}
-	n.reputationChanged(ctx, included, reputationChange{included: 1})
-	return nil
-}
-
-// settle records a mined bundle: each operation with its UserOperationEvent
-// is included; a reverted bundle (or one without an operation's event) puts
-// its operations back in the queue, where the next estimate drops whichever
-// fails.
+// settle records a mined bundle, reading its receipt once, in one
+// transaction of the store (Store.recordBundle): each operation with its
+// UserOperationEvent is included and counted, for ERC-7562's reputation,
+// as an inclusion of each of its rated entities (opsIncluded), and the
+// operations the paymaster paid for are settled against their projects'
+// budgets; a reverted bundle (or one without an operation's event) puts
+// its operations back in the queue, where the next estimate drops
+// whichever fails. When the settlements fail, the bundle is recorded
+// without them (the watcher settles them from the chain's logs); another
+// failure leaves it submitted, to be settled again by the next round
+// (settleSubmitted).
 func (n *netState) settle(ctx context.Context, tx common.Hash, raw json.RawMessage, ops []*Record) error {
 	st, now := n.svc.cfg.Store, n.svc.cfg.Now
-	var head struct {
+	var rcpt struct {
 		Status      hexutil.Uint64 `json:"status"`
 		BlockHash   common.Hash    `json:"blockHash"`
 		BlockNumber hexutil.Uint64 `json:"blockNumber"`
+		Logs        []rpcLog       `json:"logs"`
 	}
-	if err := json.Unmarshal(raw, &head); err != nil {
+	if err := json.Unmarshal(raw, &rcpt); err != nil {
 		return err
 	}
-	if head.Status != 1 && len(ops) == 1 {
+	if rcpt.Status != 1 && len(ops) == 1 {
 		// Validated in the estimate, reverted on chain: the operation
 		// behaves differently on chain than in simulation (ERC-7562's
 		// rules exist for this); it is not retried.
 		return st.MarkFailed(ctx, ops[0].Hash, "the bundle transaction "+tx.Hex()+" reverted", now())
 	}
-	if head.Status != 1 {
+	b := minedBundle{tx: tx, blockHash: rcpt.BlockHash, block: uint64(rcpt.BlockNumber)}
+	if rcpt.Status != 1 {
 		n.singles = true // retried one operation per bundle, so the culprit is found
+		b.back = hashes(ops)
 	} else {
-		defer n.settleReceipt(ctx, tx, raw) // the sponsored operations' cost, once they are marked included
-	}
-	var back []common.Hash
-	for _, r := range ops {
-		if head.Status == 1 {
-			if _, err := buildReceipt(raw, n.EntryPoint, r.Hash); err == nil {
-				if err := st.MarkIncluded(ctx, r.Hash, tx, head.BlockHash, uint64(head.BlockNumber), now()); err != nil {
-					return err
-				}
+		events := n.opEvents(rcpt.Logs)
+		for _, r := range ops {
+			if !events[r.Hash] {
+				b.back = append(b.back, r.Hash)
 				continue
 			}
+			b.included = append(b.included, r.Hash)
+			b.counted = append(b.counted, addrsOf(n.rated(r.Op))...)
 		}
-		back = append(back, r.Hash)
+		// The sponsored operations' cost (whoever's they are: a bundle of
+		// ours holds only operations of our mempool, but settling is by event).
+		if n.Paymaster != (common.Address{}) {
+			for _, lg := range rcpt.Logs {
+				if s, ok := n.sponsoredEvent(lg, tx); ok {
+					b.settlements = append(b.settlements, s)
+				}
+			}
+		}
 	}
-	if len(back) > 0 {
-		n.svc.cfg.Logger.WarnContext(ctx, "bundler: bundle did not include operations; retrying them", "network", n.Network, "tx", tx, "count", len(back))
-		return st.MarkPending(ctx, back, now())
+	if len(b.back) > 0 {
+		n.svc.cfg.Logger.WarnContext(ctx, "bundler: bundle did not include operations; retrying them", "network", n.Network, "tx", tx, "count", len(b.back))
 	}
-	return nil
+	err := st.recordBundle(ctx, n.Network, b, now())
+	if err != nil && len(b.settlements) > 0 && ctx.Err() == nil {
+		// The watcher settles the paymaster's operations from the chain's
+		// logs (watchSponsored): a settlement that fails here (a stored
+		// amount it cannot read) must not leave the bundle unrecorded, and
+		// the loop settling it again before any other bundle.
+		n.svc.cfg.Logger.WarnContext(ctx, "bundler: settle sponsored operations", "network", n.Network, "tx", tx, "err", err)
+		b.settlements = nil
+		err = st.recordBundle(ctx, n.Network, b, now())
+	}
+	return err
+}
+
+// opEvents reports, by userOpHash, the operations a bundle's logs hold a
+// well-formed UserOperationEvent of (buildReceipt's test, for all of them
+// at once).
+func (n *netState) opEvents(logs []rpcLog) map[common.Hash]bool {
+	out := map[common.Hash]bool{}
+	ev := entryPointABI.Events["UserOperationEvent"].Inputs.NonIndexed()
+	for _, lg := range logs {
+		if lg.Address != n.EntryPoint || len(lg.Topics) < 4 || lg.Topics[0] != userOpEventID {
+			continue
+		}
+		if _, seen := out[lg.Topics[1]]; seen {
+			continue // buildReceipt reads the first
+		}
+		vals, err := ev.Unpack(lg.Data)
+		out[lg.Topics[1]] = err == nil && len(vals) == 4
+	}
+	return out
 }

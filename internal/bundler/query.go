@@ -158,22 +158,22 @@ func (s *Service) UserOperationReceipt(ctx context.Context, network string, hash
 	if rerr != nil {
 		return nil, rerr
 	}
-	rec, err := s.cfg.Store.Get(ctx, hash)
+	recNetwork, status, txHash, found, err := s.cfg.Store.bundled(ctx, hash)
 	if err != nil {
 		s.cfg.Logger.ErrorContext(ctx, "bundler: read operation", "err", err)
 		return nil, errInternal
 	}
-	if rec == nil || rec.Network != network || rec.Status != StatusIncluded {
+	if !found || recNetwork != network || status != StatusIncluded {
 		return nil, nil
 	}
 	var raw json.RawMessage
-	if err := n.Node.Call(ctx, &raw, "eth_getTransactionReceipt", rec.TxHash); err != nil {
+	if err := n.Node.Call(ctx, &raw, "eth_getTransactionReceipt", txHash); err != nil {
 		s.cfg.Logger.WarnContext(ctx, "bundler: read bundle receipt", "err", err)
 		return nil, rpcError(jsonrpc.CodeInternal, "The network's node did not answer")
 	}
 	r, err := buildReceipt(raw, n.EntryPoint, hash)
 	if err != nil {
-		s.cfg.Logger.WarnContext(ctx, "bundler: bundle receipt", "tx", rec.TxHash, "err", err)
+		s.cfg.Logger.WarnContext(ctx, "bundler: bundle receipt", "tx", txHash, "err", err)
 		return nil, nil // reorganised away: not included any more
 	}
 	return r, nil

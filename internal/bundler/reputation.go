@@ -141,7 +141,7 @@ func (s *Store) changeReputation(ctx context.Context, network string, list []com
 	if len(list) == 0 {
 		return nil
 	}
-	return s.db.InTx(ctx, func(tx *sql.Tx) error { return s.changeReputationTx(ctx, tx, network, list, ch, now) })
+	return s.inTx(ctx, func(tx *sql.Tx) error { return s.changeReputationTx(ctx, tx, network, list, ch, now) })
 }
 
 // changeReputationTx is changeReputation in tx. Rows are locked in address
@@ -204,7 +204,7 @@ func (s *Store) changeReputationTx(ctx context.Context, tx *sql.Tx, network stri
 // SetReputation overwrites addr's counts (operators and tests: ERC-7769's
 // debug_bundler_setReputation).
 func (s *Store) SetReputation(ctx context.Context, network string, r Reputation, now time.Time) error {
-	_, err := s.db.Exec(ctx, `INSERT INTO bundler_reputation (network, address, ops_seen, ops_included, decayed_hour) VALUES (?, ?, ?, ?, ?)
+	_, err := s.exec(ctx, `INSERT INTO bundler_reputation (network, address, ops_seen, ops_included, decayed_hour) VALUES (?, ?, ?, ?, ?)
 		ON CONFLICT (network, address) DO UPDATE SET ops_seen = excluded.ops_seen, ops_included = excluded.ops_included, decayed_hour = excluded.decayed_hour`,
 		network, hexLower(r.Address[:]), int64(r.OpsSeen), int64(r.OpsIncluded), unixHour(now))
 	return err

@@ -2,7 +2,6 @@ package bundler
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"math/big"
 	"time"
@@ -40,33 +39,6 @@ func (n *netState) sponsoredEvent(lg rpcLog, tx common.Hash) (Settlement, bool) 
 		return Settlement{}, false
 	}
 	return Settlement{UserOpHash: lg.Topics[1], Sender: common.BytesToAddress(lg.Topics[2].Bytes()), Nonce: nonce, ActualGasCost: cost, TxHash: tx}, true
-}
-
-// settleReceipt settles the sponsored operations of a mined bundle of
-// ours from its receipt at once; the watcher would find them a moment
-// later. A failure is logged: the watcher settles them then.
-func (n *netState) settleReceipt(ctx context.Context, tx common.Hash, raw json.RawMessage) {
-	if n.Paymaster == (common.Address{}) {
-		return
-	}
-	var rcpt struct {
-		Logs []rpcLog `json:"logs"`
-	}
-	if err := json.Unmarshal(raw, &rcpt); err != nil {
-		return
-	}
-	var sts []Settlement
-	for _, lg := range rcpt.Logs {
-		if st, ok := n.sponsoredEvent(lg, tx); ok {
-			sts = append(sts, st)
-		}
-	}
-	if len(sts) == 0 {
-		return
-	}
-	if _, err := n.svc.cfg.Store.Settle(ctx, n.Network, sts, n.svc.cfg.Now()); err != nil {
-		n.svc.cfg.Logger.WarnContext(ctx, "bundler: settle sponsored operations", "network", n.Network, "tx", tx, "err", err)
-	}
 }
 
 // watchSponsored settles every operation the paymaster paid for, whoever

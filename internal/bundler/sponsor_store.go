@@ -64,6 +64,12 @@ const (
 		valid_until = CASE WHEN excluded.valid_until > sponsor_slots.valid_until THEN excluded.valid_until ELSE sponsor_slots.valid_until END`
 	upsertHeldSQL = `INSERT INTO sponsor_held (network, project_id, amount, slots) VALUES (?, ?, ?, ?)
 		ON CONFLICT (network, project_id) DO UPDATE SET amount = excluded.amount, slots = excluded.slots`
+	// reserveCheckSQL reads whether an approval is recorded and whether
+	// an account has slots in a project (Reserve without NextNonce), each
+	// by its primary key. (Expired slots not yet released count: the
+	// caller then reads the nonce, and the transaction releases them.)
+	reserveCheckSQL = `SELECT (SELECT COUNT(*) FROM sponsor_approvals WHERE id = ?),
+		(SELECT COUNT(*) FROM (SELECT 1 FROM sponsor_slots WHERE network = ? AND sender = ? AND project_id = ? LIMIT 1))`
 	// budgetSQL reads a project's balance and held sum, three daily sums
 	// and an account's slots (budgetTx).
 	budgetSQL = `SELECT 'balance', '', funded, spent FROM sponsor_balances WHERE project_id = ? AND network = ?
@@ -184,10 +190,26 @@ func (e *BudgetError) Error() string {
 // first.
 func (s *Store) Reserve(ctx context.Context, r Reservation, b Budgets, now time.Time) error {
 	day := dayOf(now)
+	if r.NextNonce == nil {
+		// Asked first without the nonce, as Approve does: an account with
+		// live slots is answered ErrNeedNonce from a read, without taking
+		// the write lock for a transaction that would be rolled back (the
+		// transaction checks again).
+		var approved, slots int
+		if err := s.queryRow(ctx, reserveCheckSQL, hexLower(r.ID[:]), r.Network, hexLower(r.Sender[:]), r.ProjectID).Scan(&approved, &slots); err != nil {
+			return err
+		}
+		switch {
+		case approved > 0:
+			return nil // this very approval, asked for again
+		case slots > 0:
+			return ErrNeedNonce
+		}
+	}
 	if err := s.prepare(ctx, insertApprovalSQL, budgetSQL, upsertSlotSQL, upsertHeldSQL); err != nil {
 		return err
 	}
-	return s.db.InTx(ctx, func(tx *sql.Tx) error {
+	return s.inTx(ctx, func(tx *sql.Tx) error {
 		if err := s.lockNetwork(ctx, tx, r.Network); err != nil {
 			return err
 		}

@@ -2,6 +2,7 @@ package bundler_test
 
 import (
 	"context"
+	"errors"
 	"math/big"
 	"testing"
 	"time"
@@ -247,4 +248,108 @@ func TestStore_ReserveOneConnection(t *testing.T) {
 			t.Fatalf("reserve %d: %v", i, err)
 		}
 	}
+}
+
+// Several operations settled in one call (a bundle's) add up in the
+// project's balance, its daily sums and count, and release their slots,
+// as one call each would.
+func TestStore_SettleSeveral(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		st := bundler.NewStore(db)
+		ctx, now := context.Background(), time.Now()
+		if err := st.Fund(ctx, "proj", network, milliEther(10), "", now); err != nil {
+			t.Fatal(err)
+		}
+		var sts []bundler.Settlement
+		for i := byte(1); i <= 3; i++ {
+			r := bundler.Reservation{ID: common.Hash{i}, ProjectID: "proj", Network: network, Sender: common.Address{i}, Nonce: big.NewInt(0), Amount: milliEther(1), ValidUntil: now.Add(time.Minute), NextNonce: big.NewInt(0)}
+			if err := st.Reserve(ctx, r, bundler.Budgets{}, now); err != nil {
+				t.Fatal(err)
+			}
+			sts = append(sts, bundler.Settlement{UserOpHash: r.ID, Sender: r.Sender, Nonce: r.Nonce, ActualGasCost: big.NewInt(int64(i) * 1000)})
+		}
+		if got, err := st.Settle(ctx, network, sts[:2], now); err != nil || got != 2 {
+			t.Fatalf("settle: %d, %v", got, err)
+		}
+		rows, err := st.Report(ctx, now)
+		if err != nil || len(rows) != 1 {
+			t.Fatalf("report %+v, %v", rows, err)
+		}
+		r := rows[0]
+		if r.Spent.Int64() != 3000 || r.SpentToday.Int64() != 3000 || r.IncludedToday != 2 || r.Reserved.Cmp(milliEther(1)) != 0 {
+			t.Fatalf("after two: spent %s (today %s, %d operations), reserved %s", r.Spent, r.SpentToday, r.IncludedToday, r.Reserved)
+		}
+		if got, err := st.Settle(ctx, network, sts, now); err != nil || got != 1 {
+			t.Fatalf("settle all three again: %d, %v; want the third only", got, err)
+		}
+		rows, _ = st.Report(ctx, now)
+		if r := rows[0]; r.Spent.Int64() != 6000 || r.IncludedToday != 3 || r.Reserved.Sign() != 0 {
+			t.Fatalf("after three: spent %s, %d operations, reserved %s", r.Spent, r.IncludedToday, r.Reserved)
+		}
+	})
+}
+
+// Asked without the chain's nonce (as pm_getPaymasterData asks first), a
+// reservation for an account with approvals held in the project answers
+// ErrNeedNonce, and the same approval asked again is still a no-op.
+func TestStore_ReserveNeedsNonce(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		st := bundler.NewStore(db)
+		ctx, now := context.Background(), time.Now()
+		if err := st.Fund(ctx, "proj", network, milliEther(10), "", now); err != nil {
+			t.Fatal(err)
+		}
+		r := bundler.Reservation{ID: common.Hash{1}, ProjectID: "proj", Network: network, Sender: common.Address{1}, Nonce: big.NewInt(0), Amount: milliEther(1), ValidUntil: now.Add(time.Minute)}
+		if err := st.Reserve(ctx, r, bundler.Budgets{}, now); err != nil {
+			t.Fatalf("a new account's first approval: %v", err)
+		}
+		if err := st.Reserve(ctx, r, bundler.Budgets{}, now); err != nil {
+			t.Fatalf("the same approval again: %v", err)
+		}
+		next := r
+		next.ID, next.Nonce = common.Hash{2}, big.NewInt(1)
+		if err := st.Reserve(ctx, next, bundler.Budgets{}, now); !errors.Is(err, bundler.ErrNeedNonce) {
+			t.Fatalf("the account's next approval without its nonce: %v", err)
+		}
+		other := next
+		other.ID, other.ProjectID = common.Hash{3}, "other"
+		if err := st.Fund(ctx, "other", network, milliEther(10), "", now); err != nil {
+			t.Fatal(err)
+		}
+		if err := st.Reserve(ctx, other, bundler.Budgets{}, now); err != nil {
+			t.Fatalf("another project's approval for the account: %v", err)
+		}
+		next.NextNonce = big.NewInt(0)
+		if err := st.Reserve(ctx, next, bundler.Budgets{}, now); err != nil {
+			t.Fatalf("with its nonce: %v", err)
+		}
+		rows, _ := st.Report(ctx, now)
+		for _, row := range rows {
+			if row.ProjectID == "proj" && row.Reserved.Cmp(milliEther(2)) != 0 {
+				t.Fatalf("reserved %s, want two approvals' worth", row.Reserved)
+			}
+		}
+	})
+}
+
+// A mined bundle whose sponsored operations cannot be settled (a stored
+// balance latchd cannot read) is still recorded: its operations included,
+// and the loop bundling the next ones.
+func TestService_BundleRecordedWhenSettlementFails(t *testing.T) {
+	h := newHarness(t, storetest.MustOpenSQLite(t), nil)
+	first, rerr := h.send(h.sponsoredOp())
+	if rerr != nil {
+		t.Fatal(rerr)
+	}
+	next := h.sponsoredOp() // approved while the balance reads
+	if _, err := h.db.Exec(context.Background(), `UPDATE sponsor_balances SET spent = 'unreadable' WHERE project_id = ?`, "p1"); err != nil {
+		t.Fatal(err)
+	}
+	h.run()
+	h.waitStatus(first, bundler.StatusIncluded)
+	second, rerr := h.send(next)
+	if rerr != nil {
+		t.Fatal(rerr)
+	}
+	h.waitStatus(second, bundler.StatusIncluded)
 }

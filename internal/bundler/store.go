@@ -73,6 +73,37 @@ type Store struct {
 	swept   map[string]time.Time
 	// stmts holds the paymaster's hot statements, prepared once (query → *sql.Stmt).
 	stmts sync.Map
+	// writeMu queues the store's writes on SQLite (inTx, exec).
+	writeMu sync.Mutex
+}
+
+// inTx runs fn in a write transaction. SQLite has one writer at a time: a
+// transaction that finds the lock taken waits in SQLite's busy handler,
+// which sleeps 1, 2, 5, … up to 100 ms between tries, so under concurrent
+// sends and approvals most of a write's time was spent asleep after the
+// lock was free again (and past the store's statement timeout, whole
+// transactions failed). The store's own writers queue here instead and
+// take the lock as soon as the previous one commits. Postgres runs them
+// side by side, with its row and advisory locks.
+func (s *Store) inTx(ctx context.Context, fn func(*sql.Tx) error) error {
+	unlock := s.writeLock()
+	defer unlock()
+	return s.db.InTx(ctx, fn)
+}
+
+// exec runs one write statement (? placeholders), queued as inTx's are.
+func (s *Store) exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	unlock := s.writeLock()
+	defer unlock()
+	return s.db.Exec(ctx, query, args...)
+}
+
+func (s *Store) writeLock() (unlock func()) {
+	if s.db.Dialect == store.Postgres {
+		return func() {}
+	}
+	s.writeMu.Lock()
+	return s.writeMu.Unlock
 }
 
 // NewStore returns the bundler store of db.
@@ -98,7 +129,7 @@ func (s *Store) Add(ctx context.Context, rec *Record, replaces *common.Hash, max
 	}
 	now := rec.CreatedAt.UnixMilli()
 	sender := hexLower(rec.Op.Sender[:])
-	return s.db.InTx(ctx, func(tx *sql.Tx) error {
+	return s.inTx(ctx, func(tx *sql.Tx) error {
 		if replaces == nil && maxLive > 0 {
 			// SQLite's transactions take the write lock at BEGIN; Postgres
 			// takes a lock on the sender so the count and the insert of two
@@ -198,6 +229,25 @@ func (s *Store) Get(ctx context.Context, hash common.Hash) (*Record, error) {
 	return recs[0], nil
 }
 
+// bundled is where the operation of hash is, without the operation itself:
+// its network, status and bundle transaction (found false: no such
+// operation). eth_getUserOperationReceipt, which wallets poll until the
+// operation is included, reads only these.
+func (s *Store) bundled(ctx context.Context, hash common.Hash) (network string, status Status, txHash common.Hash, found bool, err error) {
+	var st, tx string
+	err = s.queryRow(ctx, `SELECT network, status, tx_hash FROM bundler_user_operations WHERE hash = ?`, hexLower(hash[:])).Scan(&network, &st, &tx)
+	if store.IsNoRows(err) {
+		return "", "", common.Hash{}, false, nil
+	}
+	if err != nil {
+		return "", "", common.Hash{}, false, err
+	}
+	if tx != "" {
+		txHash = common.HexToHash(tx)
+	}
+	return network, Status(st), txHash, true, nil
+}
+
 // LiveBySender returns the pending and submitted operations of sender on
 // network, in nonce order.
 func (s *Store) LiveBySender(ctx context.Context, network string, sender common.Address) ([]*Record, error) {
@@ -249,7 +299,7 @@ func (s *Store) ByStatus(ctx context.Context, network string, status Status, lim
 
 // MarkSubmitted moves pending operations into the handleOps transaction txHash.
 func (s *Store) MarkSubmitted(ctx context.Context, hashes []common.Hash, txHash common.Hash, now time.Time) error {
-	return s.db.InTx(ctx, func(tx *sql.Tx) error {
+	return s.inTx(ctx, func(tx *sql.Tx) error {
 		for _, h := range hashes {
 			if _, err := tx.ExecContext(ctx, s.db.Rebind(`UPDATE bundler_user_operations SET status = ?, tx_hash = ?, updated_at = ? WHERE hash = ? AND status = ?`),
 				string(StatusSubmitted), hexLower(txHash[:]), now.UnixMilli(), hexLower(h[:]), string(StatusPending)); err != nil {
@@ -263,33 +313,107 @@ func (s *Store) MarkSubmitted(ctx context.Context, hashes []common.Hash, txHash 
 // MarkPending puts submitted operations back in the queue (their
 // transaction was dropped or reverted).
 func (s *Store) MarkPending(ctx context.Context, hashes []common.Hash, now time.Time) error {
-	return s.db.InTx(ctx, func(tx *sql.Tx) error {
-		for _, h := range hashes {
-			if _, err := tx.ExecContext(ctx, s.db.Rebind(`UPDATE bundler_user_operations SET status = ?, tx_hash = '', updated_at = ? WHERE hash = ? AND status = ?`),
-				string(StatusPending), now.UnixMilli(), hexLower(h[:]), string(StatusSubmitted)); err != nil {
-				return err
-			}
+	return s.inTx(ctx, func(tx *sql.Tx) error { return s.markPendingTx(ctx, tx, hashes, now) })
+}
+
+func (s *Store) markPendingTx(ctx context.Context, tx *sql.Tx, hashes []common.Hash, now time.Time) error {
+	for _, h := range hashes {
+		if _, err := tx.ExecContext(ctx, s.db.Rebind(`UPDATE bundler_user_operations SET status = ?, tx_hash = '', updated_at = ? WHERE hash = ? AND status = ?`),
+			string(StatusPending), now.UnixMilli(), hexLower(h[:]), string(StatusSubmitted)); err != nil {
+			return err
 		}
-		return nil
-	})
+	}
+	return nil
 }
 
 // MarkIncluded records that hash was mined in txHash at block.
 func (s *Store) MarkIncluded(ctx context.Context, hash, txHash, blockHash common.Hash, block uint64, now time.Time) error {
-	_, err := s.db.Exec(ctx, `UPDATE bundler_user_operations SET status = ?, tx_hash = ?, block_hash = ?, block_number = ?, updated_at = ? WHERE hash = ?`,
+	_, err := s.exec(ctx, `UPDATE bundler_user_operations SET status = ?, tx_hash = ?, block_hash = ?, block_number = ?, updated_at = ? WHERE hash = ?`,
 		string(StatusIncluded), hexLower(txHash[:]), hexLower(blockHash[:]), block, now.UnixMilli(), hexLower(hash[:]))
 	return err
 }
 
+// minedBundle is what a mined bundle of ours changes (recordBundle).
+type minedBundle struct {
+	tx, blockHash common.Hash
+	block         uint64
+	// included are the operations with their UserOperationEvent; back, the
+	// others, queued again.
+	included, back []common.Hash
+	// counted are the rated entities of the included operations, each once
+	// per operation (ERC-7562 opsIncluded).
+	counted []common.Address
+	// settlements are the operations the paymaster paid for (Settle).
+	settlements []Settlement
+}
+
+// recordBundle records a mined bundle in one transaction: its included
+// operations (MarkIncluded), the others back to pending (MarkPending), an
+// inclusion counted for each entity of counted, and its sponsored
+// operations settled as Settle does.
+func (s *Store) recordBundle(ctx context.Context, network string, b minedBundle, now time.Time) error {
+	return s.inTx(ctx, func(tx *sql.Tx) error {
+		if len(b.included) > 0 {
+			st, err := tx.PrepareContext(ctx, s.db.Rebind(`UPDATE bundler_user_operations SET status = ?, tx_hash = ?, block_hash = ?, block_number = ?, updated_at = ? WHERE hash = ?`))
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			for _, h := range b.included {
+				if _, err := st.ExecContext(ctx, string(StatusIncluded), hexLower(b.tx[:]), hexLower(b.blockHash[:]), b.block, now.UnixMilli(), hexLower(h[:])); err != nil {
+					return err
+				}
+			}
+		}
+		if err := s.markPendingTx(ctx, tx, b.back, now); err != nil {
+			return err
+		}
+		if err := s.changeReputationTx(ctx, tx, network, b.counted, reputationChange{included: 1}, now); err != nil {
+			return err
+		}
+		if len(b.settlements) == 0 {
+			return nil
+		}
+		_, err := s.settleTx(ctx, tx, network, b.settlements, now)
+		return err
+	})
+}
+
 // MarkFailed drops a live operation with reason.
 func (s *Store) MarkFailed(ctx context.Context, hash common.Hash, reason string, now time.Time) error {
-	_, err := s.db.Exec(ctx, `UPDATE bundler_user_operations SET status = ?, reason = ?, tx_hash = '', updated_at = ? WHERE hash = ? AND status IN ('pending', 'submitted')`,
+	_, err := s.exec(ctx, `UPDATE bundler_user_operations SET status = ?, reason = ?, tx_hash = '', updated_at = ? WHERE hash = ? AND status IN ('pending', 'submitted')`,
 		string(StatusFailed), reason, now.UnixMilli(), hexLower(hash[:]))
 	return err
 }
 
+// prepared returns query prepared once on the database (see prepare),
+// nil when preparing fails (the caller then runs it unprepared). Reads
+// polled often (eth_getUserOperationReceipt, the mempool's queries) spend
+// most of their time parsing the SQL otherwise.
+func (s *Store) prepared(ctx context.Context, query string) *sql.Stmt {
+	if err := s.prepare(ctx, query); err != nil {
+		return nil
+	}
+	st, _ := s.stmts.Load(query)
+	return st.(*sql.Stmt)
+}
+
+// queryRow runs a single-row read, prepared.
+func (s *Store) queryRow(ctx context.Context, query string, args ...any) *sql.Row {
+	if st := s.prepared(ctx, query); st != nil {
+		return st.QueryRowContext(ctx, args...)
+	}
+	return s.db.QueryRow(ctx, query, args...)
+}
+
 func (s *Store) query(ctx context.Context, q string, args ...any) ([]*Record, error) {
-	rows, err := s.db.Query(ctx, q, args...)
+	var rows *sql.Rows
+	var err error
+	if st := s.prepared(ctx, q); st != nil {
+		rows, err = st.QueryContext(ctx, args...)
+	} else {
+		rows, err = s.db.Query(ctx, q, args...)
+	}
 	if err != nil {
 		return nil, err
 	}
