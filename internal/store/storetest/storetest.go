@@ -7,8 +7,11 @@ import (
 	"crypto/rand"
 	"database/sql"
 	"encoding/hex"
+	"fmt"
 	"net/url"
 	"os"
+	"path/filepath"
+	"sync"
 	"testing"
 
 	"github.com/latchkit/latch/internal/store"
@@ -25,14 +28,67 @@ func Each(t *testing.T, fn func(t *testing.T, db *store.DB)) {
 }
 
 // MustOpenSQLite opens a migrated SQLite database in a temp dir.
+//
+// The database starts as a copy of one this process migrated once (see
+// migratedSQLite): running every migration costs about a CPU-second under
+// -race, and the tests open hundreds of databases. store.Open still checks
+// the copy's migrations, and store's own tests migrate from nothing.
 func MustOpenSQLite(tb testing.TB) *store.DB {
 	tb.Helper()
-	db, err := store.Open(context.Background(), "", tb.TempDir())
+	dir := tb.TempDir()
+	image, err := migratedSQLite()
+	if err != nil {
+		tb.Fatalf("migrate sqlite: %v", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, sqliteFile), image, 0o600); err != nil {
+		tb.Fatal(err)
+	}
+	db, err := store.Open(context.Background(), "", dir)
 	if err != nil {
 		tb.Fatalf("open sqlite: %v", err)
 	}
 	tb.Cleanup(func() { db.Close() })
 	return db
+}
+
+// sqliteFile is the database file store.Open uses in a data dir.
+const sqliteFile = "latch.db"
+
+var migrated struct {
+	once  sync.Once
+	image []byte
+	err   error
+}
+
+// migratedSQLite returns the bytes of an empty SQLite database that
+// store.Open migrated, made once per process. Close checkpoints the WAL into
+// the file, so the file alone is the whole database.
+func migratedSQLite() ([]byte, error) {
+	migrated.once.Do(func() {
+		dir, err := os.MkdirTemp("", "storetest")
+		if err != nil {
+			migrated.err = err
+			return
+		}
+		defer os.RemoveAll(dir)
+		db, err := store.Open(context.Background(), "", dir)
+		if err != nil {
+			migrated.err = err
+			return
+		}
+		if err := db.Close(); err != nil {
+			migrated.err = err
+			return
+		}
+		for _, f := range []string{sqliteFile + "-wal", sqliteFile + "-journal"} {
+			if st, err := os.Stat(filepath.Join(dir, f)); err == nil && st.Size() > 0 {
+				migrated.err = fmt.Errorf("%s left beside the closed database", f)
+				return
+			}
+		}
+		migrated.image, migrated.err = os.ReadFile(filepath.Join(dir, sqliteFile))
+	})
+	return migrated.image, migrated.err
 }
 
 // MustOpenPostgres opens a migrated Postgres database in a schema of its own,
