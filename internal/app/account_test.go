@@ -27,7 +27,7 @@ import (
 func mustRunAccountMain(tb testing.TB, databaseURL string, tweak func(*app.Config)) *app.Main {
 	tb.Helper()
 	cfg := app.Config{
-		Dev: true, Addr: "127.0.0.1:0", FrameAddr: "127.0.0.1:0", DataDir: tb.TempDir(), DatabaseURL: databaseURL,
+		Dev: true, Addr: "127.0.0.1:0", FrameAddr: "127.0.0.1:0", DataDir: storetest.SQLiteDir(tb), DatabaseURL: databaseURL,
 		DevChains: []uint64{31337, 31338}, ShutdownTimeout: 5 * time.Second,
 		IndexConfirmations: 2, IndexPollInterval: 2 * time.Second, IdentityNetwork: "eip155:1",
 	}

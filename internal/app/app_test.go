@@ -28,7 +28,7 @@ const adminToken = "test-admin-token"
 func MustRunMain(tb testing.TB, databaseURL string) *app.Main {
 	tb.Helper()
 	cfg := app.Config{
-		Dev: true, Addr: "127.0.0.1:0", FrameAddr: "127.0.0.1:0", AdminAddr: "127.0.0.1:0", DataDir: tb.TempDir(), DatabaseURL: databaseURL,
+		Dev: true, Addr: "127.0.0.1:0", FrameAddr: "127.0.0.1:0", AdminAddr: "127.0.0.1:0", DataDir: storetest.SQLiteDir(tb), DatabaseURL: databaseURL,
 		AdminToken: adminToken, DevChains: []uint64{31337, 31338}, ShutdownTimeout: 5 * time.Second,
 	}
 	m := app.NewMain(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
@@ -378,7 +378,7 @@ func TestMain_DevProjectKept(t *testing.T) {
 }
 
 func TestMain_ServeHasNoDevRoutes(t *testing.T) {
-	cfg := app.Config{Addr: "127.0.0.1:0", FrameAddr: "127.0.0.1:0", DataDir: t.TempDir()}
+	cfg := app.Config{Addr: "127.0.0.1:0", FrameAddr: "127.0.0.1:0", DataDir: storetest.SQLiteDir(t)}
 	m := app.NewMain(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err := m.Run(context.Background()); err != nil {
 		t.Fatal(err)
@@ -390,7 +390,7 @@ func TestMain_ServeHasNoDevRoutes(t *testing.T) {
 }
 
 func TestMain_IPRateLimit(t *testing.T) {
-	cfg := app.Config{Addr: "127.0.0.1:0", FrameAddr: "127.0.0.1:0", DataDir: t.TempDir(), IPRateLimit: 5}
+	cfg := app.Config{Addr: "127.0.0.1:0", FrameAddr: "127.0.0.1:0", DataDir: storetest.SQLiteDir(t), IPRateLimit: 5}
 	m := app.NewMain(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err := m.Run(context.Background()); err != nil {
 		t.Fatal(err)

@@ -138,7 +138,7 @@ func withAuth(srv *smtptest.Server) func(*Config) {
 
 func runAuthMain(t *testing.T, srv *smtptest.Server, tweak ...func(*Main)) (*Main, *project.Project) {
 	t.Helper()
-	m := NewMain(Config{Addr: "127.0.0.1:0", FrameAddr: "127.0.0.1:0", DataDir: t.TempDir(), ShutdownTimeout: 5e9}, discardLogger())
+	m := NewMain(Config{Addr: "127.0.0.1:0", FrameAddr: "127.0.0.1:0", DataDir: storetest.SQLiteDir(t), ShutdownTimeout: 5e9}, discardLogger())
 	withAuth(srv)(&m.Config)
 	m.SetMailTLSConfig(srv.RootCAs)
 	for _, f := range tweak {
@@ -519,7 +519,7 @@ func TestConfig_AuthFlags(t *testing.T) {
 		dir := t.TempDir()
 		os.WriteFile(filepath.Join(dir, "code.txt.tmpl"), []byte(`{{define "subject"}}Custom {{.Code}}{{end}}Custom body {{.Code}}`), 0o600)
 		srv := smtptest.Start(t, smtptest.Options{})
-		m := NewMain(Config{Addr: "127.0.0.1:0", FrameAddr: "127.0.0.1:0", DataDir: t.TempDir(), ShutdownTimeout: 5e9}, discardLogger())
+		m := NewMain(Config{Addr: "127.0.0.1:0", FrameAddr: "127.0.0.1:0", DataDir: storetest.SQLiteDir(t), ShutdownTimeout: 5e9}, discardLogger())
 		m.Config.Auth = AuthConfig{Secret: testAuthSecret, KEK: testAuthKEK, RecoveryKey: testAuthRecovery, SMTPURL: "smtp://" + srv.Addr, MailFrom: "login@example.com", MailTemplates: dir}
 		m.SetMailTLSConfig(srv.RootCAs)
 		if err := m.Run(context.Background()); err != nil {

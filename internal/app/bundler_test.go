@@ -24,12 +24,13 @@ import (
 	"github.com/latchkit/latch/internal/bundler"
 	"github.com/latchkit/latch/internal/devchain"
 	"github.com/latchkit/latch/internal/project"
+	"github.com/latchkit/latch/internal/store/storetest"
 )
 
 // runBundlerMain starts latchd dev on one chain with the given bundler config.
 func runBundlerMain(t *testing.T, b app.BundlerConfig) *app.Main {
 	t.Helper()
-	cfg := app.Config{Dev: true, Addr: "127.0.0.1:0", FrameAddr: "127.0.0.1:0", AdminAddr: "127.0.0.1:0", DataDir: t.TempDir(), DevChains: []uint64{31337}, ShutdownTimeout: 5 * time.Second, Bundler: b}
+	cfg := app.Config{Dev: true, Addr: "127.0.0.1:0", FrameAddr: "127.0.0.1:0", AdminAddr: "127.0.0.1:0", DataDir: storetest.SQLiteDir(t), DevChains: []uint64{31337}, ShutdownTimeout: 5 * time.Second, Bundler: b}
 	m := app.NewMain(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err := m.Run(context.Background()); err != nil {
 		t.Fatalf("Run: %v", err)
@@ -257,7 +258,7 @@ func TestMain_BundlerStartErrors(t *testing.T) {
 		{"MinBalanceWithoutBundler", app.BundlerConfig{Dev: true, MinBalances: []string{"eip155:1=5"}}, "--bundler-min-balance eip155:1: the network has no bundler"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			cfg := app.Config{Dev: true, Addr: "127.0.0.1:0", FrameAddr: "127.0.0.1:0", DataDir: t.TempDir(), DevChains: []uint64{31337}, Bundler: tt.b}
+			cfg := app.Config{Dev: true, Addr: "127.0.0.1:0", FrameAddr: "127.0.0.1:0", DataDir: storetest.SQLiteDir(t), DevChains: []uint64{31337}, Bundler: tt.b}
 			m := app.NewMain(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
 			err := m.Run(context.Background())
 			m.Close()

@@ -18,6 +18,7 @@ import (
 	"github.com/latchkit/latch/internal/project"
 	"github.com/latchkit/latch/internal/redistest"
 	"github.com/latchkit/latch/internal/store"
+	"github.com/latchkit/latch/internal/store/storetest"
 	"github.com/latchkit/latch/internal/telemetry"
 )
 
@@ -64,7 +65,7 @@ func TestParseFlags_Dependencies(t *testing.T) {
 // they live: internal/store, internal/relay, internal/ratelimit, and the
 // fault suite in internal/faulttest.)
 func TestMain_DependencyWiring(t *testing.T) {
-	cfg := Config{Addr: "127.0.0.1:0", FrameAddr: "127.0.0.1:0", DataDir: t.TempDir(), Dependencies: DependencyConfig{
+	cfg := Config{Addr: "127.0.0.1:0", FrameAddr: "127.0.0.1:0", DataDir: storetest.SQLiteDir(t), Dependencies: DependencyConfig{
 		DatabaseConnectTimeout: 1100 * time.Millisecond, DatabaseStatementTimeout: 1200 * time.Millisecond, DatabasePoolTimeout: 1300 * time.Millisecond,
 		RedisDialTimeout: 100 * time.Millisecond, RedisReadTimeout: 200 * time.Millisecond, RedisWriteTimeout: 300 * time.Millisecond, RedisPoolTimeout: 400 * time.Millisecond,
 		RateLimitNodes: 3, ProjectMaxStale: 7 * time.Minute, TelemetryBufferBytes: 3 << 20,
@@ -106,7 +107,7 @@ func TestMain_DependencyWiring(t *testing.T) {
 
 // A timeout in --redis-url would fight the --redis-*-timeout flags: refused.
 func TestMain_RedisURLTimeoutRefused(t *testing.T) {
-	cfg := Config{Addr: "127.0.0.1:0", FrameAddr: "127.0.0.1:0", DataDir: t.TempDir(), RedisURL: "redis://127.0.0.1:6379/0?read_timeout=5s"}
+	cfg := Config{Addr: "127.0.0.1:0", FrameAddr: "127.0.0.1:0", DataDir: storetest.SQLiteDir(t), RedisURL: "redis://127.0.0.1:6379/0?read_timeout=5s"}
 	m := NewMain(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	err := m.Run(context.Background())
 	if err == nil {
@@ -127,7 +128,7 @@ func TestMain_ReadyNamesDependency(t *testing.T) {
 	u, _ := url.Parse(raw)
 	p := faulttest.Start(t, u.Host)
 	u.Host = p.Addr()
-	cfg := Config{Addr: "127.0.0.1:0", FrameAddr: "127.0.0.1:0", DataDir: t.TempDir(), RedisURL: u.String(),
+	cfg := Config{Addr: "127.0.0.1:0", FrameAddr: "127.0.0.1:0", DataDir: storetest.SQLiteDir(t), RedisURL: u.String(),
 		Dependencies: DependencyConfig{RedisDialTimeout: 200 * time.Millisecond, RedisReadTimeout: 200 * time.Millisecond, RedisWriteTimeout: 200 * time.Millisecond, RedisPoolTimeout: 200 * time.Millisecond}}
 	m := NewMain(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	m.RedisPrefix = redistest.Prefix(t)

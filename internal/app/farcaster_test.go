@@ -19,6 +19,7 @@ import (
 	"github.com/latchkit/latch/internal/app"
 	"github.com/latchkit/latch/internal/devchain"
 	"github.com/latchkit/latch/internal/social"
+	"github.com/latchkit/latch/internal/store/storetest"
 	"github.com/latchkit/latch/pkg/siwx"
 )
 
@@ -106,7 +107,7 @@ func callFarcaster(t *testing.T, c *contract, bases map[string]string, pid strin
 func TestFarcaster_Serve(t *testing.T) {
 	run := func(fc app.FarcasterConfig) (*app.Main, error) {
 		// An Optimism upstream that nothing here calls (no sign-in completes).
-		cfg := app.Config{Addr: "127.0.0.1:0", FrameAddr: "127.0.0.1:0", DataDir: t.TempDir(), ShutdownTimeout: 5 * time.Second, RPCUpstreams: []string{"eip155:10=http://127.0.0.1:9"},
+		cfg := app.Config{Addr: "127.0.0.1:0", FrameAddr: "127.0.0.1:0", DataDir: storetest.SQLiteDir(t), ShutdownTimeout: 5 * time.Second, RPCUpstreams: []string{"eip155:10=http://127.0.0.1:9"},
 			Auth: app.AuthConfig{Secret: strings.Repeat("s", 32), KEK: "k1:AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=", RecoveryKey: "r1:ICEiIyQlJicoKSorLC0uLzAxMjM0NTY3ODk6Ozw9Pj8=", SMTPURL: "smtp://127.0.0.1:1", MailFrom: "a@b.example"}}
 		cfg.Social.Farcaster = fc
 		m := app.NewMain(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))

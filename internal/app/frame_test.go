@@ -13,6 +13,7 @@ import (
 	"github.com/latchkit/latch/internal/app"
 	"github.com/latchkit/latch/internal/frameapp"
 	"github.com/latchkit/latch/internal/project"
+	"github.com/latchkit/latch/internal/store/storetest"
 )
 
 // TestMain_FramePage: the frame listener serves the frame per project, with
@@ -20,7 +21,7 @@ import (
 // only from the frame origin. On a checkout where the frame is not built
 // (`make build` builds it) the page is a clear 503 instead.
 func TestMain_FramePage(t *testing.T) {
-	cfg := app.Config{Addr: "127.0.0.1:0", FrameAddr: "127.0.0.1:0", AdminAddr: "", DataDir: t.TempDir(), ShutdownTimeout: 5 * time.Second}
+	cfg := app.Config{Addr: "127.0.0.1:0", FrameAddr: "127.0.0.1:0", AdminAddr: "", DataDir: storetest.SQLiteDir(t), ShutdownTimeout: 5 * time.Second}
 	m := app.NewMain(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err := m.Run(context.Background()); err != nil {
 		t.Fatal(err)

@@ -10,11 +10,13 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/latchkit/latch/internal/store/storetest"
 )
 
 func TestCLI_Healthcheck(t *testing.T) {
 	// A real latchd serve (no dev chains) on :0.
-	cfg := Config{Addr: "127.0.0.1:0", FrameAddr: "127.0.0.1:0", DataDir: t.TempDir(), RelayURL: "wss://relay.example.com", ShutdownTimeout: 5 * time.Second}
+	cfg := Config{Addr: "127.0.0.1:0", FrameAddr: "127.0.0.1:0", DataDir: storetest.SQLiteDir(t), RelayURL: "wss://relay.example.com", ShutdownTimeout: 5 * time.Second}
 	m := NewMain(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err := m.Run(context.Background()); err != nil {
 		t.Fatal(err)

@@ -26,6 +26,7 @@ import (
 
 	"github.com/latchkit/latch/internal/app"
 	"github.com/latchkit/latch/internal/project"
+	"github.com/latchkit/latch/internal/store/storetest"
 )
 
 // callOnramp calls the on-ramp routes for the contract test: options,
@@ -214,7 +215,7 @@ func TestOnramp_OperatorProviders(t *testing.T) {
 	der, _ := x509.MarshalECPrivateKey(key)
 	pemKey := string(pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: der}))
 
-	cfg := app.Config{Addr: "127.0.0.1:0", FrameAddr: "127.0.0.1:0", DataDir: t.TempDir(), ShutdownTimeout: 5 * time.Second,
+	cfg := app.Config{Addr: "127.0.0.1:0", FrameAddr: "127.0.0.1:0", DataDir: storetest.SQLiteDir(t), ShutdownTimeout: 5 * time.Second,
 		RelayURL: "ws://127.0.0.1/relay",
 		Onramp: app.OnrampConfig{Country: "DE", RateLimit: 2, CoinbaseKeyName: "organizations/o/apiKeys/k", CoinbaseKey: pemKey, CoinbaseAPIURL: coinbase.URL,
 			MeldAPIKey: "meld-secret", MeldAPIURL: meld.URL}}

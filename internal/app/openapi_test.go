@@ -24,6 +24,7 @@ import (
 
 	"github.com/latchkit/latch/api"
 	"github.com/latchkit/latch/internal/app"
+	"github.com/latchkit/latch/internal/store/storetest"
 )
 
 // The route table and the document describe the same routes: each route of
@@ -308,7 +309,7 @@ func TestOpenAPI_Responses(t *testing.T) {
 	t.Run("Onramp", func(t *testing.T) { callOnramp(t, c, bases, pid, info, bearer) }) // onramp_test.go
 
 	t.Run("RateLimited", func(t *testing.T) {
-		lm := app.NewMain(app.Config{Addr: "127.0.0.1:0", FrameAddr: "127.0.0.1:0", DataDir: t.TempDir(), IPRateLimit: 1, ShutdownTimeout: 5 * time.Second}, slog.New(slog.NewTextHandler(io.Discard, nil)))
+		lm := app.NewMain(app.Config{Addr: "127.0.0.1:0", FrameAddr: "127.0.0.1:0", DataDir: storetest.SQLiteDir(t), IPRateLimit: 1, ShutdownTimeout: 5 * time.Second}, slog.New(slog.NewTextHandler(io.Discard, nil)))
 		if err := lm.Run(context.Background()); err != nil {
 			t.Fatal(err)
 		}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/latchkit/latch/internal/app"
 	"github.com/latchkit/latch/internal/redistest"
+	"github.com/latchkit/latch/internal/store/storetest"
 )
 
 // TestMain_RedisSharedIPLimit runs two nodes on one Redis: the per-IP budget
@@ -20,7 +21,7 @@ func TestMain_RedisSharedIPLimit(t *testing.T) {
 	prefix := redistest.Prefix(t)
 	nodes := make([]client, 2)
 	for i := range nodes {
-		cfg := app.Config{Addr: "127.0.0.1:0", FrameAddr: "127.0.0.1:0", DataDir: t.TempDir(), IPRateLimit: 5, RedisURL: url}
+		cfg := app.Config{Addr: "127.0.0.1:0", FrameAddr: "127.0.0.1:0", DataDir: storetest.SQLiteDir(t), IPRateLimit: 5, RedisURL: url}
 		m := app.NewMain(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
 		m.RedisPrefix = prefix
 		if err := m.Run(context.Background()); err != nil {
@@ -47,7 +48,7 @@ func TestMain_RedisSharedIPLimit(t *testing.T) {
 }
 
 func TestMain_RedisUnreachable(t *testing.T) {
-	cfg := app.Config{Addr: "127.0.0.1:0", FrameAddr: "127.0.0.1:0", DataDir: t.TempDir(), RedisURL: "redis://user:s3cret@127.0.0.1:1/0"}
+	cfg := app.Config{Addr: "127.0.0.1:0", FrameAddr: "127.0.0.1:0", DataDir: storetest.SQLiteDir(t), RedisURL: "redis://user:s3cret@127.0.0.1:1/0"}
 	m := app.NewMain(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	err := m.Run(context.Background())
 	if err == nil {
@@ -65,7 +66,7 @@ func TestMain_RedisServices(t *testing.T) {
 	url := redistest.URL(t)
 	prefix := redistest.Prefix(t)
 	cfg := app.Config{
-		Dev: true, Addr: "127.0.0.1:0", FrameAddr: "127.0.0.1:0", DataDir: t.TempDir(), DevChains: []uint64{31337},
+		Dev: true, Addr: "127.0.0.1:0", FrameAddr: "127.0.0.1:0", DataDir: storetest.SQLiteDir(t), DevChains: []uint64{31337},
 		RPCProjectLimit: 100, RedisURL: url, ShutdownTimeout: 5 * time.Second,
 	}
 	m := app.NewMain(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/latchkit/latch/internal/project"
+	"github.com/latchkit/latch/internal/store/storetest"
 )
 
 func TestRoutes_EveryRouteHasAGuardClass(t *testing.T) {
@@ -57,7 +58,7 @@ func routePath(path string) string {
 // :0 until the test ends.
 func runServeMain(t *testing.T, tweak func(*Config)) *Main {
 	t.Helper()
-	cfg := Config{Addr: "127.0.0.1:0", FrameAddr: "127.0.0.1:0", DataDir: t.TempDir(), ShutdownTimeout: 5 * time.Second}
+	cfg := Config{Addr: "127.0.0.1:0", FrameAddr: "127.0.0.1:0", DataDir: storetest.SQLiteDir(t), ShutdownTimeout: 5 * time.Second}
 	if tweak != nil {
 		tweak(&cfg)
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/latchkit/latch/internal/project"
 	"github.com/latchkit/latch/internal/redistest"
 	"github.com/latchkit/latch/internal/siwx"
+	"github.com/latchkit/latch/internal/store/storetest"
 )
 
 // siwxMessage is a signed sign-in of key on domain for an EVM chain.
@@ -33,7 +34,7 @@ func siwxMessage(key *ecdsa.PrivateKey, domain string, chainID int, nonce string
 
 // --siwx-session-lifetime bounds the sessions latchd stores.
 func TestSIWX_SessionLifetime(t *testing.T) {
-	cfg := app.Config{Dev: true, Addr: "127.0.0.1:0", FrameAddr: "127.0.0.1:0", DataDir: t.TempDir(), DevChains: []uint64{31337},
+	cfg := app.Config{Dev: true, Addr: "127.0.0.1:0", FrameAddr: "127.0.0.1:0", DataDir: storetest.SQLiteDir(t), DevChains: []uint64{31337},
 		ShutdownTimeout: 5 * time.Second, SIWXSessionLifetime: 90 * time.Second}
 	m := app.NewMain(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err := m.Run(context.Background()); err != nil {
@@ -67,7 +68,7 @@ func TestSIWX_NoncesSharedThroughRedis(t *testing.T) {
 	ctx := context.Background()
 	p := &project.Project{ID: project.NewID(), Name: "Shared", Origins: []string{"http://app.example.com"}}
 	node := func() *app.Main {
-		cfg := app.Config{Addr: "127.0.0.1:0", FrameAddr: "127.0.0.1:0", DataDir: t.TempDir(), RedisURL: url, ShutdownTimeout: 5 * time.Second}
+		cfg := app.Config{Addr: "127.0.0.1:0", FrameAddr: "127.0.0.1:0", DataDir: storetest.SQLiteDir(t), RedisURL: url, ShutdownTimeout: 5 * time.Second}
 		m := app.NewMain(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
 		m.RedisPrefix = prefix
 		if err := m.Run(ctx); err != nil {
@@ -172,7 +173,7 @@ func callSIWX(t *testing.T, c *contract, bases map[string]string, pid string) {
 
 // --siwx-rate-limit caps sign-in requests per client IP.
 func TestSIWX_RateLimit(t *testing.T) {
-	cfg := app.Config{Addr: "127.0.0.1:0", FrameAddr: "127.0.0.1:0", DataDir: t.TempDir(), ShutdownTimeout: 5 * time.Second, SIWXRateLimit: 3}
+	cfg := app.Config{Addr: "127.0.0.1:0", FrameAddr: "127.0.0.1:0", DataDir: storetest.SQLiteDir(t), ShutdownTimeout: 5 * time.Second, SIWXRateLimit: 3}
 	m := app.NewMain(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err := m.Run(context.Background()); err != nil {
 		t.Fatal(err)

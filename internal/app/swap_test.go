@@ -15,6 +15,7 @@ import (
 	"github.com/latchkit/latch/internal/app"
 	"github.com/latchkit/latch/internal/devnet"
 	"github.com/latchkit/latch/internal/project"
+	"github.com/latchkit/latch/internal/store/storetest"
 )
 
 // native is the convert API's native coin address.
@@ -121,7 +122,7 @@ func TestSwap_RouterFlag(t *testing.T) {
 	chain := d.Chains()[0]
 	run := func(routers ...string) (*app.Main, string) {
 		m := app.NewMain(app.Config{
-			Addr: "127.0.0.1:0", FrameAddr: "127.0.0.1:0", DataDir: t.TempDir(), ShutdownTimeout: 5 * time.Second, IdentityNetwork: "eip155:1",
+			Addr: "127.0.0.1:0", FrameAddr: "127.0.0.1:0", DataDir: storetest.SQLiteDir(t), ShutdownTimeout: 5 * time.Second, IdentityNetwork: "eip155:1",
 			RPCUpstreams: []string{"eip155:1=" + chain.RPCURL}, Swap: app.SwapConfig{Routers: routers},
 		}, slog.New(slog.NewTextHandler(io.Discard, nil)))
 		if err := m.Run(ctx); err != nil {
@@ -167,7 +168,7 @@ func TestSwap_RouterFlag(t *testing.T) {
 		{"eip155:99999999=" + chain.SwapRouter.Hex(), "--swap-router eip155:99999999: unknown network"},
 		{"eip155:10=" + chain.SwapRouter.Hex(), "--swap-router eip155:10: the network has no --rpc-upstream"},
 	} {
-		m := app.NewMain(app.Config{Addr: "127.0.0.1:0", FrameAddr: "127.0.0.1:0", DataDir: t.TempDir(), ShutdownTimeout: 5 * time.Second, IdentityNetwork: "eip155:1",
+		m := app.NewMain(app.Config{Addr: "127.0.0.1:0", FrameAddr: "127.0.0.1:0", DataDir: storetest.SQLiteDir(t), ShutdownTimeout: 5 * time.Second, IdentityNetwork: "eip155:1",
 			Swap: app.SwapConfig{Routers: []string{tc.flag}}}, slog.New(slog.NewTextHandler(io.Discard, nil)))
 		if err := m.Run(ctx); err == nil || !strings.Contains(err.Error(), tc.want) {
 			m.Close()

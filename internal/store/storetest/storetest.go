@@ -35,6 +35,19 @@ func Each(t *testing.T, fn func(t *testing.T, db *store.DB)) {
 // the copy's migrations, and store's own tests migrate from nothing.
 func MustOpenSQLite(tb testing.TB) *store.DB {
 	tb.Helper()
+	db, err := store.Open(context.Background(), "", SQLiteDir(tb))
+	if err != nil {
+		tb.Fatalf("open sqlite: %v", err)
+	}
+	tb.Cleanup(func() { db.Close() })
+	return db
+}
+
+// SQLiteDir returns a temp dir holding a migrated, empty SQLite database, as
+// store.Open leaves a data dir: latchd's tests start Main on it, and its
+// store.Open then finds every migration applied (see MustOpenSQLite).
+func SQLiteDir(tb testing.TB) string {
+	tb.Helper()
 	dir := tb.TempDir()
 	image, err := migratedSQLite()
 	if err != nil {
@@ -43,12 +56,7 @@ func MustOpenSQLite(tb testing.TB) *store.DB {
 	if err := os.WriteFile(filepath.Join(dir, sqliteFile), image, 0o600); err != nil {
 		tb.Fatal(err)
 	}
-	db, err := store.Open(context.Background(), "", dir)
-	if err != nil {
-		tb.Fatalf("open sqlite: %v", err)
-	}
-	tb.Cleanup(func() { db.Close() })
-	return db
+	return dir
 }
 
 // sqliteFile is the database file store.Open uses in a data dir.
