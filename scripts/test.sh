@@ -133,7 +133,7 @@ web_lane() {
   # First, so the browser lane can start while the checks below run.
   step "web: build (core, react, frame, demo, appkit-compat, appkit-demo)" bash scripts/build-web.sh
   touch "$web_built"
-  step "web: typecheck (tsc --noEmit, strict)" bash -c 'cd web && npm run typecheck --silent'
+  step "web: typecheck (tsc --noEmit, strict: one program over every package, then core alone)" bash -c 'cd web && npm run typecheck --silent'
   step "web: public API report (packages/*/api-report.md match the sources)" bash -c 'cd web && node scripts/api-report.mjs --check'
   step "web: unit and component tests (vitest)" bash -c 'cd web && npx vitest run'
   step "Solana dev network (LiteSVM behind our JSON-RPC server, web/packages/solana-devnet)" bash -c 'cd web/packages/solana-devnet && node --test test/'
