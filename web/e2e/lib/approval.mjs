@@ -23,8 +23,13 @@ export async function approveInFrame(/** @type {Page} */ page) {
   await frame.getByTestId('latch-approve-approve').click();
 }
 
-/** The visitor rejects the request the frame shows. */
+/**
+ * The visitor rejects the request the frame shows, once Approve is armed: the frame has then been visible and in
+ * place for a moment, so the modal's opening (which moves the frame) is over and the click lands where it was aimed
+ * (a click during it could land beside the frame, on the page: the request then stayed open under load).
+ */
 export async function rejectInFrame(/** @type {Page} */ page) {
   const frame = await approvalShown(page);
+  await frame.locator('[data-testid="latch-approve-approve"]:enabled').waitFor();
   await frame.getByTestId('latch-approve-reject').click();
 }
