@@ -69,7 +69,7 @@ const (
 	// by its primary key. (Expired slots not yet released count: the
 	// caller then reads the nonce, and the transaction releases them.)
 	reserveCheckSQL = `SELECT (SELECT COUNT(*) FROM sponsor_approvals WHERE id = ?),
-		(SELECT COUNT(*) FROM (SELECT 1 FROM sponsor_slots WHERE network = ? AND sender = ? AND project_id = ? LIMIT 1))`
+		(SELECT COUNT(*) FROM (SELECT 1 FROM sponsor_slots WHERE network = ? AND sender = ? AND project_id = ? LIMIT 1) AS held)`
 	// budgetSQL reads a project's balance and held sum, three daily sums
 	// and an account's slots (budgetTx).
 	budgetSQL = `SELECT 'balance', '', funded, spent FROM sponsor_balances WHERE project_id = ? AND network = ?

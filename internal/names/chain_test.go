@@ -115,10 +115,18 @@ func (e *chainEnv) send(to *common.Address, data []byte) *types.Receipt {
 		e.t.Fatal(err)
 	}
 	defer stop()
+	// Mined, and its block the head: a receipt can be read before calls at
+	// "latest" see the block's state (a resolver just set was not there yet).
 	var r *types.Receipt
 	if !poll.Until(10*time.Second, wake, func() bool {
-		r, err = e.eth.TransactionReceipt(ctx, tx.Hash())
-		return err == nil
+		if r == nil {
+			if r, err = e.eth.TransactionReceipt(ctx, tx.Hash()); err != nil {
+				r = nil
+				return false
+			}
+		}
+		n, err := e.eth.BlockNumber(ctx)
+		return err == nil && n >= r.BlockNumber.Uint64()
 	}) {
 		e.t.Fatalf("transaction %s not mined", tx.Hash())
 	}
