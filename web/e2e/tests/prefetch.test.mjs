@@ -69,7 +69,9 @@ test('pointer-over loads the view’s chunks before the click; the click’s fir
   await button.hover();
   await page.mouse.move(0, 0);
   await button.hover();
-  await page.waitForLoadState('networkidle');
+  // The prefetch has ended (its chunks loaded and run), not just its requests: under load a chunk could still be
+  // running after the network was idle, and the click's first frame then lacked its part.
+  await page.locator('[data-testid="latch-connect-button"][data-prefetched]').waitFor();
   assert.deepEqual([...chunks].sort(), ['EmbeddedViews', 'LegalConsent', 'SocialLogin']);
   const first = await clickAndRecordFirstFrame(page);
   assert.deepEqual(first, { spinners: 0, email: true, socials: true, legal: true, count: true });

@@ -29,7 +29,11 @@ export function ConnectButton({ label, loadingLabel, balance = 'show', size = 'm
   const t = useT()
   const scope = useThemeScope()
   // The pointer over the button, or focus on it, comes before its click: what the Connect view needs loads then.
-  const prefetch = () => void prefetchConnect(latch)
+  // data-prefetched marks the button once it has (for tests and tools that wait for it, not for the time).
+  const prefetch = (event: { currentTarget: HTMLButtonElement }) => {
+    const button = event.currentTarget
+    void prefetchConnect(latch).then(() => button.setAttribute('data-prefetched', ''))
+  }
   // A WalletConnect pairing on offer (a QR code on screen) is not a connection in progress: wagmi says 'connecting'
   // from the moment the QR code shows, though nothing may ever scan it.
   const offering = useLatchSelector((s) => !!s.walletConnect?.pending)

@@ -150,6 +150,7 @@ describe('prefetchConnect', () => {
     await user.hover(button)
     fireEvent.focus(button)
     await act(() => prefetchConnect(latch)) // everything started has settled
+    await waitFor(() => expect(button.hasAttribute('data-prefetched')).toBe(true)) // and the button says so
     expect(loadCounts()).toEqual(once)
     expect(firstPageReads(latch)).toBe(1)
     // The All Wallets icon's four (the registry's first wallets), each asked for once.
