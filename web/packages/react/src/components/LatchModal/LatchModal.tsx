@@ -59,9 +59,13 @@ export function LatchModal() {
   const [, loaded] = useReducer((n: number) => n + 1, 0)
 
   // Once the page is idle and the instance has started (latchd's features say whether the view shows the e-mail
-  // field and the socials), what the Connect view needs; not for a visitor already connected (the button opens Account).
+  // field and the socials), what the Connect view needs; not for a visitor already connected (the button opens Account)
+  // nor while the modal is open (its views load what they show: a prefetch then only asks for a page again).
   useEffect(() => {
-    const prefetch = () => void (latch.getState().account.status === 'connected' || prefetchConnect(latch))
+    const prefetch = () => {
+      const state = latch.getState()
+      if (state.account.status !== 'connected' && !state.open) void prefetchConnect(latch)
+    }
     return whenIdle(() => void latch.init().then(prefetch, prefetch))
   }, [latch])
 

@@ -228,6 +228,21 @@ describe('prefetchConnect', () => {
     expect(requested).toEqual([])
   })
 
+  it('loads nothing at idle while the modal is open (its views load what they show)', async () => {
+    const idle: Array<() => void> = []
+    vi.stubGlobal('requestIdleCallback', (run: () => void) => idle.push(run))
+    vi.stubGlobal('cancelIdleCallback', () => {})
+    const latch = createFakeLatch({ latchOptions: { termsConditionsUrl: 'https://app.test/terms' }, state: { open: true, view: 'AllWallets' } })
+    const fetchWallets = vi.spyOn(latch, 'fetchWallets')
+    await renderButton(latch)
+    await act(async () => {})
+    const before = fetchWallets.mock.calls.length // the open view's own
+    await act(async () => idle[0]!())
+    await act(async () => {})
+    expect(fetchWallets.mock.calls.length).toBe(before)
+    expect(loadCounts().SocialLogin).toBe(0)
+  })
+
   it('a click before any prefetch (no pointer-over, focus or idle) still shows the whole view, its parts as they load', async () => {
     noIdle()
     const latch = fullConnectLatch()
