@@ -213,7 +213,10 @@ func outcome(ctx context.Context, err error) breaker.Outcome {
 	}
 	var connectErr *pgconn.ConnectError
 	var netErr net.Error
-	if errors.As(err, &connectErr) || errors.As(err, &netErr) || pgconn.Timeout(err) ||
+	// pgconn.ErrConnClosed: the driver closed the connection after its socket
+	// broke or a statement was cut short; within a transaction database/sql
+	// cannot move to another connection, so it reaches the caller.
+	if errors.As(err, &connectErr) || errors.As(err, &netErr) || pgconn.Timeout(err) || errors.Is(err, pgconn.ErrConnClosed) ||
 		errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
 		errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE) {
 		return breaker.Failed
